@@ -1,0 +1,46 @@
+"""Scoring a hand (RULES.md R9)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .cards import POINTS
+from .rules import Rules
+
+_RULES = Rules()
+
+
+def score_cards(
+    cards: Iterable[str], rules: Rules = _RULES
+) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """Points for the cards left in a hand of a player who did not go out (R9).
+
+    ``cards`` are card codes (or bare ranks: only ``card[0]`` is read). Each 3
+    cancels the highest-valued card left that is neither a 3 nor an 8 (options
+    ``threes_cancel_eights``, ``three_penalty``); a cancelled card scores 0, a
+    cancelling 3 scores ``cancelling_three_scores``, a 3 cancelling nothing
+    scores 3 (100 with ``three_penalty``). A hand of only threes scores −50 per 3.
+
+    Returns:
+        ``(points, cancelled)``: ``cancelled`` pairs each cancelling 3 with the
+        card it cancelled, highest first.
+    """
+    cards = list(cards)
+    if not cards:
+        return 0, ()
+    threes = [c for c in cards if c[0] == "3"]
+    if len(threes) == len(cards):
+        return -50 * len(threes), ()
+    others = [c for c in cards if c[0] != "3"]
+    exempt = "8" if not rules.threes_cancel_eights else ""
+    if rules.three_penalty:
+        exempt += "A"
+    cancellable = sorted(
+        (c for c in others if c[0] not in exempt), key=lambda c: POINTS[c[0]], reverse=True
+    )
+    cancelled = tuple(zip(threes, cancellable, strict=False))
+    total = sum(POINTS[c[0]] for c in others) - sum(POINTS[c[0]] for _, c in cancelled)
+    idle = len(threes) - len(cancelled)
+    total += len(cancelled) * rules.cancelling_three_scores
+    total += idle * (100 if rules.three_penalty else 3)
+    return total, cancelled
