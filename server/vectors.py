@@ -124,14 +124,18 @@ def run_case(case: dict[str, Any]) -> list[str]:
     expect = case.get("expect", {})
     if kind == "score":
         points, _ = score_cards(case["cards"], rules)
-        return [] if points == expect["points"] else [
-            f"points: expected {expect['points']}, got {points}"
-        ]
+        return (
+            []
+            if points == expect["points"]
+            else [f"points: expected {expect['points']}, got {points}"]
+        )
     if kind == "cut":
         dealer = cut_dealer(case["cuts"], case["players"])
-        return [] if dealer == expect["dealer"] else [
-            f"dealer: expected {expect['dealer']}, got {dealer}"
-        ]
+        return (
+            []
+            if dealer == expect["dealer"]
+            else [f"dealer: expected {expect['dealer']}, got {dealer}"]
+        )
     rng = random.Random(0)
     if kind == "deal":
         deal = case["deal"]

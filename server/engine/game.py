@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol
 
 from . import errors as E
 from .actions import Action, Announce, CallIdiot, Draw, NameSuit, Pass, Play
-from .cards import COLOUR_PARTNER, CUT_ORDER, SUITS, full_deck
+from .cards import CARDS, COLOUR_PARTNER, CUT_ORDER, RANKS, SUITS, full_deck
 from .events import (
     Announced,
     CountChanged,
@@ -125,6 +125,7 @@ class Game:
     """
 
     __slots__ = (
+        "_plain",
         "again",
         "count",
         "dealer",
@@ -161,6 +162,8 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
             raise ValueError(f"Craits is for 2 to 8 players, not {players!r}")
         self.rules = rules if rules is not None else Rules()
+        # Ranks whose play has no function (R5; J, Q, K have some with face_cards, R11).
+        self._plain = "389" if self.rules.face_cards else "389JQK"
         self.rng: ShuffleSource = rng if rng is not None else random.Random()
         self.players = players
         self.hand_number = 1
@@ -255,7 +258,9 @@ class Game:
         self.phase = "play"
         self.result = None
         ev: list[Event] = [
-            Dealt(self.hand_number, self.dealer, k, tuple(tuple(h) for h in hands), len(self.stock)),
+            Dealt(
+                self.hand_number, self.dealer, k, tuple(tuple(h) for h in hands), len(self.stock)
+            ),
             TurnedUp(self.dealer, turned),
         ]
         dealer = self.dealer
@@ -306,23 +311,16 @@ class Game:
         return self.turn if self.pending is None else self.pending
 
     def playable(self, card: str) -> bool:
-        """Whether ``card`` may be played now on the discard pile (R4, R6), holding aside whose."""
-        if self.count:
-            return card[0] in "A2"
-        rank = card[0]
-        return rank == "8" or rank == "9" or card[1] == self.suit or rank == self.discard[-1][0]
+        """Whether ``card`` may be played now on the discard pile (R4, R6), whoever holds it."""
+        return card in (_COUNT if self.count else _MATCH[self.suit][self.discard[-1][0]])
 
     def playable_cards(self, seat: int) -> list[str]:
         """Distinct cards ``seat`` may play if it is (or were) its turn (R4, R6)."""
         hand = self.hands[seat]
         if self.drawn is not None and seat == self.turn:
             return [self.drawn]
-        if self.count:
-            cards = [c for c in hand if c[0] in "A2"]
-        else:
-            suit = self.suit
-            rank = self.discard[-1][0]
-            cards = [c for c in hand if c[1] == suit or c[0] == rank or c[0] in "89"]
+        match = _COUNT if self.count else _MATCH[self.suit][self.discard[-1][0]]
+        cards = [c for c in hand if c in match]
         if len(cards) > 1:
             cards = list(dict.fromkeys(cards))
         return cards
@@ -350,32 +348,36 @@ class Game:
             return []
         if seat is None:
             seat = self.turn if self.pending is None else self.pending
-        acts: list[Action] = []
+        acts: list[Action]
         if self.pending is not None:
+            acts = []
             if seat == self.pending:
                 card = self.discard[-1]
                 suits = SUITS if card[0] == "8" else (card[1], COLOUR_PARTNER[card[1]])
                 acts = [NameSuit(seat, s) for s in suits]
         elif seat == self.turn:
-            cards = self.playable_cards(seat)
-            if not cards:
-                acts.append(Draw(seat))
-            else:
-                one = len(self.hands[seat]) == 2
-                for card in cards:
-                    rank = card[0]
-                    if rank == "8" and not self.count:
-                        suits: Sequence[str | None] = SUITS
-                    elif rank == "9" and not self.count:
-                        suits = (card[1], COLOUR_PARTNER[card[1]])
-                    else:
-                        suits = (None,)
-                    for s in suits:
-                        acts.append(Play(seat, card, s))
-                        if one:
-                            acts.append(Play(seat, card, s, True))
+            hand = self.hands[seat]
             if self.drawn is not None:
-                acts.append(Pass(seat))
+                cards = [self.drawn]
+            else:
+                match = _COUNT if self.count else _MATCH[self.suit][self.discard[-1][0]]
+                cards = [c for c in hand if c in match]
+            if not cards:
+                acts = [_DRAWS[seat]]
+            else:
+                if len(cards) > 1:
+                    cards = list(dict.fromkeys(cards))
+                table = (_PLAYS_ANNOUNCING if len(hand) == 2 else _PLAYS)[seat]
+                if len(cards) == 1:
+                    acts = list(table[cards[0]])
+                else:
+                    acts = []
+                    for c in cards:
+                        acts += table[c]
+                if self.drawn is not None:
+                    acts.append(Pass(seat))
+        else:
+            acts = []
         if self.unannounced:
             for target in self.unannounced:
                 if target == seat:
@@ -419,26 +421,26 @@ class Game:
             raise E.NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
 
     def _play(self, action: Play, ev: list[Event]) -> None:
-        seat = action.seat
-        card = action.card
-        self._check_turn(seat)
+        seat, card, suit, announce = action
+        if self.pending is not None or seat != self.turn:
+            self._check_turn(seat)
         hand = self.hands[seat]
-        if self.drawn is not None and card != self.drawn:
-            raise E.MustPlayDrawnCard(f"play the card just drawn ({self.drawn}) or pass")
+        drawn = self.drawn
+        if drawn is not None and card != drawn:
+            raise E.MustPlayDrawnCard(f"play the card just drawn ({drawn}) or pass")
         if card not in hand:
             raise E.CardNotInHand(f"{card} is not in your hand")
         rank = card[0]
-        if self.count:
+        count = self.count
+        discard = self.discard
+        if count:
             if rank != "A" and rank != "2":
-                raise E.MustFollowCount(f"the count is {self.count}: play an ace or a two, or draw")
-        elif (
-            rank != "8" and rank != "9" and card[1] != self.suit and rank != self.discard[-1][0]
-        ):
+                raise E.MustFollowCount(f"the count is {count}: play an ace or a two, or draw")
+        elif card not in _MATCH[self.suit][discard[-1][0]]:
             raise E.CardDoesNotMatch(
                 f"{card} matches neither the suit in force ({self.suit}) "
-                f"nor the top card ({self.discard[-1]})"
+                f"nor the top card ({discard[-1]})"
             )
-        suit = action.suit
         if suit is not None:
             if rank == "9":
                 if suit != card[1] and suit != COLOUR_PARTNER[card[1]]:
@@ -450,30 +452,35 @@ class Game:
                 raise E.SuitNotAllowed("only an 8 or a 9 names a suit")
             elif suit not in SUITS:
                 raise E.InvalidAction(f"not a suit: {suit!r}")
-        # Legal: from here on the game changes.
-        if self.unannounced:
-            self.unannounced = []  # a game action closes every idiot window (R7)
-        hand.remove(card)
-        self.drawn = None
-        self.again = False
-        self.discard.append(card)
-        left = len(hand)
-        announced = action.announce and left == 1
-        if left == 1 and not announced:
-            self.unannounced = [seat]
-        self.suit = suit or card[1]
-        ev.append(Played(seat, card, self.suit, announced))
-        if self.rules.face_cards and rank == "J":
-            self.jacks += 1
         else:
-            self.jacks = 0
+            suit = card[1]
+        # Legal: from here on the game changes.
+        hand.remove(card)
+        discard.append(card)
+        left = len(hand)
+        if left == 1 and not announce:
+            self.unannounced = [seat]  # a game action closes the other idiot windows (R7)
+        elif self.unannounced:
+            self.unannounced = []
+        if drawn is not None:
+            self.drawn = None
+        self.again = False
+        self.suit = suit
+        ev.append(Played(seat, card, suit, left == 1 and announce))
+        if self.jacks or (rank == "J" and self.rules.face_cards):
+            self.jacks = self.jacks + 1 if rank == "J" else 0
         king = self.king_cards
         if king:
             self.king_cards = king - 1
             if king > 1:  # the first two cards after a king have no function (R11)
                 return
-        steps = self._effect(seat, card, ev)
-        if not hand and not self.count and not self.again and not self.king_cards:
+        if rank in self._plain:
+            steps = 1
+        else:
+            steps = self._effect(seat, card, ev)
+            if not left and (self.count or self.again or self.king_cards):
+                left = -1  # not out: the count is on, or a 6 or a king obliges (R8)
+        if not left:
             raise _HandOver  # going out, once the card's function took effect (R8)
         if steps:
             self._pass_turn(seat, steps, ev)
@@ -591,13 +598,15 @@ class Game:
         self._check_turn(seat)
         if self.drawn is not None:
             raise E.MustPlayDrawnCard(f"play the card just drawn ({self.drawn}) or pass")
-        hand = self.hands[seat]
         count = self.count
-        if count:
-            if any(c[0] == "A" or c[0] == "2" for c in hand):
-                raise E.MustPlayCard("you hold an ace or a two: you must follow the count (R12)")
-        elif self.playable_cards(seat):
-            raise E.MustPlayCard("you hold a card you can play: you may not draw (R12)")
+        if not (_COUNT if count else _MATCH[self.suit][self.discard[-1][0]]).isdisjoint(
+            self.hands[seat]
+        ):
+            raise E.MustPlayCard(
+                "you hold an ace or a two: you must follow the count (R12)"
+                if count
+                else "you hold a card you can play: you may not draw (R12)"
+            )
         if self.unannounced:
             self.unannounced = []  # a draw on one's own turn is a game action (R7)
         if count:
@@ -609,7 +618,12 @@ class Game:
             self._pass_turn(seat, 1, ev)
             return
         reason = "king" if self.king_cards else "six" if self.again else "turn"
-        (card,) = self._draw(seat, 1, reason, ev)
+        if self.stock:
+            card = self.stock.pop()
+            self.hands[seat].append(card)
+            ev.append(Drew(seat, 1, (card,), reason))
+        else:
+            (card,) = self._draw(seat, 1, reason, ev)
         if self.rules.play_drawn_card and self.playable(card):
             self.drawn = card
             return
@@ -749,6 +763,40 @@ class Game:
 
         return load_position(cls, position, rules, rng)
 
+
+def _plays(seat: int, card: str, announcing: bool) -> tuple[Play, ...]:
+    """The plays of ``card`` by ``seat``: one per suit it may name (R5), ±announce (R7)."""
+    rank = card[0]
+    suits: Sequence[str | None]
+    if rank == "8":
+        suits = SUITS
+    elif rank == "9":
+        suits = (card[1], COLOUR_PARTNER[card[1]])
+    else:
+        suits = (None,)
+    plays = []
+    for s in suits:
+        plays.append(Play(seat, card, s))
+        if announcing:
+            plays.append(Play(seat, card, s, True))
+    return tuple(plays)
+
+
+_COUNT = frozenset(c for c in CARDS if c[0] in "A2")
+"""The cards that follow the count (R6)."""
+_MATCH = {
+    suit: {
+        rank: frozenset(c for c in CARDS if c[1] == suit or c[0] == rank or c[0] in "89")
+        for rank in RANKS
+    }
+    for suit in SUITS
+}
+"""``_MATCH[suit in force][top rank]``: the cards that may be played outside the count (R4)."""
+
+# Actions are immutable: legal_actions hands out these shared instances.
+_PLAYS = [{c: _plays(s, c, False) for c in CARDS} for s in range(8)]
+_PLAYS_ANNOUNCING = [{c: _plays(s, c, True) for c in CARDS} for s in range(8)]
+_DRAWS = [Draw(s) for s in range(8)]
 
 _HANDLERS: dict[type, Callable[[Game, Any, list[Event]], None]] = {
     Play: Game._play,

@@ -28,7 +28,9 @@ def event_for(event: Event, seat: int | None) -> Event:
             return event._replace(cards=None)
         return event
     if kind is Dealt:
-        return event._replace(hands=tuple(h if s == seat else None for s, h in enumerate(event.hands)))
+        return event._replace(
+            hands=tuple(h if s == seat else None for s, h in enumerate(event.hands))
+        )
     if kind is ShufflePenalty:
         return event._replace(order=None) if event.order is not None else event
     return event
@@ -94,9 +96,5 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
             if playing and seat is not None
             else []
         ),
-        "result": (
-            None
-            if game.result is None or playing
-            else event_to_dict(game.result)
-        ),
+        "result": (None if game.result is None or playing else event_to_dict(game.result)),
     }
