@@ -1,0 +1,261 @@
+"""The messages a client may send, their schemas, and the error codes.
+
+:func:`validate` checks a decoded message against its schema before anything
+else sees it: unknown types, missing or extra fields, wrong types, integers
+out of range, bad card or suit codes all raise :class:`ProtocolError` naming
+the problem. ``docs/protocol.md`` documents every message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .wire import ProtocolError
+
+MAX_NAME = 24
+"""Longest display name or table name, in characters."""
+MAX_CHAT = 300
+"""Longest chat message, in characters."""
+MAX_TOKEN = 128
+"""Longest resume token accepted, in characters."""
+MAX_ID = 2**53
+"""Action ids are integers 0 … 2^53 (safe in every language's numbers)."""
+MAX_TURN_TIMEOUT_MS = 3_600_000
+"""Longest turn timeout a table may have: one hour, in milliseconds."""
+
+_CARD = re.compile(r"[A23456789TJQK][SHDC]\Z")
+_NAME_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
+
+ERROR_CODES: dict[str, str] = {
+    # framing and schema
+    "bad_frame": "the frame is not a msgpack map of plain types",
+    "frame_too_large": "the frame is longer than the limit; the connection closes",
+    "bad_message": "the message does not fit its schema (the message says how)",
+    "unknown_type": "no such message type",
+    "hello_first": "the first message must be hello",
+    "unsupported_version": "the server does not speak that protocol version",
+    "rate_limited": "too many messages; the connection closes",
+    "too_many_errors": "too many bad messages; the connection closes",
+    "timeout": "no hello, or a frame begun and not finished, in time; the connection closes",
+    "server_full": "the server has no room for another connection",
+    "shutdown": "the server is shutting down",
+    "replaced": "this seat was resumed on another connection",
+    # lobby
+    "no_such_table": "no table by that name",
+    "table_exists": "a table by that name exists",
+    "too_many_tables": "the server holds no more tables",
+    "bad_rules": "an unknown rules option or a bad value",
+    "table_full": "every seat is taken",
+    "name_taken": "another player at the table has that name",
+    "already_at_table": "this connection is already seated or watching; leave first",
+    "not_at_table": "this connection is not at a table",
+    "not_seated": "only a seated player may do this",
+    "not_creator": "only the table's creator (or host) may do this",
+    "cannot_start": "the game cannot start now (fewer than two players, or already running)",
+    "game_not_running": "there is no game in play at this table",
+    "bad_token": "the resume token is not valid",
+    "table_stopped": "the table was stopped by a server error",
+    # play: one per kind of illegal action (RULES.md)
+    "invalid_action": "the action is malformed",
+    "hand_not_in_play": "no hand is being played",
+    "choice_pending": "the dealer must first name the suit for a turned-up 8 or 9 (R3)",
+    "no_choice_pending": "there is no suit for this seat to name (R3)",
+    "not_your_turn": "it is another seat's turn (R4)",
+    "card_not_in_hand": "the card is not in the hand (R4)",
+    "card_does_not_match": "the card matches neither suit in force nor top rank (R4)",
+    "must_follow_count": "during the count only an ace or a two may be played (R6)",
+    "must_play_card": "a player holding a legal card may not draw (R4, R12)",
+    "must_play_drawn_card": "only the card just drawn may be played, or pass (R4)",
+    "nothing_to_pass": "there is no drawn card to pass on (R4)",
+    "suit_not_allowed": "that suit may not be named with that card (R5, R12)",
+    "nothing_to_announce": "the seat owes no 'one card' announcement (R7)",
+    "nothing_to_call_idiot_on": "that seat owes no announcement, or it is too late (R7)",
+    "spectator": "a spectator cannot act",
+    "internal": "the server failed to handle the message",
+}
+"""Every error code the server sends, with its meaning."""
+
+
+Check = Callable[[Any, str], Any]
+
+
+def _fail(where: str, what: str) -> ProtocolError:
+    return ProtocolError("bad_message", f"{where}: {what}")
+
+
+def integer(lo: int, hi: int) -> Check:
+    """A check for an integer in ``lo…hi`` (booleans are not integers)."""
+
+    def check(v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _fail(where, f"must be an integer, not {_kind(v)}")
+        if not lo <= v <= hi:
+            raise _fail(where, f"must be {lo}..{hi}")
+        return v
+
+    return check
+
+
+def string(lo: int, hi: int) -> Check:
+    """A check for a string of ``lo…hi`` characters."""
+
+    def check(v: Any, where: str) -> str:
+        if not isinstance(v, str):
+            raise _fail(where, f"must be a string, not {_kind(v)}")
+        if not lo <= len(v) <= hi:
+            raise _fail(where, f"must be {lo}..{hi} characters")
+        return v
+
+    return check
+
+
+def name(v: Any, where: str) -> str:
+    """A display or table name: 1…24 characters, no control characters or brackets,
+    surrounding spaces removed."""
+    if not isinstance(v, str):
+        raise _fail(where, f"must be a string, not {_kind(v)}")
+    v = v.strip()
+    if not 1 <= len(v) <= MAX_NAME:
+        raise _fail(where, f"must be 1..{MAX_NAME} characters")
+    if _NAME_BAD.search(v):
+        raise _fail(where, "must not hold control characters or square brackets")
+    return v
+
+
+def boolean(v: Any, where: str) -> bool:
+    """A check for true or false."""
+    if not isinstance(v, bool):
+        raise _fail(where, f"must be true or false, not {_kind(v)}")
+    return v
+
+
+def true(v: Any, where: str) -> bool:
+    """A check for the value true."""
+    if v is not True:
+        raise _fail(where, "must be true")
+    return v
+
+
+def card(v: Any, where: str) -> str:
+    """A card code (``"TD"``: rank ``A23456789TJQK`` then suit ``SHDC``)."""
+    if not isinstance(v, str) or not _CARD.match(v):
+        raise _fail(where, "must be a card code such as 'TD'")
+    return v
+
+
+def suit(v: Any, where: str) -> str:
+    """A suit code: ``S``, ``H``, ``D`` or ``C``."""
+    if not isinstance(v, str) or v not in ("S", "H", "D", "C"):
+        raise _fail(where, "must be a suit: S, H, D or C")
+    return v
+
+
+def rules(v: Any, where: str) -> dict[str, bool | int]:
+    """Rules options: a map of option name to true/false or an integer (checked by the server)."""
+    if not isinstance(v, dict):
+        raise _fail(where, f"must be a map, not {_kind(v)}")
+    if len(v) > 32:
+        raise _fail(where, "too many options")
+    for key, value in v.items():
+        if not isinstance(key, str) or len(key) > 40:
+            raise _fail(where, "option names must be strings")
+        if isinstance(value, bool):
+            continue
+        if not isinstance(value, int) or not -1000 <= value <= 1000:
+            raise _fail(f"{where}.{key}", "must be true, false or a small integer")
+    return v
+
+
+ACTIONS: dict[str, dict[str, tuple[Check, bool]]] = {
+    "play": {"play": (card, True), "suit": (suit, False), "announce": (boolean, False)},
+    "draw": {"draw": (true, True)},
+    "pass": {"pass": (true, True)},
+    "announce": {"announce": (true, True)},
+    "idiot": {"idiot": (integer(0, 7), True)},
+    "name_suit": {"name_suit": (suit, True)},
+}
+"""The action forms (RULES.md R3–R7): the key that names the kind, and each field."""
+
+
+def action(v: Any, where: str) -> dict[str, Any]:
+    """An action: ``{"play": card, "suit"?, "announce"?}``, ``{"draw": true}``,
+    ``{"pass": true}``, ``{"announce": true}``, ``{"idiot": seat}`` or
+    ``{"name_suit": suit}``."""
+    if not isinstance(v, dict):
+        raise _fail(where, f"must be a map, not {_kind(v)}")
+    kind = "play" if "play" in v else next((k for k in ACTIONS if k in v), None)
+    if kind is None or (kind == "announce" and len(v) > 1):
+        raise _fail(where, "must be one of play, draw, pass, announce, idiot, name_suit")
+    return _fields(v, ACTIONS[kind], where)
+
+
+SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
+    "hello": {
+        "version": (integer(0, 2**31), True),
+        "name": (name, False),
+        "client": (string(0, 64), False),
+    },
+    "ping": {"nonce": (integer(0, MAX_ID), False)},
+    "pong": {"nonce": (integer(0, MAX_ID), False)},
+    "list_tables": {"watch": (boolean, False)},
+    "create_table": {
+        "name": (name, True),
+        "seats": (integer(2, 8), True),
+        "rules": (rules, False),
+        "turn_timeout_ms": (integer(0, MAX_TURN_TIMEOUT_MS), False),
+    },
+    "join": {"table": (name, True), "name": (name, True)},
+    "spectate": {"table": (name, True)},
+    "resume": {"token": (string(1, MAX_TOKEN), True)},
+    "leave": {},
+    "start": {},
+    "new_game": {},
+    "close_table": {},
+    "add_bot": {"level": (string(1, 16), False)},
+    "act": {"id": (integer(0, MAX_ID), True), "action": (action, True)},
+    "chat": {"text": (string(1, MAX_CHAT), True)},
+}
+"""Every message type a client may send, with its fields: (check, required)."""
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "nil"
+    return {bool: "a boolean", int: "an integer", str: "a string", bytes: "binary"}.get(
+        type(v), f"a {type(v).__name__}"
+    )
+
+
+def _fields(msg: dict[str, Any], spec: dict[str, tuple[Check, bool]], where: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in msg:
+        if key not in spec:
+            raise _fail(where, f"unexpected field {str(key)[:40]!r}")
+    for key, (check, required) in spec.items():
+        if key in msg:
+            out[key] = check(msg[key], f"{where}.{key}" if where else key)
+        elif required:
+            raise _fail(where, f"missing field {key!r}")
+    return out
+
+
+def validate(msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Check a decoded client message against its schema.
+
+    Returns:
+        ``(type, fields)``: the message type and its checked fields (names
+        stripped of surrounding spaces).
+
+    Raises:
+        ProtocolError: ``unknown_type`` or ``bad_message``, naming the problem.
+    """
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a string field 'type'")
+    spec = SCHEMAS.get(kind)
+    if spec is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
+    body = {k: v for k, v in msg.items() if k != "type"}
+    return kind, _fields(body, spec, kind)

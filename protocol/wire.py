@@ -1,0 +1,137 @@
+"""Framing and encoding: each message is a msgpack map in a length-prefixed frame.
+
+A frame is a 4-byte big-endian unsigned length, then that many bytes of
+msgpack. A frame longer than :data:`MAX_FRAME` bytes is refused before its
+body is read. Decoding accepts only the plain msgpack types (nil, bool, int,
+str, bin, array, map with string keys) and refuses floats, ext and timestamp
+types, invalid UTF-8 and nesting deeper than :data:`MAX_DEPTH`.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+
+VERSION = 1
+"""The protocol version this code speaks."""
+SUPPORTED_VERSIONS = (1,)
+"""Protocol versions a server accepts in ``hello``."""
+DEFAULT_PORT = 7777
+"""The server's default TCP port."""
+MAX_FRAME = 64 * 1024
+"""Largest frame body accepted, in bytes (client to server)."""
+MAX_SERVER_FRAME = 1024 * 1024
+"""Largest frame body a client accepts from a server, in bytes."""
+MAX_DEPTH = 8
+"""Deepest nesting of arrays and maps accepted in a client's message."""
+HEADER = struct.Struct(">I")
+"""The 4-byte big-endian length prefix."""
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol. ``code`` is the wire error code.
+
+    Codes: ``bad_frame`` (not msgpack, bad UTF-8, trailing bytes…),
+    ``frame_too_large``, ``bad_message`` (fails its schema), ``unknown_type``.
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One framed message: the 4-byte length, then the msgpack body.
+
+    Raises:
+        TypeError: the message holds a value msgpack cannot encode.
+    """
+    body = msgpack.packb(message, use_bin_type=True)
+    return HEADER.pack(len(body)) + body
+
+
+def frame_length(header: bytes, limit: int = MAX_FRAME) -> int:
+    """The body length announced by a 4-byte header.
+
+    Raises:
+        ProtocolError: ``frame_too_large`` if it exceeds ``limit`` bytes;
+            ``bad_frame`` for an empty frame.
+    """
+    (n,) = HEADER.unpack(header)
+    if n > limit:
+        raise ProtocolError("frame_too_large", f"frame of {n} bytes exceeds the {limit}-byte limit")
+    if n == 0:
+        raise ProtocolError("bad_frame", "empty frame")
+    return n
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"msgpack ext type {code} is not allowed")
+
+
+def decode(body: bytes, limit: int = MAX_FRAME, depth: int = MAX_DEPTH) -> dict[str, Any]:
+    """Decode one frame body into a message map with string keys.
+
+    Raises:
+        ProtocolError: ``bad_frame`` if the body is not one msgpack value of
+            plain types (see the module docstring) or is not a map.
+    """
+    try:
+        value = msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            ext_hook=_refuse_ext,
+            timestamp=0,
+            max_buffer_size=limit,
+            max_str_len=limit,
+            max_bin_len=limit,
+            max_array_len=limit,
+            max_map_len=limit,
+            max_ext_len=0,
+        )
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_frame", "a string is not valid UTF-8") from None
+    except msgpack.ExtraData:
+        raise ProtocolError("bad_frame", "trailing bytes after the message") from None
+    except Exception as exc:  # msgpack raises several types for bad input
+        raise ProtocolError("bad_frame", f"not a msgpack message: {_short(exc)}") from None
+    problem = _plain(value, depth)
+    if problem:
+        raise ProtocolError("bad_frame", problem)
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_frame", "a message must be a msgpack map")
+    return value
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return text[:120]
+
+
+_PLAIN = (str, bool, int, type(None), bytes)
+
+
+def _plain(value: Any, max_depth: int) -> str | None:
+    """Why ``value`` is not plain msgpack data within the depth limit, or None."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            items: Any = v.values()
+        elif isinstance(v, list):
+            items = v
+        elif isinstance(v, float):
+            return "floats are not allowed"
+        elif isinstance(v, _PLAIN):
+            continue
+        else:
+            return f"values of type {type(v).__name__} are not allowed"
+        if depth >= max_depth:
+            return f"nesting deeper than {max_depth} is not allowed"
+        stack.extend((x, depth + 1) for x in items)
+    return None
