@@ -73,6 +73,7 @@ ERROR_CODES: dict[str, str] = {
     "nothing_to_announce": "the seat owes no 'one card' announcement (R7)",
     "nothing_to_call_idiot_on": "that seat owes no announcement, or it is too late (R7)",
     "spectator": "a spectator cannot act",
+    "stale": "the action answers an older update (seq); the game moved on",
     "internal": "the server failed to handle the message",
 }
 """Every error code the server sends, with its meaning."""
@@ -214,7 +215,11 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     "new_game": {},
     "close_table": {},
     "add_bot": {"level": (string(1, 16), False)},
-    "act": {"id": (integer(0, MAX_ID), True), "action": (action, True)},
+    "act": {
+        "id": (integer(0, MAX_ID), True),
+        "action": (action, True),
+        "seq": (integer(0, MAX_ID), False),
+    },
     "chat": {"text": (string(1, MAX_CHAT), True)},
 }
 """Every message type a client may send, with its fields: (check, required)."""

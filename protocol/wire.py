@@ -87,7 +87,6 @@ def decode(body: bytes, limit: int = MAX_FRAME, depth: int = MAX_DEPTH) -> dict[
             use_list=True,
             ext_hook=_refuse_ext,
             timestamp=0,
-            max_buffer_size=limit,
             max_str_len=limit,
             max_bin_len=limit,
             max_array_len=limit,

@@ -1,0 +1,532 @@
+"""The asyncio server: connections, the lobby, and the tables.
+
+One :class:`Server` listens on TCP. Each connection is a :class:`Client`: it
+reads length-prefixed msgpack frames, validates every message against its
+schema (:mod:`craits.protocol.messages`) and dispatches it to the lobby or to
+its table. Bad input gets an error reply naming the problem; it never crashes
+the server or touches another connection or table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from craits.protocol import (
+    DEFAULT_PORT,
+    MAX_CHAT,
+    MAX_FRAME,
+    MAX_NAME,
+    SUPPORTED_VERSIONS,
+    VERSION,
+    ProtocolError,
+    decode,
+    encode,
+    frame_length,
+    validate,
+)
+from craits.server.engine import Rules
+from craits.server.table import Table, TableConfig, TableError, token_digest
+
+log = logging.getLogger("craits.server")
+
+
+@dataclass
+class ServerConfig:
+    """Everything a server operator can set; times in seconds, sizes in bytes."""
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    max_connections: int = 5000
+    max_tables: int = 2000
+    heartbeat: float = 10.0
+    hello_timeout: float = 5.0
+    frame_timeout: float = 10.0
+    out_buffer: int = 256 * 1024
+    rate: float = 100.0
+    """Messages per second a connection may keep up."""
+    burst: float = 200.0
+    """Messages a connection may send at once."""
+    max_errors: int = 20
+    turn_timeout: float = 60.0
+    hand_pause: float = 4.0
+    bot_delay: float = 0.6
+    away_delay: float = 0.3
+    bots: int = 0
+    """Open a table with this many bots at start (0: none)."""
+    bot_level: str = "basic"
+
+
+FATAL = frozenset({"bad_frame", "frame_too_large"})
+
+
+class Client:
+    """One connection: its framing, its rate limit, and where it sits."""
+
+    def __init__(
+        self, server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        self.server = server
+        self.reader = reader
+        self.writer = writer
+        self.transport = writer.transport
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.name = "?"
+        self.table: Table | None = None
+        self.hello = False
+        self.watching = False
+        self.closed = False
+        self.errors = 0
+        self.last_seen = time.monotonic()
+        self._tokens = server.config.burst
+        self._refill_at = self.last_seen
+
+    # ---------------------------------------------------------------- output
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; a connection whose backlog passes the cap is dropped."""
+        if self.closed:
+            return
+        self.writer.write(encode(message))
+        if self.transport.get_write_buffer_size() > self.server.config.out_buffer:
+            log.warning("connection %s: not reading, backlog over the cap; dropped", self.peer)
+            self.abort()
+
+    def error(self, code: str, message: str, **extra: Any) -> None:
+        """Send an error reply."""
+        self.send({"type": "error", "code": code, "message": message, **extra})
+
+    def abort(self) -> None:
+        """Drop the connection at once."""
+        if not self.closed:
+            self.closed = True
+            self.transport.abort()
+
+    def detach(self) -> None:
+        """Forget the table (it closed, or the seat was resumed elsewhere)."""
+        self.table = None
+
+    # ----------------------------------------------------------------- input
+
+    async def _read(self) -> dict[str, Any]:
+        cfg = self.server.config
+        if not self.hello:
+            async with asyncio.timeout(cfg.hello_timeout):
+                header = await self.reader.readexactly(4)
+                n = frame_length(header, MAX_FRAME)
+                body = await self.reader.readexactly(n)
+        else:
+            header = await self.reader.readexactly(4)
+            n = frame_length(header, MAX_FRAME)
+            async with asyncio.timeout(cfg.frame_timeout):
+                body = await self.reader.readexactly(n)
+        self.last_seen = time.monotonic()
+        return decode(body)
+
+    def _rate_ok(self) -> bool:
+        now = self.last_seen
+        cfg = self.server.config
+        self._tokens = min(cfg.burst, self._tokens + (now - self._refill_at) * cfg.rate)
+        self._refill_at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    async def run(self) -> None:
+        """Serve the connection until it closes."""
+        try:
+            while not self.closed:
+                try:
+                    message = await self._read()
+                    if not self._rate_ok():
+                        self.error("rate_limited", "too many messages; closing")
+                        break
+                    kind, fields = validate(message)
+                    self._dispatch(kind, fields)
+                except ProtocolError as exc:
+                    self.error(exc.code, exc.message)
+                    if exc.code in FATAL:
+                        break
+                    self.errors += 1
+                    if self.errors > self.server.config.max_errors:
+                        self.error("too_many_errors", "too many bad messages; closing")
+                        break
+                except TableError as exc:
+                    self.error(exc.code, exc.message)
+        except TimeoutError:
+            self.error("timeout", "no hello in time" if not self.hello else "frame not finished")
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            await self._close()
+
+    async def _close(self) -> None:
+        if self.table is not None:
+            table = self.table
+            self.table = None
+            self.server.guard(table, table.disconnected, self)
+        self.server.forget(self)
+        if not self.closed:
+            self.closed = True
+            try:
+                self.writer.close()
+                async with asyncio.timeout(1.0):
+                    await self.writer.wait_closed()
+            except (OSError, TimeoutError):
+                self.transport.abort()
+
+    # -------------------------------------------------------------- dispatch
+
+    def _dispatch(self, kind: str, f: dict[str, Any]) -> None:
+        if kind == "pong":
+            return
+        if kind == "ping":
+            self.send({"type": "pong", **f})
+            return
+        if not self.hello:
+            if kind != "hello":
+                raise ProtocolError("hello_first", "the first message must be hello")
+            self._hello(f)
+            return
+        if kind == "hello":
+            raise ProtocolError("bad_message", "hello was already received")
+        handler = getattr(self, f"_on_{kind}")
+        handler(f)
+
+    def _hello(self, f: dict[str, Any]) -> None:
+        if f["version"] not in SUPPORTED_VERSIONS:
+            self.send(
+                {
+                    "type": "error",
+                    "code": "unsupported_version",
+                    "message": f"protocol version {f['version']} is not supported",
+                    "supported": list(SUPPORTED_VERSIONS),
+                }
+            )
+            self.abort_after_flush()
+            return
+        self.hello = True
+        self.name = f.get("name") or "player"
+        cfg = self.server.config
+        self.send(
+            {
+                "type": "welcome",
+                "version": VERSION,
+                "server": "craits",
+                "heartbeat_ms": round(cfg.heartbeat * 1000),
+                "limits": {
+                    "max_frame": MAX_FRAME,
+                    "max_name": MAX_NAME,
+                    "max_chat": MAX_CHAT,
+                    "rate": int(cfg.rate),
+                    "burst": int(cfg.burst),
+                    "max_tables": cfg.max_tables,
+                },
+            }
+        )
+
+    def abort_after_flush(self) -> None:
+        """Close once what was sent is flushed."""
+        self.closed = True
+        self.writer.close()
+
+    def _need_table(self) -> Table:
+        if self.table is None:
+            raise TableError("not_at_table", "you are not at a table")
+        return self.table
+
+    def _on_list_tables(self, f: dict[str, Any]) -> None:
+        self.watching = f.get("watch", False)
+        self.server.watch(self, self.watching)
+        self.send({"type": "tables", "tables": [t.info() for t in self.server.tables.values()]})
+
+    def _on_create_table(self, f: dict[str, Any]) -> None:
+        try:
+            rules = Rules.from_dict(f.get("rules"))
+        except ValueError as exc:
+            raise TableError("bad_rules", str(exc)) from None
+        timeout_ms = f.get("turn_timeout_ms")
+        table = self.server.create_table(f["name"], f["seats"], rules, timeout_ms, self)
+        self.send({"type": "table_created", "table": table.info()})
+
+    def _on_join(self, f: dict[str, Any]) -> None:
+        if self.table is not None:
+            raise TableError(
+                "already_at_table", f"you are at table {self.table.name!r}; leave first"
+            )
+        table = self.server.get_table(f["table"])
+        self.name = f["name"]
+        self.table = table
+        try:
+            self.server.guard(table, table.join, self, f["name"], reraise=True)
+        except TableError:
+            self.table = None
+            raise
+
+    def _on_spectate(self, f: dict[str, Any]) -> None:
+        if self.table is not None:
+            raise TableError(
+                "already_at_table", f"you are at table {self.table.name!r}; leave first"
+            )
+        table = self.server.get_table(f["table"])
+        self.table = table
+        table.spectate(self)
+
+    def _on_resume(self, f: dict[str, Any]) -> None:
+        found = self.server.find_token(f["token"])
+        if found is None:
+            raise TableError("bad_token", "that resume token is not valid")
+        table, seat = found
+        if self.table is not None and self.table is not table:
+            self.table.leave(self)
+        self.table = table
+        self.name = table.seats[seat].name
+        self.server.guard(table, table.resume, self, seat)
+
+    def _on_leave(self, f: dict[str, Any]) -> None:
+        table = self._need_table()
+        self.table = None
+        self.server.guard(table, table.leave, self)
+        self.send({"type": "left", "table": table.name})
+        self.server.maybe_close(table)
+
+    def _on_start(self, f: dict[str, Any]) -> None:
+        table = self._need_table()
+        self.server.guard(table, table.start, self, reraise=True)
+
+    def _on_new_game(self, f: dict[str, Any]) -> None:
+        table = self._need_table()
+        self.server.guard(table, table.new_game, self, reraise=True)
+
+    def _on_close_table(self, f: dict[str, Any]) -> None:
+        table = self._need_table()
+        if table.creator is not self:
+            raise TableError("not_creator", "only the table's creator may close it")
+        if table.state == "playing":
+            raise TableError("cannot_start", "a game is running; it can be closed once over")
+        self.server.close_table(table)
+
+    def _on_add_bot(self, f: dict[str, Any]) -> None:
+        table = self._need_table()
+        if not table.can_start(self):
+            raise TableError("not_creator", "only the table's creator may seat bots")
+        self.server.guard(table, table.add_bot, f.get("level", "basic"), reraise=True)
+
+    def _on_act(self, f: dict[str, Any]) -> None:
+        table = self._need_table()
+        self.server.guard(table, table.act, self, f["id"], f["action"], f.get("seq"), reraise=True)
+
+    def _on_chat(self, f: dict[str, Any]) -> None:
+        table = self._need_table()
+        text = f["text"].strip()
+        if text:
+            table.say(self, text)
+
+
+class Server:
+    """The Craits server: listens, keeps the lobby, and runs the tables."""
+
+    def __init__(self, config: ServerConfig | None = None):
+        self.config = config or ServerConfig()
+        self.tables: dict[str, Table] = {}
+        self.clients: set[Client] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._watchers: set[Client] = set()
+        self._tokens: dict[bytes, tuple[Table, int]] = {}
+        self._server: asyncio.Server | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.port = self.config.port
+
+    # ------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        """Start listening (``port`` 0 picks a free port: see :attr:`port`).
+
+        Raises:
+            OSError: the address cannot be bound.
+        """
+        self._server = await asyncio.start_server(
+            self._accept, self.config.host, self.config.port, limit=MAX_FRAME + 16
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+        self._heartbeat = asyncio.create_task(self._beat())
+        if self.config.bots > 0:
+            table = self.create_table("practice", self.config.bots + 1, Rules(), None, None)
+            for _ in range(self.config.bots):
+                table.add_bot(self.config.bot_level)
+        log.info("listening on %s:%d", self.config.host, self.port)
+
+    async def stop(self) -> None:
+        """Stop accepting, tell every client, close every connection within seconds."""
+        if self._server is not None:
+            self._server.close()
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        for table in list(self.tables.values()):
+            table.close_timers()
+        for client in list(self.clients):
+            client.error("shutdown", "the server is shutting down")
+            client.abort_after_flush()
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=2.0)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=1.0)
+        for client in list(self.clients):
+            client.abort()
+        log.info("stopped")
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        client = Client(self, reader, writer)
+        if len(self.clients) >= self.config.max_connections:
+            client.error("server_full", "the server is full; try again later")
+            client.abort_after_flush()
+            return
+        self.clients.add(client)
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            await client.run()
+        finally:
+            self._tasks.discard(task)
+
+    def forget(self, client: Client) -> None:
+        """Remove a closed connection."""
+        self.clients.discard(client)
+        self._watchers.discard(client)
+
+    async def _beat(self) -> None:
+        """Ping every connection each heartbeat; drop those silent for two."""
+        interval = self.config.heartbeat
+        while True:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            for client in list(self.clients):
+                if not client.hello:
+                    continue
+                if now - client.last_seen > 2 * interval:
+                    log.info("connection %s: silent for two heartbeats; dropped", client.peer)
+                    client.abort()
+                else:
+                    client.send({"type": "ping"})
+
+    # ------------------------------------------------------------------ lobby
+
+    def get_table(self, name: str) -> Table:
+        """The table called ``name``.
+
+        Raises:
+            TableError: ``no_such_table``.
+        """
+        table = self.tables.get(name)
+        if table is None:
+            raise TableError("no_such_table", f"there is no table called {name!r}")
+        return table
+
+    def create_table(
+        self,
+        name: str,
+        seats: int,
+        rules: Rules,
+        turn_timeout_ms: int | None,
+        creator: Client | None,
+    ) -> Table:
+        """Open a table.
+
+        Raises:
+            TableError: ``table_exists``, ``too_many_tables``.
+        """
+        if name in self.tables:
+            raise TableError("table_exists", f"a table called {name!r} exists")
+        if len(self.tables) >= self.config.max_tables:
+            raise TableError("too_many_tables", "the server holds no more tables")
+        cfg = self.config
+        timeout = cfg.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
+        table = Table(
+            name,
+            seats,
+            rules,
+            TableConfig(timeout, cfg.hand_pause, cfg.bot_delay, cfg.away_delay),
+            creator,
+            self._table_changed,
+            self._register_token,
+            self._drop_token,
+        )
+        self.tables[name] = table
+        log.info(
+            "table %s: created, %d seats, rules %s, turn timeout %gs",
+            name,
+            seats,
+            rules.changed() or "default",
+            timeout,
+        )
+        self._table_changed(table)
+        return table
+
+    def close_table(self, table: Table) -> None:
+        """Close and remove a table."""
+        if self.tables.get(table.name) is table:
+            del self.tables[table.name]
+            table.close()
+            for client in self._watchers:
+                client.send({"type": "table_closed", "name": table.name})
+
+    def maybe_close(self, table: Table) -> None:
+        """Close a table nobody sits at or watches, unless a game is running."""
+        if table.is_empty() and table.state != "playing":
+            self.close_table(table)
+
+    def watch(self, client: Client, on: bool) -> None:
+        """Send (or stop sending) lobby updates to ``client``."""
+        if on:
+            self._watchers.add(client)
+        else:
+            self._watchers.discard(client)
+
+    def _table_changed(self, table: Table) -> None:
+        if self._watchers and table.name in self.tables:
+            message = {"type": "table_info", "table": table.info()}
+            for client in self._watchers:
+                if client.table is None:
+                    client.send(message)
+
+    def _register_token(self, digest: bytes, table: Table, seat: int) -> None:
+        self._tokens[digest] = (table, seat)
+
+    def _drop_token(self, digest: bytes) -> None:
+        self._tokens.pop(digest, None)
+
+    def find_token(self, token: str) -> tuple[Table, int] | None:
+        """The table and seat of a resume token, or None. Tokens are kept only
+        as SHA-256 digests and compared in constant time."""
+        digest = token_digest(token)
+        found = self._tokens.get(digest)
+        if found is None:
+            return None
+        table, seat = found
+        stored = table.seats[seat].token_digest if seat < len(table.seats) else None
+        if stored is None or not hmac.compare_digest(stored, digest):
+            return None
+        return found
+
+    def guard(self, table: Table, fn: Any, *args: Any, reraise: bool = False) -> None:
+        """Call a table method; an unexpected exception stops that table only.
+
+        Raises:
+            TableError: with ``reraise``, a refused request (for the caller to answer).
+        """
+        try:
+            fn(*args)
+        except TableError:
+            if reraise:
+                raise
+        except Exception:
+            table.stop_on_error()

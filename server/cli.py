@@ -1,0 +1,134 @@
+"""``craits-server``: host Craits tables on this machine."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+
+from craits.protocol import DEFAULT_PORT
+from craits.server.app import Server, ServerConfig
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``craits-server``."""
+    p = argparse.ArgumentParser(
+        prog="craits-server",
+        description="Host Craits tables. Players join with: craits-client HOST[:PORT]",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; "
+        "0.0.0.0 to be reachable from other machines)",
+    )
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})"
+    )
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="log level on stderr (default info: one line per table event)",
+    )
+    p.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help="open a table 'practice' with N bots, waiting for one player (default 0)",
+    )
+    p.add_argument(
+        "--bot-level",
+        default="basic",
+        choices=["basic", "random"],
+        help="level of the --bots bots (default basic)",
+    )
+    p.add_argument(
+        "--turn-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="default turn timeout of new tables (default 60; 0 turns it off)",
+    )
+    p.add_argument(
+        "--hand-pause",
+        type=float,
+        default=4.0,
+        metavar="SECONDS",
+        help="pause between a hand's end and the next deal (default 4)",
+    )
+    p.add_argument(
+        "--max-connections", type=int, default=5000, help="connection cap (default 5000)"
+    )
+    p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
+    p.add_argument(
+        "--heartbeat",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="heartbeat interval; silent for two is a drop (default 10)",
+    )
+    return p
+
+
+async def serve(config: ServerConfig) -> None:
+    """Run a server until SIGINT or SIGTERM, then shut down cleanly."""
+    server = Server(config)
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    shown = config.host if config.host != "0.0.0.0" else "HOST"
+    print(
+        f"craits-server listening on {config.host}:{server.port} — "
+        f"join with: craits-client {shown}:{server.port}",
+        file=sys.stderr,
+        flush=True,
+    )
+    await stop.wait()
+    logging.getLogger("craits.server").info("shutting down")
+    await server.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``craits-server``; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    if not 1 <= args.port <= 65535 and args.port != 0:
+        print("craits-server: --port must be 1..65535", file=sys.stderr)
+        return 2
+    if not 0 <= args.bots <= 7:
+        print("craits-server: --bots must be 0..7", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        max_connections=args.max_connections,
+        max_tables=args.max_tables,
+        heartbeat=args.heartbeat,
+        turn_timeout=args.turn_timeout,
+        hand_pause=args.hand_pause,
+        bots=args.bots,
+        bot_level=args.bot_level,
+    )
+    try:
+        asyncio.run(serve(config))
+    except OSError as exc:
+        print(
+            f"craits-server: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,636 @@
+"""A table: its seats, spectators, chat, turn timer, and the game it wraps.
+
+The table is the thin shell around the rules engine: every action goes through
+:meth:`craits.server.engine.Game.apply`; every message about the game is built
+from :func:`~craits.server.engine.view` and
+:func:`~craits.server.engine.event_dict_for`, so each member receives only what
+its seat (or a spectator) may know.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from craits.server import bots
+from craits.server.engine import (
+    Event,
+    Game,
+    IllegalAction,
+    Rules,
+    action_from_dict,
+    event_dict_for,
+    view,
+)
+from craits.server.engine.events import Dealt, HandEnded
+
+if TYPE_CHECKING:
+    from craits.server.engine.game import ShuffleSource
+
+log = logging.getLogger("craits.server")
+
+ACTION_CACHE = 64
+"""Results remembered per seat, by action id, so a resent action is applied once."""
+CHAT_HISTORY = 50
+"""Chat lines kept per table and sent to newcomers."""
+
+
+class Member(Protocol):
+    """A connection as a table sees it: something to send messages to."""
+
+    name: str
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for sending; never blocks."""
+
+
+class TableError(Exception):
+    """A lobby or table request refused; ``code`` is the wire error code."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def token_digest(token: str) -> bytes:
+    """The SHA-256 of a resume token: tokens are looked up by digest only."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+@dataclass
+class Seat:
+    """One seat: its player (a person or a bot) and how it is doing."""
+
+    name: str
+    token_digest: bytes | None = None
+    member: Member | None = None
+    bot: str | None = None
+    away: bool = False
+    results: OrderedDict[int, dict[str, Any]] = field(default_factory=OrderedDict)
+
+    @property
+    def connected(self) -> bool:
+        """A bot is always there; a person when a connection holds the seat."""
+        return self.bot is not None or self.member is not None
+
+    def info(self, index: int) -> dict[str, Any]:
+        """The public description of the seat."""
+        return {
+            "seat": index,
+            "name": self.name,
+            "connected": self.connected,
+            "away": self.away,
+            "bot": self.bot,
+        }
+
+
+@dataclass
+class TableConfig:
+    """Timings of a table, in seconds."""
+
+    turn_timeout: float = 60.0
+    hand_pause: float = 4.0
+    bot_delay: float = 0.6
+    away_delay: float = 0.3
+
+
+class Table:
+    """One table: seats, spectators, chat and the game (RULES.md R2) it plays.
+
+    All methods run on the event loop thread; none blocks. Lobby requests that
+    cannot be met raise :class:`TableError`.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        capacity: int,
+        rules: Rules,
+        config: TableConfig,
+        creator: Member | None,
+        on_change: Callable[[Table], None],
+        register_token: Callable[[bytes, Table, int], None],
+        drop_token: Callable[[bytes], None],
+        rng: ShuffleSource | None = None,
+    ):
+        self.name = name
+        self.capacity = capacity
+        self.rules = rules
+        self.config = config
+        self.creator = creator
+        self.seats: list[Seat] = []
+        self.spectators: set[Member] = set()
+        self.game: Game | None = None
+        self.state = "waiting"  # waiting | playing | finished | stopped
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
+        self.deadline: float | None = None
+        self.seq = 0  # updates sent for the current game; an action may name the one it answers
+        self._timer: asyncio.TimerHandle | None = None
+        self._on_change = on_change
+        self._register_token = register_token
+        self._drop_token = drop_token
+        self._rng: ShuffleSource = rng if rng is not None else secrets.SystemRandom()
+        self._bot_rng = random.Random(secrets.randbits(64))
+        self._loop = asyncio.get_running_loop()
+
+    # ------------------------------------------------------------- describing
+
+    def info(self) -> dict[str, Any]:
+        """The table as the lobby lists it (no cards)."""
+        game = self.game
+        return {
+            "name": self.name,
+            "seats": self.capacity,
+            "players": [s.info(i) for i, s in enumerate(self.seats)],
+            "state": self.state,
+            "rules": self.rules.to_dict(),
+            "turn_timeout_ms": round(self.config.turn_timeout * 1000),
+            "spectators": len(self.spectators),
+            "creator": getattr(self.creator, "name", None),
+            "hand_number": game.hand_number if game else 0,
+            "hands_in_game": self.rules.hands,
+        }
+
+    def _seat_of(self, member: Member) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.member is member:
+                return i
+        return None
+
+    def _deadline_ms(self) -> int | None:
+        if self.deadline is None:
+            return None
+        return max(0, round((self.deadline - self._loop.time()) * 1000))
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The full state message for ``seat`` (``None``: a spectator): filtered by the engine."""
+        return {
+            "type": "state",
+            "table": self.info(),
+            "seat": seat,
+            "view": view(self.game, seat) if self.game is not None else None,
+            "seq": self.seq,
+            "deadline_ms": self._deadline_ms(),
+            "chat": list(self.chat),
+        }
+
+    def members(self) -> list[tuple[Member, int | None]]:
+        """Every connection at the table with its seat (``None``: spectating)."""
+        out: list[tuple[Member, int | None]] = [
+            (s.member, i) for i, s in enumerate(self.seats) if s.member is not None
+        ]
+        out.extend((m, None) for m in self.spectators)
+        return out
+
+    def _broadcast_info(self) -> None:
+        message = {"type": "table_info", "table": self.info()}
+        for member, _ in self.members():
+            member.send(message)
+        self._on_change(self)
+
+    # ---------------------------------------------------------------- seating
+
+    def join(self, member: Member, name: str) -> tuple[int, str]:
+        """Seat ``member`` as ``name``; returns ``(seat, resume token)``.
+
+        A full table starts by itself.
+
+        Raises:
+            TableError: ``table_full`` (or the game has started), ``name_taken``,
+                ``table_stopped``.
+        """
+        if self.state == "stopped":
+            raise TableError("table_stopped", f"table {self.name!r} was stopped")
+        if self.state != "waiting":
+            raise TableError("table_full", "the game has started: spectate, or resume your seat")
+        if len(self.seats) >= self.capacity:
+            raise TableError("table_full", f"all {self.capacity} seats are taken")
+        if any(s.name.casefold() == name.casefold() for s in self.seats):
+            raise TableError("name_taken", f"someone at this table is called {name!r}")
+        token = secrets.token_urlsafe(24)
+        digest = token_digest(token)
+        self.seats.append(Seat(name, digest, member))
+        seat = len(self.seats) - 1
+        self._register_token(digest, self, seat)
+        log.info("table %s: %s took seat %d", self.name, name, seat)
+        member.send({"type": "joined", "table": self.name, "seat": seat, "token": token})
+        self._broadcast_info()
+        if len(self.seats) == self.capacity:
+            self.start(None)
+        else:
+            member.send(self.snapshot(seat))
+        return seat, token
+
+    def add_bot(self, level: str) -> int:
+        """Seat a bot of ``level`` (see :mod:`craits.server.bots`); a full table starts.
+
+        Raises:
+            TableError: ``table_full``, ``bad_message`` (unknown level).
+        """
+        if level not in bots.LEVELS:
+            raise TableError("bad_message", f"bot level must be one of {', '.join(bots.LEVELS)}")
+        if self.state != "waiting" or len(self.seats) >= self.capacity:
+            raise TableError("table_full", "no free seat for a bot")
+        taken = {s.name for s in self.seats}
+        n = 1
+        while f"{level}-bot-{n}" in taken:
+            n += 1
+        self.seats.append(Seat(f"{level}-bot-{n}", bot=level))
+        seat = len(self.seats) - 1
+        log.info("table %s: a %s bot took seat %d", self.name, level, seat)
+        self._broadcast_info()
+        if len(self.seats) == self.capacity:
+            self.start(None)
+        return seat
+
+    def spectate(self, member: Member) -> None:
+        """Add ``member`` as a spectator and send it the spectator's snapshot."""
+        self.spectators.add(member)
+        member.send(self.snapshot(None))
+        self._broadcast_info()
+
+    def resume(self, member: Member, seat: int) -> None:
+        """Give ``seat`` back to ``member`` (a resume token matched); the older
+        connection, if any, is told it was replaced."""
+        s = self.seats[seat]
+        old = s.member
+        s.member = member
+        if old is not None and old is not member:
+            old.send({"type": "error", "code": "replaced", "message": "resumed elsewhere"})
+            detach = getattr(old, "detach", None)
+            if detach is not None:
+                detach()
+        log.info("table %s: %s resumed seat %d", self.name, s.name, seat)
+        member.send({"type": "resumed", "table": self.name, "seat": seat})
+        member.send(self.snapshot(seat))
+        self._broadcast_info()
+        self._schedule()
+
+    def leave(self, member: Member) -> None:
+        """``member`` leaves. Before the game its seat is freed; during it the
+        seat stays in the game, marked away, and can be resumed with its token."""
+        if member in self.spectators:
+            self.spectators.discard(member)
+            self._broadcast_info()
+            return
+        seat = self._seat_of(member)
+        if seat is None:
+            return
+        s = self.seats[seat]
+        if self.state == "waiting":
+            del self.seats[seat]
+            if s.token_digest is not None:
+                self._drop_token(s.token_digest)
+            # Seats after it move down one: re-register their tokens.
+            for i in range(seat, len(self.seats)):
+                digest = self.seats[i].token_digest
+                if digest is not None:
+                    self._register_token(digest, self, i)
+            log.info("table %s: %s left", self.name, s.name)
+        else:
+            s.member = None
+            s.away = True
+            log.info(
+                "table %s: %s left the game (seat %d played by the server)", self.name, s.name, seat
+            )
+        self._broadcast_info()
+        self._schedule()
+
+    def disconnected(self, member: Member) -> None:
+        """``member``'s connection dropped: spectators go; a seat stays, shown
+        disconnected, its turns covered by the turn timeout."""
+        if member in self.spectators:
+            self.spectators.discard(member)
+            self._broadcast_info()
+            return
+        seat = self._seat_of(member)
+        if seat is None:
+            return
+        if self.state == "waiting":
+            self.leave(member)
+            return
+        self.seats[seat].member = None
+        log.info("table %s: %s disconnected", self.name, self.seats[seat].name)
+        self._broadcast_info()
+        self._schedule()
+
+    def is_empty(self) -> bool:
+        """No person seated or watching (bots do not count)."""
+        return not self.spectators and all(s.member is None for s in self.seats)
+
+    # ------------------------------------------------------------------- chat
+
+    def say(self, member: Member, text: str) -> None:
+        """Send a chat line from ``member`` to everyone at the table."""
+        seat = self._seat_of(member)
+        line = {"name": member.name, "seat": seat, "text": text}
+        self.chat.append(line)
+        message = {"type": "chat", "table": self.name, **line}
+        for m, _ in self.members():
+            m.send(message)
+
+    # ------------------------------------------------------------------- game
+
+    def can_start(self, member: Member | None) -> bool:
+        """Whether ``member`` may start the game: the creator, or (once the
+        creator is gone) any seated player."""
+        if member is None:
+            return True
+        if member is self.creator:
+            return True
+        creator_here = self.creator is not None and (
+            self._seat_of(self.creator) is not None or self.creator in self.spectators
+        )
+        return not creator_here and self._seat_of(member) is not None
+
+    def start(self, member: Member | None) -> None:
+        """Start a game with the players seated (R2: the cut, then hand 1).
+
+        Raises:
+            TableError: ``not_creator``, ``cannot_start`` (fewer than two
+                seated, or a game running), ``table_stopped``.
+        """
+        if self.state == "stopped":
+            raise TableError("table_stopped", f"table {self.name!r} was stopped")
+        if not self.can_start(member):
+            raise TableError("not_creator", "only the table's creator may start the game")
+        if self.state == "playing":
+            raise TableError("cannot_start", "the game is already running")
+        if len(self.seats) < 2:
+            raise TableError("cannot_start", "two or more players are needed")
+        self.capacity = max(self.capacity, len(self.seats))
+        self.game, events = Game.start(len(self.seats), self.rules, self._rng)
+        for s in self.seats:
+            s.results.clear()
+            s.away = False
+        self.state = "playing"
+        log.info(
+            "table %s: game started, %d players, %s deals",
+            self.name,
+            len(self.seats),
+            self.seats[self.game.dealer].name,
+        )
+        self._broadcast_info()
+        self._after(events)
+
+    def act(
+        self, member: Member, action_id: int, data: dict[str, Any], seq: int | None = None
+    ) -> None:
+        """Apply ``member``'s action; reply ``ok`` or an error, and update everyone.
+
+        An ``action_id`` already seen for this seat is answered with its first
+        result and not applied again. With ``seq`` (the ``seq`` of the update
+        the action answers), an action made against an older state is refused
+        as ``stale``: so an action racing the turn timeout is applied only if
+        the timeout did not act first.
+
+        Raises:
+            TableError: ``spectator``, ``not_seated``, ``game_not_running``.
+        """
+        seat = self._seat_of(member)
+        if seat is None:
+            if member in self.spectators:
+                raise TableError("spectator", "a spectator cannot act")
+            raise TableError("not_seated", "you have no seat at this table")
+        s = self.seats[seat]
+        cached = s.results.get(action_id)
+        if cached is not None:
+            member.send(cached)
+            return
+        game = self.game
+        if game is None or self.state != "playing" or game.phase != "play":
+            raise TableError("game_not_running", "no hand is being played")
+        try:
+            if seq is not None and seq != self.seq:
+                raise TableError("stale", "the game moved on since that update")
+            events = game.apply(action_from_dict(data, seat))
+        except (IllegalAction, TableError) as exc:
+            code = exc.code
+            reply = {"type": "error", "id": action_id, "code": code, "message": str(exc)}
+            self._remember(s, action_id, reply)
+            member.send(reply)
+            return
+        reply = {"type": "ok", "id": action_id}
+        self._remember(s, action_id, reply)
+        member.send(reply)
+        if s.away:
+            s.away = False
+            self._broadcast_info()
+        self._after(events)
+
+    @staticmethod
+    def _remember(seat: Seat, action_id: int, reply: dict[str, Any]) -> None:
+        seat.results[action_id] = reply
+        if len(seat.results) > ACTION_CACHE:
+            seat.results.popitem(last=False)
+
+    def _after(self, events: list[Event], notice: dict[str, Any] | None = None) -> None:
+        """Send each member its filtered events and view, then set the next timer."""
+        game = self.game
+        assert game is not None
+        self.seq += 1
+        self._set_deadline()
+        deadline = self._deadline_ms()
+        for member, seat in self.members():
+            member.send(
+                {
+                    "type": "update",
+                    "table": self.name,
+                    "seq": self.seq,
+                    "events": [event_dict_for(e, seat) for e in events],
+                    "view": view(game, seat),
+                    "deadline_ms": deadline,
+                    **({"notice": notice} if notice else {}),
+                }
+            )
+        for e in events:
+            if type(e) is Dealt:
+                log.info("table %s: hand %d dealt", self.name, e.hand_number)
+            elif type(e) is HandEnded:
+                log.info(
+                    "table %s: hand %d over; totals %s",
+                    self.name,
+                    e.hand_number,
+                    ", ".join(f"{self.seats[i].name} {v}" for i, v in enumerate(e.scores)),
+                )
+                if e.game_over:
+                    self.state = "finished"
+                    log.info(
+                        "table %s: game over; won by %s",
+                        self.name,
+                        ", ".join(self.seats[i].name for i in e.winners),
+                    )
+                self._broadcast_info()
+        self._schedule()
+        self._bots_off_turn()
+
+    # ----------------------------------------------------------------- timing
+
+    def _set_deadline(self) -> None:
+        game = self.game
+        seat = game.to_act if game is not None else None
+        if seat is None or self.config.turn_timeout <= 0:
+            self.deadline = None
+            return
+        s = self.seats[seat]
+        if s.bot is None and not s.away:
+            self.deadline = self._loop.time() + self.config.turn_timeout
+        else:
+            self.deadline = None
+
+    def _schedule(self) -> None:
+        """Set the one timer of the table: the next hand, a bot's or away seat's
+        move, or the turn timeout."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        game = self.game
+        if game is None or self.state != "playing":
+            return
+        if not any(s.member is not None for s in self.seats):
+            return  # nobody is here: the table waits for a player to come back
+        if game.phase == "hand_over":
+            self._timer = self._loop.call_later(self.config.hand_pause, self._fire, self._next_hand)
+            return
+        seat = game.to_act
+        if seat is None:
+            return
+        s = self.seats[seat]
+        if s.bot is not None:
+            self._timer = self._loop.call_later(self.config.bot_delay, self._fire, self._bot_move)
+        elif s.away:
+            self._timer = self._loop.call_later(
+                self.config.away_delay, self._fire, self._timeout_move
+            )
+        elif self.deadline is not None:
+            delay = max(0.0, self.deadline - self._loop.time())
+            self._timer = self._loop.call_later(delay, self._fire, self._timeout_move)
+
+    def _fire(self, fn: Callable[[], None]) -> None:
+        """Run the table's main timer callback."""
+        self._timer = None
+        self._guard(fn)
+
+    def _guard(self, fn: Callable[[], None]) -> None:
+        """Run a timer callback; an exception stops this table only."""
+        try:
+            fn()
+        except Exception:
+            self.stop_on_error()
+
+    def _next_hand(self) -> None:
+        game = self.game
+        if game is None or game.phase != "hand_over":
+            return
+        self._after(game.next_hand())
+
+    def _bot_move(self) -> None:
+        game = self.game
+        if game is None or game.phase != "play":
+            return
+        seat = game.to_act
+        assert seat is not None
+        level = self.seats[seat].bot or "basic"
+        choice = bots.choose(level, view(game, seat), self._bot_rng)
+        if choice is None:
+            return
+        self._after(game.apply(action_from_dict(choice, seat)))
+
+    def _timeout_move(self) -> None:
+        """The turn timed out (or the seat is away): the server plays for the seat."""
+        game = self.game
+        if game is None or game.phase != "play":
+            return
+        seat = game.to_act
+        assert seat is not None
+        s = self.seats[seat]
+        choice = bots.timeout_action(view(game, seat))
+        events = game.apply(action_from_dict(choice, seat))
+        first = not s.away
+        s.away = True
+        log.info("table %s: played for %s (%s)", self.name, s.name, "timeout" if first else "away")
+        if first:
+            self._broadcast_info()
+        self._after(events, {"kind": "timeout", "seat": seat, "name": s.name})
+
+    def _bots_off_turn(self) -> None:
+        """Bots not to act may announce or call idiot (R7), as their level decides."""
+        game = self.game
+        if game is None or game.phase != "play" or not game.unannounced:
+            return
+        for i, s in enumerate(self.seats):
+            if s.bot is None or i == game.to_act:
+                continue
+            choice = bots.choose(s.bot, view(game, i), self._bot_rng)
+            if choice is not None:
+                self._loop.call_later(
+                    self.config.bot_delay / 2,
+                    self._guard,
+                    lambda a=choice, i=i: self._bot_call(i, a),
+                )
+
+    def _bot_call(self, seat: int, data: dict[str, Any]) -> None:
+        game = self.game
+        if game is None or game.phase != "play":
+            return
+        try:
+            events = game.apply(action_from_dict(data, seat))
+        except IllegalAction:
+            return  # the window closed meanwhile
+        self._after(events)
+
+    # -------------------------------------------------------------- lifecycle
+
+    def new_game(self, member: Member) -> None:
+        """Start a new game at a finished table, same seats.
+
+        Raises:
+            TableError: ``not_creator``, ``cannot_start``.
+        """
+        if self.state != "finished":
+            raise TableError("cannot_start", "the game is not over")
+        self.start(member)
+
+    def stop_on_error(self) -> None:
+        """An unexpected error inside this table: stop it, report it, keep the server going."""
+        log.exception("table %s: stopped by an internal error", self.name)
+        self.state = "stopped"
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        message = {
+            "type": "error",
+            "code": "table_stopped",
+            "message": f"table {self.name!r} was stopped by a server error",
+        }
+        for member, _ in self.members():
+            member.send(message)
+        self._broadcast_info()
+
+    def close_timers(self) -> None:
+        """Cancel the table's timer (server shutdown)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def close(self) -> None:
+        """Close the table: drop its timer and its seats' tokens."""
+        self.close_timers()
+        for s in self.seats:
+            if s.token_digest is not None:
+                self._drop_token(s.token_digest)
+        message = {"type": "table_closed", "name": self.name}
+        for member, _ in self.members():
+            member.send(message)
+            detach = getattr(member, "detach", None)
+            if detach is not None:
+                detach()
+        log.info("table %s: closed", self.name)
