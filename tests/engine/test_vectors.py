@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from craits.server.vectors import run_files
+
 from tests.conftest import REPO, SHARED_VECTORS
 
 

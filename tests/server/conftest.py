@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 
@@ -155,7 +154,7 @@ async def play_until(
         turn = [a for a in actor.view["legal"] if "idiot" not in a]
         choice = rng.choice(turn)
         action_id = await actor.act(strip_seat(choice))
-        reply = await actor.expect("ok", where=lambda m: m.get("id") == action_id)
+        reply = await actor.expect("ok", where=lambda m, i=action_id: m.get("id") == i)
         assert reply["id"] == action_id
         await settle(players, actor.seq + 1)
         steps += 1

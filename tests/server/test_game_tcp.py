@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from craits.server.app import Server
+
 from tests.server.conftest import play_until
 
 
