@@ -122,7 +122,10 @@ async def settle(players: list[Player], seq: int, timeout: float = 5.0) -> None:
     """Read until every player has seen the update numbered ``seq``."""
     for p in players:
         while p.seq < seq:
-            await p.recv(timeout)
+            try:
+                await p.recv(timeout)
+            except TimeoutError:
+                raise AssertionError(f"{p.name} saw update {p.seq}, never {seq}") from None
 
 
 async def play_until(
