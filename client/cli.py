@@ -1,0 +1,168 @@
+"""``craits-client HOST[:PORT]``: play Craits in the terminal.
+
+With ``--list`` it prints the server's tables and exits (for scripts). Errors
+(unreachable server, another protocol version, a bad address) are one line on
+stderr and a non-zero exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import re
+import sys
+from typing import Any
+
+from craits.protocol import DEFAULT_PORT, MAX_NAME
+from craits.protocol.client import ConnectError, Connection, parse_address
+
+from .cards import unicode_suits_ok
+from .options import describe_rules
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+_BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
+
+
+def clean_name(name: str) -> str:
+    """A display name the server accepts: no control characters or brackets, 1–24 characters."""
+    name = _BAD_NAME.sub("", name).strip()[:MAX_NAME].strip()
+    return name or "player"
+
+
+def default_name() -> str:
+    """The user's login name, or ``player``."""
+    try:
+        return clean_name(getpass.getuser())
+    except Exception:
+        return "player"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``craits-client``."""
+    p = argparse.ArgumentParser(
+        prog="craits-client",
+        description="Play Craits, the Crazy Eights family card game, at a craits-server.",
+        epilog="Keys are shown at the bottom of the screen; ? shows the rules. "
+        "q leaves, Ctrl+C quits at once (a seat in a running game is kept: "
+        "starting the client again takes it back).",
+    )
+    p.add_argument(
+        "address",
+        metavar="HOST[:PORT]",
+        help=f"the server, e.g. localhost or 192.168.1.5:{DEFAULT_PORT} "
+        f"(port {DEFAULT_PORT} if left out)",
+    )
+    p.add_argument(
+        "--name",
+        default=None,
+        help=f"your name at the table (default: your login name; at most {MAX_NAME} characters)",
+    )
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--table", metavar="NAME", help="take a seat at this table at once")
+    group.add_argument("--spectate", metavar="NAME", help="watch this table")
+    group.add_argument(
+        "--list", action="store_true", help="print the server's tables and exit (for scripts)"
+    )
+    p.add_argument(
+        "--ascii",
+        action="store_true",
+        help="suits as S H D C instead of ♠ ♥ ♦ ♣ (automatic when the terminal cannot show them)",
+    )
+    return p
+
+
+def _plain(text: Any) -> str:
+    """Network text made safe for a terminal line: no control characters."""
+    return _BAD_NAME.sub("?", str(text)).strip()
+
+
+def format_tables(tables: list[dict[str, Any]]) -> str:
+    """The ``--list`` output: a header, then one line per table (tab-separated)."""
+    lines = ["table\tseats\tplayers\tstate\trules\twatching"]
+    for t in sorted(tables, key=lambda t: str(t.get("name", ""))):
+        players = [p for p in t.get("players") or [] if isinstance(p, dict)]
+        names = ",".join(_plain(p.get("name", "?")) for p in players) or "-"
+        state = str(t.get("state", "?"))
+        if state == "playing":
+            state = f"playing {t.get('hand_number', '?')}/{t.get('hands_in_game', '?')}"
+        lines.append(
+            "\t".join(
+                [
+                    _plain(t.get("name", "?")),
+                    f"{len(players)}/{t.get('seats', '?')}",
+                    names,
+                    state,
+                    describe_rules(t.get("rules")),
+                    str(t.get("spectators", 0)),
+                ]
+            )
+        )
+    return "\n".join(lines)
+
+
+async def list_tables(
+    host: str, port: int, name: str, timeout: float = 5.0
+) -> list[dict[str, Any]]:
+    """The server's tables, by one short connection.
+
+    Raises:
+        ConnectError: unreachable, refused, or no answer in time.
+    """
+    conn = await Connection.open(host, port, name, timeout=timeout)
+    try:
+        await conn.send({"type": "list_tables"})
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await conn.recv()
+                if message.get("type") == "tables":
+                    return [t for t in message.get("tables") or [] if isinstance(t, dict)]
+                if message.get("type") == "error":
+                    raise ConnectError(f"{host}:{port} refused: {message.get('message')}")
+    except TimeoutError:
+        raise ConnectError(f"no list of tables from {host}:{port}") from None
+    except (asyncio.IncompleteReadError, OSError):
+        raise ConnectError(f"{host}:{port} closed the connection") from None
+    finally:
+        await conn.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``craits-client``; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        host, port = parse_address(args.address, DEFAULT_PORT)
+    except ValueError as exc:
+        print(f"craits-client: bad address {args.address!r}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    name = clean_name(args.name) if args.name else default_name()
+    if args.list:
+        try:
+            tables = asyncio.run(list_tables(host, port, name))
+        except ConnectError as exc:
+            print(f"craits-client: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        print(format_tables(tables))
+        return 0
+
+    from .app import CraitsApp
+
+    ascii_suits = args.ascii or not unicode_suits_ok()
+    app = CraitsApp(host, port, name, table=args.table, spectate=args.spectate, ascii=ascii_suits)
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    if app.error_message:
+        print(f"craits-client: {app.error_message}", file=sys.stderr)
+        return EXIT_ERROR
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+"""Dialogs: open a table, ask a name, choose a suit or a seat, confirm, the rules."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from craits.protocol.messages import MAX_NAME
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Markdown, Static
+
+from .cards import CardStyle
+from .options import RULE_OPTIONS
+
+
+class CreateTableDialog(ModalScreen[dict[str, Any] | None]):
+    """Open a table: its name, seats, RULES.md options and turn timeout.
+
+    Dismissed with the ``create_table`` fields, or None when cancelled.
+    """
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "create", "Create"),
+    ]
+
+    def __init__(self, default_name: str):
+        super().__init__()
+        self.default_name = default_name
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        with Vertical(id="create", classes="dialog"):
+            yield Label("Open a table", classes="dialog-title")
+            with Horizontal(classes="form-row"):
+                yield Label("Name", classes="form-label")
+                yield Input(self.default_name, id="table-name", max_length=MAX_NAME, compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Seats 2–8", classes="form-label")
+                yield Input("2", id="seat-count", type="integer", max_length=1, compact=True)
+                yield Label("Turn (s)", classes="form-label")
+                yield Input(
+                    "60",
+                    id="timeout",
+                    type="integer",
+                    max_length=4,
+                    compact=True,
+                    tooltip="seconds per turn; 0: no timer",
+                )
+            with Grid(id="options"):
+                for opt in RULE_OPTIONS:
+                    yield Checkbox(f"{opt.label} ({opt.rule})", id=f"opt-{opt.name}", compact=True)
+            yield Static(id="create-error", classes="error-line")
+            with Horizontal(classes="buttons"):
+                yield Button("Create", variant="primary", id="do-create", compact=True)
+                yield Button("Cancel", id="do-cancel", compact=True)
+
+    def on_mount(self) -> None:
+        """Start in the name field."""
+        self.query_one("#table-name", Input).focus()
+
+    def request(self) -> dict[str, Any] | str:
+        """The ``create_table`` fields, or what is wrong with the form."""
+        name = self.query_one("#table-name", Input).value.strip()
+        if not name:
+            return "The table needs a name."
+        if any(c in name for c in "[]") or any(ord(c) < 32 for c in name):
+            return "A name cannot hold square brackets or control characters."
+        try:
+            seats = int(self.query_one("#seat-count", Input).value)
+        except ValueError:
+            return "Seats: a number from 2 to 8."
+        if not 2 <= seats <= 8:
+            return "Seats: a number from 2 to 8."
+        try:
+            timeout = int(self.query_one("#timeout", Input).value or "0")
+        except ValueError:
+            return "Turn timeout: whole seconds (0: no timer)."
+        if not 0 <= timeout <= 3600:
+            return "Turn timeout: 0 to 3600 seconds."
+        rules: dict[str, Any] = {}
+        for opt in RULE_OPTIONS:
+            if self.query_one(f"#opt-{opt.name}", Checkbox).value:
+                rules[opt.name] = opt.on_value
+        return {"name": name, "seats": seats, "rules": rules, "turn_timeout_ms": timeout * 1000}
+
+    def action_create(self) -> None:
+        """Check the form and send it."""
+        request = self.request()
+        if isinstance(request, str):
+            self.query_one("#create-error", Static).update(Text(request))
+            return
+        self.dismiss(request)
+
+    def action_cancel(self) -> None:
+        """Close without opening a table."""
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#do-create")
+    def _create_pressed(self) -> None:
+        self.action_create()
+
+    @on(Button.Pressed, "#do-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_create()
+
+
+class AskDialog(ModalScreen[str | None]):
+    """Ask for one line of text (a name); dismissed with it, or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+
+    def __init__(self, prompt: str, default: str = ""):
+        super().__init__()
+        self.prompt = prompt
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        """A prompt and a field."""
+        with Vertical(classes="dialog small"):
+            yield Label(Text(self.prompt))
+            yield Input(self.default, max_length=MAX_NAME, compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the field."""
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        """Close without an answer."""
+        self.dismiss(None)
+
+
+class ChoiceDialog(ModalScreen[Any]):
+    """Choose one of a few options by key or click; Escape cancels (dismissed with None).
+
+    Args:
+        title: what is asked.
+        choices: ``(key, label, value)`` for each option.
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+
+    def __init__(self, title: str | Text, choices: list[tuple[str, Text, Any]]):
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        """The question and a button per option."""
+        title = self.title_text
+        with Vertical(classes="dialog small choice"):
+            yield Label(Text(title) if isinstance(title, str) else title)
+            with Vertical(classes="choices"):
+                for i, (key, label, _value) in enumerate(self.choices):
+                    text = Text.assemble((f"{key}", "bold underline"), "  ", label)
+                    yield Button(text, id=f"choice-{i}", compact=True)
+            yield Label(Text("Escape: cancel", style="dim"))
+
+    def on_mount(self) -> None:
+        """Focus the first option."""
+        buttons = self.query(Button)
+        if buttons:
+            buttons.first().focus()
+
+    def on_key(self, event: Any) -> None:
+        """An option's key chooses it."""
+        key = str(event.key).lower()
+        for i, (k, _label, value) in enumerate(self.choices):
+            if key in (k.lower(), str(i + 1)):
+                event.stop()
+                self.dismiss(value)
+                return
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id and event.button.id.startswith("choice-"):
+            self.dismiss(self.choices[int(event.button.id.removeprefix("choice-"))][2])
+
+    def action_cancel(self) -> None:
+        """Close without choosing."""
+        self.dismiss(None)
+
+
+def suit_dialog(style: CardStyle, title: str | Text, suits: list[str]) -> ChoiceDialog:
+    """A dialog offering exactly ``suits`` (the ones the legal actions allow)."""
+    choices = []
+    for s in suits:
+        text = Text.assemble(style.suit_text(s), " ", (SUIT_WORDS[s], ""))
+        choices.append((s.lower(), text, s))
+    return ChoiceDialog(title, choices)
+
+
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question: ``y`` or Enter says yes, ``n`` or Escape no."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str):
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and two buttons."""
+        with Vertical(classes="dialog small"):
+            yield Label(Text(self.question))
+            with Horizontal(classes="buttons"):
+                yield Button("Yes (y)", id="yes", variant="primary", compact=True)
+                yield Button("No (n)", id="no", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus "No": the safe answer."""
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        """Answer."""
+        self.dismiss(yes)
+
+
+def rules_text(ascii: bool = False) -> str:
+    """The rules summary bundled with the client (Markdown)."""
+    text = resources.files("craits.client").joinpath("rules_help.md").read_text(encoding="utf-8")
+    if ascii:
+        for sym, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
+            text = text.replace(sym, letter)
+    return text
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules and the keys, scrollable; Escape, q or ? closes."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape,q,question_mark", "close", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """The bundled rules text."""
+        ascii = bool(getattr(getattr(self.app, "style", None), "ascii", False))
+        with VerticalScroll(id="rules", classes="dialog"):
+            yield Markdown(rules_text(ascii))
+
+    def on_mount(self) -> None:
+        """Focus the text, so arrows and Page Up/Down scroll it."""
+        self.query_one("#rules").focus()
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)

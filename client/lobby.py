@@ -1,0 +1,218 @@
+"""The lobby: the server's tables, kept up to date; open, join or watch one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from .dialogs import AskDialog, CreateTableDialog, RulesScreen
+from .options import describe_rules
+
+if TYPE_CHECKING:
+    from .app import CraitsApp
+
+
+def status_text(app: CraitsApp) -> Text:
+    """The link in a line: where we are connected, or that we are trying."""
+    if app.link == "online":
+        return Text.assemble(
+            ("Craits", "bold"), f" at {app.address} — you are ", (app.player_name, "bold")
+        )
+    if app.link == "connecting":
+        return Text(f"Connecting to {app.address}… (q quits)", style="bold")
+    detail = f" — {app.link_detail}" if app.link_detail else ""
+    return Text(f"Connection lost: reconnecting to {app.address}…{detail}", style="bold")
+
+
+def table_state(info: dict[str, Any]) -> str:
+    """A table's state in words: waiting, playing hand n/15, finished."""
+    state = str(info.get("state", "?"))
+    if state == "playing":
+        return f"hand {info.get('hand_number', '?')}/{info.get('hands_in_game', '?')}"
+    return state
+
+
+def players_text(info: dict[str, Any]) -> Text:
+    """The players at a table: names, marked when away, disconnected or a bot."""
+    out = Text()
+    players = [p for p in info.get("players") or [] if isinstance(p, dict)]
+    for i, p in enumerate(players):
+        if i:
+            out.append(", ")
+        out.append(str(p.get("name", "?")))
+        if p.get("bot"):
+            out.append(" (bot)", style="dim")
+        elif not p.get("connected"):
+            out.append(" (offline)", style="dim")
+        elif p.get("away"):
+            out.append(" (away)", style="dim")
+    if not players:
+        out.append("—", style="dim")
+    return out
+
+
+class LobbyScreen(Screen[None]):
+    """The list of tables; keys open, join and watch them."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("j", "join", "Join"),
+        Binding("s", "spectate", "Watch"),
+        Binding("n", "create", "New table"),
+        Binding("r", "rejoin", "Rejoin"),
+        Binding("question_mark", "rules", "Rules", key_display="?"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    app: CraitsApp  # type: ignore[assignment]
+    _ready = False
+
+    def compose(self) -> ComposeResult:
+        """Status line, the tables, a hint, and the keys."""
+        yield Static(id="lobby-status")
+        table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static(id="lobby-hint")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Set the columns and show what is known."""
+        table = self.query_one("#tables", DataTable)
+        table.add_column("Table", key="name")
+        table.add_column("Seats", key="seats")
+        table.add_column("Players", key="players")
+        table.add_column("State", key="state")
+        table.add_column("Rules", key="rules")
+        table.add_column("Watching", key="watching")
+        table.focus()
+        self._ready = True
+        self.sync()
+
+    def on_screen_resume(self) -> None:
+        """Back from a table: show the list as it is now."""
+        self.sync()
+
+    def sync(self) -> None:
+        """Show the link state and the tables as the app knows them now."""
+        if not self._ready:
+            return
+        app = self.app
+        self.query_one("#lobby-status", Static).update(status_text(app))
+        self.query_one("#lobby-status").set_class(app.link != "online", "-offline")
+        table = self.query_one("#tables", DataTable)
+        selected = self.selected_table()
+        table.clear()
+        for name in sorted(app.tables):
+            info = app.tables[name]
+            taken = len(info.get("players") or [])
+            timeout = info.get("turn_timeout_ms")
+            rules = describe_rules(info.get("rules"))
+            if isinstance(timeout, int):
+                rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
+            table.add_row(
+                Text(name, style="bold"),
+                Text(f"{taken}/{info.get('seats', '?')}"),
+                players_text(info),
+                Text(table_state(info)),
+                Text(rules),
+                Text(str(info.get("spectators", 0))),
+                key=name,
+            )
+        if selected is not None and selected in app.tables:
+            table.move_cursor(row=table.get_row_index(selected))
+        hint = self.query_one("#lobby-hint", Static)
+        saved = app.store.get(app.address)
+        if saved and app.model is None:
+            hint.update(
+                Text(
+                    f"Your seat at {saved.get('table')} is kept: press r to go back to it.",
+                    style="bold",
+                )
+            )
+        elif not app.tables:
+            hint.update("No tables yet: press n to open one.")
+        else:
+            hint.update("j or Enter: take a seat · s: watch · n: open a new table")
+        self.refresh_bindings()
+
+    def selected_table(self) -> str | None:
+        """The name of the table under the cursor."""
+        table = self.query_one("#tables", DataTable)
+        if table.row_count == 0:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        except Exception:
+            return None
+        return None if key.value is None else str(key.value)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out what cannot be done now."""
+        app = self.app
+        if action in ("join", "spectate"):
+            return True if app.online and self.selected_table() else None
+        if action == "create":
+            return True if app.online else None
+        if action == "rejoin":
+            if app.store.get(app.address) is None:
+                return False
+            return True if app.online else None
+        return True
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter or a click on a table: take a seat."""
+        self.action_join()
+
+    def action_join(self) -> None:
+        """Take a seat at the table under the cursor."""
+        name = self.selected_table()
+        if name and self.app.online:
+            self.app.join(name)
+
+    def action_spectate(self) -> None:
+        """Watch the table under the cursor."""
+        name = self.selected_table()
+        if name and self.app.online:
+            self.app.spectate(name)
+
+    def action_rejoin(self) -> None:
+        """Take back the seat kept for this server."""
+        self.app.rejoin()
+
+    def action_create(self) -> None:
+        """Open the new-table dialog."""
+
+        def done(request: dict[str, Any] | None) -> None:
+            if request is not None:
+                self.app.create_table(request)
+
+        default = f"{self.app.player_name}'s table"[:24]
+        taken = set(self.app.tables)
+        n = 2
+        while default in taken:
+            default = f"{self.app.player_name[:18]}'s {n}"
+            n += 1
+        self.app.push_screen(CreateTableDialog(default), done)
+
+    def action_rules(self) -> None:
+        """Show the rules."""
+        self.app.push_screen(RulesScreen())
+
+    def action_quit(self) -> None:
+        """Leave the program."""
+        self.app.action_quit_app()
+
+    def ask_name(self, table: str, why: str) -> None:
+        """The name was taken at ``table``: ask for another, then join with it."""
+
+        def done(name: str | None) -> None:
+            if name:
+                self.app.join(table, name)
+
+        self.app.push_screen(
+            AskDialog(f"{why}. Join {table} as:", f"{self.app.player_name[:22]}2"), done
+        )

@@ -1,0 +1,254 @@
+"""What the client knows of the table it sits at or watches: the server's messages, kept.
+
+The model decides no rule. What a seat may do comes from ``view["legal"]``
+(the server's list of legal actions); an action is sent back as one of those
+dicts without its ``"seat"``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+
+from .cards import sort_key
+
+Action = dict[str, Any]
+"""An action in the wire's dict form (``{"play": "7H"}``, ``{"draw": True}``…)."""
+
+
+def wire_action(legal: Action) -> Action:
+    """A legal action from the view, as ``act`` sends it: without ``"seat"``."""
+    return {k: v for k, v in legal.items() if k != "seat"}
+
+
+@dataclass
+class TableModel:
+    """One table as this client sees it.
+
+    Attributes:
+        name: the table's name.
+        seat: this client's seat, or None when watching.
+        token: the resume token of the seat (None when watching or unknown).
+        info: the table as the lobby describes it (seats, names, state…).
+        view: the game as the seat (or a spectator) may see it; None before a game.
+        seq: the number of the last update; actions carry it.
+        deadline: when the turn of the seat to act times out (``time.monotonic()``).
+        chat: chat lines, oldest first.
+        log: the event log in words (the latest lines), oldest first.
+        logged: how many lines were ever added to ``log``.
+        last_result: the last ``hand_ended`` event (the hand-end summary).
+        hand_penalties: shuffle-penalty points paid per seat in this hand (R10).
+    """
+
+    name: str
+    seat: int | None = None
+    token: str | None = None
+    info: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
+    seq: int = 0
+    deadline: float | None = None
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    log: list[Text] = field(default_factory=list)
+    logged: int = 0
+    last_result: dict[str, Any] | None = None
+    hand_penalties: dict[int, int] = field(default_factory=dict)
+
+    # ------------------------------------------------------------- messages
+
+    def apply_state(self, message: dict[str, Any]) -> None:
+        """Take a full ``state`` message (on joining, watching or resuming)."""
+        if isinstance(message.get("table"), dict):
+            self.info = message["table"]
+        self.seat = message.get("seat")
+        self.view = message.get("view")
+        self.seq = int(message.get("seq") or 0)
+        self._deadline(message.get("deadline_ms"))
+        chat = message.get("chat")
+        if isinstance(chat, list):
+            self.chat = [c for c in chat if isinstance(c, dict)]
+
+    def apply_update(self, message: dict[str, Any]) -> None:
+        """Take an ``update``: the new view, seq and deadline."""
+        if message.get("view") is not None:
+            self.view = message["view"]
+        self.seq = int(message.get("seq") or self.seq)
+        self._deadline(message.get("deadline_ms"))
+
+    def note_events(self, events: list[dict[str, Any]]) -> None:
+        """Keep what the summary needs from an update's events: penalties, the result."""
+        for e in events:
+            kind = e.get("event")
+            if kind == "dealt":
+                self.hand_penalties = {}
+            elif kind == "shuffle_penalty" and isinstance(e.get("seat"), int):
+                seat = e["seat"]
+                self.hand_penalties[seat] = self.hand_penalties.get(seat, 0) + int(
+                    e.get("penalty") or 0
+                )
+            elif kind == "hand_ended":
+                self.last_result = e
+
+    def _deadline(self, ms: Any) -> None:
+        if isinstance(ms, int) and not isinstance(ms, bool):
+            self.deadline = time.monotonic() + ms / 1000
+        else:
+            self.deadline = None
+
+    # --------------------------------------------------------------- people
+
+    @property
+    def spectator(self) -> bool:
+        """Watching, without a seat."""
+        return self.seat is None
+
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        """The seats as the table info lists them (name, connected, away, bot)."""
+        if self.info is None:
+            return []
+        return [p for p in self.info.get("players", []) if isinstance(p, dict)]
+
+    def seat_count(self) -> int:
+        """Number of seats in the game (or taken, before it)."""
+        if self.view is not None:
+            return int(self.view.get("players") or len(self.players))
+        return len(self.players)
+
+    def player(self, seat: int) -> dict[str, Any]:
+        """Seat ``seat``'s info (an empty dict if unknown)."""
+        for p in self.players:
+            if p.get("seat") == seat:
+                return p
+        return {}
+
+    def name_of(self, seat: int | None) -> str:
+        """The name at a seat (``seat N`` if unknown)."""
+        if seat is None:
+            return "a spectator"
+        name = self.player(seat).get("name")
+        return str(name) if name else f"seat {seat + 1}"
+
+    @property
+    def creator(self) -> str | None:
+        """The name of the table's creator, if the server says."""
+        if self.info is None:
+            return None
+        c = self.info.get("creator")
+        return c if isinstance(c, str) else None
+
+    def may_manage(self) -> bool:
+        """Whether this client may start the game, seat bots or start a new one:
+        the creator, or any seated player once the creator is gone. The
+        server checks again; this only decides which keys look usable."""
+        if self.seat is None:
+            return False
+        me = self.name_of(self.seat)
+        creator = self.creator
+        if creator is None or creator == me:
+            return True
+        return not any(
+            p.get("name") == creator and p.get("connected") and not p.get("bot")
+            for p in self.players
+        )
+
+    @property
+    def state(self) -> str:
+        """The table's state: waiting, playing, finished or stopped."""
+        if self.info is None:
+            return "waiting"
+        return str(self.info.get("state", "waiting"))
+
+    @property
+    def spectators(self) -> int:
+        """How many are watching."""
+        if self.info is None:
+            return 0
+        return int(self.info.get("spectators") or 0)
+
+    # ----------------------------------------------------------------- game
+
+    @property
+    def phase(self) -> str | None:
+        """``play``, ``hand_over``, ``game_over``, or None before a game."""
+        return None if self.view is None else self.view.get("phase")
+
+    @property
+    def hand(self) -> list[str]:
+        """This seat's cards, sorted for display (empty when watching)."""
+        if self.view is None or not self.view.get("hand"):
+            return []
+        return sorted(self.view["hand"], key=sort_key)
+
+    @property
+    def legal(self) -> list[Action]:
+        """This seat's legal actions, as the server lists them."""
+        if self.view is None:
+            return []
+        return [a for a in self.view.get("legal") or [] if isinstance(a, dict)]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must act now, or None."""
+        return None if self.view is None else self.view.get("to_act")
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat must act now."""
+        return self.seat is not None and self.to_act == self.seat and self.phase == "play"
+
+    def plays(self, card: str) -> list[Action]:
+        """The legal plays of ``card`` (one per suit it may name, with or without announcing)."""
+        return [a for a in self.legal if a.get("play") == card]
+
+    def playable(self, card: str) -> bool:
+        """Whether the server lists a play of ``card``."""
+        return any(a.get("play") == card for a in self.legal)
+
+    def find(self, key: str) -> Action | None:
+        """The first legal action of a kind (``draw``, ``pass``, ``announce``), or None."""
+        for a in self.legal:
+            if key in a and "play" not in a:
+                return a
+        return None
+
+    def suit_choices(self) -> list[Action]:
+        """The legal ``name_suit`` actions (the dealer names a turned-up 8 or 9's suit)."""
+        return [a for a in self.legal if "name_suit" in a]
+
+    def idiot_targets(self) -> list[int]:
+        """Seats this seat may call idiot on now."""
+        return [a["idiot"] for a in self.legal if "idiot" in a]
+
+    def can_announce_with_play(self) -> bool:
+        """Whether some legal play may carry the "one card" announcement."""
+        return any(a.get("announce") and "play" in a for a in self.legal)
+
+    def owes_announcement(self) -> bool:
+        """Whether this seat must still announce "one card"."""
+        return self.find("announce") is not None
+
+    def hand_sizes(self) -> list[int]:
+        """Cards held by each seat."""
+        if self.view is None:
+            return []
+        return list(self.view.get("hand_sizes") or [])
+
+    def seconds_left(self) -> float | None:
+        """Seconds until the seat to act times out, or None without a timer."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def penalties_paid(self, seat: int) -> int:
+        """Shuffle-penalty points ``seat`` paid this game (from the server's ``next_penalty``)."""
+        if self.view is None:
+            return 0
+        nxt = self.view.get("next_penalty") or []
+        pressure = self.view.get("pressure") or []
+        if seat >= len(nxt) or seat >= len(pressure) or not pressure[seat]:
+            return 0
+        # next_penalty doubles each time from 5: paid so far = 5 + 10 + … = next − 5
+        return max(0, int(nxt[seat]) - 5)

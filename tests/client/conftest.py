@@ -1,0 +1,89 @@
+"""Fixtures for the client's Pilot tests: the server fixtures, an app factory, helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from craits.client.app import CraitsApp
+from craits.client.store import TokenStore
+from craits.server.app import Server
+from rich.console import Console
+from textual.app import App
+
+from tests.server.conftest import Player, config, connect, server, strip_seat  # noqa: F401
+
+
+class ScriptedShuffle:
+    """A shuffle source that puts the given cards on top, in order, for its first
+    shuffles (the cut, then the deal), then shuffles with a seeded generator."""
+
+    def __init__(self, *orders: Sequence[str], seed: int = 1):
+        import random
+
+        self.orders = [list(o) for o in orders]
+        self.rng = random.Random(seed)
+
+    def shuffle(self, x: list[Any], /) -> None:
+        if not self.orders:
+            self.rng.shuffle(x)
+            return
+        first = self.orders.pop(0)
+        rest = list(x)
+        for c in first:
+            rest.remove(c)
+        x[:] = first + rest
+
+
+def deal_order(dealer_hand: Sequence[str], first_hand: Sequence[str], turned: str) -> list[str]:
+    """The deck order (top first) dealing ``first_hand`` to the dealer's left and
+    ``dealer_hand`` to the dealer (two players), then turning up ``turned``."""
+    order: list[str] = []
+    for a, b in zip(first_hand, dealer_hand, strict=True):
+        order += [a, b]
+    return [*order, turned]
+
+
+def screen_text(app: App[Any]) -> str:
+    """The current screen as plain text (what a player would read)."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), record=True, color_system=None
+    )
+    screen = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    console.print(screen)
+    return console.export_text(styles=False)
+
+
+def log_text(app: Any) -> str:
+    """The table's event log, one line per entry."""
+    return "\n".join(line.plain for line in app.model.log) if app.model else ""
+
+
+async def wait_for(
+    pilot: Any, cond: Callable[[], Any], timeout: float = 5.0, what: str = ""
+) -> None:
+    """Let the app run until ``cond()`` holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what or cond}")
+        await pilot.pause(0.02)
+
+
+@pytest.fixture
+def make_app(server: Server, tmp_path: Path) -> Callable[..., CraitsApp]:  # noqa: F811
+    """Build a client app pointed at the test server, with its own token file."""
+
+    def _make(name: str = "Ana", **kwargs: Any) -> CraitsApp:
+        kwargs.setdefault("store", TokenStore(tmp_path / f"resume-{name}.json"))
+        kwargs.setdefault("retry_base", 0.05)
+        kwargs.setdefault("retry_max", 0.2)
+        return CraitsApp("127.0.0.1", server.port, name, **kwargs)
+
+    return _make

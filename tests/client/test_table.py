@@ -1,0 +1,123 @@
+"""Pilot tests of the client against a real server: join, play, the suit dialog, draw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from craits.client.dialogs import ChoiceDialog
+from craits.client.table import TableScreen
+
+from tests.client.conftest import ScriptedShuffle, deal_order, log_text, screen_text, wait_for
+
+BEN = ["2C", "3D", "4C", "5D", "6C", "TD", "JS", "QS"]
+ANA = ["8S", "7H", "3C", "4D", "JC", "QD", "9S", "TS"]
+"""Ana (seat 1, to play first) holds 8♠ 9♠ 10♠ 7♥ 3♣ J♣ 4♦ Q♦ (sorted) on a turned-up K♥."""
+
+
+async def ben_at_table(
+    server: Any, connect: Any, ben_hand: list[str], ana_hand: list[str], turned: str, **rules: Any
+) -> Any:
+    """Ben opens a two-seat table t1 and sits at seat 0; he will deal (cut 2♣ to A♣)."""
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t1", "seats": 2, "rules": rules})
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    await ben.expect("joined")
+    server.tables["t1"]._rng = ScriptedShuffle(["2C", "AC"], deal_order(ben_hand, ana_hand, turned))
+    return ben
+
+
+async def test_join_shows_the_hand_and_plays_a_card(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH", short_game=True)
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model and app.model.view, what="the deal")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        await pilot.pause(0.05)
+        text = screen_text(app)
+        # the hand, playable cards in brackets, others plain
+        for card in ("[8♠]", "[9♠]", "[7♥]", "10♠", "3♣", "J♣", "4♦", "Q♦"):
+            assert card in text, card
+        assert "[3♣]" not in text
+        assert "Top K♥" in text
+        assert "Your turn" in text
+        assert "Ben" in text and "Ana" in text
+        screen = app.screen
+        assert screen.check_action("play", ()) is True  # 8♠ is chosen first, and playable
+        assert screen.check_action("draw", ()) is None  # greyed: a card can be played
+        # 7♥ is the 4th card: choose it by its number, play it with Enter
+        await pilot.press("4")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.model.view["top"] == "7H", what="the play")
+        await pilot.pause(0.05)
+        assert "7H" not in app.model.hand
+        text = screen_text(app)
+        assert "You played 7♥" in text
+        assert "You played 7♥ — Ben drew a card (a 7)" in log_text(app)  # 7 hits the next
+        assert "Ben to play" in text
+        assert app.screen.check_action("play", ()) is None
+        # Ben's client saw the same play
+        update = await ben.expect("update", where=lambda m: m["view"]["top"] == "7H")
+        assert update["events"][0] == {
+            "event": "played",
+            "seat": 1,
+            "card": "7H",
+            "suit": "H",
+            "announced": False,
+        }
+
+
+async def test_suit_dialog_offers_only_the_allowed_suits(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model and app.model.view, what="the deal")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        # a 9 names its own suit or its colour's other: spades or clubs
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="9 dialog")
+        assert [c[2] for c in app.screen.choices] == ["S", "C"]
+        text = screen_text(app)
+        assert "spades" in text and "clubs" in text and "hearts" not in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="cancel")
+        assert app.model.view["top"] == "KH"  # nothing was sent
+        # an 8 names any suit
+        await pilot.press("right", "left", "left")  # 9♠ → 10♠ → 9♠ → 8♠
+        assert app.screen.selected_card == "8S"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="8 dialog")
+        assert sorted(c[2] for c in app.screen.choices) == ["C", "D", "H", "S"]
+        await pilot.pause(0.05)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.model.view["top"] == "8S", what="the 8")
+        assert app.model.view["suit"] == "D"
+        await pilot.pause(0.05)
+        assert "You played 8♠ and named ♦" in log_text(app)
+        assert "Suit in force ♦" in screen_text(app)
+
+
+async def test_draw_when_nothing_can_be_played(server: Any, connect: Any, make_app: Any) -> None:
+    ben = ["2D", "3D", "4D", "5D", "6D", "7D", "TD", "JD"]
+    ana = ["2C", "3C", "4C", "5C", "6C", "7C", "TC", "JC"]
+    await ben_at_table(server, connect, ben, ana, "KH")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.model and app.model.view, what="the deal")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        await pilot.pause(0.05)
+        screen = app.screen
+        assert screen.check_action("draw", ()) is True
+        assert screen.check_action("play", ()) is None
+        assert "d draws a card" in screen_text(app)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: len(app.model.hand) == 9, what="the draw")
+        await pilot.pause(0.05)
+        drawn = (set(app.model.hand) - set(ana)).pop()
+        label = app.style.label(drawn)
+        assert f"You drew {label}" in log_text(app)
+        assert "Ben to play" in screen_text(app)
