@@ -163,6 +163,15 @@ class CraitsApp(App[None]):
         else:
             screen.sync()
 
+    ASCII_KEYS = {"←→": "<- ->", "⏎": "Enter", "?": "?"}  # noqa: RUF012
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names for the Footer; plain letters with ``--ascii``."""
+        shown = super().get_key_display(binding)
+        if self.style.ascii:
+            return self.ASCII_KEYS.get(shown, shown)
+        return shown
+
     def action_quit_app(self) -> None:
         """Leave the program at once (a seat in a game can be resumed later)."""
         self._drop_link()
@@ -352,7 +361,14 @@ class CraitsApp(App[None]):
         self._sync_lobby()
         model = self.model
         if model is not None and model.name == info["name"]:
-            model.info = info
+            was_away = model.away
+            model.set_info(info)
+            if model.away and not was_away:
+                self.say(
+                    "You are marked away: the server plays your turns for you.",
+                    severity="warning",
+                    timeout=8,
+                )
             screen = self.table_screen()
             if screen is not None:
                 screen.sync()
@@ -384,8 +400,11 @@ class CraitsApp(App[None]):
         token = m.get("token")
         name = self._joining[1] if self._joining else self.player_name
         self._joining = None
-        self.model = TableModel(table, seat=seat, token=token if isinstance(token, str) else None)
-        self.model.info = self.tables.get(table)
+        self.model = TableModel(
+            table, seat=seat, token=token if isinstance(token, str) else None, me=name
+        )
+        if table in self.tables:
+            self.model.set_info(self.tables[table])
         if isinstance(token, str) and isinstance(seat, int):
             self.store.put(self.address, token, table, name, seat)
         self._show_table()
@@ -399,7 +418,6 @@ class CraitsApp(App[None]):
             saved = self.store.get(self.address)
             token = saved["token"] if saved else None
             self.model = TableModel(table, seat=seat, token=token)
-            self.model.info = self.tables.get(table)
             self.say(f"Back at table {table}.")
         else:
             model.seat = seat

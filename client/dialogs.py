@@ -12,10 +12,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Label, Markdown, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Static
 
 from .cards import CardStyle
 from .options import RULE_OPTIONS
+
+
+class OptionBox(Checkbox):
+    """A checkbox whose mark shows without colour: ``X`` when on, blank when off."""
+
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
+        """The mark inside the box."""
+        return "X" if self.value else " "
 
 
 class CreateTableDialog(ModalScreen[dict[str, Any] | None]):
@@ -54,11 +63,13 @@ class CreateTableDialog(ModalScreen[dict[str, Any] | None]):
                 )
             with Grid(id="options"):
                 for opt in RULE_OPTIONS:
-                    yield Checkbox(f"{opt.label} ({opt.rule})", id=f"opt-{opt.name}", compact=True)
+                    yield OptionBox(f"{opt.label} ({opt.rule})", id=f"opt-{opt.name}", compact=True)
             yield Static(id="create-error", classes="error-line")
             with Horizontal(classes="buttons"):
                 yield Button("Create", variant="primary", id="do-create", compact=True)
                 yield Button("Cancel", id="do-cancel", compact=True)
+            yield Label(Text("Tab: next field · Space: switch an option", style="dim"))
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Start in the name field."""
@@ -168,6 +179,7 @@ class ChoiceDialog(ModalScreen[Any]):
                     text = Text.assemble((f"{key}", "bold underline"), "  ", label)
                     yield Button(text, id=f"choice-{i}", compact=True)
             yield Label(Text("Escape: cancel", style="dim"))
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Focus the first option."""
@@ -225,6 +237,7 @@ class ConfirmDialog(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="primary", compact=True)
                 yield Button("No (n)", id="no", compact=True)
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Focus "No": the safe answer."""
@@ -260,6 +273,7 @@ class RulesScreen(ModalScreen[None]):
         ascii = bool(getattr(getattr(self.app, "style", None), "ascii", False))
         with VerticalScroll(id="rules", classes="dialog"):
             yield Markdown(rules_text(ascii))
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Focus the text, so arrows and Page Up/Down scroll it."""

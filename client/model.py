@@ -32,6 +32,7 @@ class TableModel:
         name: the table's name.
         seat: this client's seat, or None when watching.
         token: the resume token of the seat (None when watching or unknown).
+        me: this player's name at the table (to find the seat again while waiting).
         info: the table as the lobby describes it (seats, names, state…).
         view: the game as the seat (or a spectator) may see it; None before a game.
         seq: the number of the last update; actions carry it.
@@ -46,6 +47,7 @@ class TableModel:
     name: str
     seat: int | None = None
     token: str | None = None
+    me: str | None = None
     info: dict[str, Any] | None = None
     view: dict[str, Any] | None = None
     seq: int = 0
@@ -61,9 +63,11 @@ class TableModel:
     def apply_state(self, message: dict[str, Any]) -> None:
         """Take a full ``state`` message (on joining, watching or resuming)."""
         if isinstance(message.get("table"), dict):
-            self.info = message["table"]
+            self.set_info(message["table"])
         self.seat = message.get("seat")
         self.view = message.get("view")
+        if self.seat is not None and self.me is None:
+            self.me = self.player(self.seat).get("name")
         self.seq = int(message.get("seq") or 0)
         self._deadline(message.get("deadline_ms"))
         chat = message.get("chat")
@@ -74,6 +78,8 @@ class TableModel:
         """Take an ``update``: the new view, seq and deadline."""
         if message.get("view") is not None:
             self.view = message["view"]
+            if isinstance(self.view, dict) and isinstance(self.view.get("seat"), int):
+                self.seat = self.view["seat"]
         self.seq = int(message.get("seq") or self.seq)
         self._deadline(message.get("deadline_ms"))
 
@@ -90,6 +96,15 @@ class TableModel:
                 )
             elif kind == "hand_ended":
                 self.last_result = e
+
+    def set_info(self, info: dict[str, Any]) -> None:
+        """Take the table info. Before a game, seats move down when someone
+        leaves: find this player again by name."""
+        self.info = info
+        if self.view is None and self.me is not None and self.seat is not None:
+            for p in self.players:
+                if p.get("name") == self.me and isinstance(p.get("seat"), int):
+                    self.seat = p["seat"]
 
     def _deadline(self, ms: Any) -> None:
         if isinstance(ms, int) and not isinstance(ms, bool):
@@ -153,6 +168,11 @@ class TableModel:
             p.get("name") == creator and p.get("connected") and not p.get("bot")
             for p in self.players
         )
+
+    @property
+    def away(self) -> bool:
+        """Whether the server marks this seat away (it plays the seat's turns)."""
+        return self.seat is not None and bool(self.player(self.seat).get("away"))
 
     @property
     def state(self) -> str:

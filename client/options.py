@@ -21,20 +21,18 @@ class RuleOption(NamedTuple):
 
 
 RULE_OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("short_game", "R2", "Short game: hands 1–8 only", "short"),
-    RuleOption("strip_kings_queens", "R1", "No kings or queens (2–3 players)", "no K/Q"),
-    RuleOption(
-        "dealer_follows_direction", "R2", "Deal passes in the direction of play", "deal dir"
-    ),
-    RuleOption("play_drawn_card", "R4", "A drawn card may be played at once", "play drawn"),
-    RuleOption("seven_hits_next", "R5", "A 7 always hits the next player", "7 hits next"),
-    RuleOption("idiot_card", "R7", "Idiot costs one card, no lost turn", "idiot 1 card"),
-    RuleOption("one_card_deal", "R7", "Announce one card on the one-card deal", "1-card deal"),
+    RuleOption("short_game", "R2", "Short game: hands 1–8", "short"),
+    RuleOption("strip_kings_queens", "R1", "No K/Q with 2–3 players", "no K/Q"),
+    RuleOption("dealer_follows_direction", "R2", "Deal follows direction", "deal dir"),
+    RuleOption("play_drawn_card", "R4", "Play a drawn card", "play drawn"),
+    RuleOption("seven_hits_next", "R5", "7 always hits next", "7 hits next"),
+    RuleOption("idiot_card", "R7", "Idiot costs 1 card only", "idiot 1 card"),
+    RuleOption("one_card_deal", "R7", "Announce 1-card deal", "1-card deal"),
     RuleOption("going_out_bonus", "R9", "Going out scores −10", "out −10"),
-    RuleOption("threes_cancel_eights", "R9", "A 3 may cancel an 8", "3 cancels 8"),
-    RuleOption("cancelling_three_scores", "R9", "A cancelling 3 scores 0", "3 scores 0", 3, 0),
-    RuleOption("three_penalty", "R9", "3s can't cancel A or 3; lone 3 = 100", "3 penalty"),
-    RuleOption("face_cards", "R11", "Face cards: J, Q♠ and K act", "face cards"),
+    RuleOption("threes_cancel_eights", "R9", "3s may cancel 8s", "3 cancels 8"),
+    RuleOption("cancelling_three_scores", "R9", "Cancelling 3 scores 0", "3 scores 0", 3, 0),
+    RuleOption("three_penalty", "R9", "Three penalty", "3 penalty"),
+    RuleOption("face_cards", "R11", "Face cards act: J Q♠ K", "face cards"),
 )
 """Every option, in the order the create-table dialog shows them."""
 

@@ -190,8 +190,9 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         new = model.logged - self._log_shown
         if new > 0:
+            bullet = "- " if self.app.style.ascii else "• "
             for line in model.log[-min(new, len(model.log)) :]:
-                log.write(line)
+                log.write(Text(bullet, style="dim") + line)
             self._log_shown = model.logged
         chat = self.query_one("#chatlog", RichLog)
         for line in model.chat[self._chat_shown :]:
@@ -247,6 +248,8 @@ class TableScreen(Screen[None]):
         if phase == "hand_over":
             return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
         out = Text()
+        if model.away:
+            out.append("You are away: the server plays your turns.\n", style="bold reverse")
         if model.owes_announcement():
             out.append('You hold one card: press o to say "one card"!\n', style="bold reverse")
         targets = [t for t in model.idiot_targets()]
@@ -278,7 +281,8 @@ class TableScreen(Screen[None]):
                     what += " again (after a 6)"
                 elif view.get("king_cards"):
                     what += f" — {view['king_cards']} more for the king"
-                out.append(what + ": ←→ or 1-9 to choose, Enter plays.", style="bold")
+                arrows = "Left/Right" if self.app.style.ascii else "←→"
+                out.append(what + f": {arrows} or 1-9 to choose, Enter plays.", style="bold")
                 if self.armed:
                     out.append(' "One card" will be said with the play.', style="italic")
                 elif model.can_announce_with_play():

@@ -124,8 +124,8 @@ def seat_lines(model: TableModel, style: CardStyle) -> Text:
                 out.append("   (empty seat)", style="dim")
                 continue
             out.append("   ")
-            out.append(str(p.get("name", "?")), style="bold" if i == model.seat else "")
-            out.append_text(_flags(p, i == model.seat))
+            out.append(str(p.get("name", "?")), style="bold underline" if i == model.seat else "")
+            out.append_text(_flags(p))
         return out
     sizes = model.hand_sizes()
     scores = list(view.get("scores") or [])
@@ -135,30 +135,32 @@ def seat_lines(model: TableModel, style: CardStyle) -> Text:
     to_act = view.get("to_act")
     dealer = view.get("dealer")
     left = model.seconds_left()
+    out.append("  Player          Cards  Score", style="dim")
     for seat in range(model.seat_count()):
-        if seat:
-            out.append("\n")
+        out.append("\n")
         turn = seat == to_act and view.get("phase") == "play"
         out.append(f"{style.turn_marker} " if turn else "  ", style="bold")
         name = model.name_of(seat)
         if len(name) > 12:
             name = name[:11] + "…"
-        out.append(name.ljust(12), style="bold" if seat == model.seat or turn else "")
+        me = seat == model.seat
+        out.append(name, style="bold underline" if me else ("bold" if turn else ""))
+        out.append(" " * (12 - len(name)))
         out.append(" D" if seat == dealer else "  ", style="dim")
         n = sizes[seat] if seat < len(sizes) else 0
-        out.append(f" {n:>2} card{'s' if n != 1 else ' '}")
+        out.append(f" {n:>5}")
         score = scores[seat] if seat < len(scores) else 0
-        out.append(f" {score:>4} pts")
+        out.append(f"  {score:>5}")
         pen = model.penalties_paid(seat)
         if pen:
-            out.append(f" (pen {pen})", style="dim")
+            out.append(f" (+{pen})", style="dim")
         if seat in unannounced:
-            out.append(" 1 card, not announced!", style="bold reverse")
+            out.append(" 1 CARD, NOT SAID!", style="bold reverse")
         elif seat in one_card:
             out.append(" ONE CARD", style="bold reverse")
         if seat < len(lost) and lost[seat]:
-            out.append(" loses a turn", style="italic")
-        out.append_text(_flags(model.player(seat), seat == model.seat))
+            out.append(" loses turn", style="italic")
+        out.append_text(_flags(model.player(seat)))
         if turn and left is not None:
             secs = int(left + 0.999)
             out.append(
@@ -167,14 +169,12 @@ def seat_lines(model: TableModel, style: CardStyle) -> Text:
     return out
 
 
-def _flags(p: dict[str, Any], me: bool) -> Text:
+def _flags(p: dict[str, Any]) -> Text:
     out = Text()
-    if me:
-        out.append(" (you)", style="dim")
     if p.get("bot"):
         out.append(" bot", style="dim")
     elif p and not p.get("connected"):
-        out.append(" disconnected", style="italic")
+        out.append(" offline", style="italic")
     elif p.get("away"):
         out.append(" away", style="italic")
     return out

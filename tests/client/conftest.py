@@ -76,6 +76,12 @@ async def wait_for(
         await pilot.pause(0.02)
 
 
+async def wait_text(pilot: Any, app: App[Any], text: str, timeout: float = 5.0) -> str:
+    """Let the app run until ``text`` is on the screen; the screen's text."""
+    await wait_for(pilot, lambda: text in screen_text(app), timeout, what=repr(text))
+    return screen_text(app)
+
+
 @pytest.fixture
 def make_app(server: Server, tmp_path: Path) -> Callable[..., CraitsApp]:  # noqa: F811
     """Build a client app pointed at the test server, with its own token file."""

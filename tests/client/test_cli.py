@@ -1,0 +1,129 @@
+"""The command line: --list, one-line errors, quitting while connecting, the tmux check."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from craits.client.cards import unicode_suits_ok
+from craits.client.cli import build_parser, clean_name, main
+from craits.client.lobby import LobbyScreen
+
+from tests.client.conftest import screen_text, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_list_prints_the_tables(server: Any, connect: Any, capsys: Any) -> None:
+    ben = await connect("Ben")
+    await ben.send(
+        {"type": "create_table", "name": "t1", "seats": 3, "rules": {"short_game": True}}
+    )
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    await ben.expect("joined")
+    code = await asyncio.to_thread(main, [f"127.0.0.1:{server.port}", "--list"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[0].split("\t") == ["table", "seats", "players", "state", "rules", "watching"]
+    assert out[1].split("\t") == ["t1", "1/3", "Ben", "waiting", "short", "0"]
+
+
+def test_unreachable_server_is_one_line_and_exit_1(capsys: Any) -> None:
+    port = closed_port()
+    assert main([f"127.0.0.1:{port}", "--list"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("craits-client: cannot reach 127.0.0.1:")
+
+
+def test_bad_address_and_help(capsys: Any) -> None:
+    assert main(["127.0.0.1:99999"]) == 2
+    assert "bad address" in capsys.readouterr().err
+    help_text = build_parser().format_help()
+    for option in ("--name", "--table", "--spectate", "--list", "--ascii"):
+        assert option in help_text
+
+
+def test_names_and_suits() -> None:
+    assert clean_name("  Ana [x]\x07 ") == "Ana x"
+    assert clean_name("[]") == "player"
+    assert len(clean_name("x" * 40)) == 24
+    assert unicode_suits_ok("utf-8")
+    assert not unicode_suits_ok("ascii")
+
+
+async def test_app_exits_with_one_line_when_unreachable(make_app: Any) -> None:
+    from craits.client.app import CraitsApp
+
+    app = CraitsApp("127.0.0.1", closed_port(), "Ana", store=make_app().store)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.error_message is not None, what="the error")
+    assert app.return_code == 1
+    assert "\n" not in app.error_message
+    assert app.error_message.startswith("cannot reach 127.0.0.1:")
+
+
+async def test_other_protocol_version_is_refused(make_app: Any) -> None:
+    app = make_app(protocol_version=99)
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.error_message is not None, what="the refusal")
+    assert app.return_code == 1
+    assert "refused" in app.error_message and "not supported" in app.error_message
+
+
+async def test_q_quits_at_once_while_connecting(make_app: Any) -> None:
+    # a server that accepts and never answers the hello
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await asyncio.sleep(30)
+
+    mute = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = mute.sockets[0].getsockname()[1]
+    from craits.client.app import CraitsApp
+
+    app = CraitsApp("127.0.0.1", port, "Ana", store=make_app().store, connect_timeout=20)
+    started = time.monotonic()
+    async with app.run_test() as pilot:
+        await pilot.pause(0.2)
+        assert app.link == "connecting"
+        assert "Connecting to" in screen_text(app)
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not app.is_running, timeout=1.0, what="the exit")
+    assert time.monotonic() - started < 2.0
+    assert app.error_message is None
+    mute.close()
+
+
+async def test_no_color_and_light_theme(server: Any, make_app: Any, monkeypatch: Any) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app("Ana")
+    assert app.no_color
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="online")
+        app.theme = "textual-light"
+        await pilot.pause(0.05)
+        assert "you are Ana" in screen_text(app)
+        svg = app.export_screenshot()
+        assert "you" in svg
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_tmux_client_check() -> None:
+    script = ROOT / "scripts" / "tmux_client_check.py"
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=90
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

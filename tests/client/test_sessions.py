@@ -1,0 +1,229 @@
+"""Pilot tests of the client's sessions: spectating, reconnecting, resuming after a
+restart, the end of a hand and of a game, timeouts, chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from craits.client.dialogs import ChoiceDialog, CreateTableDialog
+from craits.client.lobby import LobbyScreen
+from craits.client.summary import SummaryScreen
+from craits.client.table import TableScreen
+from textual.widgets import Checkbox, Input
+
+from tests.client.conftest import (
+    ScriptedShuffle,
+    deal_order,
+    log_text,
+    screen_text,
+    wait_for,
+    wait_text,
+)
+from tests.client.test_table import ANA, BEN, ben_at_table
+from tests.server.conftest import strip_seat
+
+
+def on_table(app: Any) -> bool:
+    return isinstance(app.screen, TableScreen)
+
+
+async def test_spectate_shows_the_table_without_a_hand(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH")
+    cy = await connect("Cy")
+    await cy.send({"type": "join", "table": "t1", "name": "Cy"})
+    await cy.expect("joined")
+    await cy.expect("update")  # the table filled: the game started
+    app = make_app("Watcher", spectate="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        await pilot.pause(0.05)
+        model = app.model
+        assert model.spectator and model.hand == []
+        assert model.view["hand"] is None
+        text = screen_text(app)
+        assert "no hand" in text
+        assert "you are watching" in text
+        assert "Ben" in text and "Cy" in text and "8 cards" in text
+        assert "Cy to play" in text
+        screen = app.screen
+        for action in ("play", "draw", "announce", "idiot", "move"):
+            assert screen.check_action(action, ()) is False, action
+        # the spectator follows the game
+        move = next(a for a in cy.view["legal"] if "play" in a)
+        await cy.act(strip_seat(move))
+        await wait_for(pilot, lambda: app.model.view["top"] == move["play"], what="Cy's play")
+        assert f"Cy played {app.style.label(move['play'])}" in log_text(app)
+        # Ben sees one spectator
+        info = await ben.expect("table_info", where=lambda m: m["table"]["spectators"] == 1)
+        assert info["table"]["spectators"] == 1
+
+
+async def test_reconnects_after_a_drop_and_resumes_after_a_restart(
+    server: Any, connect: Any, make_app: Any, tmp_path: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1", retry_base=1.0, retry_max=1.0)
+    table = server.tables["t1"]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        hand = list(app.model.hand)
+        # the server drops Ana's connection
+        (conn,) = [c for c in server.clients if c.name == "Ana"]
+        conn.abort()
+        await wait_for(pilot, lambda: app.link == "reconnecting", what="the drop")
+        text = await wait_text(pilot, app, "reconnecting…")
+        assert "Waiting for the connection" in text
+        assert app.screen.check_action("play", ()) is None  # greyed while offline
+        await wait_for(pilot, lambda: app.link == "online", what="the reconnection")
+        await wait_for(pilot, lambda: table.seats[1].member is not None, what="the resume")
+        await pilot.pause(0.05)
+        assert on_table(app) and app.model.seat == 1 and app.model.hand == hand
+        assert "reconnecting" not in screen_text(app)
+        assert app.screen.check_action("play", ()) is True
+    # quit (the connection drops); a new client with the same state file takes the seat back
+    saved = app.store.get(app.address)
+    assert saved is not None and saved["table"] == "t1" and saved["seat"] == 1
+    again = make_app("Ana", store=app.store)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(again) and again.model.view, what="resume")
+        assert again.model.seat == 1 and again.model.hand == hand
+        await wait_for(pilot, lambda: table.seats[1].member is not None, what="seat back")
+
+
+async def test_hand_end_summary(server: Any, connect: Any, make_app: Any) -> None:
+    ben_hand = ["3D", "9C", "2C", "4C", "QS", "KC", "JS", "5D"]
+    await ben_at_table(server, connect, ben_hand, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        # down to the last card: Ana holds only 7♥ (test shortcut inside the server)
+        table = server.tables["t1"]
+        table.game.hands[1] = ["7H"]
+        table._after([])
+        await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "Hand 1 of 15" in text
+        assert "went out" in text
+        # Ben's hand revealed (he drew one for the 7), his 3 cancelled his 9, the points
+        result = app.model.last_result
+        ben = result["results"][0]
+        assert ben["cancelled"] == [["3D", "9C"]]
+        assert "3♦→9♣" in text
+        assert str(ben["points"]) in text
+        for card in ben["cards"]:
+            assert app.style.label(card) in text
+        # the next hand is dealt meanwhile; the summary stays until closed
+        await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2")
+        await pilot.pause(0.05)
+        assert "The next hand is dealt" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: on_table(app), what="back to the table")
+        assert app.screen.check_action("summary", ()) is True
+        assert "Hand 1 is over — You went out" in log_text(app)
+
+
+async def test_create_add_bot_game_over_and_new_game(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="form")
+        dialog = app.screen
+        dialog.query_one("#table-name", Input).value = "mine"
+        dialog.query_one("#opt-short_game", Checkbox).value = True
+        dialog.query_one("#timeout", Input).value = "0"
+        await pilot.pause(0.05)
+        text = screen_text(app)
+        assert "Short game" in text and "Face cards" in text
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: on_table(app), what="the new table")
+        table = server.tables["mine"]
+        assert table.rules.short_game and table.config.turn_timeout == 0
+        # Ana (seat 0) plays first: the bot cuts 2♣ and deals
+        table._rng = ScriptedShuffle(["AC", "2C"], deal_order(BEN, ANA, "KH"))
+        await pilot.pause(0.05)
+        assert "b: add a bot" in screen_text(app)
+        assert app.screen.check_action("start", ()) is None  # one player only
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="bot level")
+        await pilot.press("b")
+        await wait_for(pilot, lambda: app.model.view is not None, what="the game")
+        assert app.model.name_of(1) == "basic-bot-1"
+        # the last hand of the game, down to one card (test shortcut inside the server)
+        table.game.hand_number = 8
+        table.game.hands[0] = ["7H"]
+        table._after([])
+        await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        await wait_for(pilot, lambda: app.model.state == "finished", what="finished")
+        await pilot.pause(0.05)
+        text = screen_text(app)
+        assert "Game over after hand 8" in text
+        assert "Ana wins the game!" in text
+        assert "n: start a new game" in text
+        await pilot.press("n")
+        await wait_for(
+            pilot, lambda: app.model.view["phase"] == "play" and app.model.view["hand_number"] == 1
+        )
+        assert on_table(app)
+
+
+async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t1", "seats": 2, "turn_timeout_ms": 300})
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    await ben.expect("joined")
+    server.tables["t1"]._rng = ScriptedShuffle(["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        server.tables["t1"].config.away_delay = 30  # away seats then wait: the game pauses
+        # Ana does nothing: the server plays for her
+        await wait_for(pilot, lambda: "server played for you" in log_text(app), what="timeout")
+        await wait_for(pilot, lambda: app.model.away, what="away")
+        await pilot.pause(0.05)
+        assert "You are away" in screen_text(app)
+        assert "away" in screen_text(app)
+
+
+async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: Any) -> None:
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t1", "seats": 3})
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "t1" in app.tables, what="the lobby")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, LobbyScreen)
+        text = screen_text(app)
+        assert "t1" in text and "1/3" in text and "Ben" in text
+        await pilot.press("j")
+        await wait_for(pilot, lambda: on_table(app), what="the table")
+        await pilot.pause(0.05)
+        assert "Waiting for the game to start" in screen_text(app)
+        # chat both ways; what others write is shown as written, never as markup
+        await ben.send({"type": "chat", "text": "[b]hi[/b] [link=x]y"})
+        await wait_for(pilot, lambda: app.model.chat, what="chat")
+        await pilot.pause(0.05)
+        assert "Ben: [b]hi[/b] [link=x]y" in screen_text(app)
+        await pilot.press("c", *"hello", "enter")
+        line = await ben.expect("chat", where=lambda m: m["name"] == "Ana")
+        assert line["text"] == "hello"
+        await pilot.pause(0.05)
+        assert app.screen.query_one("#hand").has_focus  # back to the cards
+        assert app.store.get(app.address) is not None
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        assert app.model is None
+        assert app.store.get(app.address) is None  # a seat freed before the game is forgotten
+        await wait_for(pilot, lambda: len(app.tables["t1"]["players"]) == 1, what="seat freed")
