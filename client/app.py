@@ -417,7 +417,7 @@ class CraitsApp(App[None]):
         if model is None or model.name != table:
             saved = self.store.get(self.address)
             token = saved["token"] if saved else None
-            self.model = TableModel(table, seat=seat, token=token)
+            self.model = TableModel(table, seat=seat, token=token, resumed=True)
             self.say(f"Back at table {table}.")
         else:
             model.seat = seat
@@ -440,8 +440,13 @@ class CraitsApp(App[None]):
 
     def _log_intro(self, model: TableModel) -> None:
         if not model.log:
-            who = "You are watching" if model.spectator else "You sit"
-            self.log_line(model, Text(f"{who} at table {model.name}.", style="italic"))
+            if model.spectator:
+                intro = f"You are watching table {model.name}."
+            elif model.resumed:
+                intro = f"You are back in your seat at table {model.name}."
+            else:
+                intro = f"You sit at table {model.name}."
+            self.log_line(model, Text(intro, style="italic"))
 
     def _on_update(self, m: dict[str, Any]) -> None:
         model = self.model

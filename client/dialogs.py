@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -160,14 +161,22 @@ class ChoiceDialog(ModalScreen[Any]):
     Args:
         title: what is asked.
         choices: ``(key, label, value)`` for each option.
+        still_valid: for a question about the game: whether it still makes
+            sense after an update (if not, the dialog closes by itself).
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
 
-    def __init__(self, title: str | Text, choices: list[tuple[str, Text, Any]]):
+    def __init__(
+        self,
+        title: str | Text,
+        choices: list[tuple[str, Text, Any]],
+        still_valid: Callable[[], bool] | None = None,
+    ):
         super().__init__()
         self.title_text = title
         self.choices = choices
+        self.still_valid = still_valid
 
     def compose(self) -> ComposeResult:
         """The question and a button per option."""
@@ -206,13 +215,18 @@ class ChoiceDialog(ModalScreen[Any]):
         self.dismiss(None)
 
 
-def suit_dialog(style: CardStyle, title: str | Text, suits: list[str]) -> ChoiceDialog:
+def suit_dialog(
+    style: CardStyle,
+    title: str | Text,
+    suits: list[str],
+    still_valid: Callable[[], bool] | None = None,
+) -> ChoiceDialog:
     """A dialog offering exactly ``suits`` (the ones the legal actions allow)."""
     choices = []
     for s in suits:
         text = Text.assemble(style.suit_text(s), " ", (SUIT_WORDS[s], ""))
         choices.append((s.lower(), text, s))
-    return ChoiceDialog(title, choices)
+    return ChoiceDialog(title, choices, still_valid)
 
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

@@ -136,7 +136,7 @@ class LobbyScreen(Screen[None]):
         elif not app.tables:
             hint.update("No tables yet: press n to open one.")
         else:
-            hint.update("j or Enter: take a seat · s: watch · n: open a new table")
+            hint.update("j: take a seat · s: watch · Enter: either · n: open a new table")
         self.refresh_bindings()
 
     def selected_table(self) -> str | None:
@@ -154,7 +154,16 @@ class LobbyScreen(Screen[None]):
         """Grey out what cannot be done now."""
         app = self.app
         if action in ("join", "spectate"):
-            return True if app.online and self.selected_table() else None
+            name = self.selected_table()
+            if not app.online or name is None:
+                return None
+            info = app.tables.get(name, {})
+            if action == "join" and (
+                info.get("state") != "waiting"
+                or len(info.get("players") or []) >= int(info.get("seats") or 0)
+            ):
+                return None
+            return True
         if action == "create":
             return True if app.online else None
         if action == "rejoin":
@@ -164,8 +173,15 @@ class LobbyScreen(Screen[None]):
         return True
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter or a click on a table: take a seat."""
-        self.action_join()
+        """Enter or a click on a table: take a seat (or watch, once its game runs)."""
+        if self.check_action("join", ()):
+            self.action_join()
+        elif self.check_action("spectate", ()):
+            self.action_spectate()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The keys that apply depend on the table under the cursor."""
+        self.refresh_bindings()
 
     def action_join(self) -> None:
         """Take a seat at the table under the cursor."""

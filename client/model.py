@@ -57,6 +57,7 @@ class TableModel:
     logged: int = 0
     last_result: dict[str, Any] | None = None
     hand_penalties: dict[int, int] = field(default_factory=dict)
+    resumed: bool = False
 
     # ------------------------------------------------------------- messages
 

@@ -157,7 +157,11 @@ class SummaryScreen(ModalScreen[None]):
             and model.view
             and model.view.get("hand_number") != self.result.get("hand_number")
         ):
-            nxt.update(Text("The next hand is dealt — Enter: play it", style="bold"))
+            if model.my_turn:
+                hand = model.view.get("hand_number")
+                nxt.update(Text(f"Hand {hand} is dealt: your turn — Enter", style="bold reverse"))
+            else:
+                nxt.update(Text("The next hand is dealt — Enter: play it", style="bold"))
         else:
             nxt.update("The next hand is coming — Enter: back to the table")
         self.refresh_bindings()

@@ -7,6 +7,7 @@ here (a spectator's "draw") is hidden.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.messages import MAX_CHAT
@@ -104,6 +105,10 @@ class TableScreen(Screen[None]):
         self._ready = True
         self.sync()
 
+    def on_screen_resume(self) -> None:
+        """Back from a dialog or summary: redraw (a suit may now need naming)."""
+        self.sync()
+
     def _tick(self) -> None:
         model = self.app.model
         if model is not None and model.deadline is not None and self._ready:
@@ -157,9 +162,11 @@ class TableScreen(Screen[None]):
                 screen.sync()
         self.refresh_bindings()
 
-    def _close_stale_dialogs(self) -> None:
+    def _close_stale_dialogs(self, all_game: bool = False) -> None:
+        """Close a question about the game that an update made pointless."""
         screen = self.app.screen
-        if isinstance(screen, ChoiceDialog) and getattr(screen, "game_bound", False):
+        check = screen.still_valid if isinstance(screen, ChoiceDialog) else None
+        if check is not None and (all_game or not check()):
             screen.dismiss(None)
 
     def _fix_selection(self, model: TableModel) -> None:
@@ -412,7 +419,7 @@ class TableScreen(Screen[None]):
             top = (model.view or {}).get("top") or ""
             title = Text("Name the suit for the turned-up ")
             title.append_text(self.app.style.card(top))
-            self._ask_suit(title, suits, lambda s: self._named(s))
+            self._ask_suit(title, suits, self._named, lambda: bool(self._model_suits()))
             return
         card = self._current_card()
         if card is None:
@@ -428,13 +435,22 @@ class TableScreen(Screen[None]):
             title = Text("You play ")
             title.append_text(self.app.style.card(card))
             title.append(": which suit?")
-            self._ask_suit(title, suits, lambda s: self._play_with_suit(card, s, want))
+            self._ask_suit(
+                title,
+                suits,
+                lambda s: self._play_with_suit(card, s, want),
+                lambda: self.model is not None and bool(self.model.plays(card)),
+            )
             return
         self._send(chosen[0])
 
-    def _ask_suit(self, title: Text, suits: list[str], then: Any) -> None:
-        dialog = suit_dialog(self.app.style, title, suits)
-        dialog.game_bound = True  # type: ignore[attr-defined]
+    def _model_suits(self) -> list[Action]:
+        return self.model.suit_choices() if self.model is not None else []
+
+    def _ask_suit(
+        self, title: Text, suits: list[str], then: Any, still_valid: Callable[[], bool]
+    ) -> None:
+        dialog = suit_dialog(self.app.style, title, suits, still_valid)
 
         def done(suit: str | None) -> None:
             if suit is not None:
@@ -497,8 +513,11 @@ class TableScreen(Screen[None]):
             self._call_idiot(targets[0])
             return
         choices = [(str(i + 1), Text(model.name_of(t)), t) for i, t in enumerate(targets)]
-        dialog = ChoiceDialog("Call idiot on whom?", choices)
-        dialog.game_bound = True  # type: ignore[attr-defined]
+        dialog = ChoiceDialog(
+            "Call idiot on whom?",
+            choices,
+            lambda: self.model is not None and bool(self.model.idiot_targets()),
+        )
 
         def done(target: int | None) -> None:
             if target is not None:
@@ -548,7 +567,7 @@ class TableScreen(Screen[None]):
                 screen.result = model.last_result
                 screen.sync()
                 return
-        self._close_stale_dialogs()
+        self._close_stale_dialogs(all_game=True)
         self.app.push_screen(SummaryScreen(model.last_result))
 
     def action_chat(self) -> None:

@@ -4,14 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from craits.client.dialogs import ChoiceDialog
+from craits.client.dialogs import AskDialog, ChoiceDialog
 from craits.client.table import TableScreen
+from textual.widgets import Input
 
-from tests.client.conftest import ScriptedShuffle, deal_order, log_text, screen_text, wait_for
+from tests.client.conftest import (
+    ScriptedShuffle,
+    deal_order,
+    log_text,
+    screen_text,
+    wait_for,
+    wait_text,
+)
 
 BEN = ["2C", "3D", "4C", "5D", "6C", "TD", "JS", "QS"]
 ANA = ["8S", "7H", "3C", "4D", "JC", "QD", "9S", "TS"]
 """Ana (seat 1, to play first) holds 8♠ 9♠ 10♠ 7♥ 3♣ J♣ 4♦ Q♦ (sorted) on a turned-up K♥."""
+
+
+def on_table(app: Any) -> bool:
+    """Whether the table screen is the one shown."""
+    return isinstance(app.screen, TableScreen)
 
 
 async def ben_at_table(
@@ -121,3 +134,77 @@ async def test_draw_when_nothing_can_be_played(server: Any, connect: Any, make_a
         label = app.style.label(drawn)
         assert f"You drew {label}" in log_text(app)
         assert "Ben to play" in screen_text(app)
+
+
+async def test_one_card_with_the_play_and_after_it(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    table = server.tables["t1"]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        # two cards left (test shortcut inside the server): o, then the play, says "one card"
+        table.game.hands[1] = ["7H", "3C"]
+        table._after([])
+        await wait_for(pilot, lambda: len(app.model.hand) == 2, what="two cards")
+        assert app.screen.check_action("announce", ()) is True
+        await pilot.press("o")
+        assert app.screen.armed
+        assert "will be said with the play" in screen_text(app)
+        await pilot.press("1", "enter")  # 7♥
+        played = await ben.expect("update", where=lambda m: m["view"]["top"] == "7H")
+        assert played["events"][0]["announced"] is True
+        await wait_for(pilot, lambda: app.model.view["top"] == "7H", what="the play")
+        assert '"One card!"' in log_text(app)
+        assert not app.model.owes_announcement()
+        # again without o: the announcement is owed, and o makes it
+        table.game.hands[1] = ["5H", "3C"]
+        table.game.turn = 1
+        table._after([])
+        await wait_for(pilot, lambda: app.model.hand == ["5H", "3C"], what="two cards again")
+        await pilot.press("1", "enter")  # 5♥ on 7♥
+        await wait_for(pilot, lambda: app.model.owes_announcement(), what="owing")
+        await pilot.pause(0.05)
+        assert 'press o to say "one card"' in screen_text(app)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: not app.model.owes_announcement(), what="announced")
+        assert 'You: "One card!"' in log_text(app)
+
+
+async def test_idiot_on_a_player_who_did_not_announce(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    table = server.tables["t1"]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        assert app.screen.check_action("idiot", ()) is None  # greyed: nobody owes
+        # Ben to play, two cards left (test shortcut inside the server)
+        table.game.hands[0] = ["QH", "2C"]
+        table.game.turn = 0
+        table._after([])
+        await ben.expect("update", where=lambda m: m["view"]["to_act"] == 0)
+        await ben.act({"play": "QH"})  # and says nothing
+        await wait_for(pilot, lambda: app.model.idiot_targets() == [0], what="the chance")
+        await pilot.pause(0.05)
+        assert "Ben did not say" in screen_text(app)
+        assert app.screen.check_action("idiot", ()) is True
+        await pilot.press("i")
+        await wait_for(pilot, lambda: app.model.hand_sizes()[0] == 3, what="the penalty")
+        assert "You called idiot on Ben" in log_text(app)
+        assert "Ben drew 2 cards as the idiot penalty" in log_text(app)
+
+
+async def test_a_taken_name_asks_for_another(server: Any, connect: Any, make_app: Any) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ben", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, AskDialog), what="the question")
+        await wait_text(pilot, app, "Join t1 as")
+        field = app.screen.query_one(Input)
+        field.value = "Benji"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        assert app.model.name_of(app.model.seat) == "Benji"
