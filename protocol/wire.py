@@ -121,6 +121,8 @@ def _plain(value: Any, max_depth: int) -> str | None:
     while stack:
         v, depth = stack.pop()
         if isinstance(v, dict):
+            if not all(type(k) is str for k in v):
+                return "map keys must be strings"
             items: Any = v.values()
         elif isinstance(v, list):
             items = v

@@ -62,6 +62,10 @@ class ServerConfig:
 
 
 FATAL = frozenset({"bad_frame", "frame_too_large"})
+PRACTICE = "practice"
+"""The name of the table ``--bots`` opens."""
+LIST_PAGE = 100
+"""Tables listed per ``tables`` reply (``list_tables`` pages with ``offset``)."""
 
 
 class Client:
@@ -85,6 +89,8 @@ class Client:
         self.last_seen = time.monotonic()
         self._tokens = server.config.burst
         self._refill_at = self.last_seen
+        # The hello must come within hello_timeout of connecting, pings or not.
+        self._hello_deadline = asyncio.get_running_loop().time() + server.config.hello_timeout
 
     # ---------------------------------------------------------------- output
 
@@ -114,17 +120,24 @@ class Client:
     # ----------------------------------------------------------------- input
 
     async def _read(self) -> dict[str, Any]:
-        cfg = self.server.config
-        if not self.hello:
-            async with asyncio.timeout(cfg.hello_timeout):
-                header = await self.reader.readexactly(4)
+        if self.hello:
+            # Idle between frames is the heartbeat's business; once a frame's
+            # first byte is in, all of it must follow within frame_timeout.
+            first = await self.reader.readexactly(1)
+            deadline = asyncio.get_running_loop().time() + self.server.config.frame_timeout
+        else:
+            first = b""
+            deadline = self._hello_deadline
+        header = b""
+        try:
+            async with asyncio.timeout_at(deadline):
+                header = first + await self.reader.readexactly(4 - len(first))
                 n = frame_length(header, MAX_FRAME)
                 body = await self.reader.readexactly(n)
-        else:
-            header = await self.reader.readexactly(4)
-            n = frame_length(header, MAX_FRAME)
-            async with asyncio.timeout(cfg.frame_timeout):
-                body = await self.reader.readexactly(n)
+        except asyncio.IncompleteReadError as exc:
+            if first or header or exc.partial:
+                raise ProtocolError("bad_frame", "the connection ended inside a frame") from None
+            raise
         self.last_seen = time.monotonic()
         return decode(body)
 
@@ -148,7 +161,14 @@ class Client:
                         self.error("rate_limited", "too many messages; closing")
                         break
                     kind, fields = validate(message)
-                    self._dispatch(kind, fields)
+                    try:
+                        self._dispatch(kind, fields)
+                    except (ProtocolError, TableError):
+                        raise
+                    except Exception:
+                        log.exception("connection %s: failed to handle a message", self.peer)
+                        self.error("internal", "the server failed to handle that message")
+                        self.errors += 1
                 except ProtocolError as exc:
                     self.error(exc.code, exc.message)
                     if exc.code in FATAL:
@@ -171,6 +191,7 @@ class Client:
             table = self.table
             self.table = None
             self.server.guard(table, table.disconnected, self)
+            self.server.maybe_close(table)
         self.server.forget(self)
         if not self.closed:
             self.closed = True
@@ -244,7 +265,17 @@ class Client:
     def _on_list_tables(self, f: dict[str, Any]) -> None:
         self.watching = f.get("watch", False)
         self.server.watch(self, self.watching)
-        self.send({"type": "tables", "tables": [t.info() for t in self.server.tables.values()]})
+        tables = list(self.server.tables.values())
+        offset = f.get("offset", 0)
+        page = tables[offset : offset + LIST_PAGE]
+        self.send(
+            {
+                "type": "tables",
+                "tables": [t.info() for t in page],
+                "offset": offset,
+                "total": len(tables),
+            }
+        )
 
     def _on_create_table(self, f: dict[str, Any]) -> None:
         try:
@@ -284,7 +315,7 @@ class Client:
             raise TableError("bad_token", "that resume token is not valid")
         table, seat = found
         if self.table is not None and self.table is not table:
-            self.table.leave(self)
+            self.server.guard(self.table, self.table.leave, self)
         self.table = table
         self.name = table.seats[seat].name
         self.server.guard(table, table.resume, self, seat)
@@ -309,7 +340,7 @@ class Client:
         if table.creator is not self:
             raise TableError("not_creator", "only the table's creator may close it")
         if table.state == "playing":
-            raise TableError("cannot_start", "a game is running; it can be closed once over")
+            raise TableError("game_running", "a game is running; it can be closed once over")
         self.server.close_table(table)
 
     def _on_add_bot(self, f: dict[str, Any]) -> None:
@@ -319,8 +350,17 @@ class Client:
         self.server.guard(table, table.add_bot, f.get("level", "basic"), reraise=True)
 
     def _on_act(self, f: dict[str, Any]) -> None:
+        try:
+            table = self._need_table()
+            self.server.guard(
+                table, table.act, self, f["id"], f["action"], f.get("seq"), reraise=True
+            )
+        except TableError as exc:
+            self.error(exc.code, exc.message, id=f["id"])
+
+    def _on_back(self, f: dict[str, Any]) -> None:
         table = self._need_table()
-        self.server.guard(table, table.act, self, f["id"], f["action"], f.get("seq"), reraise=True)
+        self.server.guard(table, table.back, self, reraise=True)
 
     def _on_chat(self, f: dict[str, Any]) -> None:
         table = self._need_table()
@@ -477,12 +517,29 @@ class Server:
             del self.tables[table.name]
             table.close()
             for client in self._watchers:
-                client.send({"type": "table_closed", "name": table.name})
+                if client.table is None:
+                    client.send({"type": "table_closed", "name": table.name})
+
+    def _open_practice(self) -> None:
+        """Open the ``--bots`` table: N bots waiting for one player."""
+        table = self.create_table(PRACTICE, self.config.bots + 1, Rules(), None, None)
+        for _ in range(self.config.bots):
+            table.add_bot(self.config.bot_level)
 
     def maybe_close(self, table: Table) -> None:
-        """Close a table nobody sits at or watches, unless a game is running."""
-        if table.is_empty() and table.state != "playing":
-            self.close_table(table)
+        """Close a table nobody sits at or watches, unless a game is running.
+
+        The ``--bots`` practice table stays open; once its game is over and
+        everyone has gone, a fresh one replaces it.
+        """
+        if not table.is_empty() or table.state == "playing":
+            return
+        if table.name == PRACTICE and self.config.bots > 0:
+            if table.state in ("finished", "stopped"):
+                self.close_table(table)
+                self._open_practice()
+            return
+        self.close_table(table)
 
     def watch(self, client: Client, on: bool) -> None:
         """Send (or stop sending) lobby updates to ``client``."""

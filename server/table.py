@@ -29,7 +29,7 @@ from craits.server.engine import (
     event_dict_for,
     view,
 )
-from craits.server.engine.events import Dealt, HandEnded
+from craits.server.engine.events import Announced, Dealt, HandEnded, IdiotCalled
 
 if TYPE_CHECKING:
     from craits.server.engine.game import ShuffleSource
@@ -132,7 +132,7 @@ class Table:
         self.state = "waiting"  # waiting | playing | finished | stopped
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
         self.deadline: float | None = None
-        self.seq = 0  # updates sent for the current game; an action may name the one it answers
+        self.seq = 0  # updates sent at this table; an action may name the one it answers
         self._timer: asyncio.TimerHandle | None = None
         self._on_change = on_change
         self._register_token = register_token
@@ -210,7 +210,9 @@ class Table:
         if self.state == "stopped":
             raise TableError("table_stopped", f"table {self.name!r} was stopped")
         if self.state != "waiting":
-            raise TableError("table_full", "the game has started: spectate, or resume your seat")
+            raise TableError(
+                "table_full", f"the game is {self.state}: spectate, or resume your seat"
+            )
         if len(self.seats) >= self.capacity:
             raise TableError("table_full", f"all {self.capacity} seats are taken")
         if any(s.name.casefold() == name.casefold() for s in self.seats):
@@ -263,6 +265,8 @@ class Table:
         s = self.seats[seat]
         old = s.member
         s.member = member
+        s.away = False  # the player is back: its turns wait for it again
+        self.spectators.discard(member)
         if old is not None and old is not member:
             old.send({"type": "error", "code": "replaced", "message": "resumed elsewhere"})
             detach = getattr(old, "detach", None)
@@ -289,11 +293,13 @@ class Table:
             del self.seats[seat]
             if s.token_digest is not None:
                 self._drop_token(s.token_digest)
-            # Seats after it move down one: re-register their tokens.
+            # Seats after it move down one: re-register their tokens, tell their players.
             for i in range(seat, len(self.seats)):
-                digest = self.seats[i].token_digest
-                if digest is not None:
-                    self._register_token(digest, self, i)
+                moved = self.seats[i]
+                if moved.token_digest is not None:
+                    self._register_token(moved.token_digest, self, i)
+                if moved.member is not None:
+                    moved.member.send(self.snapshot(i))
             log.info("table %s: %s left", self.name, s.name)
         else:
             s.member = None
@@ -303,6 +309,32 @@ class Table:
             )
         self._broadcast_info()
         self._schedule()
+
+    def back(self, member: Member) -> None:
+        """``member``'s player is back at its seat: the server stops playing for it.
+
+        Raises:
+            TableError: ``not_seated``.
+        """
+        seat = self._seat_of(member)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table")
+        s = self.seats[seat]
+        if s.away:
+            s.away = False
+            log.info("table %s: %s is back", self.name, s.name)
+            self._set_deadline()
+            self._broadcast_info()
+            self._schedule()
+            if self.game is not None and self.game.to_act == seat:
+                member.send(
+                    {
+                        "type": "deadline",
+                        "table": self.name,
+                        "seq": self.seq,
+                        "deadline_ms": self._deadline_ms(),
+                    }
+                )
 
     def disconnected(self, member: Member) -> None:
         """``member``'s connection dropped: spectators go; a seat stays, shown
@@ -437,7 +469,8 @@ class Table:
         game = self.game
         assert game is not None
         self.seq += 1
-        self._set_deadline()
+        if not events or type(events[0]) not in (Announced, IdiotCalled):
+            self._set_deadline()  # calls off the turn do not give the player more time
         deadline = self._deadline_ms()
         for member, seat in self.members():
             member.send(
@@ -559,7 +592,7 @@ class Table:
         log.info("table %s: played for %s (%s)", self.name, s.name, "timeout" if first else "away")
         if first:
             self._broadcast_info()
-        self._after(events, {"kind": "timeout", "seat": seat, "name": s.name})
+        self._after(events, {"kind": "timeout" if first else "away", "seat": seat, "name": s.name})
 
     def _bots_off_turn(self) -> None:
         """Bots not to act may announce or call idiot (R7), as their level decides."""
