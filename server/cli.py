@@ -71,6 +71,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="heartbeat interval; silent for two is a drop (default 10)",
     )
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=100.0,
+        metavar="PER_SECOND",
+        help="messages per second one connection may keep up (default 100; "
+        "raise it for load tests)",
+    )
+    p.add_argument(
+        "--burst",
+        type=float,
+        default=200.0,
+        metavar="N",
+        help="messages one connection may send at once (default 200)",
+    )
     return p
 
 
@@ -103,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.bots <= 7:
         print("craits-server: --bots must be 0..7", file=sys.stderr)
         return 2
+    if args.rate <= 0 or args.burst < 1:
+        print("craits-server: --rate must be > 0 and --burst >= 1", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=args.log_level.upper(),
         format="%(asctime)s %(levelname)s %(message)s",
@@ -118,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         hand_pause=args.hand_pause,
         bots=args.bots,
         bot_level=args.bot_level,
+        rate=args.rate,
+        burst=args.burst,
     )
     try:
         asyncio.run(serve(config))
