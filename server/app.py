@@ -14,6 +14,7 @@ import hmac
 import logging
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from craits.protocol import (
@@ -30,6 +31,7 @@ from craits.protocol import (
     validate,
 )
 from craits.server.engine import Rules
+from craits.server.journal import Journal, JournalError, SavedTable
 from craits.server.table import Table, TableConfig, TableError, token_digest
 
 log = logging.getLogger("craits.server")
@@ -58,6 +60,8 @@ class ServerConfig:
     away_delay: float = 0.3
     bots: int = 0
     """Open a table with this many bots at start (0: none)."""
+    data_dir: Path | None = None
+    """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = "basic"
 
 
@@ -382,15 +386,22 @@ class Server:
         self._server: asyncio.Server | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self.port = self.config.port
+        self.journal: Journal | None = None
 
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
-        """Start listening (``port`` 0 picks a free port: see :attr:`port`).
+        """Open the journal and restore its tables, then start listening
+        (``port`` 0 picks a free port: see :attr:`port`).
 
         Raises:
             OSError: the address cannot be bound.
+            JournalError: the journal cannot be opened or replayed.
         """
+        if self.config.data_dir is not None:
+            self.journal = Journal(self.config.data_dir / "craits.db")
+            for saved in self.journal.tables():
+                self._restore(saved)
         self._server = await asyncio.start_server(
             self._accept, self.config.host, self.config.port, limit=MAX_FRAME + 16
         )
@@ -421,6 +432,8 @@ class Server:
                 await asyncio.wait(pending, timeout=1.0)
         for client in list(self.clients):
             client.abort()
+        if self.journal is not None:
+            self.journal.close()
         log.info("stopped")
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -499,8 +512,10 @@ class Server:
             self._table_changed,
             self._register_token,
             self._drop_token,
+            journal=self.journal,
         )
         self.tables[name] = table
+        table.persist()
         log.info(
             "table %s: created, %d seats, rules %s, turn timeout %gs",
             name,
@@ -516,9 +531,34 @@ class Server:
         if self.tables.get(table.name) is table:
             del self.tables[table.name]
             table.close()
+            if self.journal is not None:
+                try:
+                    self.journal.drop_table(table.name)
+                except JournalError as exc:
+                    log.error("table %s: %s", table.name, exc)
             for client in self._watchers:
                 if client.table is None:
                     client.send({"type": "table_closed", "name": table.name})
+
+    def _restore(self, saved: SavedTable) -> None:
+        """Rebuild a table from the journal: seats and tokens, and its game by
+        replaying every recorded shuffle and action. Every seat starts
+        disconnected; turn timers restart once a player is back."""
+        cfg = self.config
+        table = Table(
+            saved.name,
+            saved.capacity,
+            Rules.from_dict(saved.rules),
+            TableConfig(saved.turn_timeout, cfg.hand_pause, cfg.bot_delay, cfg.away_delay),
+            None,
+            self._table_changed,
+            self._register_token,
+            self._drop_token,
+            journal=self.journal,
+        )
+        table.restore(saved)
+        self.tables[saved.name] = table
+        log.info("table %s: restored (%s)", saved.name, table.state)
 
     def _open_practice(self) -> None:
         """Open the ``--bots`` table: N bots waiting for one player."""

@@ -7,9 +7,12 @@ import asyncio
 import logging
 import signal
 import sys
+from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
 from craits.server.app import Server, ServerConfig
+from craits.server.journal import JournalError
+from platformdirs import user_data_dir
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +62,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=4.0,
         metavar="SECONDS",
         help="pause between a hand's end and the next deal (default 4)",
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where the journal (every table, deal and action) lives "
+        f"(default {user_data_dir('craits')})",
+    )
+    p.add_argument(
+        "--no-journal",
+        action="store_true",
+        help="keep nothing on disk: a throwaway server whose games die with it",
     )
     p.add_argument(
         "--max-connections", type=int, default=5000, help="connection cap (default 5000)"
@@ -138,9 +153,13 @@ def main(argv: list[str] | None = None) -> int:
         bot_level=args.bot_level,
         rate=args.rate,
         burst=args.burst,
+        data_dir=None if args.no_journal else (args.data_dir or Path(user_data_dir("craits"))),
     )
     try:
         asyncio.run(serve(config))
+    except JournalError as exc:
+        print(f"craits-server: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(
             f"craits-server: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",

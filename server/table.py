@@ -27,12 +27,15 @@ from craits.server.engine import (
     Rules,
     action_from_dict,
     event_dict_for,
+    event_to_dict,
     view,
 )
 from craits.server.engine.events import Announced, Dealt, HandEnded, IdiotCalled
+from craits.server.journal import JournalError, RecordingShuffle
+from craits.server.records import replay
 
 if TYPE_CHECKING:
-    from craits.server.engine.game import ShuffleSource
+    from craits.server.journal import Journal, SavedTable
 
 log = logging.getLogger("craits.server")
 
@@ -58,6 +61,22 @@ class TableError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class TablePaused(TableError):
+    """The journal could not be written: the table paused."""
+
+    def __init__(self, message: str):
+        super().__init__("table_paused", message)
+
+
+def _shuffle_entries(shuffles: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    return [("shuffle", s) for s in shuffles]
+
+
+def _commitments(shuffles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public part of shuffles: their SHA-256 commitments, never the order or salt."""
+    return [{"sha256": s["sha256"]} for s in shuffles]
 
 
 def token_digest(token: str) -> bytes:
@@ -119,7 +138,7 @@ class Table:
         on_change: Callable[[Table], None],
         register_token: Callable[[bytes, Table, int], None],
         drop_token: Callable[[bytes], None],
-        rng: ShuffleSource | None = None,
+        journal: Journal | None = None,
     ):
         self.name = name
         self.capacity = capacity
@@ -129,7 +148,7 @@ class Table:
         self.seats: list[Seat] = []
         self.spectators: set[Member] = set()
         self.game: Game | None = None
-        self.state = "waiting"  # waiting | playing | finished | stopped
+        self.state = "waiting"  # waiting | playing | finished | stopped | paused
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
         self.deadline: float | None = None
         self.seq = 0  # updates sent at this table; an action may name the one it answers
@@ -137,7 +156,11 @@ class Table:
         self._on_change = on_change
         self._register_token = register_token
         self._drop_token = drop_token
-        self._rng: ShuffleSource = rng if rng is not None else secrets.SystemRandom()
+        self._rng = RecordingShuffle()
+        self.journal = journal
+        self.game_id: int | None = None
+        self.commitments: list[dict[str, Any]] = []  # of the hand in play (docs/records.md)
+        self._new_commitments: list[dict[str, Any]] = []
         self._bot_rng = random.Random(secrets.randbits(64))
         self._loop = asyncio.get_running_loop()
 
@@ -178,6 +201,7 @@ class Table:
             "seat": seat,
             "view": view(self.game, seat) if self.game is not None else None,
             "seq": self.seq,
+            "commitments": list(self.commitments),
             "deadline_ms": self._deadline_ms(),
             "chat": list(self.chat),
         }
@@ -190,7 +214,40 @@ class Table:
         out.extend((m, None) for m in self.spectators)
         return out
 
+    def persist(self) -> None:
+        """Write the table's row to the journal (seats with token digests only).
+
+        Raises:
+            TablePaused: the write failed; the table is paused.
+        """
+        if self.journal is None:
+            return
+        seats = [
+            {
+                "name": s.name,
+                "token": s.token_digest.hex() if s.token_digest else None,
+                "bot": s.bot,
+            }
+            for s in self.seats
+        ]
+        try:
+            self.journal.save_table(
+                self.name,
+                self.capacity,
+                self.rules.changed(),
+                self.config.turn_timeout,
+                getattr(self.creator, "name", None),
+                self.state,
+                seats,
+                self.game_id,
+            )
+        except JournalError as exc:
+            self.pause(str(exc))
+            raise TablePaused(str(exc)) from None
+
     def _broadcast_info(self) -> None:
+        if self.state != "paused":
+            self.persist()
         message = {"type": "table_info", "table": self.info()}
         for member, _ in self.members():
             member.send(message)
@@ -207,7 +264,7 @@ class Table:
             TableError: ``table_full`` (or the game has started), ``name_taken``,
                 ``table_stopped``.
         """
-        if self.state == "stopped":
+        if self.state in ("stopped", "paused"):
             raise TableError("table_stopped", f"table {self.name!r} was stopped")
         if self.state != "waiting":
             raise TableError(
@@ -390,7 +447,7 @@ class Table:
             TableError: ``not_creator``, ``cannot_start`` (fewer than two
                 seated, or a game running), ``table_stopped``.
         """
-        if self.state == "stopped":
+        if self.state in ("stopped", "paused"):
             raise TableError("table_stopped", f"table {self.name!r} was stopped")
         if not self.can_start(member):
             raise TableError("not_creator", "only the table's creator may start the game")
@@ -399,7 +456,21 @@ class Table:
         if len(self.seats) < 2:
             raise TableError("cannot_start", "two or more players are needed")
         self.capacity = max(self.capacity, len(self.seats))
-        self.game, events = Game.start(len(self.seats), self.rules, self._rng)
+        self._rng.take()
+        game, events = Game.start(len(self.seats), self.rules, self._rng)
+        shuffles = self._rng.take()
+        if self.journal is not None:
+            try:
+                self.game_id = self.journal.start_game(
+                    self.name, [s.name for s in self.seats], self.rules.changed()
+                )
+                self.journal.append(self.game_id, [*_shuffle_entries(shuffles), ("start", {})])
+            except JournalError as exc:
+                self.pause(str(exc))
+                raise TablePaused(str(exc)) from None
+        self.game = game
+        self.commitments = _commitments(shuffles)
+        self._new_commitments = list(self.commitments)
         for s in self.seats:
             s.results.clear()
             s.away = False
@@ -443,7 +514,11 @@ class Table:
         try:
             if seq is not None and seq != self.seq:
                 raise TableError("stale", "the game moved on since that update")
-            events = game.apply(action_from_dict(data, seat))
+            action = action_from_dict(data, seat)
+            events = self._commit(
+                lambda g: g.apply(action),
+                ("action", {"seat": seat, "id": action_id, "action": data}),
+            )
         except (IllegalAction, TableError) as exc:
             code = exc.code
             reply = {"type": "error", "id": action_id, "code": code, "message": str(exc)}
@@ -458,6 +533,39 @@ class Table:
             self._broadcast_info()
         self._after(events)
 
+    def _commit(
+        self, step: Callable[[Game], list[Event]], entry: tuple[str, dict[str, Any]]
+    ) -> list[Event]:
+        """Validate → journal → apply: run ``step`` on a copy of the game; if it is
+        legal, write it (and the shuffles it made) to the journal, then keep the copy.
+
+        Raises:
+            IllegalAction: the step is illegal; nothing changed.
+            TablePaused: the journal write failed; nothing changed, the table pauses.
+        """
+        game = self.game
+        assert game is not None
+        trial = game.copy()
+        try:
+            events = step(trial)
+        finally:
+            shuffles = self._rng.take()
+        if self.journal is not None and self.game_id is not None:
+            entries = [*_shuffle_entries(shuffles), entry]
+            try:
+                self.journal.append(self.game_id, entries)
+                if trial.phase == "game_over" and trial.result is not None:
+                    self.journal.finish_game(self.game_id, event_to_dict(trial.result))
+            except JournalError as exc:
+                self.pause(str(exc))
+                raise TablePaused(str(exc)) from None
+        self.game = trial
+        if any(type(e) is Dealt for e in events):
+            self.commitments = []
+        self._new_commitments = _commitments(shuffles)
+        self.commitments.extend(self._new_commitments)
+        return events
+
     @staticmethod
     def _remember(seat: Seat, action_id: int, reply: dict[str, Any]) -> None:
         seat.results[action_id] = reply
@@ -469,6 +577,7 @@ class Table:
         game = self.game
         assert game is not None
         self.seq += 1
+        fresh, self._new_commitments = self._new_commitments, []
         if not events or type(events[0]) not in (Announced, IdiotCalled):
             self._set_deadline()  # calls off the turn do not give the player more time
         deadline = self._deadline_ms()
@@ -482,6 +591,7 @@ class Table:
                     "view": view(game, seat),
                     "deadline_ms": deadline,
                     **({"notice": notice} if notice else {}),
+                    **({"commitments": fresh} if fresh else {}),
                 }
             )
         for e in events:
@@ -556,6 +666,8 @@ class Table:
         """Run a timer callback; an exception stops this table only."""
         try:
             fn()
+        except TablePaused:
+            pass  # already paused and reported
         except Exception:
             self.stop_on_error()
 
@@ -563,7 +675,7 @@ class Table:
         game = self.game
         if game is None or game.phase != "hand_over":
             return
-        self._after(game.next_hand())
+        self._after(self._commit(lambda g: g.next_hand(), ("next_hand", {})))
 
     def _bot_move(self) -> None:
         game = self.game
@@ -575,7 +687,7 @@ class Table:
         choice = bots.choose(level, view(game, seat), self._bot_rng)
         if choice is None:
             return
-        self._after(game.apply(action_from_dict(choice, seat)))
+        self._after(self._act_for(seat, choice))
 
     def _timeout_move(self) -> None:
         """The turn timed out (or the seat is away): the server plays for the seat."""
@@ -586,7 +698,7 @@ class Table:
         assert seat is not None
         s = self.seats[seat]
         choice = bots.timeout_action(view(game, seat))
-        events = game.apply(action_from_dict(choice, seat))
+        events = self._act_for(seat, choice)
         first = not s.away
         s.away = True
         log.info("table %s: played for %s (%s)", self.name, s.name, "timeout" if first else "away")
@@ -615,12 +727,64 @@ class Table:
         if game is None or game.phase != "play":
             return
         try:
-            events = game.apply(action_from_dict(data, seat))
+            events = self._act_for(seat, data)
         except IllegalAction:
             return  # the window closed meanwhile
         self._after(events)
 
+    def _act_for(self, seat: int, data: dict[str, Any]) -> list[Event]:
+        """Apply an action the server chose for ``seat`` (a bot, a timeout)."""
+        action = action_from_dict(data, seat)
+        clean = {k: v for k, v in data.items() if k != "seat"}
+        return self._commit(
+            lambda g: g.apply(action), ("action", {"seat": seat, "id": None, "action": clean})
+        )
+
     # -------------------------------------------------------------- lifecycle
+
+    def restore(self, saved: SavedTable) -> None:
+        """Rebuild this table from its journal row and its game's log.
+
+        Seats keep their names, bots and token digests, all disconnected; the
+        game is replayed from the recorded shuffles and actions, so hands, stock
+        order, count, scores and shuffle penalties are exactly as they were.
+
+        Raises:
+            JournalError: the log does not replay (a corrupt journal).
+        """
+        self.state = saved.state
+        for i, s in enumerate(saved.seats):
+            digest = bytes.fromhex(s["token"]) if s.get("token") else None
+            self.seats.append(Seat(s["name"], digest, bot=s.get("bot")))
+            if digest is not None:
+                self._register_token(digest, self, i)
+        if saved.game is None:
+            if self.state == "playing":
+                self.state = "stopped"
+            return
+        self.game_id = saved.game.id
+        hand_shuffles: list[dict[str, Any]] = []
+
+        def track(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
+            nonlocal hand_shuffles
+            if kind == "shuffle":
+                hand_shuffles.append(data)
+            elif kind == "next_hand":
+                hand_shuffles = hand_shuffles[-1:]  # the shuffle of this deal
+            elif kind == "action" and data.get("id") is not None:
+                ok = {"type": "ok", "id": data["id"]}
+                self._remember(self.seats[data["seat"]], data["id"], ok)
+            self.seq += 1
+
+        try:
+            game = replay(len(saved.game.players), self.rules, saved.game.entries, track)
+        except ValueError as exc:
+            raise JournalError(f"table {self.name}: the journal does not replay: {exc}") from None
+        game.rng = self._rng
+        self.game = game
+        self.commitments = _commitments(hand_shuffles)
+        if game.phase == "game_over":
+            self.state = "finished"
 
     def new_game(self, member: Member) -> None:
         """Start a new game at a finished table, same seats.
@@ -631,6 +795,20 @@ class Table:
         if self.state != "finished":
             raise TableError("cannot_start", "the game is not over")
         self.start(member)
+
+    def pause(self, reason: str) -> None:
+        """The journal failed: pause the table (nothing more is played or sent
+        about the game) and tell its members why."""
+        log.error("table %s: paused: %s", self.name, reason)
+        self.state = "paused"
+        self.close_timers()
+        message = {
+            "type": "error",
+            "code": "table_paused",
+            "message": f"table {self.name!r} is paused: the server could not record the game",
+        }
+        for member, _ in self.members():
+            member.send(message)
 
     def stop_on_error(self) -> None:
         """An unexpected error inside this table: stop it, report it, keep the server going."""

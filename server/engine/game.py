@@ -284,14 +284,34 @@ class Game:
 
         Raises:
             HandNotInPlay: a hand is still being played, or the game is over.
+            ValueError: the deck is too small for the deal; the game is unchanged.
         """
         if self.phase != "hand_over" or self.result is None:
             raise E.HandNotInPlay(
                 "the game is over" if self.phase == "game_over" else "the hand is not over"
             )
+        dealer, hand_number = self.dealer, self.hand_number
         self.dealer = self.result.next_dealer
         self.hand_number += 1
-        return self.deal(deck)
+        try:
+            return self.deal(deck)
+        except ValueError:  # a refused deal changes nothing: the deal has not passed on
+            self.dealer, self.hand_number = dealer, hand_number
+            raise
+
+    def copy(self) -> Game:
+        """An independent copy of the game (same rules and shuffle source).
+
+        Applying an action to the copy leaves this game untouched: the server
+        validates and applies on a copy, journals it, and only then keeps it.
+        """
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = [list(v) for v in value] if name == "hands" else list(value)
+            setattr(other, name, value)
+        return other
 
     # ----------------------------------------------------------------- queries
 

@@ -235,6 +235,7 @@ async def _shutdown_with(sig: signal.Signals) -> None:
         "craits.server.cli",
         "--port",
         str(port),
+        "--no-journal",
         stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

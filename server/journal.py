@@ -1,0 +1,312 @@
+"""The journal: every table, deal and accepted action, in an embedded SQLite database.
+
+The server writes to the journal before it sends anything, so a crash loses
+nothing a player has seen. On start it replays the journal to restore every
+unfinished table exactly where it was (RULES.md R2: same hands, stock order,
+count, scores and shuffle penalties), and the resume tokens issued before.
+
+The database holds the deck orders, so the file (and its ``-wal``/``-shm``
+companions) is readable by its owner only. It runs in WAL mode with
+``synchronous=NORMAL``: a commit survives the process being killed.
+
+Every shuffle is recorded as the order it produced, with a random salt and the
+SHA-256 commitment published to the players (see ``docs/records.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY,
+    capacity INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    turn_timeout REAL NOT NULL,
+    creator TEXT,
+    state TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    game_id INTEGER,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_name TEXT NOT NULL,
+    players TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS log (
+    game_id INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+"""
+
+
+class JournalError(Exception):
+    """The journal could not be written or read; the message says why."""
+
+
+def commitment(salt: bytes, order: list[str]) -> str:
+    """SHA-256 commitment to a shuffled order: hex of SHA-256(salt ‖ the card
+    codes joined by single spaces, in ASCII). ``order`` is the list exactly as
+    the shuffle left it (``docs/records.md`` says how each use reads it)."""
+    return hashlib.sha256(salt + " ".join(order).encode("ascii")).hexdigest()
+
+
+class RecordingShuffle:
+    """The server's shuffle source: shuffles with the operating system's
+    randomness (``secrets.SystemRandom``) and keeps each order it produced,
+    with a fresh salt and its commitment, until the table journals them."""
+
+    def __init__(self, source: Any = None) -> None:
+        """``source``: where the randomness comes from (anything with ``shuffle``);
+        ``secrets.SystemRandom()`` unless a test passes a seeded one."""
+        self._random = source if source is not None else secrets.SystemRandom()
+        self.pending: list[dict[str, Any]] = []
+
+    def shuffle(self, x: list[Any], /) -> None:
+        """Shuffle ``x`` in place and remember the order."""
+        self._random.shuffle(x)
+        salt = secrets.token_bytes(16)
+        order = list(x)
+        self.pending.append({"order": order, "salt": salt.hex(), "sha256": commitment(salt, order)})
+
+    def take(self) -> list[dict[str, Any]]:
+        """The shuffles made since the last call, oldest first."""
+        out, self.pending = self.pending, []
+        return out
+
+
+@dataclass
+class SavedGame:
+    """An unfinished game as the journal holds it."""
+
+    id: int
+    players: list[str]
+    rules: dict[str, Any]
+    entries: list[tuple[str, dict[str, Any]]]
+
+
+@dataclass
+class SavedTable:
+    """A table as the journal holds it."""
+
+    name: str
+    capacity: int
+    rules: dict[str, Any]
+    turn_timeout: float
+    creator: str | None
+    state: str
+    seats: list[dict[str, Any]]
+    game: SavedGame | None
+
+
+class Journal:
+    """The journal database at ``path`` (created, owner-only, if missing).
+
+    Raises:
+        JournalError: the file cannot be opened or created.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            old = os.umask(0o077)
+            try:
+                self.db = sqlite3.connect(str(path), isolation_level=None)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self.db.executescript(SCHEMA)
+            finally:
+                os.umask(old)
+            for suffix in ("", "-wal", "-shm"):
+                p = Path(str(path) + suffix)
+                if p.exists():
+                    p.chmod(0o600)
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"cannot open the journal {path}: {exc}") from None
+        self._next_n: dict[int, int] = {}
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
+        try:
+            return self.db.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal write failed: {exc}") from None
+
+    def save_table(
+        self,
+        name: str,
+        capacity: int,
+        rules: dict[str, Any],
+        turn_timeout: float,
+        creator: str | None,
+        state: str,
+        seats: list[dict[str, Any]],
+        game_id: int | None,
+    ) -> None:
+        """Write a table's row (its seats with their token digests, never tokens).
+
+        Raises:
+            JournalError: the write failed.
+        """
+        self._write(
+            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                name,
+                capacity,
+                json.dumps(rules),
+                turn_timeout,
+                creator,
+                state,
+                json.dumps(seats),
+                game_id,
+                time.time(),
+            ),
+        )
+
+    def drop_table(self, name: str) -> None:
+        """Forget a closed table (its games stay, as records).
+
+        Raises:
+            JournalError: the write failed.
+        """
+        self._write("DELETE FROM tables WHERE name = ?", (name,))
+
+    def start_game(self, table: str, players: list[str], rules: dict[str, Any]) -> int:
+        """Open a game; returns its id.
+
+        Raises:
+            JournalError: the write failed.
+        """
+        cur = self._write(
+            "INSERT INTO games (table_name, players, rules, started) VALUES (?, ?, ?, ?)",
+            (table, json.dumps(players), json.dumps(rules), time.time()),
+        )
+        game_id = int(cur.lastrowid or 0)
+        self._next_n[game_id] = 0
+        return game_id
+
+    def append(self, game_id: int, entries: list[tuple[str, dict[str, Any]]]) -> None:
+        """Append entries to a game's log in one transaction.
+
+        Raises:
+            JournalError: the write failed; nothing of it was kept.
+        """
+        n = self._next_n.get(game_id)
+        if n is None:
+            row = self.db.execute(
+                "SELECT COALESCE(MAX(n) + 1, 0) FROM log WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            n = int(row[0])
+        rows = [(game_id, n + i, kind, json.dumps(data)) for i, (kind, data) in enumerate(entries)]
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
+        except sqlite3.Error as exc:
+            self._next_n.pop(game_id, None)
+            raise JournalError(f"journal write failed: {exc}") from None
+        self._next_n[game_id] = n + len(rows)
+
+    def finish_game(self, game_id: int, result: dict[str, Any]) -> None:
+        """Mark a game finished with its final result.
+
+        Raises:
+            JournalError: the write failed.
+        """
+        self._write(
+            "UPDATE games SET finished = ?, result = ? WHERE id = ?",
+            (time.time(), json.dumps(result), game_id),
+        )
+
+    def entries(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        """A game's log, in order."""
+        rows = self.db.execute(
+            "SELECT kind, data FROM log WHERE game_id = ? ORDER BY n", (game_id,)
+        ).fetchall()
+        return [(kind, json.loads(data)) for kind, data in rows]
+
+    def tables(self) -> list[SavedTable]:
+        """Every open table, with its game's log if a game is unfinished."""
+        out = []
+        for name, capacity, rules, timeout, creator, state, seats, game_id, _ in self.db.execute(
+            "SELECT * FROM tables ORDER BY updated"
+        ).fetchall():
+            game = None
+            if game_id is not None and state == "playing":
+                row = self.db.execute(
+                    "SELECT players, rules FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                if row is not None:
+                    game = SavedGame(
+                        game_id, json.loads(row[0]), json.loads(row[1]), self.entries(game_id)
+                    )
+            out.append(
+                SavedTable(
+                    name,
+                    capacity,
+                    json.loads(rules),
+                    timeout,
+                    creator,
+                    state,
+                    json.loads(seats),
+                    game,
+                )
+            )
+        return out
+
+    def games(self, finished_only: bool = True) -> list[dict[str, Any]]:
+        """Games in the journal: id, table, players, started, finished (newest first)."""
+        sql = "SELECT id, table_name, players, started, finished FROM games"
+        if finished_only:
+            sql += " WHERE finished IS NOT NULL"
+        rows = self.db.execute(sql + " ORDER BY id DESC").fetchall()
+        return [
+            {
+                "id": i,
+                "table": t,
+                "players": json.loads(p),
+                "started": s,
+                "finished": f,
+            }
+            for i, t, p, s, f in rows
+        ]
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        """One game's row and log, or None."""
+        row = self.db.execute(
+            "SELECT id, table_name, players, rules, started, finished, result FROM games "
+            "WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "id": row[0],
+            "table": row[1],
+            "players": json.loads(row[2]),
+            "rules": json.loads(row[3]),
+            "started": row[4],
+            "finished": row[5],
+            "result": json.loads(row[6]) if row[6] else None,
+            "entries": self.entries(row[0]),
+        }
