@@ -96,7 +96,7 @@ def load_position(
     game.hand_number = _int(pos, "hand_number", 1, 1, 15)
     game.dealer = _int(pos, "dealer", 0, 0, n - 1)
     direction = pos.get("direction", 1)
-    if direction not in (1, -1) or isinstance(direction, bool):
+    if type(direction) is not int or direction not in (1, -1):
         raise ValueError("position field 'direction' must be 1 or -1")
     game.direction = direction
     game.turn = _int(pos, "turn", None, 0, n - 1)
