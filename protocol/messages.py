@@ -58,6 +58,8 @@ ERROR_CODES: dict[str, str] = {
     "game_not_running": "there is no game in play at this table",
     "bad_token": "the resume token is not valid",
     "table_stopped": "the table was stopped by a server error",
+    "table_paused": "the server could not record the game: the table is paused",
+    "no_such_game": "no finished game with that id in the server's records",
     # play: one per kind of illegal action (RULES.md)
     "invalid_action": "the action is malformed",
     "hand_not_in_play": "no hand is being played",
@@ -223,6 +225,8 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "seq": (integer(0, MAX_ID), False),
     },
     "chat": {"text": (string(1, MAX_CHAT), True)},
+    "list_records": {},
+    "get_record": {"game": (integer(0, MAX_ID), True)},
 }
 """Every message type a client may send, with its fields: (check, required)."""
 

@@ -32,6 +32,7 @@ from craits.protocol import (
 )
 from craits.server.engine import Rules
 from craits.server.journal import Journal, JournalError, SavedTable
+from craits.server.records import build_record
 from craits.server.table import Table, TableConfig, TableError, token_digest
 
 log = logging.getLogger("craits.server")
@@ -102,8 +103,12 @@ class Client:
         """Queue a message; a connection whose backlog passes the cap is dropped."""
         if self.closed:
             return
-        self.writer.write(encode(message))
-        if self.transport.get_write_buffer_size() > self.server.config.out_buffer:
+        data = encode(message)
+        # The cap is on the backlog left unread before this message: one large
+        # reply (a game record) is fine, a client that never reads is not.
+        backlog = self.transport.get_write_buffer_size()
+        self.writer.write(data)
+        if backlog > self.server.config.out_buffer:
             log.warning("connection %s: not reading, backlog over the cap; dropped", self.peer)
             self.abort()
 
@@ -365,6 +370,26 @@ class Client:
     def _on_back(self, f: dict[str, Any]) -> None:
         table = self._need_table()
         self.server.guard(table, table.back, self, reraise=True)
+
+    def _on_list_records(self, f: dict[str, Any]) -> None:
+        journal = self.server.journal
+        games = journal.games()[:LIST_PAGE] if journal is not None else []
+        self.send(
+            {
+                "type": "records",
+                "games": [
+                    {**g, "started": int(g["started"]), "finished": int(g["finished"])}
+                    for g in games
+                ],
+            }
+        )
+
+    def _on_get_record(self, f: dict[str, Any]) -> None:
+        journal = self.server.journal
+        row = journal.game(f["game"]) if journal is not None else None
+        if row is None or row["finished"] is None:
+            raise TableError("no_such_game", f"there is no finished game {f['game']}")
+        self.send({"type": "record", "record": build_record(row)})
 
     def _on_chat(self, f: dict[str, Any]) -> None:
         table = self._need_table()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import signal
 import sys
@@ -11,7 +12,8 @@ from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
 from craits.server.app import Server, ServerConfig
-from craits.server.journal import JournalError
+from craits.server.journal import Journal, JournalError
+from craits.server.records import build_record
 from platformdirs import user_data_dir
 
 
@@ -19,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line of ``craits-server``."""
     p = argparse.ArgumentParser(
         prog="craits-server",
-        description="Host Craits tables. Players join with: craits-client HOST[:PORT]",
+        description="Host Craits tables. Players join with: craits-client HOST[:PORT]. "
+        "'craits-server export --help' writes game records.",
     )
     p.add_argument(
         "--host",
@@ -124,8 +127,62 @@ async def serve(config: ServerConfig) -> None:
     await server.stop()
 
 
+def export_main(argv: list[str]) -> int:
+    """``craits-server export``: write game records from the journal (``docs/records.md``)."""
+    p = argparse.ArgumentParser(
+        prog="craits-server export",
+        description="Write game records (one JSON document per game) from the journal.",
+    )
+    p.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    p.add_argument("--game", type=int, default=None, help="only this game id (default: all)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("."),
+        help="folder to write craits-game-ID.json files into, or a file with --game "
+        "(default: the current folder); '-' writes to stdout",
+    )
+    p.add_argument("--unfinished", action="store_true", help="include games still in play")
+    args = p.parse_args(argv)
+    data = args.data_dir or Path(user_data_dir("craits"))
+    db = data / "craits.db"
+    if not db.exists():
+        print(f"craits-server export: no journal at {db}", file=sys.stderr)
+        return 1
+    journal = Journal(db)
+    try:
+        if args.game is not None:
+            ids = [args.game]
+        else:
+            ids = [g["id"] for g in journal.games(finished_only=not args.unfinished)]
+        if not ids:
+            print("craits-server export: no games to export", file=sys.stderr)
+            return 1
+        for game_id in sorted(ids):
+            row = journal.game(game_id)
+            if row is None:
+                print(f"craits-server export: no game {game_id}", file=sys.stderr)
+                return 1
+            text = json.dumps(build_record(row), indent=1)
+            if str(args.out) == "-":
+                print(text)
+                continue
+            target = args.out
+            if args.game is None or target.is_dir():
+                target.mkdir(parents=True, exist_ok=True)
+                target = target / f"craits-game-{game_id}.json"
+            target.write_text(text + "\n", encoding="utf-8")
+            print(f"wrote {target}", file=sys.stderr)
+    finally:
+        journal.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``craits-server``; returns the exit status."""
+    """Entry point of ``craits-server`` (and ``craits-server export``); returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["export"]:
+        return export_main(argv[1:])
     args = build_parser().parse_args(argv)
     if not 1 <= args.port <= 65535 and args.port != 0:
         print("craits-server: --port must be 1..65535", file=sys.stderr)

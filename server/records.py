@@ -14,10 +14,12 @@ A game's log is a list of entries ``(kind, data)``:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any
 
-from craits.server.engine import Event, Game, Rules, action_from_dict
+from craits.server.engine import Event, Game, Rules, action_from_dict, event_to_dict
 from craits.server.engine.shuffles import ScriptedShuffle
+from craits.server.journal import commitment
 
 Entry = tuple[str, dict[str, Any]]
 
@@ -62,3 +64,123 @@ def replay(
     if script.orders:
         raise ValueError(f"{len(script.orders)} recorded shuffle(s) were never used")
     return game
+
+
+def iso_time(value: Any) -> str | None:
+    """A journal time (seconds since the epoch) as ISO 8601 UTC; strings pass through."""
+    if value is None or isinstance(value, str):
+        return value
+    return datetime.fromtimestamp(float(value), UTC).isoformat(timespec="seconds")
+
+
+RECORD_FORMAT = "craits-record"
+RECORD_VERSION = 1
+
+
+def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
+    """The record of one game ("PGN for Craits", ``docs/records.md``) from its journal row.
+
+    ``game_row`` is :meth:`craits.server.journal.Journal.game`'s result. The
+    record holds the rules, the players, the replayable log (every shuffle with
+    its order, salt and commitment; every action), each hand as dealt, played
+    and scored, and the final standings.
+
+    Raises:
+        ValueError: the log does not replay.
+    """
+    rules = Rules.from_dict(game_row["rules"])
+    players: list[str] = game_row["players"]
+    hands: list[dict[str, Any]] = []
+
+    def collect(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
+        for e in events:
+            d = event_to_dict(e)
+            if d["event"] == "dealt":
+                hands.append(
+                    {
+                        "hand_number": d["hand_number"],
+                        "dealer": d["dealer"],
+                        "dealt": d["hands"],
+                        "turned_up": None,
+                        "moves": [],
+                        "result": None,
+                    }
+                )
+            elif d["event"] == "turned_up" and hands:
+                hands[-1]["turned_up"] = d["card"]
+            elif d["event"] == "hand_ended" and hands:
+                hands[-1]["result"] = d
+        if kind == "action" and hands:
+            hands[-1]["moves"].append({"seat": data["seat"], "action": data["action"]})
+
+    log = [(k, d) for k, d in game_row["entries"]]
+    game = replay(len(players), rules, log, collect)
+    scores = list(game.scores)
+    order = sorted(range(len(players)), key=lambda s: scores[s])
+    standings = []
+    for seat in order:
+        place = 1 + sum(1 for v in scores if v < scores[seat])
+        standings.append(
+            {"seat": seat, "name": players[seat], "score": scores[seat], "place": place}
+        )
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "game": game_row["id"],
+        "table": game_row["table"],
+        "started": iso_time(game_row["started"]),
+        "finished": iso_time(game_row["finished"]),
+        "players": players,
+        "rules": rules.to_dict(),
+        "complete": game.phase == "game_over",
+        "hands": hands,
+        "standings": standings,
+        "winners": list(game.result.winners) if game.phase == "game_over" and game.result else [],
+        "log": [[k, d] for k, d in log],
+    }
+
+
+def verify_record(record: dict[str, Any]) -> list[str]:
+    """Check a record: every shuffle's commitment, and a replay of the whole
+    game to the recorded hands, results and scores.
+
+    Returns:
+        The problems found, in words; empty when the record is sound.
+    """
+    problems: list[str] = []
+    if record.get("format") != RECORD_FORMAT:
+        return ["not a Craits record (format)"]
+    try:
+        log = [(str(k), dict(d)) for k, d in record["log"]]
+        rules = Rules.from_dict(record["rules"])
+        players = list(record["players"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"malformed record: {exc}"]
+    for i, (kind, data) in enumerate(log):
+        if kind != "shuffle":
+            continue
+        try:
+            digest = commitment(bytes.fromhex(data["salt"]), list(data["order"]))
+        except (KeyError, ValueError, TypeError, UnicodeEncodeError) as exc:
+            problems.append(f"entry {i}: unreadable shuffle: {exc}")
+            continue
+        if digest != data.get("sha256"):
+            problems.append(f"entry {i}: the shuffle does not match its commitment")
+    try:
+        rebuilt = build_record(
+            {
+                "id": record.get("game"),
+                "table": record.get("table"),
+                "players": players,
+                "rules": rules.changed(),
+                "started": record.get("started"),
+                "finished": record.get("finished"),
+                "entries": log,
+            }
+        )
+    except ValueError as exc:
+        return [*problems, f"the game does not replay: {exc}"]
+    for key in ("hands", "standings", "winners", "complete"):
+        if rebuilt[key] != record.get(key):
+            problems.append(f"the replay does not give the recorded {key}")
+    return problems

@@ -1,0 +1,140 @@
+"""Game records: exported from the journal, fetched from the lobby, verified,
+and a tampered record refused (provably fair deals)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from craits.protocol.client import Connection
+from craits.server.app import Server, ServerConfig
+from craits.server.journal import commitment
+from craits.server.records import verify_record
+
+from tests.conftest import REPO
+from tests.server.conftest import Player, play_until, settle
+
+
+@pytest.fixture
+async def journaled(config: ServerConfig, tmp_path: Path) -> AsyncIterator[Server]:
+    config.data_dir = tmp_path / "data"
+    srv = Server(config)
+    await srv.start()
+    yield srv
+    await srv.stop()
+
+
+async def finished_game(server: Server) -> tuple[list[Player], dict[str, Any]]:
+    players = [
+        Player(await Connection.open("127.0.0.1", server.port, name=n), n) for n in ("Ana", "Ben")
+    ]
+    ana = players[0]
+    await ana.send({"type": "create_table", "name": "r", "seats": 2, "rules": {"short_game": True}})
+    await ana.expect("table_created")
+    for p in players:
+        await p.send({"type": "join", "table": "r", "name": p.name})
+        await p.expect("joined")
+    await settle(players, 1)
+    first = ana.received[-1]
+    assert first["commitments"] and all(len(c["sha256"]) == 64 for c in first["commitments"])
+
+    def over() -> bool:
+        return ana.view is not None and ana.view["phase"] == "game_over"
+
+    await play_until(players, over, random.Random(3))
+    assert ana.view is not None
+    return players, ana.view
+
+
+async def test_a_finished_game_is_fetched_from_the_lobby_and_verifies(journaled: Server) -> None:
+    players, final = await finished_game(journaled)
+    ana = players[0]
+    await ana.send({"type": "list_records"})
+    listed = await ana.expect("records")
+    (entry,) = listed["games"]
+    assert entry["players"] == ["Ana", "Ben"] and entry["finished"]
+    await ana.send({"type": "get_record", "game": entry["id"]})
+    record = (await ana.expect("record"))["record"]
+    assert verify_record(record) == []
+    assert len(record["hands"]) == 8
+    assert [s["score"] for s in sorted(record["standings"], key=lambda s: s["seat"])] == final[
+        "scores"
+    ]
+    assert record["winners"] == final["result"]["winners"]
+    # every commitment published during play is in the record, with its salt and order
+    published = {c["sha256"] for p in players for m in p.received for c in m.get("commitments", ())}
+    recorded = {d["sha256"] for k, d in record["log"] if k == "shuffle"}
+    assert published and published <= recorded
+    for p in players:
+        await p.close()
+
+
+async def test_tampered_records_fail_verification(journaled: Server) -> None:
+    players, _ = await finished_game(journaled)
+    await players[0].send({"type": "list_records"})
+    (entry,) = (await players[0].expect("records"))["games"]
+    await players[0].send({"type": "get_record", "game": entry["id"]})
+    record = (await players[0].expect("record"))["record"]
+
+    # a different deck order under the same commitment
+    swapped = copy.deepcopy(record)
+    shuffle = next(d for k, d in swapped["log"] if k == "shuffle")
+    shuffle["order"][0], shuffle["order"][1] = shuffle["order"][1], shuffle["order"][0]
+    assert any("commitment" in p for p in verify_record(swapped))
+
+    # a consistent new commitment, but the game no longer replays to the record
+    forged = copy.deepcopy(record)
+    deals = [d for k, d in forged["log"] if k == "shuffle"]
+    last = deals[-1]
+    last["order"] = last["order"][::-1]
+    last["sha256"] = commitment(bytes.fromhex(last["salt"]), last["order"])
+    problems = verify_record(forged)
+    assert problems and all("commitment" not in p for p in problems)
+
+    # a changed score
+    scored = copy.deepcopy(record)
+    scored["standings"][0]["score"] += 1
+    assert verify_record(scored) == ["the replay does not give the recorded standings"]
+    for p in players:
+        await p.close()
+
+
+async def test_export_command_and_verify_script(journaled: Server, tmp_path: Path) -> None:
+    players, _ = await finished_game(journaled)
+    for p in players:
+        await p.close()
+    assert journaled.config.data_dir is not None
+    out = tmp_path / "records"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "craits.server.cli",
+            "export",
+            "--data-dir",
+            str(journaled.config.data_dir),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    (path,) = sorted(out.glob("craits-game-*.json"))
+    verify = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
+    ok = subprocess.run([*verify, str(path)], capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.startswith("OK"), ok.stdout
+    record = json.loads(path.read_text())
+    action = next(d for k, d in record["log"] if k == "action")
+    action["seat"] = 1 - action["seat"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    fail = subprocess.run([*verify, str(bad)], capture_output=True, text=True)
+    assert fail.returncode == 1 and fail.stdout.startswith("FAIL")
