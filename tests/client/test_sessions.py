@@ -9,6 +9,7 @@ from craits.client.dialogs import ChoiceDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
+from craits.server.journal import RecordingShuffle
 from textual.widgets import Checkbox, Input
 
 from tests.client.conftest import (
@@ -147,7 +148,7 @@ async def test_create_add_bot_game_over_and_new_game(
         table = server.tables["mine"]
         assert table.rules.short_game and table.config.turn_timeout == 0
         # Ana (seat 0) plays first: the bot cuts 2♣ and deals
-        table._rng = ScriptedShuffle(["AC", "2C"], deal_order(BEN, ANA, "KH"))
+        table._rng = RecordingShuffle(ScriptedShuffle(["AC", "2C"], deal_order(BEN, ANA, "KH")))
         await pilot.pause(0.05)
         assert "b: add a bot" in screen_text(app)
         assert app.screen.check_action("start", ()) is None  # one player only
@@ -182,7 +183,9 @@ async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
     await ben.expect("table_created")
     await ben.send({"type": "join", "table": "t1", "name": "Ben"})
     await ben.expect("joined")
-    server.tables["t1"]._rng = ScriptedShuffle(["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    server.tables["t1"]._rng = RecordingShuffle(
+        ScriptedShuffle(["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    )
     app = make_app("Ana", table="t1")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")

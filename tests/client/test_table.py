@@ -6,6 +6,7 @@ from typing import Any
 
 from craits.client.dialogs import AskDialog, ChoiceDialog
 from craits.client.table import TableScreen
+from craits.server.journal import RecordingShuffle
 from textual.widgets import Input
 
 from tests.client.conftest import (
@@ -36,7 +37,9 @@ async def ben_at_table(
     await ben.expect("table_created")
     await ben.send({"type": "join", "table": "t1", "name": "Ben"})
     await ben.expect("joined")
-    server.tables["t1"]._rng = ScriptedShuffle(["2C", "AC"], deal_order(ben_hand, ana_hand, turned))
+    server.tables["t1"]._rng = RecordingShuffle(
+        ScriptedShuffle(["2C", "AC"], deal_order(ben_hand, ana_hand, turned))
+    )
     return ben
 
 
