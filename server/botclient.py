@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import socket
 import sys
 import time
 from collections import Counter
@@ -160,6 +162,9 @@ class BotClient(asyncio.Protocol):
         self.welcomed: asyncio.Future[dict[str, Any]] = loop.create_future()
         self.joined: asyncio.Future[int] = loop.create_future()
         self.done: asyncio.Future[int] = loop.create_future()
+        for fut in (self.welcomed, self.joined):
+            # Their failures are also ``done``'s: nobody need read them twice.
+            fut.add_done_callback(lambda f: f.cancelled() or f.exception())
         self.transport: asyncio.Transport | None = None
         self.seat: int | None = None
         self.view: dict[str, Any] | None = None
@@ -448,7 +453,11 @@ async def connect_bot(host: str, port: int, bot: BotClient, timeout: float = 5.0
         bot.close()
         raise BotError(f"no answer from {host}:{port} within {timeout:g} s") from None
     except OSError as exc:
-        raise BotError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
+        if isinstance(exc, socket.gaierror) or not exc.errno or exc.errno < 0:
+            why = exc.strerror or str(exc)
+        else:
+            why = os.strerror(exc.errno).lower()
+        raise BotError(f"cannot reach {host}:{port}: {why}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
