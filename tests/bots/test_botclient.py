@@ -1,0 +1,133 @@
+"""``craits-bot`` over real TCP: whole games against a real server, ids, and clean errors."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from typing import Any
+
+import pytest
+from craits.server.app import Server, ServerConfig
+from craits.server.botclient import BotClient, BotError, BotStats, connect_bot
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _record_acts(bot: BotClient, sent: list[dict[str, Any]]) -> None:
+    """Keep a copy of every ``act`` the bot sends."""
+    send = bot._send
+
+    def spy(message: dict[str, Any]) -> None:
+        if message.get("type") == "act":
+            sent.append(message)
+        send(message)
+
+    bot._send = spy  # type: ignore[method-assign]
+
+
+async def test_two_network_bots_play_a_whole_short_game(server: Server) -> None:
+    """One bot creates a two-seat short-game table, another joins; both see the end."""
+    stats = BotStats()
+    lines: list[str] = []
+    ana = BotClient(
+        "t1",
+        "Ana",
+        level="basic",
+        think=0,
+        create=2,
+        rules={"short_game": True},
+        rng=random.Random(1),
+        stats=stats,
+        say=lines.append,
+    )
+    ben = BotClient("t1", "Ben", level="random", think=0, rng=random.Random(2), stats=stats)
+    acts: dict[str, list[dict[str, Any]]] = {"Ana": [], "Ben": []}
+    await connect_bot("127.0.0.1", server.port, ana)
+    _record_acts(ana, acts["Ana"])
+    await ana.joined
+    await connect_bot("127.0.0.1", server.port, ben)
+    _record_acts(ben, acts["Ben"])
+    assert await asyncio.wait_for(ana.done, 30) == 0
+    assert await asyncio.wait_for(ben.done, 30) == 0
+    for bot in (ana, ben):
+        assert bot.view is not None and bot.view["phase"] == "game_over"
+        assert bot.view["hand_number"] == 8
+        assert bot.games_played == 1
+    assert ana.view is not None and ben.view is not None
+    assert ana.view["scores"] == ben.view["scores"]
+    assert stats.errors == {} and stats.dropped == 0
+    assert stats.moves == len(stats.rtts) > 50
+    sent = acts["Ana"] + acts["Ben"]
+    assert stats.moves == len(sent) - sum(stats.races.values())
+    # A seat never reuses an action id; actions never carry the seat.
+    for mine in acts.values():
+        ids = [a["id"] for a in mine]
+        assert len(set(ids)) == len(ids)
+    assert all("seat" not in a["action"] for a in sent)
+    assert any("game over" in line for line in lines)
+
+
+class TestPracticeTable:
+    """A server started like ``craits-server --bots 3``."""
+
+    @pytest.fixture
+    def config(self, config: ServerConfig) -> ServerConfig:
+        """The test server's settings, with the ``--bots 3`` practice table."""
+        config.bots = 3
+        return config
+
+    async def test_craits_bot_finishes_a_game_against_three_server_bots(
+        self, server: Server
+    ) -> None:
+        """``craits-bot HOST:PORT --table practice`` exits 0 once the game is over."""
+        await _practice_game(server)
+
+
+async def _practice_game(server: Server) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "craits.server.botclient",
+        f"127.0.0.1:{server.port}",
+        "--table",
+        "practice",
+        "--think-ms",
+        "0",
+        "--name",
+        "Zed",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 40)
+    assert proc.returncode == 0, err.decode()
+    text = out.decode()
+    assert "Zed: seated at table 'practice', seat 3" in text
+    assert "game over" in text
+    assert err == b""
+
+
+async def test_connection_failure_is_one_clean_line() -> None:
+    """An unreachable server: exit 1 and one line on stderr, no traceback."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "craits.server.botclient",
+        "127.0.0.1:1",
+        "--table",
+        "t",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.returncode == 1
+    assert out == b""
+    assert err.decode().splitlines() == ["craits-bot: cannot reach 127.0.0.1:1: connection refused"]
+
+
+async def test_refused_join_fails_with_the_reason(server: Server) -> None:
+    """Joining a table that does not exist fails with the server's reason."""
+    bot = BotClient("nowhere", "Ana", think=0)
+    await connect_bot("127.0.0.1", server.port, bot)
+    with pytest.raises(BotError, match="no_such_table"):
+        await asyncio.wait_for(bot.done, 5)
