@@ -16,7 +16,14 @@ import random
 import time
 from typing import Any
 
-from craits.protocol import VERSION, ProtocolError, encode
+from craits.protocol import (
+    MAX_SERVER_FRAME,
+    VERSION,
+    ProtocolError,
+    decode,
+    encode,
+    frame_length,
+)
 from craits.protocol.client import ConnectError, Connection
 from rich.text import Text
 from textual.app import App
@@ -34,6 +41,28 @@ LOG_LINES = 300
 
 QUIET_ERRORS = frozenset({"stale"})
 """Refusals not worth a notification (the next update explains itself)."""
+
+
+async def read_message(conn: Connection) -> dict[str, Any] | None:
+    """The next frame from the server; a heartbeat ``ping`` is answered and gives None.
+
+    (Unlike :meth:`Connection.recv`, a ping returns, so the caller sees that the
+    server is alive even when the game is quiet.)
+
+    Raises:
+        asyncio.IncompleteReadError: the server closed the connection.
+        ProtocolError: the server sent a bad frame.
+    """
+    header = await conn.reader.readexactly(4)
+    n = frame_length(header, MAX_SERVER_FRAME)
+    message = decode(await conn.reader.readexactly(n), MAX_SERVER_FRAME, depth=16)
+    if message.get("type") == "ping":
+        pong: dict[str, Any] = {"type": "pong"}
+        if "nonce" in message:
+            pong["nonce"] = message["nonce"]
+        conn.writer.write(encode(pong))
+        return None
+    return message
 
 
 class CraitsApp(App[None]):
@@ -227,8 +256,9 @@ class CraitsApp(App[None]):
                 self._restore(first)
                 while True:
                     async with asyncio.timeout(silence):
-                        message = await conn.recv()
-                    self.handle(message)
+                        message = await read_message(conn)
+                    if message is not None:
+                        self.handle(message)
             except TimeoutError:
                 why = "the server went silent"
             except (asyncio.IncompleteReadError, ConnectionError, OSError):
@@ -344,8 +374,15 @@ class CraitsApp(App[None]):
             handler(message)
 
     def _on_tables(self, m: dict[str, Any]) -> None:
-        tables = m.get("tables") or []
-        self.tables = {t["name"]: t for t in tables if isinstance(t, dict) and "name" in t}
+        tables = [t for t in m.get("tables") or [] if isinstance(t, dict) and "name" in t]
+        offset = m.get("offset") if isinstance(m.get("offset"), int) else 0
+        if offset == 0:
+            self.tables = {}
+        self.tables.update({t["name"]: t for t in tables})
+        total = m.get("total")
+        if isinstance(total, int) and tables and offset + len(tables) < total:
+            # the list comes in pages: ask for the next one
+            self.send({"type": "list_tables", "watch": True, "offset": offset + len(tables)})
         self._sync_lobby()
 
     def _sync_lobby(self) -> None:
@@ -498,6 +535,23 @@ class CraitsApp(App[None]):
         model.logged += 1
         if len(model.log) > LOG_LINES:
             del model.log[: len(model.log) - LOG_LINES]
+
+    def _on_deadline(self, m: dict[str, Any]) -> None:
+        """The turn timer restarted without an update (this player came back)."""
+        model = self.model
+        if model is None or m.get("table") != model.name:
+            return
+        if m.get("seq") == model.seq:
+            model.set_deadline(m.get("deadline_ms"))
+            screen = self.table_screen()
+            if screen is not None:
+                screen.sync()
+
+    def back(self) -> None:
+        """Tell the server this player is back (it stops playing the seat)."""
+        model = self.model
+        if model is not None and model.away and self.online:
+            self.send({"type": "back"})
 
     def _on_chat(self, m: dict[str, Any]) -> None:
         model = self.model

@@ -70,7 +70,7 @@ class TableModel:
         if self.seat is not None and self.me is None:
             self.me = self.player(self.seat).get("name")
         self.seq = int(message.get("seq") or 0)
-        self._deadline(message.get("deadline_ms"))
+        self.set_deadline(message.get("deadline_ms"))
         chat = message.get("chat")
         if isinstance(chat, list):
             self.chat = [c for c in chat if isinstance(c, dict)]
@@ -82,7 +82,7 @@ class TableModel:
             if isinstance(self.view, dict) and isinstance(self.view.get("seat"), int):
                 self.seat = self.view["seat"]
         self.seq = int(message.get("seq") or self.seq)
-        self._deadline(message.get("deadline_ms"))
+        self.set_deadline(message.get("deadline_ms"))
 
     def note_events(self, events: list[dict[str, Any]]) -> None:
         """Keep what the summary needs from an update's events: penalties, the result."""
@@ -107,7 +107,8 @@ class TableModel:
                 if p.get("name") == self.me and isinstance(p.get("seat"), int):
                     self.seat = p["seat"]
 
-    def _deadline(self, ms: Any) -> None:
+    def set_deadline(self, ms: Any) -> None:
+        """The turn timer: ``ms`` milliseconds from now, or none."""
         if isinstance(ms, int) and not isinstance(ms, bool):
             self.deadline = time.monotonic() + ms / 1000
         else:

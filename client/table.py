@@ -43,6 +43,7 @@ class TableScreen(Screen[None]):
         Binding("p", "pass", "Pass"),
         Binding("o", "announce", "One card"),
         Binding("i", "idiot", "Idiot"),
+        Binding("b", "back", "I'm back"),
         Binding("b", "add_bot", "Add bot"),
         Binding("s", "start", "Start"),
         Binding("n", "new_game", "New game"),
@@ -132,7 +133,7 @@ class TableScreen(Screen[None]):
         style = app.style
         if new_update:
             self._close_stale_dialogs()
-        self._fix_selection(model)
+        self._fix_selection(model, new_update)
         self.query_one("#topbar", Static).update(self._topbar(model))
         banner = self.query_one("#banner", Static)
         if app.link != "online":
@@ -169,7 +170,7 @@ class TableScreen(Screen[None]):
         if check is not None and (all_game or not check()):
             screen.dismiss(None)
 
-    def _fix_selection(self, model: TableModel) -> None:
+    def _fix_selection(self, model: TableModel, new_update: bool = False) -> None:
         hand = model.hand
         if not hand:
             self.selected = None
@@ -180,8 +181,8 @@ class TableScreen(Screen[None]):
             self.selected = hand.index(self.selected_card)
         else:
             self.selected = min(self.selected or 0, len(hand) - 1)
-        if mine and not self._was_my_turn:
-            # it just became my turn: start on a card I can play
+        if mine and (new_update or not self._was_my_turn):
+            # my turn (again): start on a card I can play
             current = hand[self.selected]
             if not model.playable(current):
                 for i, c in enumerate(hand):
@@ -190,8 +191,7 @@ class TableScreen(Screen[None]):
                         break
         self._was_my_turn = mine
         self.selected_card = hand[self.selected]
-        if len(hand) != 2 or not mine:
-            self.armed = self.armed and model.can_announce_with_play()
+        self.armed = self.armed and model.can_announce_with_play()
 
     def _write_logs(self, model: TableModel) -> None:
         log = self.query_one("#log", RichLog)
@@ -256,7 +256,9 @@ class TableScreen(Screen[None]):
             return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
         out = Text()
         if model.away:
-            out.append("You are away: the server plays your turns.\n", style="bold reverse")
+            out.append(
+                "You are away: the server plays your turns. b: I'm back\n", style="bold reverse"
+            )
         if model.owes_announcement():
             out.append('You hold one card: press o to say "one card"!\n', style="bold reverse")
         targets = [t for t in model.idiot_targets()]
@@ -336,6 +338,10 @@ class TableScreen(Screen[None]):
                 return True if model.owes_announcement() or model.can_announce_with_play() else None
             if action == "idiot":
                 return True if model.idiot_targets() else None
+        if action == "back":
+            if not model.away:
+                return False
+            return True if online else None
         if action in ("add_bot", "start"):
             if model.state != "waiting" or model.spectator or not model.may_manage():
                 return False
@@ -376,8 +382,13 @@ class TableScreen(Screen[None]):
         self.query_one("#prompt", Static).update(self._prompt(model))
         self.refresh_bindings()
 
+    def action_back(self) -> None:
+        """Tell the server I am back: it stops playing my turns."""
+        self.app.back()
+
     def action_move(self, delta: int) -> None:
         """Choose the card to the left or right."""
+        self.app.back()
         model = self.model
         if model is None or not model.hand:
             return
@@ -387,6 +398,7 @@ class TableScreen(Screen[None]):
 
     def action_pick(self, index: int) -> None:
         """Choose a card by its number."""
+        self.app.back()
         model = self.model
         if model is None or not 0 <= index < len(model.hand):
             return
@@ -427,6 +439,10 @@ class TableScreen(Screen[None]):
         plays = model.plays(card)
         if not plays:
             self.app.bell()
+            why = "it is not your turn" if not model.my_turn else "it does not match"
+            if model.my_turn and model.find("draw"):
+                why = "nothing in your hand can be played: d draws"
+            self.app.say(f"{self.app.style.label(card)} cannot be played now: {why}.", timeout=3)
             return
         want = self.armed
         chosen = [p for p in plays if bool(p.get("announce")) == want] or plays

@@ -13,8 +13,14 @@ It also checks ``craits-client --list`` and the one-line error for an
 unreachable server. Prints what failed (with the screen) and exits 1 on
 failure, 0 on success, 2 when tmux is missing.
 
-Usage: ``scripts/tmux_client_check.py [--keep]`` (``--keep`` leaves the tmux
-session running for a look: ``tmux attach -t <name>``).
+With ``--game`` it plays a whole short game instead: Ann opens a table with
+the dialog, Bob joins, Cat watches; the two play by keys only (Enter on the
+card the client pre-selects, ``d``, ``o``, ``i``, the first suit offered);
+Bob's terminal is closed in the middle of the game and started again, and must
+land back in his seat; at the end all three see the final standings.
+
+Usage: ``scripts/tmux_client_check.py [--keep] [--game]`` (``--keep`` leaves
+the tmux sessions running for a look: ``tmux attach -t <name>``).
 """
 
 from __future__ import annotations
@@ -89,8 +95,12 @@ class Pane:
         return out.stdout
 
     def keys(self, *keys: str) -> None:
-        """Type keys into the pane (tmux key names: Enter, Left, C-c…)."""
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        """Type keys into the pane (tmux key names: Enter, Left, C-c…), one at a time
+        as a person would (a burst can arrive as one chunk, which reads as a paste)."""
+        for i, key in enumerate(keys):
+            if i:
+                time.sleep(0.08)
+            subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
 
     def alive(self) -> bool:
         """Whether the session (so the client) still runs."""
@@ -141,8 +151,9 @@ def run(keep: bool) -> None:
     client = tool("craits-client")
     port = free_port()
     state = tempfile.mkdtemp(prefix="craits-tmux-")
+    data = ["--data-dir", f"{state}/server"]  # a throwaway journal
     server = subprocess.Popen(
-        [server_cmd, "--port", str(port), "--bots", "1", "--hand-pause", "0.5"],
+        [server_cmd, "--port", str(port), "--bots", "1", "--hand-pause", "0.5", *data],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -196,20 +207,133 @@ def run(keep: bool) -> None:
         shutil.rmtree(state, ignore_errors=True)
 
 
+def step(pane: Pane) -> str:
+    """Look at a player's screen and press what a player would; returns what was done."""
+    s = pane.screen()
+    if "Game over after hand" in s:
+        return "over"
+    if "which suit?" in s or "Name the suit" in s or "Call idiot on whom" in s:
+        pane.keys("1")
+        return "choice"
+    if "— scores" in s and "Enter" in s:
+        pane.keys("Enter")
+        return "summary"
+    if 'press o to say "one card"' in s:
+        pane.keys("o")
+        return "announce"
+    if 'did not say "one card"' in s:
+        pane.keys("i")
+        return "idiot"
+    if "d draws" in s:
+        pane.keys("d")
+        return "draw"
+    if "Your turn" in s or "Enter plays it" in s:
+        pane.keys("Enter")
+        return "play"
+    return ""
+
+
+def play_game(keep: bool, timeout: float = 300.0) -> None:
+    """Two players and a spectator, a whole short game, one terminal closed and reopened."""
+    server_cmd = tool("craits-server")
+    client = tool("craits-client")
+    port = free_port()
+    state = tempfile.mkdtemp(prefix="craits-tmux-")
+    data = ["--data-dir", f"{state}/server"]  # a throwaway journal
+    log = open(os.environ.get("CRAITS_CHECK_SERVER_LOG", os.devnull), "w")  # noqa: SIM115
+    server = subprocess.Popen(
+        [server_cmd, "--port", str(port), "--hand-pause", "0.3", "--log-level", "debug", *data],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
+    panes: dict[str, Pane] = {}
+    tag = os.getpid()
+
+    def open_pane(name: str, *extra: str) -> Pane:
+        env = {
+            "XDG_STATE_HOME": f"{state}/{name}",
+            "TERM": "xterm-256color",
+            "LANG": "C.UTF-8",
+        }
+        cmd = [client, f"127.0.0.1:{port}", "--name", name, *extra]
+        panes[name] = Pane(f"craits-{name}-{tag}", cmd, env)
+        return panes[name]
+
+    try:
+        wait_port(port)
+        ann = open_pane("Ann")
+        ann.wait("Ann's lobby", lambda s: "No tables yet" in s)
+        ann.keys("n")
+        ann.wait("the new-table form", lambda s: "Open a table" in s)
+        time.sleep(0.3)
+        ann.keys("Tab", "Tab", "Tab", "Space")  # name, seats, turn timer, "Short game"
+        ann.keys("C-s")
+        ann.wait("Ann at her table", lambda s: "Waiting for players" in s)
+        bob = open_pane("Bob")
+        bob.wait("Bob's lobby", lambda s: "Ann's table" in s)
+        bob.keys("j")
+        cat = open_pane("Cat", "--spectate", "Ann's table")
+        for p in (ann, bob):
+            p.wait(f"{p.name}'s hand", lambda s: "Your hand" in s and "Players" in s)
+        cat.wait("Cat watching", lambda s: "no hand" in s)
+        end = time.monotonic() + timeout
+        reopened = False
+        done: set[str] = set()
+        while len(done) < 2:
+            if time.monotonic() > end:
+                raise CheckFailed(
+                    "no end of game in time. Ann:\n" + ann.screen() + "\nBob:\n" + bob.screen()
+                )
+            for p in (ann, bob):
+                did = step(p) if p.name not in done else ""
+                if did == "over":
+                    done.add(p.name)
+                if did and os.environ.get("CRAITS_CHECK_TRACE"):
+                    print(f"{time.strftime('%H:%M:%S')} {p.name}: {did}", flush=True)
+            if not reopened and "hand 3/8" in ann.screen():
+                # Bob closes his terminal; a new one takes his seat back by itself
+                bob.kill()
+                time.sleep(0.3)
+                bob = open_pane("Bob")
+                bob.wait("Bob back in his seat", lambda s: "You are back in your" in s, 15)
+                reopened = True
+            time.sleep(0.15)
+        if not reopened:
+            raise CheckFailed("the game ended before Bob's terminal could be reopened")
+        cat.wait("Cat sees the standings", lambda s: "wins the game" in s or "Shared win" in s, 15)
+    finally:
+        if not keep:
+            for p in panes.values():
+                p.kill()
+        server.terminate()
+        try:
+            server.wait(5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the check; 0 if it passed, 1 if not, 2 without tmux."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--keep", action="store_true", help="leave the tmux session running")
+    parser.add_argument("--keep", action="store_true", help="leave the tmux sessions running")
+    parser.add_argument(
+        "--game", action="store_true", help="play a whole game: two players, one spectator"
+    )
     args = parser.parse_args(argv)
     if shutil.which("tmux") is None:
         print("tmux_client_check: tmux is not installed", file=sys.stderr)
         return 2
     try:
-        run(args.keep)
+        if args.game:
+            play_game(args.keep)
+        else:
+            run(args.keep)
     except CheckFailed as exc:
         print(f"tmux_client_check: FAILED: {exc}", file=sys.stderr)
         return 1
-    print("tmux_client_check: lobby, table and quit all OK")
+    what = "a whole game, a reconnect and a spectator" if args.game else "lobby, table and quit"
+    print(f"tmux_client_check: {what}: OK")
     return 0
 
 

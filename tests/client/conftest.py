@@ -12,6 +12,7 @@ import pytest
 from craits.client.app import CraitsApp
 from craits.client.store import TokenStore
 from craits.server.app import Server
+from craits.server.journal import RecordingShuffle
 from rich.console import Console
 from textual.app import App
 
@@ -37,6 +38,11 @@ class ScriptedShuffle:
         for c in first:
             rest.remove(c)
         x[:] = first + rest
+
+
+def script(table: Any, *orders: Sequence[str]) -> None:
+    """Make ``table``'s next shuffles put ``orders`` on top (see :class:`ScriptedShuffle`)."""
+    table._rng = RecordingShuffle(ScriptedShuffle(*orders))
 
 
 def deal_order(dealer_hand: Sequence[str], first_hand: Sequence[str], turned: str) -> list[str]:

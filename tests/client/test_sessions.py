@@ -9,14 +9,13 @@ from craits.client.dialogs import ChoiceDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
-from craits.server.journal import RecordingShuffle
 from textual.widgets import Checkbox, Input
 
 from tests.client.conftest import (
-    ScriptedShuffle,
     deal_order,
     log_text,
     screen_text,
+    script,
     wait_for,
     wait_text,
 )
@@ -148,7 +147,7 @@ async def test_create_add_bot_game_over_and_new_game(
         table = server.tables["mine"]
         assert table.rules.short_game and table.config.turn_timeout == 0
         # Ana (seat 0) plays first: the bot cuts 2♣ and deals
-        table._rng = RecordingShuffle(ScriptedShuffle(["AC", "2C"], deal_order(BEN, ANA, "KH")))
+        script(table, ["AC", "2C"], deal_order(BEN, ANA, "KH"))
         await pilot.pause(0.05)
         assert "b: add a bot" in screen_text(app)
         assert app.screen.check_action("start", ()) is None  # one player only
@@ -183,9 +182,7 @@ async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
     await ben.expect("table_created")
     await ben.send({"type": "join", "table": "t1", "name": "Ben"})
     await ben.expect("joined")
-    server.tables["t1"]._rng = RecordingShuffle(
-        ScriptedShuffle(["2C", "AC"], deal_order(BEN, ANA, "KH"))
-    )
+    script(server.tables["t1"], ["2C", "AC"], deal_order(BEN, ANA, "KH"))
     app = make_app("Ana", table="t1")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
@@ -195,7 +192,13 @@ async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
         await wait_for(pilot, lambda: app.model.away, what="away")
         await pilot.pause(0.05)
         assert "You are away" in screen_text(app)
-        assert "away" in screen_text(app)
+        assert app.screen.check_action("back", ()) is True
+        # b: back; the server stops playing for Ana
+        await pilot.press("b")
+        await wait_for(pilot, lambda: not app.model.away, what="back")
+        await pilot.pause(0.05)
+        assert "You are away" not in screen_text(app)
+        assert app.screen.check_action("back", ()) is False
 
 
 async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: Any) -> None:

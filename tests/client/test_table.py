@@ -6,14 +6,13 @@ from typing import Any
 
 from craits.client.dialogs import AskDialog, ChoiceDialog
 from craits.client.table import TableScreen
-from craits.server.journal import RecordingShuffle
 from textual.widgets import Input
 
 from tests.client.conftest import (
-    ScriptedShuffle,
     deal_order,
     log_text,
     screen_text,
+    script,
     wait_for,
     wait_text,
 )
@@ -37,9 +36,7 @@ async def ben_at_table(
     await ben.expect("table_created")
     await ben.send({"type": "join", "table": "t1", "name": "Ben"})
     await ben.expect("joined")
-    server.tables["t1"]._rng = RecordingShuffle(
-        ScriptedShuffle(["2C", "AC"], deal_order(ben_hand, ana_hand, turned))
-    )
+    script(server.tables["t1"], ["2C", "AC"], deal_order(ben_hand, ana_hand, turned))
     return ben
 
 
@@ -211,3 +208,25 @@ async def test_a_taken_name_asks_for_another(server: Any, connect: Any, make_app
         await pilot.press("enter")
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
         assert app.model.name_of(app.model.seat) == "Benji"
+
+
+async def test_the_dealer_names_the_suit_of_a_turned_up_eight(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t1", "seats": 2})
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    await ben.expect("joined")
+    # Ana (seat 1) cuts the 2 and deals; an 8 is turned up
+    script(server.tables["t1"], ["AC", "2C"], deal_order(ANA, BEN, "8D"))
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="the dialog")
+        assert sorted(c[2] for c in app.screen.choices) == ["C", "D", "H", "S"]
+        await wait_text(pilot, app, "Name the suit for the turned-up 8♦")
+        await pilot.press("h")
+        await wait_for(pilot, lambda: app.model.view["suit"] == "H", what="the suit")
+        await wait_for(pilot, lambda: on_table(app), what="the table")
+        assert "You named ♥" in log_text(app)
+        assert not app.model.suit_choices()
