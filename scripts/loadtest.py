@@ -1,0 +1,562 @@
+#!/usr/bin/env python3
+"""Load test: T tables x 4 network bots over real TCP against a Craits server.
+
+By default it starts a server subprocess (``python -m craits.server.cli``) on
+a free loopback port, with no turn timeout, no pause between hands, the
+per-connection rate limit lifted (``--rate``/``--burst``), logging at
+``warning`` and the journal in a temporary directory (``--no-journal`` to run
+without one); or it targets a running server with ``--host``/``--port``
+(``--server-pid`` then lets it read that server's CPU and memory).
+
+All bots run in this one process, on one asyncio loop: each bot is a
+:class:`craits.server.botclient.BotClient` (a ``Protocol``, no task per
+connection), deciding from its own view with ``craits.server.bots``. Per table
+one bot creates the table and joins, three more join; the game starts when
+the fourth sits down. Bots wait ``--think-ms`` before each decision.
+
+Printed: moves per second (actions answered ``ok``), frames per second
+through the server, the move round trip (``act`` sent -> the bot's own
+``update`` received) at p50/p95/p99/max, the server's CPU (from
+``/proc/PID/stat``, utime + stime over the measured window) and peak RSS
+(``VmHWM``), this process's CPU, the number of errors (error replies other
+than lost races, and dropped connections), and, on a separate fresh server,
+the server RSS per idle connection (``--idle N`` connections after ``hello``).
+``--compare-echo`` also runs ``scripts/echo_baseline.py`` with the same number
+of connections and prints the ratio of frames per second.
+
+Examples::
+
+    python scripts/loadtest.py --tables 250 --think-ms 200 --duration 60
+    python scripts/loadtest.py --tables 1000 --think-ms 200 --duration 60
+    python scripts/loadtest.py --tables 10 --think-ms 0 --duration 20 --compare-echo
+    python scripts/loadtest.py --tables 20 --think-ms 0 --games 1 --short-game
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from craits.protocol import VERSION, encode
+from craits.protocol.wire import HEADER
+from craits.server.botclient import BotClient, BotError, BotStats
+
+SCRIPTS = Path(__file__).resolve().parent
+CONNECT_CONCURRENCY = 64
+"""Connections being opened at once (the server's listen backlog is 100)."""
+
+
+# ------------------------------------------------------------------ /proc
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid``."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu() -> tuple[float, float]:
+    """CPU seconds of the whole machine so far, from ``/proc/stat``: (busy, total)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    hz = os.sysconf("SC_CLK_TCK")
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+
+
+def proc_mem(pid: int) -> dict[str, int]:
+    """``VmRSS`` and ``VmHWM`` (peak RSS) of process ``pid``, in KiB."""
+    out: dict[str, int] = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0])
+    return out
+
+
+def raise_fd_limit(needed: int) -> int:
+    """Raise this process's open-file limit to the hard limit; returns the new soft limit.
+
+    Raises:
+        SystemExit: the hard limit is below ``needed``.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, needed)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    if target < needed:
+        sys.exit(f"loadtest: {needed} files needed, the hard limit is {hard} (ulimit -Hn)")
+    return target
+
+
+# ----------------------------------------------------------------- server
+
+
+class ServerProcess:
+    """``python -m craits.server.cli`` on a free loopback port, stopped at the end."""
+
+    def __init__(self, args: argparse.Namespace, connections: int, tables: int) -> None:
+        self.args = args
+        self.connections = connections
+        self.tables = tables
+        self.proc: asyncio.subprocess.Process | None = None
+        self.port = 0
+        self.stderr: list[str] = []
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self._drain: asyncio.Task[None] | None = None
+
+    @property
+    def pid(self) -> int:
+        """The server's process id."""
+        assert self.proc is not None
+        return self.proc.pid
+
+    async def start(self) -> None:
+        """Start the server and wait until it listens.
+
+        Raises:
+            SystemExit: it did not start.
+        """
+        a = self.args
+        cmd = [sys.executable]
+        if a.profile:
+            cmd += ["-m", "cProfile", "-o", str(a.profile)]
+        cmd += [
+            "-m",
+            "craits.server.cli",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--turn-timeout",
+            "0",
+            "--hand-pause",
+            "0",
+            "--rate",
+            "1000000",
+            "--burst",
+            "1000000",
+            "--max-connections",
+            str(self.connections + 100),
+            "--max-tables",
+            str(self.tables + 100),
+            "--log-level",
+            a.log_level,
+        ]
+        if a.journal:
+            self._tmp = tempfile.TemporaryDirectory(prefix="craits-load-")
+            cmd += ["--data-dir", self._tmp.name]
+        else:
+            cmd += ["--no-journal"]
+        cmd += a.server_arg
+        self.proc = await asyncio.create_subprocess_exec(
+            *cmd, stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+        )
+        assert self.proc.stderr is not None
+        try:
+            async with asyncio.timeout(30):
+                while True:
+                    line = (await self.proc.stderr.readline()).decode(errors="replace")
+                    if not line:
+                        raise EOFError
+                    self.stderr.append(line.rstrip())
+                    if "listening on" in line and "craits-server" in line:
+                        addr = line.split("listening on", 1)[1].split()[0]
+                        self.port = int(addr.rsplit(":", 1)[1])
+                        break
+        except (TimeoutError, EOFError):
+            await self.stop()
+            sys.exit("loadtest: the server did not start:\n" + "\n".join(self.stderr[-20:]))
+        self._drain = asyncio.create_task(self._read_stderr())
+
+    async def _read_stderr(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        while line := await self.proc.stderr.readline():
+            self.stderr.append(line.decode(errors="replace").rstrip())
+            del self.stderr[:-200]
+
+    async def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL) and remove its data directory."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        if self._drain is not None:
+            self._drain.cancel()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+
+# ------------------------------------------------------------------- bots
+
+
+async def open_tables(
+    host: str, port: int, args: argparse.Namespace, stats: BotStats
+) -> tuple[list[BotClient], list[str]]:
+    """Seat 4 bots at each of ``args.tables`` new tables; returns the bots and failures."""
+    loop = asyncio.get_running_loop()
+    sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    bots: list[BotClient] = []
+    failures: list[str] = []
+    rules = {"short_game": True} if args.short_game else None
+    prefix = f"L{os.getpid() % 10000}-{random.Random().randrange(1000):03d}"
+
+    async def seat(bot: BotClient) -> None:
+        async with sem:
+            await loop.create_connection(lambda: bot, host, port)
+            async with asyncio.timeout(30):
+                await bot.joined
+        bots.append(bot)
+
+    async def table(i: int) -> None:
+        name = f"{prefix}-{i}"
+        rng = random.Random(args.seed * 100_003 + i)
+        make = [
+            BotClient(
+                name,
+                f"bot{k}",
+                level=args.level,
+                think=args.think_ms / 1000,
+                create=4 if k == 0 else None,
+                rules=rules,
+                games=args.games or 0,
+                rng=random.Random(rng.getrandbits(64)),
+                stats=stats,
+            )
+            for k in range(4)
+        ]
+        try:
+            await seat(make[0])
+            await asyncio.gather(*(seat(b) for b in make[1:]))
+        except (OSError, BotError, TimeoutError) as exc:
+            failures.append(f"table {name}: {exc or type(exc).__name__}")
+            for b in make:
+                b.close()
+
+    await asyncio.gather(*(table(i) for i in range(args.tables)))
+    return bots, failures
+
+
+class _Idle(asyncio.Protocol):
+    """An idle client: says hello, answers pings, does nothing else."""
+
+    def __init__(self, welcomed: asyncio.Future[None]) -> None:
+        self.welcomed = welcomed
+        self.buf = bytearray()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(encode({"type": "hello", "version": VERSION, "name": "idle"}))
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        while len(self.buf) >= 4:
+            (n,) = HEADER.unpack_from(self.buf, 0)
+            if len(self.buf) < 4 + n:
+                return
+            m = msgpack.unpackb(self.buf[4 : 4 + n], raw=False)
+            del self.buf[: 4 + n]
+            if m.get("type") == "welcome" and not self.welcomed.done():
+                self.welcomed.set_result(None)
+            elif m.get("type") == "ping" and self.transport is not None:
+                self.transport.write(encode({"type": "pong"}))
+
+
+async def idle_rss(host: str, port: int, pid: int, n: int) -> dict[str, float]:
+    """Open ``n`` idle connections (after ``hello``): the server's RSS growth per connection."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(0.5)
+    before = proc_mem(pid)["VmRSS"]
+    sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    clients: list[_Idle] = []
+
+    async def one() -> None:
+        async with sem:
+            fut: asyncio.Future[None] = loop.create_future()
+            _, c = await loop.create_connection(lambda: _Idle(fut), host, port)
+            clients.append(c)
+            await asyncio.wait_for(fut, 30)
+
+    try:
+        await asyncio.gather(*(one() for _ in range(n)))
+        await asyncio.sleep(1.0)
+        after = proc_mem(pid)["VmRSS"]
+    finally:
+        for c in clients:
+            if c.transport is not None:
+                c.transport.close()
+    return {
+        "connections": n,
+        "rss_before_kib": before,
+        "rss_after_kib": after,
+        "kib_per_connection": (after - before) / n,
+    }
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of an ascending list (nearest rank)."""
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, round(q * len(sorted_values) + 0.5) - 1))
+    return sorted_values[k]
+
+
+# ------------------------------------------------------------------- main
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Run the load test as ``args`` say; returns the figures."""
+    connections = args.tables * 4
+    raise_fd_limit(connections + max(args.idle, 0) + 256)
+    server: ServerProcess | None = None
+    host, port, pid = args.host, args.port, args.server_pid
+    if port is None:
+        server = ServerProcess(args, connections, args.tables)
+        await server.start()
+        host, port, pid = "127.0.0.1", server.port, server.pid
+    result: dict[str, Any] = {
+        "tables": args.tables,
+        "connections": connections,
+        "think_ms": args.think_ms,
+        "level": args.level,
+        "short_game": args.short_game,
+        "journal": bool(args.journal) if server else None,
+        "nproc": os.cpu_count(),
+        "python": sys.version.split()[0],
+    }
+    stats = BotStats(recording=bool(args.games))
+    bots: list[BotClient] = []
+    try:
+        t_setup = time.perf_counter()
+        bots, failures = await open_tables(host, port, args, stats)
+        result["setup_s"] = time.perf_counter() - t_setup
+        result["setup_failures"] = failures
+        gc.collect()
+        gc.freeze()  # the bots' long-lived objects: keep the collector off them
+        if args.games:
+            # Whole games: the window runs from now until every bot is done.
+            t0, cpu0, me0 = time.perf_counter(), proc_cpu(pid) if pid else 0.0, time.process_time()
+            box0 = machine_cpu()
+            frames0 = stats.frames_in + stats.frames_out
+            rtt0 = 0
+            stats.moves = 0
+            stats.rtts.clear()
+            try:
+                async with asyncio.timeout(args.max_seconds):
+                    await asyncio.gather(*(b.done for b in bots), return_exceptions=True)
+            except TimeoutError:
+                result["timed_out"] = sum(1 for b in bots if not b.done.done())
+        else:
+            await asyncio.sleep(args.warmup)
+            stats.recording = True
+            frames0 = stats.frames_in + stats.frames_out
+            rtt0 = len(stats.rtts)
+            t0, cpu0, me0 = time.perf_counter(), proc_cpu(pid) if pid else 0.0, time.process_time()
+            box0 = machine_cpu()
+            await asyncio.sleep(args.duration)
+        stats.recording = False
+        t1 = time.perf_counter()
+        cpu1 = proc_cpu(pid) if pid else 0.0
+        me1 = time.process_time()
+        box1 = machine_cpu()
+        frames1 = stats.frames_in + stats.frames_out
+        seconds = t1 - t0
+        rtts = sorted(stats.rtts[rtt0:])
+        failed = Counter()
+        for b in bots:
+            if b.done.done() and not b.done.cancelled() and b.done.exception() is not None:
+                failed[str(b.done.exception())] += 1
+        result.update(
+            {
+                "seconds": seconds,
+                "moves": stats.moves,
+                "moves_per_s": stats.moves / seconds,
+                "frames_per_s": (frames1 - frames0) / seconds,
+                "games_finished": stats.games // 4,
+                "rtt_ms": {
+                    "n": len(rtts),
+                    "p50": 1000 * percentile(rtts, 0.50),
+                    "p95": 1000 * percentile(rtts, 0.95),
+                    "p99": 1000 * percentile(rtts, 0.99),
+                    "max": 1000 * (rtts[-1] if rtts else float("nan")),
+                },
+                "server_cpu": (cpu1 - cpu0) / seconds if pid else None,
+                "client_cpu": (me1 - me0) / seconds,
+                "machine_cpu": (box1[0] - box0[0]) / seconds,
+                "other_cpu": max(
+                    0.0,
+                    (box1[0] - box0[0] - (cpu1 - cpu0) - (me1 - me0)) / seconds,
+                ),
+                "server_mem_kib": proc_mem(pid) if pid else None,
+                "error_replies": dict(stats.errors),
+                "lost_races": dict(stats.races),
+                "dropped": stats.dropped,
+                "bots_failed": dict(failed),
+            }
+        )
+        result["errors"] = (
+            sum(stats.errors.values()) + stats.dropped + len(failures) + result.get("timed_out", 0)
+        )
+    finally:
+        for b in bots:
+            b.close()
+        await asyncio.sleep(0.5)
+        if server is not None:
+            await server.stop()
+            result["server_log_tail"] = [
+                line for line in server.stderr if "WARNING" in line or "ERROR" in line
+            ][-10:]
+    if args.idle > 0:
+        if args.port is None:
+            fresh = ServerProcess(args, args.idle, 10)
+            await fresh.start()
+            try:
+                result["idle"] = await idle_rss("127.0.0.1", fresh.port, fresh.pid, args.idle)
+            finally:
+                await fresh.stop()
+        elif pid:
+            result["idle"] = await idle_rss(host, port, pid, args.idle)
+    if args.compare_echo:
+        sys.path.insert(0, str(SCRIPTS))
+        import echo_baseline
+
+        echo = await echo_baseline.measure(connections, args.echo_duration or result["seconds"])
+        result["echo"] = echo
+        result["ratio_to_echo"] = result["frames_per_s"] / echo["frames_per_s"]
+    return result
+
+
+def report(r: dict[str, Any]) -> None:
+    """Print the figures of :func:`run` for people."""
+    journal = {True: "journal on", False: "no journal", None: "running server"}[r["journal"]]
+    print(
+        f"load test: {r['tables']} tables x 4 bots = {r['connections']} connections, "
+        f"think {r['think_ms']} ms, level {r['level']}"
+        f"{', short games' if r['short_game'] else ''}, {journal}; "
+        f"{r['nproc']} CPUs, Python {r['python']}"
+    )
+    print(f"  seated in {r['setup_s']:.1f} s; measured {r['seconds']:.1f} s")
+    print(
+        f"  moves/s: {r['moves_per_s']:,.0f} ({r['moves']:,} moves); "
+        f"frames/s through the server: {r['frames_per_s']:,.0f}; "
+        f"games finished: {r['games_finished']}"
+    )
+    q = r["rtt_ms"]
+    print(
+        f"  round trip (act -> own update), ms: p50 {q['p50']:.2f}  p95 {q['p95']:.2f}  "
+        f"p99 {q['p99']:.2f}  max {q['max']:.1f}  (n={q['n']:,})"
+    )
+    if r["server_cpu"] is not None:
+        mem = r["server_mem_kib"]
+        print(
+            f"  server CPU: {100 * r['server_cpu']:.0f}% of one core; "
+            f"RSS {mem['VmRSS'] / 1024:.1f} MiB, peak (VmHWM) {mem['VmHWM'] / 1024:.1f} MiB"
+        )
+    print(
+        f"  load generator CPU (this process): {100 * r['client_cpu']:.0f}% of one core; "
+        f"whole machine busy {100 * r['machine_cpu']:.0f}% of one core, of which "
+        f"{100 * r['other_cpu']:.0f}% other processes"
+    )
+    print(
+        f"  errors: {r['errors']} (error replies {r['error_replies'] or 0}, "
+        f"dropped connections {r['dropped']}, setup failures {len(r['setup_failures'])}"
+        f"{', unfinished bots ' + str(r['timed_out']) if r.get('timed_out') else ''}); "
+        f"lost races (re-decided): {r['lost_races'] or 0}"
+    )
+    for line in r["setup_failures"][:5]:
+        print(f"    {line}")
+    for reason, k in list(r["bots_failed"].items())[:5]:
+        print(f"    {k} bots: {reason}")
+    for line in r.get("server_log_tail", []):
+        print(f"    server: {line}")
+    if "idle" in r:
+        i = r["idle"]
+        print(
+            f"  idle connections: {i['connections']:,} -> server RSS "
+            f"{i['rss_before_kib'] / 1024:.1f} -> {i['rss_after_kib'] / 1024:.1f} MiB, "
+            f"{i['kib_per_connection']:.1f} KiB per connection"
+        )
+    if "echo" in r:
+        e = r["echo"]
+        print(
+            f"  echo baseline ({e['connections']} connections, {e['seconds']:.1f} s): "
+            f"{e['frames_per_s']:,.0f} frames/s (echo server CPU {100 * e['server_cpu']:.0f}%); "
+            f"this server: {r['frames_per_s']:,.0f} frames/s = "
+            f"{100 * r['ratio_to_echo']:.0f}% of the echo baseline"
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of the load test."""
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--tables", type=int, default=10, help="tables of 4 bots (default 10)")
+    p.add_argument("--think-ms", type=int, default=0, help="bot think time (default 0)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--games", type=int, help="games each table plays to the end")
+    how.add_argument("--duration", type=float, default=30.0, help="seconds measured (default 30)")
+    p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    p.add_argument("--max-seconds", type=float, default=900.0, help="bound on --games runs")
+    p.add_argument("--short-game", action="store_true", help="8 hands instead of 15 (R2)")
+    p.add_argument("--level", default="basic", choices=["basic", "random"])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--host", default="127.0.0.1", help="a running server's address (loopback)")
+    p.add_argument("--port", type=int, help="a running server's port (default: start one)")
+    p.add_argument("--server-pid", type=int, help="that server's pid, for CPU and memory")
+    p.add_argument(
+        "--no-journal",
+        dest="journal",
+        action="store_false",
+        help="start the server without its journal (default: journal in a temp dir)",
+    )
+    p.add_argument("--log-level", default="warning", help="the server's log level")
+    p.add_argument(
+        "--server-arg", action="append", default=[], help="one more argument for the server"
+    )
+    p.add_argument("--idle", type=int, default=1000, help="idle connections for RSS/conn (0: skip)")
+    p.add_argument("--compare-echo", action="store_true", help="also run the echo baseline")
+    p.add_argument("--echo-duration", type=float, help="seconds of echo (default: same)")
+    p.add_argument(
+        "--profile", type=Path, help="run the server under cProfile, stats written to this file"
+    )
+    p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    return p
+
+
+def main() -> None:
+    """Parse arguments, run, print."""
+    args = build_parser().parse_args()
+    if args.host not in ("127.0.0.1", "localhost", "::1") and not args.host.startswith("127."):
+        sys.exit("loadtest: loopback addresses only")
+    if args.tables < 1:
+        sys.exit("loadtest: --tables must be at least 1")
+    if args.games is not None and args.games < 1:
+        sys.exit("loadtest: --games must be at least 1")
+    result = asyncio.run(run(args))
+    report(result)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
