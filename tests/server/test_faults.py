@@ -22,11 +22,12 @@ from typing import Any
 
 import msgpack
 import pytest
-from craits.protocol.client import Connection
+from craits.protocol.client import ConnectError, Connection
 from craits.protocol.wire import HEADER, MAX_FRAME, MAX_SERVER_FRAME, decode, encode, frame_length
 from craits.server.app import Server, ServerConfig
-from craits.server.engine import Game, Rules
-from craits.server.engine.actions import Play
+from craits.server.bots import timeout_action
+from craits.server.engine import Game, Rules, view
+from craits.server.engine.actions import Play, action_from_dict, action_to_dict
 from craits.server.journal import RecordingShuffle
 
 from tests.server.conftest import Player, play_until, settle, strip_seat
@@ -307,6 +308,10 @@ async def test_02_length_over_the_maximum_closes_before_the_body(net: Net) -> No
             assert await raw.error_then_close() == ["frame_too_large"]
             # answered at once, not after waiting for a body (frame_timeout is 1 s)
             assert time.monotonic() - started < 0.5
+    # bytes that are not a frame at all: an HTTP request reads as a 1.2 GB length
+    raw = await net.raw(srv)
+    await raw.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert await raw.error_then_close() == ["frame_too_large"]
     # exactly the maximum is accepted: a chat line padded out to MAX_FRAME bytes is read,
     # then refused by its schema (too long), and the connection stays open
     raw = await net.raw(srv)
@@ -334,6 +339,8 @@ async def test_03_huge_headers_and_deep_nesting_refused_memory_flat_nothing_logg
     head = {"type": "chat", "text": marker}
     bodies = {
         "array32": body_with(b"\xdd\xff\xff\xff\xff", **head),
+        "array32-16M": body_with(b"\xdd\x00\xff\xff\xff", **head),  # 128 MB if allocated
+        "map32-16M": body_with(b"\xdf\x00\xff\xff\xff", **head),
         "map32": body_with(b"\xdf\xff\xff\xff\xff", **head),
         "str32": body_with(b"\xdb\xff\xff\xff\xff", **head),
         "bin32": body_with(b"\xc6\xff\xff\xff\xff", **head),
@@ -377,31 +384,45 @@ async def test_03_huge_headers_and_deep_nesting_refused_memory_flat_nothing_logg
 # ------------------ 4. non-string keys, bad UTF-8, ext, floats, huge integers
 
 
-BAD_BODIES: dict[str, tuple[bytes, str]] = {
-    "int key": (msgpack.packb({"type": "act", "id": 1, "action": {1: "AS"}}), "bad_frame"),
-    "bin key": (msgpack.packb({"type": "act", b"id": 1}, use_bin_type=True), "bad_frame"),
-    "nil key": (b"\x82\xa4type\xa3act\xc0\x01", "bad_frame"),
-    "bad utf-8": (body_with(b"\xa2\xff\xfe", type="chat", text="hi"), "bad_frame"),
-    "bad utf-8 type": (b"\x81\xa4type\xa3a\xc3\x28", "bad_frame"),
-    "ext": (msgpack.packb({"type": "act", "id": msgpack.ExtType(5, b"abc")}), "bad_frame"),
-    "timestamp": (msgpack.packb({"type": "act", "id": msgpack.Timestamp(0, 5)}), "bad_frame"),
-    "float64": (body_with(b"\xcb" + struct.pack(">d", 1.0), type="act", id=1), "bad_frame"),
-    "float32 id": (b"\x83\xa4type\xa3act\xa2id\xca" + struct.pack(">f", 1.0), "bad_frame"),
+BAD_BODIES: dict[str, tuple[bytes, str, str]] = {
+    # label: (frame body, error code, a word the error message must hold)
+    "int key": (msgpack.packb({"type": "act", "id": 1, "action": {1: "AS"}}), "bad_frame", "key"),
+    "bin key": (msgpack.packb({"type": "act", b"id": 1}, use_bin_type=True), "bad_frame", "key"),
+    "nil key": (b"\x82\xa4type\xa3act\xc0\x01", "bad_frame", "key"),
+    "bad utf-8": (body_with(b"\xa2\xff\xfe", type="chat", text="hi"), "bad_frame", "UTF-8"),
+    "bad utf-8 type": (b"\x81\xa4type\xa3a\xc3\x28", "bad_frame", "UTF-8"),
+    "ext": (msgpack.packb({"type": "act", "id": msgpack.ExtType(5, b"abc")}), "bad_frame", "ext"),
+    "timestamp": (
+        msgpack.packb({"type": "act", "id": msgpack.Timestamp(0, 5)}),
+        "bad_frame",
+        "ext",
+    ),
+    "timestamp32": (msgpack.packb({"type": "act", "id": msgpack.Timestamp(5)}), "bad_frame", "ext"),
+    "float64": (
+        body_with(b"\xcb" + struct.pack(">d", 1.0), type="act", id=1),
+        "bad_frame",
+        "float",
+    ),
+    "float32 id": (b"\x82\xa4type\xa3act\xa2id\xca" + struct.pack(">f", 1.0), "bad_frame", "float"),
     "uint64 id": (
         b"\x83\xa4type\xa3act\xa2id\xcf" + b"\xff" * 8 + b"\xa6action\x81\xa4draw\xc3",
         "bad_message",
+        "act.id",
     ),
     "int64 id": (
         b"\x83\xa4type\xa3act\xa2id\xd3\x80" + b"\x00" * 7 + b"\xa6action\x81\xa4draw\xc3",
         "bad_message",
+        "act.id",
     ),
     "uint64 idiot seat": (
         b"\x83\xa4type\xa3act\xa2id\x05\xa6action\x81\xa5idiot\xcf" + b"\xff" * 8,
         "bad_message",
+        "idiot",
     ),
     "uint64 seq": (
         b"\x84\xa4type\xa3act\xa2id\x06\xa6action\x81\xa4draw\xc3\xa3seq\xcf" + b"\xff" * 8,
         "bad_message",
+        "act.seq",
     ),
 }
 
@@ -416,17 +437,22 @@ async def test_04_bad_values_refused_and_the_game_unchanged(net: Net) -> None:
     before = table.game.to_position()
     view_before = await own_view(actor)
     seq = table.seq
-    for label, (body, code) in BAD_BODIES.items():
+    for label, (body, code, word) in BAD_BODIES.items():
+        # the seat's player, on a new connection, sends the bad frame
         raw = await net.raw(srv)
         await raw.hello(actor.name)
         await raw.send({"type": "resume", "token": actor.token})
         await raw.expect("state")
         await raw.send_body(body)
         if code == "bad_frame":
-            assert await raw.error_then_close() == ["bad_frame"], label
+            got = await raw.until_closed()
+            errors = [m for m in got if m["type"] == "error"]
+            assert [m["code"] for m in errors] == ["bad_frame"], label
+            assert word in errors[0]["message"], (label, errors[0])
         else:
             reply = await raw.expect("error")
             assert reply["code"] == code, (label, reply)
+            assert word in reply["message"], (label, reply)
             # the connection stays open, the seat still held
             await raw.send({"type": "ping", "nonce": 2})
             await raw.expect("pong")
@@ -671,7 +697,7 @@ async def test_09_more_connections_than_the_maximum_get_server_full(net: Net) ->
     for _ in range(3):
         extra = await net.raw(srv)
         assert await extra.error_then_close() == ["server_full"]
-    with pytest.raises(Exception, match="full"):
+    with pytest.raises(ConnectError, match="full"):
         await Connection.open(HOST, srv.port, name="late")
     assert len(srv.clients) == 3
     await first[1].close()
@@ -889,12 +915,12 @@ async def test_12_an_action_resent_after_a_reconnect_is_applied_once(net: Net) -
     actor, other = (ana, ben) if table.game.turn == ana.seat else (ben, ana)
     seq = other.seq
     action = strip_seat(next(a for a in actor.view["legal"] if "play" in a))
-    # the action goes out and the connection dies before the answer is read
+    # the action goes out, is applied, and the connection dies before the answer is read
     await actor.send({"type": "act", "id": 41, "action": action})
-    reset(actor.conn.writer)
     update = await other.expect("update")
     played = [e for e in update["events"] if e["event"] == "played"]
     assert played and played[0]["seat"] == actor.seat
+    reset(actor.conn.writer)
     # a new connection resumes the seat and sends the same action with the same id
     again = await net.player(srv, actor.name)
     await again.send({"type": "resume", "token": actor.token})
@@ -914,22 +940,46 @@ async def test_12_an_action_resent_after_a_reconnect_is_applied_once(net: Net) -
     assert (await again.expect("error"))["code"] in ("not_your_turn", "card_not_in_hand")
 
 
+def _keys(actions: list[dict[str, Any]]) -> set[str]:
+    return {repr(sorted(strip_seat(a).items())) for a in actions}
+
+
+def again_after_timeout(game: Game) -> bool:
+    """The timeout's move for the seat to act leaves it to act again (a 6, R5), and
+    some action it could take before the timeout is still legal after it."""
+    if not plain_turn(game):
+        return False
+    seat = game.turn
+    before = _keys([action_to_dict(a) for a in game.legal_actions(seat)])
+    trial = game.copy()
+    trial.apply(action_from_dict(timeout_action(view(trial, seat)), seat))
+    if trial.phase != "play" or trial.to_act != seat:
+        return False
+    return bool(before & _keys([action_to_dict(a) for a in trial.legal_actions(seat)]))
+
+
 async def test_12_a_late_action_racing_the_turn_timeout_is_applied_once(net: Net) -> None:
-    srv = await net.server()
-    seed = find_seed(2, plain_turn)
-    # the timeout wins: the action answering the older update is stale
+    # away_delay: the seat, away after its timeout, is played for again only after 0.5 s
+    srv = await net.server(away_delay=0.5)
+    seed = find_seed(2, again_after_timeout)
+    # the timeout wins; the seat is to act again, and the action it sends late, against
+    # the older update, would be legal now: it is refused as stale, not applied
     ana, ben = await start_table(net, srv, "t0", ["Ana", "Ben"], turn_timeout_ms=150, seed=seed)
     table = srv.tables["t0"]
     actor = ana if table.game.turn == ana.seat else ben
     seq = actor.seq
-    action = strip_seat(actor.view["legal"][0])
+    legal_before = actor.view["legal"]
     timed_out = await actor.expect("update", where=lambda m: "notice" in m)
-    assert timed_out["notice"]["kind"] == "timeout" and timed_out["notice"]["seat"] == actor.seat
-    await actor.send({"type": "act", "id": 1, "action": action, "seq": seq})
+    assert timed_out["notice"] == {"kind": "timeout", "seat": actor.seat, "name": actor.name}
+    assert timed_out["view"]["to_act"] == actor.seat
+    still = _keys(timed_out["view"]["legal"])
+    late = next(strip_seat(a) for a in legal_before if _keys([a]) <= still)
+    await actor.send({"type": "act", "id": 1, "action": late, "seq": seq})
     reply = await actor.expect("error", where=lambda m: m.get("id") == 1)
-    assert reply["code"] in ("stale", "not_your_turn")
-    await actor.drain(0.03)
+    assert reply["code"] == "stale"
+    await actor.drain(0.1)
     assert len(turn_events(actor.received, actor.seat, seq)) == 1
+    assert table.seq == seq + 1
 
     # a real race, at several offsets around the deadline: either one wins, never both
     outcomes = []
@@ -940,7 +990,7 @@ async def test_12_a_late_action_racing_the_turn_timeout_is_applied_once(net: Net
         actor = ana if table.game.turn == ana.seat else ben
         seq = actor.seq
         first = next(m for m in actor.received if m.get("type") == "update")
-        action = strip_seat(actor.view["legal"][0])
+        action = late  # the same deal: legal before the timeout's move and after it
         await asyncio.sleep(max(0.0, first["deadline_ms"] / 1000 + offset))
         await actor.send({"type": "act", "id": 1, "action": action, "seq": seq})
         answer = None
@@ -949,17 +999,20 @@ async def test_12_a_late_action_racing_the_turn_timeout_is_applied_once(net: Net
                 m = await actor.recv()
                 if m.get("id") == 1 and m["type"] in ("ok", "error"):
                     answer = m
-        await actor.drain(0.03)
-        events = turn_events(actor.received, actor.seat, seq)
-        assert len(events) == 1, (offset, answer, events)
+        # the update that settled the turn: the action's (it follows the ok), or the timeout's
+        while actor.seq < seq + 1:
+            await actor.recv()
         resolved = next(
             m for m in actor.received if m.get("type") == "update" and m["seq"] == seq + 1
         )
+        events = turn_events([resolved], actor.seat, seq)
         if answer["type"] == "ok":
             assert "notice" not in resolved
         else:
-            assert answer["code"] in ("stale", "not_your_turn")
+            assert answer["code"] == "stale"
             assert resolved["notice"]["kind"] == "timeout"
+        # one move for the turn; an ok after a timeout would have been a second one
+        assert len(events) == 1, (offset, answer, events)
         outcomes.append(answer.get("code", "ok"))
     print("race outcomes", outcomes)
 
@@ -1000,7 +1053,10 @@ async def test_13_an_exception_in_one_table_stops_that_table_only(
         assert "t1" in stopped["message"]
         info = await p.expect("table_info")
         assert info["table"]["state"] == "stopped"
-    await lobby.expect("table_info", where=lambda m: m["table"]["name"] == "t1")
+    await lobby.expect(
+        "table_info",
+        where=lambda m: m["table"]["name"] == "t1" and m["table"]["state"] == "stopped",
+    )
     assert t1.state == "stopped"
     records = [r for r in caplog.records if "t1" in r.getMessage() and r.exc_info]
     assert records and records[0].levelno == logging.ERROR
