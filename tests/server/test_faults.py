@@ -29,6 +29,7 @@ from craits.server.bots import timeout_action
 from craits.server.engine import Game, Rules, view
 from craits.server.engine.actions import Play, action_from_dict, action_to_dict
 from craits.server.journal import RecordingShuffle
+from craits.server.table import Table
 
 from tests.server.conftest import Player, play_until, settle, strip_seat
 
@@ -721,7 +722,9 @@ def reset(writer: asyncio.StreamWriter) -> None:
     writer.transport.abort()
 
 
-async def three_with_a_raw_seat(net: Net, srv: Server, rcvbuf: int | None = None) -> tuple:
+async def three_with_a_raw_seat(
+    net: Net, srv: Server, rcvbuf: int | None = None
+) -> tuple[Player, Player, Raw, int]:
     """Ana and Ben (clients) and Cy (a raw connection) at table ``t``, the game started;
     a 300 ms turn timeout covers Cy's turns once it is gone."""
     ana = await net.player(srv, "Ana")
@@ -1020,7 +1023,7 @@ async def test_12_a_late_action_racing_the_turn_timeout_is_applied_once(net: Net
 # ---------------------------------------------- 13. an exception inside a table
 
 
-def fail_in(monkeypatch: pytest.MonkeyPatch, table: Any) -> None:
+def fail_in(monkeypatch: pytest.MonkeyPatch, table: Table) -> None:
     """Make ``Game.apply`` raise RuntimeError for ``table``'s game only (the table
     applies actions to a copy of its game: the copy is recognised by its cards)."""
     original = Game.apply
