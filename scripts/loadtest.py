@@ -77,6 +77,26 @@ def machine_cpu() -> tuple[float, float]:
     return (sum(ticks) - idle) / hz, sum(ticks) / hz
 
 
+async def wait_quiet(limit: float, busy_below: float = 0.25, needed: float = 3.0) -> float:
+    """Wait (up to ``limit`` seconds) until the machine has been nearly idle for ``needed``
+    seconds in a row (under ``busy_below`` of one core busy); returns the seconds waited."""
+    t0 = time.perf_counter()
+    quiet_since: float | None = None
+    last = machine_cpu()
+    while time.perf_counter() - t0 < limit:
+        await asyncio.sleep(0.5)
+        now = machine_cpu()
+        busy = (now[0] - last[0]) / 0.5
+        last = now
+        if busy < busy_below:
+            quiet_since = quiet_since or time.perf_counter()
+            if time.perf_counter() - quiet_since >= needed:
+                break
+        else:
+            quiet_since = None
+    return time.perf_counter() - t0
+
+
 def proc_mem(pid: int) -> dict[str, int]:
     """``VmRSS`` and ``VmHWM`` (peak RSS) of process ``pid``, in KiB."""
     out: dict[str, int] = {}
@@ -135,9 +155,8 @@ class ServerProcess:
         cmd = [sys.executable]
         if a.profile:
             cmd += ["-m", "cProfile", "-o", str(a.profile)]
+        cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server.cli"]
         cmd += [
-            "-m",
-            "craits.server.cli",
             "--host",
             "127.0.0.1",
             "--port",
@@ -327,6 +346,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Run the load test as ``args`` say; returns the figures."""
     connections = args.tables * 4
     raise_fd_limit(connections + max(args.idle, 0) + 256)
+    if args.wait_quiet:
+        waited = await wait_quiet(args.wait_quiet)
+        print(f"(waited {waited:.0f} s for a quiet machine)", file=sys.stderr)
     server: ServerProcess | None = None
     host, port, pid = args.host, args.port, args.server_pid
     if port is None:
@@ -424,7 +446,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await server.stop()
             result["server_log_tail"] = [
                 line for line in server.stderr if "WARNING" in line or "ERROR" in line
-            ][-10:]
+            ][-(args.log_tail) :]
     if args.idle > 0:
         if args.port is None:
             fresh = ServerProcess(args, args.idle, 10)
@@ -520,6 +542,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--short-game", action="store_true", help="8 hands instead of 15 (R2)")
     p.add_argument("--level", default="basic", choices=["basic", "random"])
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--wait-quiet",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="first wait up to SECONDS for the machine to be idle (other programs' load "
+        "skews the figures; it is printed as 'other processes')",
+    )
     p.add_argument("--host", default="127.0.0.1", help="a running server's address (loopback)")
     p.add_argument("--port", type=int, help="a running server's port (default: start one)")
     p.add_argument("--server-pid", type=int, help="that server's pid, for CPU and memory")
@@ -538,6 +568,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--echo-duration", type=float, help="seconds of echo (default: same)")
     p.add_argument(
         "--profile", type=Path, help="run the server under cProfile, stats written to this file"
+    )
+    p.add_argument(
+        "--server-wrapper",
+        type=Path,
+        help="diagnosis: a Python file run instead of -m craits.server.cli, same arguments",
+    )
+    p.add_argument(
+        "--log-tail", type=int, default=10, help="server warnings shown at the end (default 10)"
     )
     p.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     return p
