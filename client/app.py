@@ -258,7 +258,7 @@ class CraitsApp(App[None]):
                     async with asyncio.timeout(silence):
                         message = await read_message(conn)
                     if message is not None:
-                        self.handle(message)
+                        self.handle_safely(message)
             except TimeoutError:
                 why = "the server went silent"
             except (asyncio.IncompleteReadError, ConnectionError, OSError):
@@ -277,7 +277,8 @@ class CraitsApp(App[None]):
         delay = min(self.retry_max, self.retry_base * 2 ** (self.attempt - 1))
         delay *= random.uniform(0.8, 1.2)
         self.link = "reconnecting"
-        self.link_detail = f"{why}; try {self.attempt} in {delay:.0f} s"
+        shown = f"{delay:.1f}" if delay < 10 else f"{delay:.0f}"
+        self.link_detail = f"{why}; try {self.attempt} in {shown} s"
         await asyncio.sleep(delay)
         self.link_detail = f"{why}; trying again (try {self.attempt})"
 
@@ -365,6 +366,15 @@ class CraitsApp(App[None]):
             self._to_lobby()
 
     # ------------------------------------------------------------ messages
+
+    def handle_safely(self, message: dict[str, Any]) -> None:
+        """:meth:`handle`, but a message the client fails on is reported and skipped:
+        the connection and the game go on."""
+        try:
+            self.handle(message)
+        except Exception as exc:
+            self.log.error(f"failed on a {message.get('type')!r} message: {exc!r}")
+            self.say(f"Could not show a {message.get('type')} message: {exc}", severity="error")
 
     def handle(self, message: dict[str, Any]) -> None:
         """Act on one message from the server."""
@@ -525,9 +535,10 @@ class CraitsApp(App[None]):
             if isinstance(result, dict):
                 model.last_result = result
         if phase in ("hand_over", "game_over") and was == "play":
+            model.summary_due = True
             screen = self.table_screen()
             if screen is not None:
-                screen.show_summary()
+                screen.sync()
 
     def log_line(self, model: TableModel, line: Text) -> None:
         """Add a line to the table's event log."""

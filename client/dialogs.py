@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from craits.protocol.messages import MAX_NAME
 from rich.text import Text
@@ -18,6 +18,23 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, St
 from .cards import CardStyle
 from .options import RULE_OPTIONS
 
+ResultType = TypeVar("ResultType")
+
+
+class Dialog(ModalScreen[ResultType]):
+    """A modal screen that closes once: a second key press or click arriving
+    before it is gone does nothing (a plain ``dismiss`` would pop the screen
+    below it)."""
+
+    _finished = False
+
+    def finish(self, result: ResultType | None = None) -> None:
+        """Close with ``result``, if this dialog is still the one shown."""
+        if self._finished or self.app.screen is not self:
+            return
+        self._finished = True
+        self.dismiss(result)
+
 
 class OptionBox(Checkbox):
     """A checkbox whose mark shows without colour: ``X`` when on, blank when off."""
@@ -28,7 +45,7 @@ class OptionBox(Checkbox):
         return "X" if self.value else " "
 
 
-class CreateTableDialog(ModalScreen[dict[str, Any] | None]):
+class CreateTableDialog(Dialog[dict[str, Any] | None]):
     """Open a table: its name, seats, RULES.md options and turn timeout.
 
     Dismissed with the ``create_table`` fields, or None when cancelled.
@@ -107,11 +124,11 @@ class CreateTableDialog(ModalScreen[dict[str, Any] | None]):
         if isinstance(request, str):
             self.query_one("#create-error", Static).update(Text(request))
             return
-        self.dismiss(request)
+        self.finish(request)
 
     def action_cancel(self) -> None:
         """Close without opening a table."""
-        self.dismiss(None)
+        self.finish(None)
 
     @on(Button.Pressed, "#do-create")
     def _create_pressed(self) -> None:
@@ -126,7 +143,7 @@ class CreateTableDialog(ModalScreen[dict[str, Any] | None]):
         self.action_create()
 
 
-class AskDialog(ModalScreen[str | None]):
+class AskDialog(Dialog[str | None]):
     """Ask for one line of text (a name); dismissed with it, or None."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
@@ -139,7 +156,7 @@ class AskDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         """A prompt and a field."""
         with Vertical(classes="dialog small"):
-            yield Label(Text(self.prompt))
+            yield Static(Text(self.prompt))
             yield Input(self.default, max_length=MAX_NAME, compact=True)
 
     def on_mount(self) -> None:
@@ -148,14 +165,14 @@ class AskDialog(ModalScreen[str | None]):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        self.finish(event.value.strip() or None)
 
     def action_cancel(self) -> None:
         """Close without an answer."""
-        self.dismiss(None)
+        self.finish(None)
 
 
-class ChoiceDialog(ModalScreen[Any]):
+class ChoiceDialog(Dialog[Any]):
     """Choose one of a few options by key or click; Escape cancels (dismissed with None).
 
     Args:
@@ -182,7 +199,7 @@ class ChoiceDialog(ModalScreen[Any]):
         """The question and a button per option."""
         title = self.title_text
         with Vertical(classes="dialog small choice"):
-            yield Label(Text(title) if isinstance(title, str) else title)
+            yield Static(Text(title) if isinstance(title, str) else title, classes="question")
             with Vertical(classes="choices"):
                 for i, (key, label, _value) in enumerate(self.choices):
                     text = Text.assemble((f"{key}", "bold underline"), "  ", label)
@@ -202,17 +219,17 @@ class ChoiceDialog(ModalScreen[Any]):
         for i, (k, _label, value) in enumerate(self.choices):
             if key in (k.lower(), str(i + 1)):
                 event.stop()
-                self.dismiss(value)
+                self.finish(value)
                 return
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         if event.button.id and event.button.id.startswith("choice-"):
-            self.dismiss(self.choices[int(event.button.id.removeprefix("choice-"))][2])
+            self.finish(self.choices[int(event.button.id.removeprefix("choice-"))][2])
 
     def action_cancel(self) -> None:
         """Close without choosing."""
-        self.dismiss(None)
+        self.finish(None)
 
 
 def suit_dialog(
@@ -232,7 +249,7 @@ def suit_dialog(
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(Dialog[bool]):
     """A yes/no question: ``y`` or Enter says yes, ``n`` or Escape no."""
 
     BINDINGS = [  # noqa: RUF012
@@ -247,7 +264,7 @@ class ConfirmDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
         with Vertical(classes="dialog small"):
-            yield Label(Text(self.question))
+            yield Static(Text(self.question))
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="primary", compact=True)
                 yield Button("No (n)", id="no", compact=True)
@@ -259,11 +276,11 @@ class ConfirmDialog(ModalScreen[bool]):
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.finish(event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
         """Answer."""
-        self.dismiss(yes)
+        self.finish(yes)
 
 
 def rules_text(ascii: bool = False) -> str:
@@ -275,7 +292,7 @@ def rules_text(ascii: bool = False) -> str:
     return text
 
 
-class RulesScreen(ModalScreen[None]):
+class RulesScreen(Dialog[None]):
     """The rules and the keys, scrollable; Escape, q or ? closes."""
 
     BINDINGS = [  # noqa: RUF012
@@ -295,4 +312,4 @@ class RulesScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         """Back to the game."""
-        self.dismiss(None)
+        self.finish(None)

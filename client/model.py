@@ -42,6 +42,8 @@ class TableModel:
         logged: how many lines were ever added to ``log``.
         last_result: the last ``hand_ended`` event (the hand-end summary).
         hand_penalties: shuffle-penalty points paid per seat in this hand (R10).
+        resumed: this client took the seat back with its token.
+        summary_due: a hand just ended and its summary is still to be shown.
     """
 
     name: str
@@ -58,6 +60,7 @@ class TableModel:
     last_result: dict[str, Any] | None = None
     hand_penalties: dict[int, int] = field(default_factory=dict)
     resumed: bool = False
+    summary_due: bool = False
 
     # ------------------------------------------------------------- messages
 

@@ -12,10 +12,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from .cards import CardStyle
+from .dialogs import Dialog
 from .model import TableModel
 
 if TYPE_CHECKING:
@@ -103,13 +103,14 @@ def summary(result: dict[str, Any], model: TableModel, style: CardStyle) -> Rend
     if result.get("game_over"):
         title = f"Game over after hand {hand}"
     parts.append(Text(title, style="bold"))
-    parts.append(hand_table(result, model, style))
     if result.get("game_over"):
         parts.append(standings(result, model, style))
+        parts.append(Text(f"The last hand (hand {hand}):", style="bold"))
+    parts.append(hand_table(result, model, style))
     return Group(*parts)
 
 
-class SummaryScreen(ModalScreen[None]):
+class SummaryScreen(Dialog[None]):
     """The hand-end (or game-end) summary; Enter or Escape closes it."""
 
     BINDINGS = [  # noqa: RUF012
@@ -179,9 +180,9 @@ class SummaryScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         """Back to the table."""
-        self.dismiss(None)
+        self.finish(None)
 
     def action_new_game(self) -> None:
         """Start a new game at this table."""
         if self.app.send({"type": "new_game"}):
-            self.dismiss(None)
+            self.finish(None)

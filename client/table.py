@@ -157,6 +157,8 @@ class TableScreen(Screen[None]):
         hand.show(model.hand, playable, self.selected if model.hand else None, note)
         self.query_one("#prompt", Static).update(self._prompt(model))
         self._write_logs(model)
+        if model.summary_due:
+            self.show_summary()
         self._maybe_ask_suit(model)
         for screen in app.screen_stack:
             if isinstance(screen, SummaryScreen):
@@ -168,7 +170,7 @@ class TableScreen(Screen[None]):
         screen = self.app.screen
         check = screen.still_valid if isinstance(screen, ChoiceDialog) else None
         if check is not None and (all_game or not check()):
-            screen.dismiss(None)
+            screen.finish(None)
 
     def _fix_selection(self, model: TableModel, new_update: bool = False) -> None:
         hand = model.hand
@@ -571,19 +573,27 @@ class TableScreen(Screen[None]):
 
     def action_summary(self) -> None:
         """Show the last hand's summary again."""
-        self.show_summary(force=True)
+        self.show_summary()
 
-    def show_summary(self, force: bool = False) -> None:
-        """Show the summary of the hand just over (or replace the one open)."""
+    def show_summary(self) -> None:
+        """Show the summary of the last hand (or put it in the one open). A question
+        about the game is closed first; another dialog (the rules, say) is left
+        open, and the summary comes when it closes."""
         model = self.model
         if model is None or model.last_result is None:
             return
         for screen in self.app.screen_stack:
             if isinstance(screen, SummaryScreen):
+                model.summary_due = False
                 screen.result = model.last_result
                 screen.sync()
                 return
         self._close_stale_dialogs(all_game=True)
+        top = self.app.screen
+        if top is not self and not (isinstance(top, ChoiceDialog) and top.still_valid):
+            model.summary_due = True
+            return
+        model.summary_due = False
         self.app.push_screen(SummaryScreen(model.last_result))
 
     def action_chat(self) -> None:

@@ -155,7 +155,7 @@ def seat_lines(model: TableModel, style: CardStyle) -> Text:
         if pen:
             out.append(f" (+{pen})", style="dim")
         if seat in unannounced:
-            out.append(" 1 CARD, NOT SAID!", style="bold reverse")
+            out.append(" 1 card, unsaid!", style="bold reverse")
         elif seat in one_card:
             out.append(" ONE CARD", style="bold reverse")
         if seat < len(lost) and lost[seat]:

@@ -227,13 +227,41 @@ def step(pane: Pane) -> str:
     if "d draws" in s:
         pane.keys("d")
         return "draw"
-    if "Your turn" in s or "Enter plays it" in s:
+    if "Enter plays it" in s:
         pane.keys("Enter")
+        return "play"
+    if "Your turn" in s:
+        index = first_playable(s)
+        if index is None:
+            return ""
+        pane.keys(str((index + 1) % 10) if index < 10 else "Right", "Enter")
         return "play"
     return ""
 
 
-def play_game(keep: bool, timeout: float = 300.0) -> None:
+HAND_CARD = re.compile(r"(\[)?(?:10|[2-9AJQK])[♠♥♦♣]")
+
+
+def first_playable(screen: str) -> int | None:
+    """The position of the first card shown playable (in brackets) in the hand box."""
+    lines = screen.splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if "Your hand" in line)
+    except StopIteration:
+        return None
+    index = 0
+    for line in lines[start + 1 :]:
+        left = line[:50]
+        if left.startswith("╰"):
+            break
+        for m in HAND_CARD.finditer(left):
+            if m.group(1):
+                return index
+            index += 1
+    return None
+
+
+def play_game(keep: bool, timeout: float = 1500.0) -> None:
     """Two players and a spectator, a whole short game, one terminal closed and reopened."""
     server_cmd = tool("craits-server")
     client = tool("craits-client")
@@ -297,7 +325,7 @@ def play_game(keep: bool, timeout: float = 300.0) -> None:
                 bob = open_pane("Bob")
                 bob.wait("Bob back in his seat", lambda s: "You are back in your" in s, 15)
                 reopened = True
-            time.sleep(0.15)
+            time.sleep(0.05)
         if not reopened:
             raise CheckFailed("the game ended before Bob's terminal could be reopened")
         cat.wait("Cat sees the standings", lambda s: "wins the game" in s or "Shared win" in s, 15)

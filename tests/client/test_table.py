@@ -230,3 +230,18 @@ async def test_the_dealer_names_the_suit_of_a_turned_up_eight(
         await wait_for(pilot, lambda: on_table(app), what="the table")
         assert "You named ♥" in log_text(app)
         assert not app.model.suit_choices()
+
+
+async def test_a_click_chooses_a_card_and_a_second_click_plays_it(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        await pilot.pause(0.05)
+        # 7♥ is the 4th card: 6 columns a card, inside the panel's border
+        await pilot.click("#hand", offset=(1 + 3 * 6 + 1, 1))
+        assert app.screen.selected_card == "7H"
+        await pilot.click("#hand", offset=(1 + 3 * 6 + 1, 1))
+        await wait_for(pilot, lambda: app.model.view["top"] == "7H", what="the play")
