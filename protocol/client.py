@@ -102,16 +102,28 @@ class Connection:
             ProtocolError: the server sent a bad frame.
         """
         while True:
-            header = await self.reader.readexactly(4)
-            n = frame_length(header, MAX_SERVER_FRAME)
-            message = decode(await self.reader.readexactly(n), MAX_SERVER_FRAME, depth=16)
-            if message.get("type") == "ping":
-                pong: dict[str, Any] = {"type": "pong"}
-                if "nonce" in message:
-                    pong["nonce"] = message["nonce"]
-                self.writer.write(encode(pong))
-                continue
-            return message
+            message = await self.recv_frame()
+            if message is not None:
+                return message
+
+    async def recv_frame(self) -> dict[str, Any] | None:
+        """The next frame from the server: a message, or None for a heartbeat
+        ping (answered with a pong), so a caller can tell the server is alive.
+
+        Raises:
+            asyncio.IncompleteReadError: the server closed the connection.
+            ProtocolError: the server sent a bad frame.
+        """
+        header = await self.reader.readexactly(4)
+        n = frame_length(header, MAX_SERVER_FRAME)
+        message = decode(await self.reader.readexactly(n), MAX_SERVER_FRAME, depth=16)
+        if message.get("type") == "ping":
+            pong: dict[str, Any] = {"type": "pong"}
+            if "nonce" in message:
+                pong["nonce"] = message["nonce"]
+            self.writer.write(encode(pong))
+            return None
+        return message
 
     async def close(self) -> None:
         """Close the connection (never raises)."""

@@ -394,16 +394,11 @@ class Table:
                 )
 
     def disconnected(self, member: Member) -> None:
-        """``member``'s connection dropped: spectators go; a seat stays, shown
-        disconnected, its turns covered by the turn timeout."""
-        if member in self.spectators:
-            self.spectators.discard(member)
-            self._broadcast_info()
-            return
+        """``member``'s connection dropped: a spectator, or a seat before the game,
+        leaves; a seat in a game stays, shown disconnected, its turns covered by
+        the turn timeout."""
         seat = self._seat_of(member)
-        if seat is None:
-            return
-        if self.state == "waiting":
+        if seat is None or self.state == "waiting":
             self.leave(member)
             return
         self.seats[seat].member = None
