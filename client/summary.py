@@ -3,6 +3,7 @@ and the end of the game (standings and winners)."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from rich import box
@@ -20,6 +21,10 @@ from .model import TableModel
 
 if TYPE_CHECKING:
     from .app import CraitsApp
+
+
+GRACE = 0.8
+"""Seconds after the summary opens during which Enter or Escape do not close it."""
 
 
 def hand_table(result: dict[str, Any], model: TableModel, style: CardStyle) -> Table:
@@ -125,6 +130,7 @@ class SummaryScreen(Dialog[None]):
         super().__init__()
         self.result = result
         self._ready = False
+        self._opened = time.monotonic()
 
     def compose(self) -> ComposeResult:
         """The summary and a line saying what comes next."""
@@ -179,7 +185,10 @@ class SummaryScreen(Dialog[None]):
         return True
 
     def action_close(self) -> None:
-        """Back to the table."""
+        """Back to the table (not in the first moment: an Enter meant for the last
+        play must not close the summary before it is read)."""
+        if time.monotonic() - self._opened < GRACE:
+            return
         self.finish(None)
 
     def action_new_game(self) -> None:

@@ -214,8 +214,10 @@ def step(pane: Pane) -> str:
         return "over"
     if "which suit?" in s or "Name the suit" in s or "Call idiot on whom" in s:
         pane.keys("1")
+        time.sleep(0.3)
         return "choice"
     if "— scores" in s and "Enter" in s:
+        time.sleep(1.0)  # the summary ignores Enter in its first moment
         pane.keys("Enter")
         return "summary"
     if 'press o to say "one card"' in s:
@@ -235,6 +237,7 @@ def step(pane: Pane) -> str:
         if index is None:
             return ""
         pane.keys(str((index + 1) % 10) if index < 10 else "Right", "Enter")
+        time.sleep(0.3)  # let the screen catch up before looking again
         return "play"
     return ""
 

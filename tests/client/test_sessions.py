@@ -7,7 +7,7 @@ from typing import Any
 
 from craits.client.dialogs import ChoiceDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
-from craits.client.summary import SummaryScreen
+from craits.client.summary import GRACE, SummaryScreen
 from craits.client.table import TableScreen
 from textual.widgets import Checkbox, Input
 
@@ -105,7 +105,9 @@ async def test_hand_end_summary(server: Any, connect: Any, make_app: Any) -> Non
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        await pilot.press("enter")  # an Enter right after the play does not close it
         await pilot.pause(0.1)
+        assert isinstance(app.screen, SummaryScreen)
         text = screen_text(app)
         assert "Hand 1 of 15" in text
         assert "went out" in text
@@ -119,8 +121,8 @@ async def test_hand_end_summary(server: Any, connect: Any, make_app: Any) -> Non
             assert app.style.label(card) in text
         # the next hand is dealt meanwhile; the summary stays until closed
         await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2")
-        await pilot.pause(0.05)
-        assert "The next hand is dealt" in screen_text(app)
+        await wait_text(pilot, app, "The next hand is dealt")
+        await pilot.pause(GRACE)
         await pilot.press("enter")
         await wait_for(pilot, lambda: on_table(app), what="back to the table")
         assert app.screen.check_action("summary", ()) is True
@@ -139,8 +141,7 @@ async def test_create_add_bot_game_over_and_new_game(
         dialog.query_one("#table-name", Input).value = "mine"
         dialog.query_one("#opt-short_game", Checkbox).value = True
         dialog.query_one("#timeout", Input).value = "0"
-        await pilot.pause(0.05)
-        text = screen_text(app)
+        text = await wait_text(pilot, app, "Short game")
         assert "Short game" in text and "Face cards" in text
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: on_table(app), what="the new table")
@@ -148,8 +149,7 @@ async def test_create_add_bot_game_over_and_new_game(
         assert table.rules.short_game and table.config.turn_timeout == 0
         # Ana (seat 0) plays first: the bot cuts 2♣ and deals
         script(table, ["AC", "2C"], deal_order(BEN, ANA, "KH"))
-        await pilot.pause(0.05)
-        assert "b: add a bot" in screen_text(app)
+        await wait_text(pilot, app, "b: add a bot")
         assert app.screen.check_action("start", ()) is None  # one player only
         await pilot.press("b")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="bot level")
@@ -164,8 +164,7 @@ async def test_create_add_bot_game_over_and_new_game(
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
         await wait_for(pilot, lambda: app.model.state == "finished", what="finished")
-        await pilot.pause(0.05)
-        text = screen_text(app)
+        text = await wait_text(pilot, app, "Game over after hand 8")
         assert "Game over after hand 8" in text
         assert "Ana wins the game!" in text
         assert "n: start a new game" in text
@@ -190,14 +189,12 @@ async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
         # Ana does nothing: the server plays for her
         await wait_for(pilot, lambda: "server played for you" in log_text(app), what="timeout")
         await wait_for(pilot, lambda: app.model.away, what="away")
-        await pilot.pause(0.05)
-        assert "You are away" in screen_text(app)
+        await wait_text(pilot, app, "You are away")
         assert app.screen.check_action("back", ()) is True
         # b: back; the server stops playing for Ana
         await pilot.press("b")
         await wait_for(pilot, lambda: not app.model.away, what="back")
-        await pilot.pause(0.05)
-        assert "You are away" not in screen_text(app)
+        await wait_for(pilot, lambda: "You are away" not in screen_text(app), what="no notice")
         assert app.screen.check_action("back", ()) is False
 
 
@@ -215,13 +212,11 @@ async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: A
         assert "t1" in text and "1/3" in text and "Ben" in text
         await pilot.press("j")
         await wait_for(pilot, lambda: on_table(app), what="the table")
-        await pilot.pause(0.05)
-        assert "Waiting for the game to start" in screen_text(app)
+        await wait_text(pilot, app, "Waiting for the game to start")
         # chat both ways; what others write is shown as written, never as markup
         await ben.send({"type": "chat", "text": "[b]hi[/b] [link=x]y"})
         await wait_for(pilot, lambda: app.model.chat, what="chat")
-        await pilot.pause(0.05)
-        assert "Ben: [b]hi[/b] [link=x]y" in screen_text(app)
+        await wait_text(pilot, app, "Ben: [b]hi[/b] [link=x]y")
         await pilot.press("c", *"hello", "enter")
         line = await ben.expect("chat", where=lambda m: m["name"] == "Ana")
         assert line["text"] == "hello"

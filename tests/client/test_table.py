@@ -165,8 +165,7 @@ async def test_one_card_with_the_play_and_after_it(
         await wait_for(pilot, lambda: app.model.hand == ["5H", "3C"], what="two cards again")
         await pilot.press("1", "enter")  # 5♥ on 7♥
         await wait_for(pilot, lambda: app.model.owes_announcement(), what="owing")
-        await pilot.pause(0.05)
-        assert 'press o to say "one card"' in screen_text(app)
+        await wait_text(pilot, app, 'press o to say "one card"')
         await pilot.press("o")
         await wait_for(pilot, lambda: not app.model.owes_announcement(), what="announced")
         assert 'You: "One card!"' in log_text(app)
@@ -188,8 +187,7 @@ async def test_idiot_on_a_player_who_did_not_announce(
         await ben.expect("update", where=lambda m: m["view"]["to_act"] == 0)
         await ben.act({"play": "QH"})  # and says nothing
         await wait_for(pilot, lambda: app.model.idiot_targets() == [0], what="the chance")
-        await pilot.pause(0.05)
-        assert "Ben did not say" in screen_text(app)
+        await wait_text(pilot, app, "Ben did not say")
         assert app.screen.check_action("idiot", ()) is True
         await pilot.press("i")
         await wait_for(pilot, lambda: app.model.hand_sizes()[0] == 3, what="the penalty")
