@@ -32,7 +32,7 @@ from craits.protocol import (
 )
 from craits.server.engine import Rules
 from craits.server.journal import Journal, JournalError, SavedTable
-from craits.server.records import build_record
+from craits.server.records import build_record, iso_time
 from craits.server.table import Table, TableConfig, TableError, token_digest
 
 log = logging.getLogger("craits.server")
@@ -378,7 +378,7 @@ class Client:
             {
                 "type": "records",
                 "games": [
-                    {**g, "started": int(g["started"]), "finished": int(g["finished"])}
+                    {**g, "started": iso_time(g["started"]), "finished": iso_time(g["finished"])}
                     for g in games
                 ],
             }
@@ -432,7 +432,7 @@ class Server:
         )
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
-        if self.config.bots > 0:
+        if self.config.bots > 0 and PRACTICE not in self.tables:
             table = self.create_table("practice", self.config.bots + 1, Rules(), None, None)
             for _ in range(self.config.bots):
                 table.add_bot(self.config.bot_level)

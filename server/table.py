@@ -330,6 +330,8 @@ class Table:
             if detach is not None:
                 detach()
         log.info("table %s: %s resumed seat %d", self.name, s.name, seat)
+        if self.deadline is None:
+            self._set_deadline()  # after a restart the turn in play gets its timer back
         member.send({"type": "resumed", "table": self.name, "seat": seat})
         member.send(self.snapshot(seat))
         self._broadcast_info()
