@@ -154,6 +154,8 @@ class TableScreen(Screen[None]):
             hand.border_title = "Watching"
         elif model.view is None:
             note = Text("Cards are dealt when the game starts.", style="dim")
+        elif not model.hand:
+            note = Text("No cards in your hand.", style="dim")
         hand.show(model.hand, playable, self.selected if model.hand else None, note)
         self.query_one("#prompt", Static).update(self._prompt(model))
         self._write_logs(model)

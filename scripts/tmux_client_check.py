@@ -29,6 +29,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -236,6 +237,8 @@ def step(pane: Pane) -> str:
         index = first_playable(s)
         if index is None:
             return ""
+        if len(hand_cards(s)) == 2:
+            pane.keys("o")  # the play leaves one card: say so with it (R7)
         pane.keys(str((index + 1) % 10) if index < 10 else "Right", "Enter")
         time.sleep(0.3)  # let the screen catch up before looking again
         return "play"
@@ -245,23 +248,25 @@ def step(pane: Pane) -> str:
 HAND_CARD = re.compile(r"(\[)?(?:10|[2-9AJQK])[♠♥♦♣]")
 
 
-def first_playable(screen: str) -> int | None:
-    """The position of the first card shown playable (in brackets) in the hand box."""
+def hand_cards(screen: str) -> list[bool]:
+    """The cards in the hand box, in order: whether each is shown playable (in brackets)."""
     lines = screen.splitlines()
     try:
         start = next(i for i, line in enumerate(lines) if "Your hand" in line)
     except StopIteration:
-        return None
-    index = 0
+        return []
+    cards = []
     for line in lines[start + 1 :]:
         left = line[:50]
         if left.startswith("╰"):
             break
-        for m in HAND_CARD.finditer(left):
-            if m.group(1):
-                return index
-            index += 1
-    return None
+        cards += [bool(m.group(1)) for m in HAND_CARD.finditer(left)]
+    return cards
+
+
+def first_playable(screen: str) -> int | None:
+    """The position of the first card shown playable in the hand box."""
+    return next((i for i, ok in enumerate(hand_cards(screen)) if ok), None)
 
 
 def play_game(keep: bool, timeout: float = 1500.0) -> None:
@@ -355,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("tmux") is None:
         print("tmux_client_check: tmux is not installed", file=sys.stderr)
         return 2
+    # a kill (a test timeout, say) still stops the server and the tmux sessions
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:
         if args.game:
             play_game(args.keep)
