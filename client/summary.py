@@ -141,6 +141,7 @@ class SummaryScreen(Dialog[None]):
 
     def on_mount(self) -> None:
         """Show the result."""
+        self._opened = time.monotonic()
         self._ready = True
         self.sync()
         self.query_one("#summary").focus()

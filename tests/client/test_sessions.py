@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from craits.client import summary
 from craits.client.dialogs import ChoiceDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
-from craits.client.summary import GRACE, SummaryScreen
+from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
 from textual.widgets import Checkbox, Input
 
@@ -92,7 +93,7 @@ async def test_reconnects_after_a_drop_and_resumes_after_a_restart(
         await wait_for(pilot, lambda: table.seats[1].member is not None, what="seat back")
 
 
-async def test_hand_end_summary(server: Any, connect: Any, make_app: Any) -> None:
+async def test_hand_end_summary(server: Any, connect: Any, make_app: Any, monkeypatch: Any) -> None:
     ben_hand = ["3D", "9C", "2C", "4C", "QS", "KC", "JS", "5D"]
     await ben_at_table(server, connect, ben_hand, ANA, "KH")
     app = make_app("Ana", table="t1")
@@ -104,6 +105,7 @@ async def test_hand_end_summary(server: Any, connect: Any, make_app: Any) -> Non
         table._after([])
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
+        monkeypatch.setattr(summary, "GRACE", 3.0)  # however slow the machine
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
         await pilot.press("enter")  # an Enter right after the play does not close it
         await pilot.pause(0.1)
@@ -122,7 +124,7 @@ async def test_hand_end_summary(server: Any, connect: Any, make_app: Any) -> Non
         # the next hand is dealt meanwhile; the summary stays until closed
         await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2")
         await wait_text(pilot, app, "The next hand is dealt")
-        await pilot.pause(GRACE)
+        monkeypatch.setattr(summary, "GRACE", 0.0)
         await pilot.press("enter")
         await wait_for(pilot, lambda: on_table(app), what="back to the table")
         assert app.screen.check_action("summary", ()) is True
@@ -189,6 +191,7 @@ async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
         # Ana does nothing: the server plays for her
         await wait_for(pilot, lambda: "server played for you" in log_text(app), what="timeout")
         await wait_for(pilot, lambda: app.model.away, what="away")
+        server.tables["t1"].config.turn_timeout = 30  # once back, Ana has time
         await wait_text(pilot, app, "You are away")
         assert app.screen.check_action("back", ()) is True
         # b: back; the server stops playing for Ana
