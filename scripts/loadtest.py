@@ -367,6 +367,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
     stats = BotStats(recording=bool(args.games))
     bots: list[BotClient] = []
+    echo_runs: list[dict[str, Any]] = []
+    if args.compare_echo:
+        # The echo runs just before and just after the real test, so that other
+        # programs' load, if it drifts, weighs on both sides alike.
+        echo_runs.append(await echo(connections, args, result_seconds=args.duration / 2))
     try:
         t_setup = time.perf_counter()
         bots, failures = await open_tables(host, port, args, stats)
@@ -422,6 +427,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "max": 1000 * (rtts[-1] if rtts else float("nan")),
                 },
                 "server_cpu": (cpu1 - cpu0) / seconds if pid else None,
+                "server_us_per_move": 1e6 * (cpu1 - cpu0) / stats.moves
+                if pid and stats.moves
+                else None,
+                "client_us_per_move": 1e6 * (me1 - me0) / stats.moves if stats.moves else None,
                 "client_cpu": (me1 - me0) / seconds,
                 "machine_cpu": (box1[0] - box0[0]) / seconds,
                 "other_cpu": max(
@@ -458,13 +467,26 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         elif pid:
             result["idle"] = await idle_rss(host, port, pid, args.idle)
     if args.compare_echo:
-        sys.path.insert(0, str(SCRIPTS))
-        import echo_baseline
-
-        echo = await echo_baseline.measure(connections, args.echo_duration or result["seconds"])
-        result["echo"] = echo
-        result["ratio_to_echo"] = result["frames_per_s"] / echo["frames_per_s"]
+        echo_runs.append(await echo(connections, args, result_seconds=result["seconds"] / 2))
+        e = {
+            "connections": connections,
+            "seconds": sum(r["seconds"] for r in echo_runs),
+            "frames_per_s": sum(r["frames_per_s"] for r in echo_runs) / len(echo_runs),
+            "server_cpu": sum(r["server_cpu"] for r in echo_runs) / len(echo_runs),
+            "runs": echo_runs,
+        }
+        result["echo"] = e
+        result["ratio_to_echo"] = result["frames_per_s"] / e["frames_per_s"]
     return result
+
+
+async def echo(connections: int, args: argparse.Namespace, result_seconds: float) -> dict[str, Any]:
+    """One run of ``scripts/echo_baseline.py``'s measurement with ``connections`` connections."""
+    sys.path.insert(0, str(SCRIPTS))
+    import echo_baseline
+
+    seconds = args.echo_duration / 2 if args.echo_duration else result_seconds
+    return await echo_baseline.measure(connections, seconds)
 
 
 def report(r: dict[str, Any]) -> None:
@@ -490,11 +512,13 @@ def report(r: dict[str, Any]) -> None:
     if r["server_cpu"] is not None:
         mem = r["server_mem_kib"]
         print(
-            f"  server CPU: {100 * r['server_cpu']:.0f}% of one core; "
+            f"  server CPU: {100 * r['server_cpu']:.0f}% of one core "
+            f"({r['server_us_per_move'] or 0:.0f} us per move); "
             f"RSS {mem['VmRSS'] / 1024:.1f} MiB, peak (VmHWM) {mem['VmHWM'] / 1024:.1f} MiB"
         )
     print(
-        f"  load generator CPU (this process): {100 * r['client_cpu']:.0f}% of one core; "
+        f"  load generator CPU (this process): {100 * r['client_cpu']:.0f}% of one core "
+        f"({r['client_us_per_move'] or 0:.0f} us per move); "
         f"whole machine busy {100 * r['machine_cpu']:.0f}% of one core, of which "
         f"{100 * r['other_cpu']:.0f}% other processes"
     )
@@ -519,9 +543,11 @@ def report(r: dict[str, Any]) -> None:
         )
     if "echo" in r:
         e = r["echo"]
+        runs = " and ".join(f"{x['frames_per_s']:,.0f}" for x in e["runs"])
         print(
-            f"  echo baseline ({e['connections']} connections, {e['seconds']:.1f} s): "
-            f"{e['frames_per_s']:,.0f} frames/s (echo server CPU {100 * e['server_cpu']:.0f}%); "
+            f"  echo baseline ({e['connections']} connections, {e['seconds']:.1f} s, before "
+            f"and after: {runs}): {e['frames_per_s']:,.0f} frames/s "
+            f"(echo server CPU {100 * e['server_cpu']:.0f}%); "
             f"this server: {r['frames_per_s']:,.0f} frames/s = "
             f"{100 * r['ratio_to_echo']:.0f}% of the echo baseline"
         )
@@ -565,7 +591,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--idle", type=int, default=1000, help="idle connections for RSS/conn (0: skip)")
     p.add_argument("--compare-echo", action="store_true", help="also run the echo baseline")
-    p.add_argument("--echo-duration", type=float, help="seconds of echo (default: same)")
+    p.add_argument(
+        "--echo-duration",
+        type=float,
+        help="seconds of echo, half before and half after (default: as long as the test)",
+    )
     p.add_argument(
         "--profile", type=Path, help="run the server under cProfile, stats written to this file"
     )
