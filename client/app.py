@@ -114,6 +114,9 @@ class CraitsApp(App[None]):
         self.port = port
         self.address = f"{host}:{port}"
         self.player_name = name
+        # The saved seat is per server and per player name: two people on one
+        # account (or one person playing two names) never take each other's seat.
+        self.store_key = f"{self.address} {name.casefold()}"
         self.style = CardStyle(ascii)
         self.store = store if store is not None else TokenStore()
         self.connect_timeout = connect_timeout
@@ -294,7 +297,7 @@ class CraitsApp(App[None]):
             return
         if not first:
             return
-        saved = self.store.get(self.address)
+        saved = self.store.get(self.store_key)
         if saved and not self._start_spectate and self._start_table in (None, saved.get("table")):
             self._resume(saved["token"])
             return
@@ -354,7 +357,7 @@ class CraitsApp(App[None]):
 
     def rejoin(self) -> None:
         """Take back the seat saved for this server."""
-        saved = self.store.get(self.address)
+        saved = self.store.get(self.store_key)
         if saved:
             self._resume(saved["token"])
 
@@ -453,7 +456,7 @@ class CraitsApp(App[None]):
         if table in self.tables:
             self.model.set_info(self.tables[table])
         if isinstance(token, str) and isinstance(seat, int):
-            self.store.put(self.address, token, table, name, seat)
+            self.store.put(self.store_key, token, table, name, seat)
         self._show_table()
 
     def _on_resumed(self, m: dict[str, Any]) -> None:
@@ -462,7 +465,7 @@ class CraitsApp(App[None]):
         seat = m.get("seat")
         model = self.model
         if model is None or model.name != table:
-            saved = self.store.get(self.address)
+            saved = self.store.get(self.store_key)
             token = saved["token"] if saved else None
             self.model = TableModel(table, seat=seat, token=token, resumed=True)
             self.say(f"Back at table {table}.")
@@ -590,7 +593,7 @@ class CraitsApp(App[None]):
         self.send({"type": "list_tables", "watch": True})
 
     def _forget_seat(self) -> None:
-        self.store.drop(self.address)
+        self.store.drop(self.store_key)
 
     def _on_error(self, m: dict[str, Any]) -> None:
         code = str(m.get("code", ""))

@@ -12,6 +12,7 @@ import asyncio
 import getpass
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from craits.protocol import DEFAULT_PORT, MAX_NAME
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "address",
         metavar="HOST[:PORT]",
+        nargs="?",
         help=f"the server, e.g. localhost or 192.168.1.5:{DEFAULT_PORT} "
         f"(port {DEFAULT_PORT} if left out)",
     )
@@ -66,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--spectate", metavar="NAME", help="watch this table")
     group.add_argument(
         "--list", action="store_true", help="print the server's tables and exit (for scripts)"
+    )
+    p.add_argument(
+        "--replay",
+        metavar="FILE",
+        type=Path,
+        help="step through a recorded game (craits-server export) hand by hand, all hands shown",
     )
     p.add_argument(
         "--ascii",
@@ -130,9 +138,30 @@ async def list_tables(
         await conn.close()
 
 
+def replay(path: Path, ascii: bool) -> int:
+    """Run the replay viewer on a record file; returns the exit status."""
+    from .replay import RecordError, ReplayApp, load_record
+
+    try:
+        record = load_record(path)
+    except RecordError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        ReplayApp(record, ascii=ascii or not unicode_suits_ok()).run()
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``craits-client``; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.replay is not None:
+        return replay(args.replay, args.ascii)
+    if args.address is None:
+        parser.error("the server's address is required (or --replay FILE)")
     try:
         host, port = parse_address(args.address, DEFAULT_PORT)
     except ValueError as exc:

@@ -125,7 +125,7 @@ class LobbyScreen(Screen[None]):
         if selected is not None and selected in app.tables:
             table.move_cursor(row=table.get_row_index(selected))
         hint = self.query_one("#lobby-hint", Static)
-        saved = app.store.get(app.address)
+        saved = app.store.get(app.store_key)
         if saved and app.model is None:
             hint.update(
                 Text(
@@ -167,7 +167,7 @@ class LobbyScreen(Screen[None]):
         if action == "create":
             return True if app.online else None
         if action == "rejoin":
-            if app.store.get(app.address) is None:
+            if app.store.get(app.store_key) is None:
                 return False
             return True if app.online else None
         return True

@@ -1,7 +1,8 @@
 """Resume tokens kept between runs, so a restarted client takes back its seat.
 
 One JSON file in the user's state directory (``platformdirs.user_state_dir("craits")``)
-maps a server address (``host:port``) to the seat held there: its resume
+maps a key — the server address and the player's name (``"host:port name"``) —
+to the seat held there: its resume
 token, table and name. Errors reading or writing the file are ignored: a lost
 token only means the seat is not resumed automatically.
 """

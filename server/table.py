@@ -635,8 +635,8 @@ class Table:
         game = self.game
         if game is None or self.state != "playing":
             return
-        if not any(s.member is not None for s in self.seats):
-            return  # nobody is here: the table waits for a player to come back
+        if not any(s.member is not None and not s.away for s in self.seats):
+            return  # no player here and playing: the table waits for one to come back
         if game.phase == "hand_over":
             self._timer = self._loop.call_later(self.config.hand_pause, self._fire, self._next_hand)
             return

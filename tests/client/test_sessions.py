@@ -90,6 +90,15 @@ async def test_reconnects_after_a_drop_and_resumes_after_a_restart(
         await wait_for(pilot, lambda: on_table(again) and again.model.view, what="resume")
         assert again.model.seat == 1 and again.model.hand == hand
         await wait_for(pilot, lambda: table.seats[1].member is not None, what="seat back")
+        ana_conn = table.seats[1].member
+        # another name on the same account (same state file) never takes Ana's seat
+        other = make_app("Cy", store=app.store)
+        async with other.run_test(size=(80, 24)) as pilot2:
+            await wait_for(pilot2, lambda: other.link == "online", what="Cy online")
+            await pilot2.pause(0.3)
+            assert not on_table(other)
+            assert "Rejoin" not in screen_text(other)
+        assert table.seats[1].member is ana_conn
 
 
 async def test_hand_end_summary(server: Any, connect: Any, make_app: Any, monkeypatch: Any) -> None:
