@@ -325,6 +325,8 @@ class TableScreen(Screen[None]):
                 return False
             if action in ("move", "pick"):
                 return True if model.hand else None
+            if action == "pass" and not (view.get("rules") or {}).get("play_drawn_card"):
+                return False  # only with the option play_drawn_card (R4)
             if not online:
                 return None
             if action == "play":
@@ -335,8 +337,6 @@ class TableScreen(Screen[None]):
             if action == "draw":
                 return True if model.find("draw") else None
             if action == "pass":
-                if not (view.get("rules") or {}).get("play_drawn_card"):
-                    return False
                 return True if model.find("pass") else None
             if action == "announce":
                 return True if model.owes_announcement() or model.can_announce_with_play() else None
