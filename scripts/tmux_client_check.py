@@ -37,6 +37,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# A private tmux server for this run: it never meets the user's own sessions.
+TMUX = ["tmux", "-L", f"craits-check-{os.getpid()}"]
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 CARD = re.compile(r"(10|[2-9AJQK])[♠♥♦♣]")
@@ -84,14 +87,14 @@ class Pane:
         exports = " ".join(f"{k}={shell_quote(v)}" for k, v in env.items())
         line = f"env {exports} {' '.join(shell_quote(c) for c in command)}"
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "24", line],
+            [*TMUX, "new-session", "-d", "-s", name, "-x", "80", "-y", "24", line],
             check=True,
         )
 
     def screen(self) -> str:
         """What the pane shows now (empty once the session is gone)."""
         out = subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
+            [*TMUX, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
         )
         return out.stdout
 
@@ -101,12 +104,12 @@ class Pane:
         for i, key in enumerate(keys):
             if i:
                 time.sleep(0.08)
-            subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+            subprocess.run([*TMUX, "send-keys", "-t", self.name, key], check=True)
 
     def alive(self) -> bool:
         """Whether the session (so the client) still runs."""
         return (
-            subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode
+            subprocess.run([*TMUX, "has-session", "-t", self.name], capture_output=True).returncode
             == 0
         )
 
@@ -123,7 +126,7 @@ class Pane:
 
     def kill(self) -> None:
         """End the session."""
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*TMUX, "kill-session", "-t", self.name], capture_output=True)
 
 
 def shell_quote(s: str) -> str:
