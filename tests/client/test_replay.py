@@ -14,6 +14,7 @@ import pytest
 from craits.client.replay import ReplayApp, load_record
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
+from textual.containers import VerticalScroll
 
 from tests.client.conftest import screen_text
 from tests.server.conftest import Player, play_until, settle
@@ -67,6 +68,8 @@ async def test_replay_steps_through_every_hand_with_all_hands_shown(
             await pilot.pause()
             assert f"Hand {n} of 8" in screen_text(app)
         assert app.check_action("next", ()) is None
+        app.query_one(VerticalScroll).scroll_end(animate=False)
+        await pilot.pause()
         assert "Game over" in screen_text(app)
         await pilot.press("left")
         await pilot.pause()

@@ -1122,12 +1122,16 @@ async def test_faults_at_one_table_leave_the_others_alone(
         # a reset mid-frame
         ana.conn.writer.write(encode({"type": "chat", "text": "bye"})[:6])
         reset(ana.conn.writer)
-        # the table plays on for the one left (the others' turns time out) ...
+        # the table plays on for the one left (the others' turns time out; Dee
+        # says it is back whenever its own turn timed out, so the table never
+        # waits for a player) ...
         start = dee.seq
         while dee.seq < start + 3:
+            await dee.send({"type": "back"})
             await dee.recv()
         # ... until an exception inside it, in a timeout move (or in Dee's own)
         fail_in(monkeypatch, srv.tables["bad"])
+        await dee.send({"type": "back"})
         await dee.expect("error", where=lambda m: m["code"] == "table_stopped")
 
     async def play(players: list[Player], seed: int) -> int:
