@@ -28,6 +28,7 @@ from craits.protocol.client import ConnectError, Connection
 from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
+from textual.filter import Monochrome, NoColor
 from textual.reactive import reactive
 from textual.screen import Screen
 
@@ -110,6 +111,13 @@ class CraitsApp(App[None]):
         protocol_version: int = VERSION,
     ):
         super().__init__()
+        if self.no_color:
+            # NO_COLOR: Textual would draw every colour in grey (red cards and dim
+            # text come out dark on dark); draw in the terminal's own colours instead,
+            # and let bold, reverse, brackets and strike-through carry the meaning.
+            self._filters[:] = [
+                NoColor() if isinstance(f, Monochrome) else f for f in self._filters
+            ]
         self.host = host
         self.port = port
         self.address = f"{host}:{port}"
