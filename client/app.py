@@ -142,6 +142,7 @@ class CraitsApp(App[None]):
         self._resuming = False
         self._join_after_create: str | None = None
         self._joining: tuple[str, str] | None = None
+        self._respectating: str | None = None
         self._next_id = int(time.time() * 1000) * 1000
         self._lobby: Screen[Any] | None = None
 
@@ -301,6 +302,7 @@ class CraitsApp(App[None]):
             self._resume(model.token)
             return
         if model is not None and model.spectator:
+            self._respectating = model.name
             self.send({"type": "spectate", "table": model.name})
             return
         if not first:
@@ -488,6 +490,8 @@ class CraitsApp(App[None]):
         if not isinstance(name, str):
             return
         model = self.model
+        if self._respectating == name:
+            self._respectating = None
         if model is None or model.name != name:
             model = self.model = TableModel(name)
         was = model.phase
@@ -634,6 +638,22 @@ class CraitsApp(App[None]):
             lobby = self._lobby
             if lobby is not None:
                 lobby.ask_name(table, text)  # type: ignore[attr-defined]
+            return
+        if code == "no_such_table" and self._respectating is not None:
+            # watching again after a reconnection, but the table is gone
+            name, self._respectating = self._respectating, None
+            if self.model is not None and self.model.name == name and self.model.spectator:
+                self.model = None
+                self._to_lobby()
+                self.say(f"Table {name} is gone (the server restarted?).", severity="warning")
+                return
+        if code == "not_at_table" and self.model is not None:
+            # the server no longer counts this client at the table it shows
+            name = self.model.name
+            self.model = None
+            self._to_lobby()
+            self.say(f"You are no longer at table {name}.", severity="warning")
+            self.send({"type": "list_tables", "watch": True})
             return
         if code in ("no_such_table", "table_full", "table_exists", "bad_rules", "too_many_tables"):
             self._join_after_create = None

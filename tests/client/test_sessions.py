@@ -239,3 +239,43 @@ async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: A
         assert app.model is None
         assert app.store.get(app.store_key) is None  # a seat freed before the game is forgotten
         await wait_for(pilot, lambda: len(app.tables["t1"]["players"]) == 1, what="seat freed")
+
+
+async def test_a_spectator_whose_table_is_gone_goes_back_to_the_lobby(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Watcher", spectate="t1")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on_table(app), what="the table")
+        # the table survives a drop: the spectator watches it again
+        (conn,) = [c for c in server.clients if c.name == "Watcher"]
+        conn.abort()
+        await wait_for(
+            pilot,
+            lambda: any(c.name == "Watcher" and c is not conn for c in server.clients),
+            what="the reconnection",
+        )
+        await wait_for(pilot, lambda: server.tables["t1"].spectators, what="watching again")
+        assert on_table(app)
+        # a restart without a journal: the table is no more
+        (conn,) = [c for c in server.clients if c.name == "Watcher"]
+        del server.tables["t1"]
+        conn.abort()
+        await wait_for(pilot, lambda: not on_table(app), what="back to the lobby")
+        assert app.model is None
+        await wait_text(pilot, app, "Table t1 is gone")
+
+
+async def test_leave_when_the_server_says_not_at_a_table(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Watcher", spectate="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app), what="the table")
+        (conn,) = [c for c in server.clients if c.name == "Watcher"]
+        conn.table = None  # the server forgot this spectator
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not on_table(app), what="back to the lobby")
+        assert app.model is None
