@@ -24,6 +24,11 @@ def wire_action(legal: Action) -> Action:
     return {k: v for k, v in legal.items() if k != "seat"}
 
 
+PENALTIES_KEY = "client_penalties"
+"""Key of a kept ``hand_ended`` result holding the hand's shuffle penalties per seat
+(the event does not carry them: the client counts them from ``shuffle_penalty`` events)."""
+
+
 @dataclass
 class TableModel:
     """One table as this client sees it.
@@ -99,7 +104,8 @@ class TableModel:
                     e.get("penalty") or 0
                 )
             elif kind == "hand_ended":
-                self.last_result = e
+                # the summary shows this hand's penalties, whatever is dealt next
+                self.last_result = {**e, PENALTIES_KEY: dict(self.hand_penalties)}
 
     def set_info(self, info: dict[str, Any]) -> None:
         """Take the table info. Before a game, seats move down when someone

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 
 from .cards import CardStyle
 from .dialogs import Dialog
-from .model import TableModel
+from .model import PENALTIES_KEY, TableModel
 
 if TYPE_CHECKING:
     from .app import CraitsApp
@@ -42,6 +42,9 @@ def hand_table(result: dict[str, Any], model: TableModel, style: CardStyle) -> T
     t.add_column("Shuffle", justify="right", no_wrap=True)
     t.add_column("Total", justify="right", no_wrap=True)
     scores = result.get("scores") or []
+    penalties = result.get(PENALTIES_KEY)
+    if not isinstance(penalties, dict):
+        penalties = {}  # (a result from a state message: this client did not see the hand)
     for r in result.get("results") or []:
         if not isinstance(r, dict):
             continue
@@ -60,7 +63,7 @@ def hand_table(result: dict[str, Any], model: TableModel, style: CardStyle) -> T
             cancelled.append_text(style.card(pair[0]))
             cancelled.append("→")
             cancelled.append_text(style.card(pair[1]))
-        penalty = model.hand_penalties.get(seat, 0) if isinstance(seat, int) else 0
+        penalty = penalties.get(seat, 0) if isinstance(seat, int) else 0
         total = scores[seat] if isinstance(seat, int) and seat < len(scores) else "?"
         t.add_row(
             name,
