@@ -189,18 +189,22 @@ class ChoiceDialog(Dialog[Any]):
         title: str | Text,
         choices: list[tuple[str, Text, Any]],
         still_valid: Callable[[], bool] | None = None,
+        *,
+        compact: bool = False,
     ):
-        super().__init__()
+        super().__init__(classes="-compact" if compact else None)
         self.title_text = title
         self.choices = choices
         self.still_valid = still_valid
+        self.compact = compact
 
     def compose(self) -> ComposeResult:
-        """The question and a button per option."""
+        """The question and a button per option (in a row when ``compact``)."""
         title = self.title_text
         with Vertical(classes="dialog small choice"):
             yield Static(Text(title) if isinstance(title, str) else title, classes="question")
-            with Vertical(classes="choices"):
+            row = Horizontal if self.compact else Vertical
+            with row(classes="choices"):
                 for i, (key, label, _value) in enumerate(self.choices):
                     text = Text.assemble((f"{key}", "bold underline"), "  ", label)
                     yield Button(text, id=f"choice-{i}", compact=True)
@@ -238,12 +242,13 @@ def suit_dialog(
     suits: list[str],
     still_valid: Callable[[], bool] | None = None,
 ) -> ChoiceDialog:
-    """A dialog offering exactly ``suits`` (the ones the legal actions allow)."""
+    """A dialog offering exactly ``suits`` (the ones the legal actions allow): a
+    compact one at the bottom of the screen, so the hand stays in sight."""
     choices = []
     for s in suits:
         text = Text.assemble(style.suit_text(s), " ", (SUIT_WORDS[s], ""))
         choices.append((s.lower(), text, s))
-    return ChoiceDialog(title, choices, still_valid)
+    return ChoiceDialog(title, choices, still_valid, compact=True)
 
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

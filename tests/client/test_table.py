@@ -243,3 +243,25 @@ async def test_a_click_chooses_a_card_and_a_second_click_plays_it(
         assert app.screen.selected_card == "7H"
         await pilot.click("#hand", offset=(1 + 3 * 6 + 1, 1))
         await wait_for(pilot, lambda: app.model.view["top"] == "7H", what="the play")
+
+
+async def test_the_suit_dialog_leaves_the_hand_in_sight(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.model and app.model.view, what="the deal")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        await pilot.press("1", "enter")  # 8♠: any suit
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="8 dialog")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        for suit in ("spades", "hearts", "diamonds", "clubs"):
+            assert suit in text, text
+        hand_row = next(line for line in text.splitlines() if "[8♠]" in line)
+        for card in ("[8♠]", "[9♠]", "10♠", "[7♥]", "3♣", "J♣", "4♦", "Q♦"):
+            assert card in hand_row, (card, text)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: app.model.view["top"] == "8S", what="the 8")
+        assert app.model.view["suit"] == "H"
