@@ -45,6 +45,19 @@ class OptionBox(Checkbox):
         return "X" if self.value else " "
 
 
+class DigitInput(Input):
+    """A one-digit field: a typed digit replaces the one there (no Backspace needed)."""
+
+    def insert_text_at_cursor(self, text: str) -> None:
+        """Take the last digit typed as the whole value."""
+        digit = text[-1:]
+        if not digit.isdigit():
+            self.restricted()
+            return
+        self.value = digit
+        self.cursor_position = len(self.value)
+
+
 class CreateTableDialog(Dialog[dict[str, Any] | None]):
     """Open a table: its name, seats, RULES.md options and turn timeout.
 
@@ -69,7 +82,14 @@ class CreateTableDialog(Dialog[dict[str, Any] | None]):
                 yield Input(self.default_name, id="table-name", max_length=MAX_NAME, compact=True)
             with Horizontal(classes="form-row"):
                 yield Label("Seats 2–8", classes="form-label")
-                yield Input("2", id="seat-count", type="integer", max_length=1, compact=True)
+                yield DigitInput(
+                    "2",
+                    id="seat-count",
+                    type="integer",
+                    max_length=1,
+                    compact=True,
+                    tooltip="type a number from 2 to 8",
+                )
                 yield Label("Turn (s)", classes="form-label")
                 yield Input(
                     "60",

@@ -279,3 +279,27 @@ async def test_leave_when_the_server_says_not_at_a_table(
         await pilot.press("q")
         await wait_for(pilot, lambda: not on_table(app), what="back to the lobby")
         assert app.model is None
+
+
+async def test_the_seats_field_takes_a_typed_digit(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="form")
+        dialog = app.screen
+        dialog.query_one("#table-name", Input).value = "four"
+        await pilot.press("tab")  # to the seats field, holding "2"
+        seats = dialog.query_one("#seat-count", Input)
+        assert app.focused is seats and seats.value == "2"
+        await pilot.press("5")
+        assert seats.value == "5"
+        await pilot.press("end", "4")  # whatever the cursor, the digit replaces
+        assert seats.value == "4"
+        await pilot.press("x")
+        assert seats.value == "4"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "four" in server.tables, what="the table")
+        assert server.tables["four"].capacity == 4
