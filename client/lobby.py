@@ -183,6 +183,24 @@ class LobbyScreen(Screen[None]):
         """The keys that apply depend on the table under the cursor."""
         self.refresh_bindings()
 
+    def on_key(self, event: Any) -> None:
+        """``j`` where it does nothing (its key greyed out): say why."""
+        if event.key != "j" or self.check_action("join", ()) is True:
+            return
+        event.stop()
+        name = self.selected_table()
+        if not self.app.online:
+            why = "Not connected — wait for the connection to come back."
+        elif name is None:
+            why = "No table to join: n opens one."
+        else:
+            info = self.app.tables.get(name, {})
+            if len(info.get("players") or []) >= int(info.get("seats") or 0):
+                why = f"Table {name} is full: no seat to take (s watches it)."
+            else:
+                why = f"Table {name} is already playing: s watches it."
+        self.app.say(why, severity="warning", timeout=4)
+
     def action_join(self) -> None:
         """Take a seat at the table under the cursor."""
         name = self.selected_table()

@@ -150,7 +150,7 @@ class TableScreen(Screen[None]):
         playable = {c for c in model.hand if model.playable(c)}
         note = None
         if model.spectator:
-            note = Text("You are watching: no hand.", style="dim")
+            note = Text("You are watching — spectators see no hand.", style="italic")
             hand.border_title = "Watching"
         elif model.view is None:
             note = Text("Cards are dealt when the game starts.", style="dim")
@@ -251,6 +251,9 @@ class TableScreen(Screen[None]):
                     "Waiting for players. b: add a bot · s: start with those seated "
                     "(a full table starts by itself)"
                 )
+            creator = model.creator
+            if creator:
+                return Text(f"Waiting for the creator ({creator}) to start.")
             return Text("Waiting for the game to start.")
         phase = view.get("phase")
         if phase == "game_over":

@@ -7,6 +7,8 @@ the server's heartbeat pings. It makes no decision about the game.
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 from typing import Any
 
 from .wire import HEADER, MAX_SERVER_FRAME, VERSION, ProtocolError, decode, encode, frame_length
@@ -76,7 +78,14 @@ class Connection:
         except TimeoutError:
             raise ConnectError(f"no answer from {host}:{port} within {timeout:g} s") from None
         except OSError as exc:
-            raise ConnectError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
+            # asyncio words a refusal "Connect call failed ('127.0.0.1', 1)": say what
+            # the error number means instead ("connection refused")
+            if exc.errno and not isinstance(exc, socket.gaierror):
+                why = os.strerror(exc.errno)
+            else:
+                why = exc.strerror or str(exc)
+            why = why[:1].lower() + why[1:]
+            raise ConnectError(f"cannot reach {host}:{port}: {why}") from None
         except (asyncio.IncompleteReadError, ProtocolError):
             raise ConnectError(f"{host}:{port} does not speak the Craits protocol") from None
         if reply.get("type") != "welcome":

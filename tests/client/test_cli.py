@@ -74,6 +74,7 @@ async def test_app_exits_with_one_line_when_unreachable(make_app: Any) -> None:
     assert app.return_code == 1
     assert "\n" not in app.error_message
     assert app.error_message.startswith("cannot reach 127.0.0.1:")
+    assert app.error_message.endswith(": connection refused"), app.error_message
 
 
 async def test_other_protocol_version_is_refused(make_app: Any) -> None:

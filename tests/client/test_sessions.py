@@ -44,7 +44,7 @@ async def test_spectate_shows_the_table_without_a_hand(
         assert model.spectator and model.hand == []
         assert model.view["hand"] is None
         text = screen_text(app)
-        assert "no hand" in text
+        assert "You are watching — spectators see no hand." in text
         assert "you are watching" in text
         assert "Ben" in text and "Cy" in text and "8 cards" in text
         assert "Cy to play" in text
@@ -77,6 +77,7 @@ async def test_reconnects_after_a_drop_and_resumes_after_a_restart(
         text = await wait_text(pilot, app, "reconnecting…")
         assert "Waiting for the connection" in text
         assert app.screen.check_action("play", ()) is None  # greyed while offline
+        assert app.screen.check_action("pass", ()) is False  # no play_drawn_card: hidden
         await wait_for(pilot, lambda: app.link == "online", what="the reconnection")
         await wait_for(pilot, lambda: table.seats[1].member is not None, what="the resume")
         await wait_for(pilot, lambda: "reconnecting" not in screen_text(app), what="no banner")
@@ -223,7 +224,7 @@ async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: A
         assert "t1" in text and "1/3" in text and "Ben" in text
         await pilot.press("j")
         await wait_for(pilot, lambda: on_table(app), what="the table")
-        await wait_text(pilot, app, "Waiting for the game to start")
+        await wait_text(pilot, app, "Waiting for the creator (Ben) to start.")
         # chat both ways; what others write is shown as written, never as markup
         await ben.send({"type": "chat", "text": "[b]hi[/b] [link=x]y"})
         await wait_for(pilot, lambda: app.model.chat, what="chat")
@@ -303,3 +304,18 @@ async def test_the_seats_field_takes_a_typed_digit(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "four" in server.tables, what="the table")
         assert server.tables["four"].capacity == 4
+
+
+async def test_join_on_a_full_table_says_why(server: Any, connect: Any, make_app: Any) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    cy = await connect("Cy")
+    await cy.send({"type": "join", "table": "t1", "name": "Cy"})
+    await cy.expect("joined")
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: len(app.tables.get("t1", {}).get("players") or []) == 2)
+        await pilot.pause(0.1)
+        assert app.screen.check_action("join", ()) is None  # greyed
+        await pilot.press("j")
+        await wait_text(pilot, app, "Table t1 is full")
+        assert not on_table(app)
