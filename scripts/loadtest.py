@@ -41,6 +41,7 @@ import json
 import os
 import random
 import resource
+import signal
 import sys
 import tempfile
 import time
@@ -253,6 +254,7 @@ async def open_tables(
                 f"bot{k}",
                 level=args.level,
                 think=args.think_ms / 1000,
+                jitter=args.jitter,
                 create=4 if k == 0 else None,
                 rules=rules,
                 games=args.games or 0,
@@ -344,6 +346,10 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Run the load test as ``args`` say; returns the figures."""
+    task = asyncio.current_task()
+    if task is not None:
+        # SIGTERM unwinds like Ctrl-C: the server subprocess is stopped on the way out.
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     connections = args.tables * 4
     raise_fd_limit(connections + max(args.idle, 0) + 256)
     if args.wait_quiet:
@@ -359,6 +365,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "tables": args.tables,
         "connections": connections,
         "think_ms": args.think_ms,
+        "jitter": args.jitter,
         "level": args.level,
         "short_game": args.short_game,
         "journal": bool(args.journal) if server else None,
@@ -494,7 +501,8 @@ def report(r: dict[str, Any]) -> None:
     journal = {True: "journal on", False: "no journal", None: "running server"}[r["journal"]]
     print(
         f"load test: {r['tables']} tables x 4 bots = {r['connections']} connections, "
-        f"think {r['think_ms']} ms, level {r['level']}"
+        f"think {r['think_ms']} ms (x{1 - r['jitter']:g}..{1 + r['jitter']:g}), "
+        f"level {r['level']}"
         f"{', short games' if r['short_game'] else ''}, {journal}; "
         f"{r['nproc']} CPUs, Python {r['python']}"
     )
@@ -559,7 +567,14 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--tables", type=int, default=10, help="tables of 4 bots (default 10)")
-    p.add_argument("--think-ms", type=int, default=0, help="bot think time (default 0)")
+    p.add_argument("--think-ms", type=int, default=0, help="bots' mean think time (default 0)")
+    p.add_argument(
+        "--jitter",
+        type=float,
+        default=0.5,
+        help="think times drawn uniformly in think x [1-J, 1+J] (default 0.5; 0: all "
+        "equal, which lines the tables up into waves)",
+    )
     how = p.add_mutually_exclusive_group()
     how.add_argument("--games", type=int, help="games each table plays to the end")
     how.add_argument("--duration", type=float, default=30.0, help="seconds measured (default 30)")

@@ -121,6 +121,7 @@ class BotClient(asyncio.Protocol):
         name: str,
         level: str = "basic",
         think: float = 0.6,
+        jitter: float = 0.0,
         create: int | None = None,
         rules: dict[str, Any] | None = None,
         games: int = 1,
@@ -134,7 +135,9 @@ class BotClient(asyncio.Protocol):
             table: the table to join.
             name: the player name to ask for (another is tried if taken).
             level: a level of :data:`craits.server.bots.LEVELS`.
-            think: seconds to wait before each decision.
+            think: seconds to wait before each decision, on average.
+            jitter: each wait is ``think`` times a uniform draw in
+                ``[1 - jitter, 1 + jitter]`` (0: always ``think``).
             create: create the table with this many seats first (unless it exists).
             rules: house rules for a table it creates (protocol §5).
             games: games to play before :attr:`done` resolves; 0 for ever.
@@ -151,6 +154,7 @@ class BotClient(asyncio.Protocol):
         self.name = name[:MAX_NAME]
         self.level = level
         self.think = think
+        self.jitter = min(max(jitter, 0.0), 1.0)
         self.create = create
         self.rules = rules
         self.games = games
@@ -226,7 +230,7 @@ class BotClient(asyncio.Protocol):
             if self.think <= 0:
                 self._decide()
             elif self._timer is None:
-                self._timer = self._loop.call_later(self.think, self._decide)
+                self._timer = self._loop.call_later(self._think_time(), self._decide)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """The connection ended: fine if the bot closed it, a failure otherwise."""
@@ -389,6 +393,11 @@ class BotClient(asyncio.Protocol):
 
     # -------------------------------------------------------------- deciding
 
+    def _think_time(self) -> float:
+        if not self.jitter:
+            return self.think
+        return self.think * self.rng.uniform(1 - self.jitter, 1 + self.jitter)
+
     def _decide(self) -> None:
         """Take the bot's action now, from the newest view, if it has one to take."""
         self._timer = None
@@ -428,7 +437,7 @@ class BotClient(asyncio.Protocol):
         # Start the next game: the creator may; so may anyone once the creator is gone.
         if self.created or self._creator is None or self._creator not in self._people:
             if self.think > 0:
-                self._loop.call_later(self.think, self._new_game)
+                self._loop.call_later(self._think_time(), self._new_game)
             else:
                 self._new_game()
 
@@ -477,7 +486,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=600,
         metavar="N",
-        help="milliseconds before each decision (default 600)",
+        help="milliseconds before each decision, on average (default 600)",
+    )
+    p.add_argument(
+        "--jitter",
+        type=float,
+        default=0.5,
+        metavar="J",
+        help="each think time is drawn uniformly in think x [1-J, 1+J] (default 0.5; 0: fixed)",
     )
     p.add_argument(
         "--create",
@@ -518,6 +534,7 @@ async def run(args: argparse.Namespace) -> int:
         name,
         level=args.level,
         think=max(0, args.think_ms) / 1000,
+        jitter=args.jitter,
         create=args.create,
         rules={"short_game": True} if args.short_game else None,
         games=0 if args.forever else 1,
