@@ -173,6 +173,8 @@ class ReplayApp(App[None]):
             self.query_one("#hand", Static).update("This record holds no hand.")
             return
         self.query_one("#hand", Static).update(render_hand(self.record, self.index, self.style))
+        for scroll in self.query(VerticalScroll):
+            scroll.scroll_home(animate=False)  # another hand starts at its top
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

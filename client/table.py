@@ -113,7 +113,9 @@ class TableScreen(Screen[None]):
     def _tick(self) -> None:
         model = self.app.model
         if model is not None and model.deadline is not None and self._ready:
-            self.query_one("#seats", Static).update(seat_lines(model, self.app.style))
+            self.query_one("#seats", Static).update(
+                seat_lines(model, self.app.style, timer=self.app.online)
+            )
 
     # ---------------------------------------------------------------- state
 
@@ -142,7 +144,7 @@ class TableScreen(Screen[None]):
             banner.display = True
         else:
             banner.display = False
-        self.query_one("#seats", Static).update(seat_lines(model, style))
+        self.query_one("#seats", Static).update(seat_lines(model, style, timer=app.online))
         pile = self.query_one("#pile", Static)
         pile.update(pile_lines(model, style))
         pile.display = model.view is not None

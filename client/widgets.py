@@ -109,8 +109,9 @@ class HandView(Widget, can_focus=True):
             self.post_message(self.Clicked(index))
 
 
-def seat_lines(model: TableModel, style: CardStyle) -> Text:
-    """One line per seat: whose turn, name, cards, score, and how the seat is doing."""
+def seat_lines(model: TableModel, style: CardStyle, timer: bool = True) -> Text:
+    """One line per seat: whose turn, name, cards, score, and how the seat is doing
+    (and the turn timer, unless ``timer`` is false: offline, it would be stale)."""
     view = model.view
     out = Text()
     if view is None:
@@ -134,7 +135,7 @@ def seat_lines(model: TableModel, style: CardStyle) -> Text:
     lost = list(view.get("lost_turns") or [])
     to_act = view.get("to_act")
     dealer = view.get("dealer")
-    left = model.seconds_left()
+    left = model.seconds_left() if timer else None
     out.append("  Player          Cards  Score", style="dim")
     for seat in range(model.seat_count()):
         out.append("\n")

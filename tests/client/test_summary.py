@@ -1,4 +1,4 @@
-"""The hand summary keeps the data of the hand it summarises."""
+"""The hand summary keeps the data of the hand it summarises; the seats panel."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import io
 from craits.client.cards import CardStyle
 from craits.client.model import TableModel
 from craits.client.summary import hand_table
+from craits.client.widgets import seat_lines
 from rich.console import Console
 
 
@@ -43,3 +44,19 @@ def test_the_shuffle_column_survives_the_next_deal() -> None:
     after = render(hand_table(kept, model, CardStyle()))
     assert "+5" in after
     assert after == before
+
+
+def test_no_stale_turn_timer_while_offline() -> None:
+    model = TableModel("t1", seat=0, me="Ana")
+    model.view = {
+        "phase": "play",
+        "players": 2,
+        "to_act": 1,
+        "hand_sizes": [5, 5],
+        "scores": [0, 0],
+    }
+    model.set_deadline(42_000)
+    online = seat_lines(model, CardStyle()).plain
+    assert " 0:42" in online or " 0:41" in online
+    offline = seat_lines(model, CardStyle(), timer=False).plain
+    assert ":4" not in offline
