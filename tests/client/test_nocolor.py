@@ -67,3 +67,17 @@ async def test_no_color_draws_in_the_terminal_colours(
         # greyed footer keys still differ from active ones: struck through
         assert any("Draw" in s.text and s.style.strike for s in segs)
         assert not any("Play" in s.text and s.style.strike for s in segs)
+
+
+async def test_no_color_lobby_cursor_is_reversed(
+    server: Any, connect: Any, make_app: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: "t1" in screen_text(app), what="the lobby")
+        await pilot.pause(0.1)
+        assert coloured(app) == []
+        segs = [s for s in segments(app) if s.style is not None and not s.control]
+        assert any("t1" in s.text and s.style.reverse for s in segs)
