@@ -482,7 +482,7 @@ class Server:
         self._watchers.discard(client)
 
     async def _beat(self) -> None:
-        """Ping every connection each heartbeat; drop those silent for two."""
+        """Each heartbeat, ping the connections quiet for about one; drop those silent for two."""
         interval = self.config.heartbeat
         while True:
             await asyncio.sleep(interval)
@@ -490,10 +490,13 @@ class Server:
             for client in list(self.clients):
                 if not client.hello:
                     continue
-                if now - client.last_seen > 2 * interval:
+                quiet = now - client.last_seen
+                if quiet > 2 * interval:
                     log.info("connection %s: silent for two heartbeats; dropped", client.peer)
                     client.abort()
-                else:
+                elif quiet >= 0.9 * interval:
+                    # only connections that have said nothing lately are asked: a
+                    # busy server does not spend a pass over every connection
                     client.send({"type": "ping"})
 
     # ------------------------------------------------------------------ lobby

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import logging
 import signal
@@ -111,6 +112,9 @@ async def serve(config: ServerConfig) -> None:
     """Run a server until SIGINT or SIGTERM, then shut down cleanly."""
     server = Server(config)
     await server.start()
+    # What exists at start lives as long as the server: keep it out of the
+    # garbage collector's full passes, which otherwise stall every table.
+    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,12 @@ class Rules:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def changed(self) -> dict[str, bool | int]:
-        """Only the options that differ from the rule book's defaults."""
-        default = Rules()
-        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+        """Only the options that differ from the rule book's defaults (a new dict)."""
+        return dict(_changed(self))
+
+
+@functools.lru_cache(maxsize=256)
+def _changed(rules: Rules) -> tuple[tuple[str, bool | int], ...]:
+    """:meth:`Rules.changed`, computed once per set of rules (views ask it at every update)."""
+    default = Rules()
+    return tuple((k, v) for k, v in rules.to_dict().items() if getattr(default, k) != v)
