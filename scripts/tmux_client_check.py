@@ -181,8 +181,19 @@ def run(keep: bool) -> None:
         pane.keys("j")
         screen = pane.wait(
             "the table with a hand",
-            lambda s: "Your hand" in s and len(CARD.findall(s)) >= 8 and "Leave" in s,
+            lambda s: (
+                "Your hand" in s
+                and len(CARD.findall(s)) >= 8
+                and ("Leave" in s or "Name the suit" in s)
+            ),
         )
+        if "Name the suit" in screen:
+            # the dealer turned up an 8 or 9 (R3): name spades, then the table is back
+            pane.keys("s")
+            screen = pane.wait(
+                "the table after naming the suit",
+                lambda s: "Your hand" in s and len(CARD.findall(s)) >= 8 and "Leave" in s,
+            )
         if "Tess" not in screen or "basic-bot-1" not in screen:
             raise CheckFailed(f"the seats are not shown. Screen:\n{screen}")
         pane.wait(
