@@ -17,12 +17,9 @@ import time
 from typing import Any
 
 from craits.protocol import (
-    MAX_SERVER_FRAME,
     VERSION,
     ProtocolError,
-    decode,
     encode,
-    frame_length,
 )
 from craits.protocol.client import ConnectError, Connection
 from rich.text import Text
@@ -42,28 +39,6 @@ LOG_LINES = 300
 
 QUIET_ERRORS = frozenset({"stale"})
 """Refusals not worth a notification (the next update explains itself)."""
-
-
-async def read_message(conn: Connection) -> dict[str, Any] | None:
-    """The next frame from the server; a heartbeat ``ping`` is answered and gives None.
-
-    (Unlike :meth:`Connection.recv`, a ping returns, so the caller sees that the
-    server is alive even when the game is quiet.)
-
-    Raises:
-        asyncio.IncompleteReadError: the server closed the connection.
-        ProtocolError: the server sent a bad frame.
-    """
-    header = await conn.reader.readexactly(4)
-    n = frame_length(header, MAX_SERVER_FRAME)
-    message = decode(await conn.reader.readexactly(n), MAX_SERVER_FRAME, depth=16)
-    if message.get("type") == "ping":
-        pong: dict[str, Any] = {"type": "pong"}
-        if "nonce" in message:
-            pong["nonce"] = message["nonce"]
-        conn.writer.write(encode(pong))
-        return None
-    return message
 
 
 class CraitsApp(App[None]):
@@ -268,7 +243,7 @@ class CraitsApp(App[None]):
                 self._restore(first)
                 while True:
                     async with asyncio.timeout(silence):
-                        message = await read_message(conn)
+                        message = await conn.recv_frame()
                     if message is not None:
                         self.handle_safely(message)
             except TimeoutError:
