@@ -15,11 +15,13 @@ SHA-256 commitment published to the players (see ``docs/records.md``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,6 +133,9 @@ class Journal:
                 self.db = sqlite3.connect(str(path), isolation_level=None)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
+                # Checkpoints (which fsync) run in a thread of their own, never
+                # inline in a commit on the event loop.
+                self.db.execute("PRAGMA wal_autocheckpoint=0")
                 self.db.executescript(SCHEMA)
             finally:
                 os.umask(old)
@@ -141,9 +146,33 @@ class Journal:
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(f"cannot open the journal {path}: {exc}") from None
         self._next_n: dict[int, int] = {}
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="journal-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self, every: float = 1.0) -> None:
+        """Copy the write-ahead log into the database every ``every`` seconds,
+        on a connection of this thread's own (a passive checkpoint never blocks
+        the writer)."""
+        try:
+            db = sqlite3.connect(str(self.path), isolation_level=None)
+        except sqlite3.Error:
+            return
+        try:
+            while not self._stop.wait(every):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def close(self) -> None:
-        """Close the database."""
+        """Stop the checkpoints, fold the log into the database, and close it."""
+        self._stop.set()
+        self._checkpointer.join(5)
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
