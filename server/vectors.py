@@ -22,28 +22,8 @@ from craits.server.engine import (
     cut_dealer,
     score_cards,
 )
+from craits.server.engine.position import FIELDS
 
-POSITION_KEYS = (
-    "players",
-    "hand_number",
-    "dealer",
-    "direction",
-    "turn",
-    "hands",
-    "stock",
-    "discard",
-    "suit",
-    "count",
-    "again",
-    "scores",
-    "pressure",
-    "lost_turns",
-    "unannounced",
-    "jacks",
-    "king_cards",
-    "pending",
-    "drawn",
-)
 RESULT_KEYS = ("hand_over", "hand_points", "went_out", "next_dealer", "game_over", "winners")
 
 
@@ -80,7 +60,7 @@ def _check(game: Game, expect: dict[str, Any], refused: bool) -> list[str]:
                     else "the last action was refused"
                 )
             continue
-        if key in POSITION_KEYS:
+        if key in FIELDS:
             got = pos[key]
             same = _multiset(got) == _multiset(want) if key == "hands" else got == want
         elif key == "legal":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -12,12 +11,11 @@ from typing import Any
 
 import pytest
 from craits.client.replay import ReplayApp, load_record
-from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 from textual.containers import VerticalScroll
 
 from tests.client.conftest import screen_text
-from tests.server.conftest import Player, play_until, settle
+from tests.server.conftest import finished_game
 
 
 @pytest.fixture
@@ -26,19 +24,8 @@ async def record(config: ServerConfig, tmp_path: Path) -> AsyncIterator[dict[str
     config.data_dir = tmp_path / "data"
     srv = Server(config)
     await srv.start()
-    players = [
-        Player(await Connection.open("127.0.0.1", srv.port, name=n), n) for n in ("Ana", "Ben")
-    ]
+    players, _ = await finished_game(srv)
     ana = players[0]
-    await ana.send({"type": "create_table", "name": "r", "seats": 2, "rules": {"short_game": True}})
-    await ana.expect("table_created")
-    for p in players:
-        await p.send({"type": "join", "table": "r", "name": p.name})
-        await p.expect("joined")
-    await settle(players, 1)
-    await play_until(
-        players, lambda: ana.view is not None and ana.view["phase"] == "game_over", random.Random(9)
-    )
     await ana.send({"type": "list_records"})
     (entry,) = (await ana.expect("records"))["games"]
     await ana.send({"type": "get_record", "game": entry["id"]})

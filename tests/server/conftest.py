@@ -162,3 +162,26 @@ async def play_until(
         await settle(players, actor.seq + 1)
         steps += 1
     return steps
+
+
+async def finished_game(server: Server) -> tuple[list[Player], dict[str, Any]]:
+    """Ana and Ben play a whole short game (R2) at table "r"; returns them and the last view."""
+    players = [
+        Player(await Connection.open("127.0.0.1", server.port, name=n), n) for n in ("Ana", "Ben")
+    ]
+    ana = players[0]
+    await ana.send({"type": "create_table", "name": "r", "seats": 2, "rules": {"short_game": True}})
+    await ana.expect("table_created")
+    for p in players:
+        await p.send({"type": "join", "table": "r", "name": p.name})
+        await p.expect("joined")
+    await settle(players, 1)
+    first = ana.received[-1]
+    assert first["commitments"] and all(len(c["sha256"]) == 64 for c in first["commitments"])
+
+    def over() -> bool:
+        return ana.view is not None and ana.view["phase"] == "game_over"
+
+    await play_until(players, over, random.Random(3))
+    assert ana.view is not None
+    return players, ana.view

@@ -5,21 +5,18 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 from craits.server.journal import commitment
 from craits.server.records import verify_record
 
 from tests.conftest import REPO
-from tests.server.conftest import Player, play_until, settle
+from tests.server.conftest import finished_game
 
 
 @pytest.fixture
@@ -29,28 +26,6 @@ async def journaled(config: ServerConfig, tmp_path: Path) -> AsyncIterator[Serve
     await srv.start()
     yield srv
     await srv.stop()
-
-
-async def finished_game(server: Server) -> tuple[list[Player], dict[str, Any]]:
-    players = [
-        Player(await Connection.open("127.0.0.1", server.port, name=n), n) for n in ("Ana", "Ben")
-    ]
-    ana = players[0]
-    await ana.send({"type": "create_table", "name": "r", "seats": 2, "rules": {"short_game": True}})
-    await ana.expect("table_created")
-    for p in players:
-        await p.send({"type": "join", "table": "r", "name": p.name})
-        await p.expect("joined")
-    await settle(players, 1)
-    first = ana.received[-1]
-    assert first["commitments"] and all(len(c["sha256"]) == 64 for c in first["commitments"])
-
-    def over() -> bool:
-        return ana.view is not None and ana.view["phase"] == "game_over"
-
-    await play_until(players, over, random.Random(3))
-    assert ana.view is not None
-    return players, ana.view
 
 
 async def test_a_finished_game_is_fetched_from_the_lobby_and_verifies(journaled: Server) -> None:
