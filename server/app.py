@@ -73,18 +73,20 @@ LIST_PAGE = 100
 """Tables listed per ``tables`` reply (``list_tables`` pages with ``offset``)."""
 
 
-class Client:
-    """One connection: its framing, its rate limit, and where it sits."""
+class Client(asyncio.Protocol):
+    """One connection: its framing, its rate limit, and where it sits.
 
-    def __init__(
-        self, server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> None:
+    An :class:`asyncio.Protocol`: the event loop hands it bytes as they come
+    (:meth:`data_received`), and it decodes and dispatches every whole frame
+    in them at once, with no task per connection. What it sends is queued and
+    written once per pass of the loop (:meth:`Server.flush`): an ``ok`` and the
+    ``update`` after it go out in one write.
+    """
+
+    def __init__(self, server: Server) -> None:
         self.server = server
-        self.reader = reader
-        self.writer = writer
-        self.transport = writer.transport
-        peer = writer.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.transport: asyncio.Transport | None = None
+        self.peer = "?"
         self.name = "?"
         self.table: Table | None = None
         self.hello = False
@@ -94,33 +96,98 @@ class Client:
         self.last_seen = time.monotonic()
         self._tokens = server.config.burst
         self._refill_at = self.last_seen
+        self._buffer = bytearray()
+        self._out: list[bytes] = []
+        self._out_size = 0
+        self._loop = asyncio.get_running_loop()
+        self._timer: asyncio.TimerHandle | None = None
+        self._gone = False
+
+    # ------------------------------------------------------------- lifecycle
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Count the connection in, or turn it away if the server is full."""
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        server = self.server
+        if len(server.clients) >= server.config.max_connections or server.stopping:
+            self.error("server_full", "the server is full; try again later")
+            self.abort_after_flush()
+            return
+        server.clients.add(self)
         # The hello must come within hello_timeout of connecting, pings or not.
-        self._hello_deadline = asyncio.get_running_loop().time() + server.config.hello_timeout
+        self._timer = self._loop.call_later(server.config.hello_timeout, self._timed_out)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Give up the seat (it stays the player's, to resume) and forget the connection."""
+        self.closed = True
+        self._gone = True
+        self._out.clear()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.table is not None:
+            table = self.table
+            self.table = None
+            self.server.guard(table, table.disconnected, self)
+            self.server.maybe_close(table)
+        self.server.forget(self)
 
     # ---------------------------------------------------------------- output
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; a connection whose backlog passes the cap is dropped."""
+        """Queue a message for this pass's write; a connection whose backlog
+        passes the cap is dropped."""
         if self.closed:
             return
         data = encode(message)
         # The cap is on the backlog left unread before this message: one large
         # reply (a game record) is fine, a client that never reads is not.
-        backlog = self.transport.get_write_buffer_size()
-        self.writer.write(data)
-        if backlog > self.server.config.out_buffer:
+        assert self.transport is not None
+        if self.transport.get_write_buffer_size() + self._out_size > self.server.config.out_buffer:
             log.warning("connection %s: not reading, backlog over the cap; dropped", self.peer)
             self.abort()
+            return
+        if not self._out:
+            self.server.dirty(self)
+        self._out.append(data)
+        self._out_size += len(data)
+
+    def flush(self) -> None:
+        """Write what was queued, in one write."""
+        out = self._out
+        if not out or self._gone:
+            return
+        assert self.transport is not None
+        self.transport.write(out[0] if len(out) == 1 else b"".join(out))
+        self._out = []
+        self._out_size = 0
 
     def error(self, code: str, message: str, **extra: Any) -> None:
         """Send an error reply."""
         self.send({"type": "error", "code": code, "message": message, **extra})
 
     def abort(self) -> None:
-        """Drop the connection at once."""
+        """Drop the connection at once, unsent messages and all."""
         if not self.closed:
             self.closed = True
-            self.transport.abort()
+            self._out.clear()
+            if self.transport is not None:
+                self.transport.abort()
+
+    def abort_after_flush(self) -> None:
+        """Close once what was sent is written; a peer that does not read it
+        within a second is dropped."""
+        if self.closed:
+            return
+        self.flush()
+        self.closed = True
+        assert self.transport is not None
+        transport = self.transport
+        transport.close()
+        self._loop.call_later(1.0, transport.abort)
 
     def detach(self) -> None:
         """Forget the table (it closed, or the seat was resumed elsewhere)."""
@@ -128,27 +195,57 @@ class Client:
 
     # ----------------------------------------------------------------- input
 
-    async def _read(self) -> dict[str, Any]:
-        if self.hello:
-            # Idle between frames is the heartbeat's business; once a frame's
-            # first byte is in, all of it must follow within frame_timeout.
-            first = await self.reader.readexactly(1)
-            deadline = asyncio.get_running_loop().time() + self.server.config.frame_timeout
-        else:
-            first = b""
-            deadline = self._hello_deadline
-        header = b""
-        try:
-            async with asyncio.timeout_at(deadline):
-                header = first + await self.reader.readexactly(4 - len(first))
-                n = frame_length(header, MAX_FRAME)
-                body = await self.reader.readexactly(n)
-        except asyncio.IncompleteReadError as exc:
-            if first or header or exc.partial:
-                raise ProtocolError("bad_frame", "the connection ended inside a frame") from None
-            raise
-        self.last_seen = time.monotonic()
-        return decode(body)
+    def data_received(self, data: bytes) -> None:
+        """Decode and handle every whole frame received; a frame cut short must
+        be finished within ``frame_timeout`` of its first byte."""
+        buffer = self._buffer
+        had_partial = bool(buffer)
+        buffer += data
+        size = len(buffer)
+        start = 0
+        while not self.closed and size - start >= 4:
+            try:
+                n = frame_length(buffer[start : start + 4], MAX_FRAME)
+            except ProtocolError as exc:
+                self.error(exc.code, exc.message)
+                self.abort_after_flush()
+                return
+            end = start + 4 + n
+            if end > size:
+                break
+            body = bytes(buffer[start + 4 : end])
+            start = end
+            had_partial = False
+            self._frame(body)
+        if self.closed:
+            return
+        if start:
+            del buffer[:start]
+        if not self.hello:
+            return  # the hello deadline stands
+        if not buffer:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        elif not had_partial:
+            # a new frame began in this read: its whole must follow in time
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self._loop.call_later(self.server.config.frame_timeout, self._timed_out)
+
+    def eof_received(self) -> bool:
+        """The peer finished sending: close (a frame left unfinished is an error)."""
+        if self._buffer and not self.closed:
+            self.error("bad_frame", "the connection ended inside a frame")
+        self.abort_after_flush()
+        return True
+
+    def _timed_out(self) -> None:
+        self._timer = None
+        if self.closed:
+            return
+        self.error("timeout", "no hello in time" if not self.hello else "frame not finished")
+        self.abort_after_flush()
 
     def _rate_ok(self) -> bool:
         now = self.last_seen
@@ -160,56 +257,43 @@ class Client:
         self._tokens -= 1
         return True
 
-    async def run(self) -> None:
-        """Serve the connection until it closes."""
+    def _frame(self, body: bytes) -> None:
+        """Handle one frame body: bad input gets an error reply naming the
+        problem and never escapes this connection."""
+        self.last_seen = time.monotonic()
         try:
-            while not self.closed:
-                try:
-                    message = await self._read()
-                    if not self._rate_ok():
-                        self.error("rate_limited", "too many messages; closing")
-                        break
-                    kind, fields = validate(message)
-                    try:
-                        self._dispatch(kind, fields)
-                    except (ProtocolError, TableError):
-                        raise
-                    except Exception:
-                        log.exception("connection %s: failed to handle a message", self.peer)
-                        self.error("internal", "the server failed to handle that message")
-                        self.errors += 1
-                except ProtocolError as exc:
-                    self.error(exc.code, exc.message)
-                    if exc.code in FATAL:
-                        break
-                    self.errors += 1
-                    if self.errors > self.server.config.max_errors:
-                        self.error("too_many_errors", "too many bad messages; closing")
-                        break
-                except TableError as exc:
-                    self.error(exc.code, exc.message)
-        except TimeoutError:
-            self.error("timeout", "no hello in time" if not self.hello else "frame not finished")
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass
-        finally:
-            await self._close()
-
-    async def _close(self) -> None:
-        if self.table is not None:
-            table = self.table
-            self.table = None
-            self.server.guard(table, table.disconnected, self)
-            self.server.maybe_close(table)
-        self.server.forget(self)
-        if not self.closed:
-            self.closed = True
             try:
-                self.writer.close()
-                async with asyncio.timeout(1.0):
-                    await self.writer.wait_closed()
-            except (OSError, TimeoutError):
-                self.transport.abort()
+                if not self._rate_ok():
+                    self.error("rate_limited", "too many messages; closing")
+                    self.abort_after_flush()
+                    return
+                kind, fields = validate(decode(body))
+                was_hello = self.hello
+                try:
+                    self._dispatch(kind, fields)
+                except (ProtocolError, TableError):
+                    raise
+                except Exception:
+                    log.exception("connection %s: failed to handle a message", self.peer)
+                    self.error("internal", "the server failed to handle that message")
+                    self.errors += 1
+                if self.hello and not was_hello and self._timer is not None:
+                    self._timer.cancel()
+                    self._timer = None
+            except ProtocolError as exc:
+                self.error(exc.code, exc.message)
+                if exc.code in FATAL:
+                    self.abort_after_flush()
+                    return
+                self.errors += 1
+                if self.errors > self.server.config.max_errors:
+                    self.error("too_many_errors", "too many bad messages; closing")
+                    self.abort_after_flush()
+            except TableError as exc:
+                self.error(exc.code, exc.message)
+        except Exception:  # nothing a client sends may escape to the loop
+            log.exception("connection %s: failed to handle a frame", self.peer)
+            self.abort()
 
     # -------------------------------------------------------------- dispatch
 
@@ -260,11 +344,6 @@ class Client:
                 },
             }
         )
-
-    def abort_after_flush(self) -> None:
-        """Close once what was sent is flushed."""
-        self.closed = True
-        self.writer.close()
 
     def _need_table(self) -> Table:
         if self.table is None:
@@ -405,7 +484,8 @@ class Server:
         self.config = config or ServerConfig()
         self.tables: dict[str, Table] = {}
         self.clients: set[Client] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.stopping = False
+        self._dirty: list[Client] = []
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self._server: asyncio.Server | None = None
@@ -427,8 +507,9 @@ class Server:
             self.journal = Journal(self.config.data_dir / "craits.db")
             for saved in self.journal.tables():
                 self._restore(saved)
-        self._server = await asyncio.start_server(
-            self._accept, self.config.host, self.config.port, limit=MAX_FRAME + 16
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            lambda: Client(self), self.config.host, self.config.port
         )
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
@@ -440,6 +521,7 @@ class Server:
 
     async def stop(self) -> None:
         """Stop accepting, tell every client, close every connection within seconds."""
+        self.stopping = True
         if self._server is not None:
             self._server.close()
         if self._heartbeat is not None:
@@ -449,32 +531,28 @@ class Server:
         for client in list(self.clients):
             client.error("shutdown", "the server is shutting down")
             client.abort_after_flush()
-        if self._tasks:
-            _, pending = await asyncio.wait(self._tasks, timeout=2.0)
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending, timeout=1.0)
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + 2.0
+        while self.clients and loop.time() < give_up:
+            await asyncio.sleep(0.02)
         for client in list(self.clients):
             client.abort()
+        await asyncio.sleep(0)  # let the transports finish closing
         if self.journal is not None:
             self.journal.close()
         log.info("stopped")
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        client = Client(self, reader, writer)
-        if len(self.clients) >= self.config.max_connections:
-            client.error("server_full", "the server is full; try again later")
-            client.abort_after_flush()
-            return
-        self.clients.add(client)
-        task = asyncio.current_task()
-        assert task is not None
-        self._tasks.add(task)
-        try:
-            await client.run()
-        finally:
-            self._tasks.discard(task)
+    def dirty(self, client: Client) -> None:
+        """Note that ``client`` has messages queued: they are written, one write
+        per connection, at the end of this pass of the event loop."""
+        if not self._dirty:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._dirty.append(client)
+
+    def _flush(self) -> None:
+        dirty, self._dirty = self._dirty, []
+        for client in dirty:
+            client.flush()
 
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""

@@ -582,6 +582,35 @@ async def test_06_frame_begun_and_not_finished_is_closed_with_timeout(net: Net) 
     assert (await raw.expect("pong"))["nonce"] == 4
 
 
+async def test_06_frames_cut_anywhere_and_many_in_one_write_are_all_answered(net: Net) -> None:
+    srv = await net.server(frame_timeout=1.0, heartbeat=5.0)
+    raw = await net.raw(srv)
+    await raw.hello()
+    # one frame a byte at a time, within the frame timeout
+    for byte in encode({"type": "ping", "nonce": 1}):
+        await raw.write(bytes([byte]))
+        await asyncio.sleep(0.002)
+    assert (await raw.expect("pong"))["nonce"] == 1
+    # twenty frames in one write are answered in order
+    await raw.write(b"".join(encode({"type": "ping", "nonce": n}) for n in range(20)))
+    assert [(await raw.expect("pong"))["nonce"] for _ in range(20)] == list(range(20))
+    # writes that end inside the next frame's header or body
+    stream = b"".join(encode({"type": "ping", "nonce": n}) for n in range(100, 106))
+    for a, b in ((0, 7), (7, 21), (21, 22), (22, len(stream))):
+        await raw.write(stream[a:b])
+        await asyncio.sleep(0.01)
+    assert [(await raw.expect("pong"))["nonce"] for _ in range(6)] == list(range(100, 106))
+    # a frame trickling in: the frame timeout runs from its first byte, and
+    # more bytes do not extend it
+    frame = encode({"type": "ping", "nonce": 7})
+    started = time.monotonic()
+    for byte in frame[:6]:
+        await raw.write(bytes([byte]))
+        await asyncio.sleep(0.14)
+    assert await raw.error_then_close() == ["timeout"]
+    assert 0.9 < time.monotonic() - started < 1.5
+
+
 # ----------------------------------------------- 7. a client that never reads
 
 
