@@ -3,8 +3,9 @@
 The table is the thin shell around the rules engine: every action goes through
 :meth:`craits.server.engine.Game.apply`; every message about the game is built
 from :func:`~craits.server.engine.view` and
-:func:`~craits.server.engine.event_dict_for`, so each member receives only what
-its seat (or a spectator) may know.
+:func:`~craits.server.engine.event_dict_for` (through
+:class:`~craits.server.engine.Moment`, which shares their public parts between
+members), so each member receives only what its seat (or a spectator) may know.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from craits.server.engine import (
     Event,
     Game,
     IllegalAction,
+    Moment,
     Rules,
     action_from_dict,
-    event_dict_for,
     event_to_dict,
     view,
 )
@@ -578,14 +579,15 @@ class Table:
         if not events or type(events[0]) not in (Announced, IdiotCalled):
             self._set_deadline()  # calls off the turn do not give the player more time
         deadline = self._deadline_ms()
+        moment = Moment(game, events)
         for member, seat in self.members():
             member.send(
                 {
                     "type": "update",
                     "table": self.name,
                     "seq": self.seq,
-                    "events": [event_dict_for(e, seat) for e in events],
-                    "view": view(game, seat),
+                    "events": moment.events(seat),
+                    "view": moment.view(seat),
                     "deadline_ms": deadline,
                     **({"notice": notice} if notice else {}),
                     **({"commitments": fresh} if fresh else {}),

@@ -28,7 +28,7 @@ from .events import Event, HandEnded, event_to_dict
 from .game import Game, cut_dealer, hand_size
 from .rules import Rules
 from .scoring import score_cards
-from .views import event_dict_for, event_for, view
+from .views import Moment, event_dict_for, event_for, view
 
 __all__ = [
     "CARDS",
@@ -40,6 +40,7 @@ __all__ = [
     "Game",
     "HandEnded",
     "IllegalAction",
+    "Moment",
     "NameSuit",
     "Pass",
     "Play",

@@ -56,12 +56,61 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
     legal actions in dict form; empty for spectators), and ``result`` (the
     revealed hands and scoring, once a hand is over).
     """
+    return _seat_view(_public_view(game), game, seat)
+
+
+class Moment:
+    """One moment of a game as every member of a table may see it: the events
+    just made and the view after them, per seat.
+
+    What everyone may see (the public part of the view, public events) is
+    built once and shared between the seats' copies, so a table with many
+    members pays for it once. Filtering is :func:`view` and :func:`event_for`'s,
+    unchanged: :meth:`view` equals ``view(game, seat)`` and :meth:`events`
+    equals ``[event_dict_for(e, seat) for e in events]``.
+    """
+
+    __slots__ = ("_events", "_game", "_hidden", "_public", "_shared")
+
+    def __init__(self, game: Game, events: list[Event]) -> None:
+        self._game = game
+        self._events = events
+        self._public: dict[str, Any] | None = None
+        self._shared: list[dict[str, Any] | None] = [None] * len(events)
+        self._hidden: dict[int, dict[str, Any]] = {}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``view(game, seat)``; its public part is shared with the other seats'."""
+        if self._public is None:
+            self._public = _public_view(self._game)
+        return _seat_view(self._public, self._game, seat)
+
+    def events(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events as ``seat`` may see them, in wire form."""
+        out = []
+        shared = self._shared
+        for i, event in enumerate(self._events):
+            mine = event_for(event, seat)
+            if mine is event:  # public, or this seat's own: the same for all who see it whole
+                d = shared[i]
+                if d is None:
+                    d = shared[i] = event_to_dict(event)
+            elif type(mine) is Drew:  # a draw seen from outside: the same for every other seat
+                d = self._hidden.get(i)
+                if d is None:
+                    d = self._hidden[i] = event_to_dict(mine)
+            else:
+                d = event_to_dict(mine)
+            out.append(d)
+        return out
+
+
+def _public_view(game: Game) -> dict[str, Any]:
+    """The part of every seat's view that is the same for all seats."""
     playing = game.phase == "play"
     sizes = [len(h) for h in game.hands]
-    own = None if seat is None else list(game.hands[seat])
     unannounced = list(game.unannounced)
     return {
-        "seat": seat,
         "players": game.players,
         "rules": game.rules.changed(),
         "phase": game.phase,
@@ -72,7 +121,6 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
         "direction": game.direction,
         "turn": game.turn,
         "to_act": game.to_act,
-        "hand": own,
         "hand_sizes": sizes,
         "top": game.discard[-1] if game.discard else None,
         "suit": game.suit,
@@ -81,7 +129,6 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
         "jacks": game.jacks,
         "king_cards": game.king_cards,
         "pending": game.pending,
-        "drawn": game.drawn if seat is not None and seat == game.turn else None,
         "deciding_drawn": game.drawn is not None,
         "stock_size": len(game.stock),
         "discard_size": len(game.discard),
@@ -91,10 +138,20 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
         "lost_turns": list(game.lost_turns),
         "unannounced": unannounced,
         "one_card": [s for s, k in enumerate(sizes) if k == 1 and s not in unannounced],
-        "legal": (
-            [action_to_dict(a) for a in game.legal_actions(seat)]
-            if playing and seat is not None
-            else []
-        ),
         "result": (None if game.result is None or playing else event_to_dict(game.result)),
+    }
+
+
+def _seat_view(public: dict[str, Any], game: Game, seat: int | None) -> dict[str, Any]:
+    """``public`` plus what only ``seat`` may see: its hand, its drawn card, its legal actions."""
+    if seat is None:
+        return {**public, "seat": None, "hand": None, "drawn": None, "legal": []}
+    return {
+        **public,
+        "seat": seat,
+        "hand": list(game.hands[seat]),
+        "drawn": game.drawn if seat == game.turn else None,
+        "legal": (
+            [action_to_dict(a) for a in game.legal_actions(seat)] if game.phase == "play" else []
+        ),
     }

@@ -11,7 +11,9 @@ idiot (R7). After every action:
 - a hand ends within a bounded number of actions (R8, R10);
 - no view (each seat, and a spectator) holds a card code its recipient may
   not see: its own hand, the top card, and once the hand is over every revealed
-  hand (R9); nor does any event as filtered by ``event_for``;
+  hand (R9); nor does any event as filtered by ``event_for``; and the views and
+  events a table sends (``Moment``, which shares their public parts) are
+  exactly ``view`` and ``event_dict_for``'s;
 - the position round trip (to_position → from_position → to_position) is identical;
 - a probe action by a random seat is accepted exactly when it is (up to
   defaults) one of that seat's legal actions, and when refused changes nothing.
@@ -31,10 +33,12 @@ from craits.server.engine import (
     Event,
     Game,
     IllegalAction,
+    Moment,
     NameSuit,
     Pass,
     Play,
     Rules,
+    event_dict_for,
     event_for,
     full_deck,
     view,
@@ -73,9 +77,13 @@ def _allowed(game: Game, seat: int | None) -> set[str]:
 
 
 def _check_secrets(game: Game, events: list[Event]) -> None:
-    """No view nor filtered event shows a recipient a card it may not see."""
+    """No view nor filtered event shows a recipient a card it may not see; the
+    shared :class:`Moment` gives each recipient exactly its own view and events."""
+    moment = Moment(game, events)
     for seat in [*range(game.players), None]:
         v = view(game, seat)
+        assert moment.view(seat) == v, f"shared view for {seat} differs"
+        assert moment.events(seat) == [event_dict_for(e, seat) for e in events], seat
         leaked = card_codes(v) - _allowed(game, seat)
         assert not leaked, f"view for {seat} shows {leaked}"
         own = set() if seat is None else set(game.hands[seat])
