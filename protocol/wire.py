@@ -112,27 +112,33 @@ def _short(exc: Exception) -> str:
     return text[:120]
 
 
-_PLAIN = (str, bool, int, type(None), bytes)
+_SCALARS = frozenset({str, bool, int, type(None), bytes})
 
 
-def _plain(value: Any, max_depth: int) -> str | None:
-    """Why ``value`` is not plain msgpack data within the depth limit, or None."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        v, depth = stack.pop()
-        if isinstance(v, dict):
-            if not all(type(k) is str for k in v):
-                return "map keys must be strings"
-            items: Any = v.values()
-        elif isinstance(v, list):
-            items = v
-        elif isinstance(v, float):
-            return "floats are not allowed"
-        elif isinstance(v, _PLAIN):
-            continue
-        else:
-            return f"values of type {type(v).__name__} are not allowed"
-        if depth >= max_depth:
-            return f"nesting deeper than {max_depth} is not allowed"
-        stack.extend((x, depth + 1) for x in items)
+def _plain(value: Any, max_depth: int, depth: int = 0) -> str | None:
+    """Why ``value`` is not plain msgpack data within the depth limit, or None.
+
+    Containers may sit at depths 0 .. ``max_depth - 1`` (the message itself is
+    depth 0); the recursion is bounded by ``max_depth``.
+    """
+    kind = type(value)
+    if kind in _SCALARS:
+        return None
+    if kind is dict:
+        if not all(type(k) is str for k in value):
+            return "map keys must be strings"
+        items: Any = value.values()
+    elif kind is list:
+        items = value
+    elif kind is float:
+        return "floats are not allowed"
+    else:
+        return f"values of type {kind.__name__} are not allowed"
+    if depth >= max_depth:
+        return f"nesting deeper than {max_depth} is not allowed"
+    for item in items:
+        if type(item) not in _SCALARS:
+            problem = _plain(item, max_depth, depth + 1)
+            if problem:
+                return problem
     return None

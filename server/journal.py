@@ -248,9 +248,12 @@ class Journal:
             n = int(row[0])
         rows = [(game_id, n + i, kind, json.dumps(data)) for i, (kind, data) in enumerate(entries)]
         try:
-            with self.db:
-                self.db.execute("BEGIN")
-                self.db.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
+            if len(rows) == 1:  # one statement is its own transaction
+                self.db.execute("INSERT INTO log VALUES (?, ?, ?, ?)", rows[0])
+            else:
+                with self.db:
+                    self.db.execute("BEGIN")
+                    self.db.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
         except sqlite3.Error as exc:
             self._next_n.pop(game_id, None)
             raise JournalError(f"journal write failed: {exc}") from None

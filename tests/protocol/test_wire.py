@@ -1,0 +1,60 @@
+"""Unit tests of the frame codec (docs/protocol.md, "Frames")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+from craits.protocol.wire import MAX_DEPTH, ProtocolError, decode, encode, frame_length
+
+
+def nested(depth: int, leaf: Any = 1) -> dict[str, Any]:
+    """A message whose deepest container sits at ``depth`` (the message is depth 0)."""
+    value: Any = leaf
+    for i in range(depth):
+        value = [value] if i % 2 else {"k": value}
+    return {"type": "x", "v": value}
+
+
+def test_nesting_up_to_the_limit_is_accepted_and_one_more_is_refused() -> None:
+    ok = nested(MAX_DEPTH - 1)
+    assert decode(encode(ok)[4:]) == ok
+    with pytest.raises(ProtocolError, match="nesting deeper than 8") as err:
+        decode(encode(nested(MAX_DEPTH))[4:])
+    assert err.value.code == "bad_frame"
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ({"a": [1, {"b": 1.5}]}, "floats are not allowed"),
+        ({"a": [{"b": [2.0]}]}, "floats are not allowed"),
+        ({"a": {1: "x"}}, "map key"),
+        ([1, 2], "a message must be a msgpack map"),
+    ],
+)
+def test_values_deep_inside_are_checked(value: Any, problem: str) -> None:
+    body = msgpack.packb(value, use_bin_type=True, strict_types=False)
+    with pytest.raises(ProtocolError, match=problem) as err:
+        decode(body)
+    assert err.value.code == "bad_frame"
+
+
+def test_plain_values_of_every_kind_pass_unchanged() -> None:
+    message = {
+        "type": "t",
+        "n": [None, True, False, 0, -1, 2**63 - 1, "é", b"\x00\xff", [], {}],
+        "m": {"a": {"b": [{"c": "d"}]}},
+    }
+    assert decode(encode(message)[4:]) == message
+
+
+def test_frame_length_limits() -> None:
+    assert frame_length(b"\x00\x00\x00\x05") == 5
+    with pytest.raises(ProtocolError) as err:
+        frame_length(b"\x00\x00\x00\x00")
+    assert err.value.code == "bad_frame"
+    with pytest.raises(ProtocolError) as err:
+        frame_length(b"\x00\x01\x00\x01")
+    assert err.value.code == "frame_too_large"
