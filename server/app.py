@@ -15,7 +15,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from craits.protocol import (
     DEFAULT_PORT,
@@ -107,9 +107,8 @@ class Client(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Count the connection in, or turn it away if the server is full."""
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        peer = transport.get_extra_info("peername")
+        self.transport = cast(asyncio.Transport, transport)
+        peer = self.transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         server = self.server
         if len(server.clients) >= server.config.max_connections or server.stopping:
@@ -673,13 +672,14 @@ class Server:
             table.add_bot(self.config.bot_level)
 
     def maybe_close(self, table: Table) -> None:
-        """Close a table nobody sits at or watches, unless a game is running.
+        """Close a table nobody sits at or watches, unless a game is running
+        (or paused by a failed journal write).
 
         The ``--bots`` practice table stays open; once its game is over and
         everyone has gone, a fresh one replaces it.
         """
-        if not table.is_empty() or table.state == "playing":
-            return
+        if not table.is_empty() or table.state in ("playing", "paused"):
+            return  # a paused game stays, in the journal too, for a restart to restore
         if table.name == PRACTICE and self.config.bots > 0:
             if table.state in ("finished", "stopped"):
                 self.close_table(table)

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import random
 import secrets
+import sqlite3
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -534,35 +535,60 @@ class Table:
     def _commit(
         self, step: Callable[[Game], list[Event]], entry: tuple[str, dict[str, Any]]
     ) -> list[Event]:
-        """Validate → journal → apply: run ``step`` on a copy of the game; if it is
-        legal, write it (and the shuffles it made) to the journal, then keep the copy.
+        """Validate and apply, then journal: run ``step`` on the game; if it is
+        legal, write it (and the shuffles it made) to the journal. Nothing about
+        it is sent before the write is done (the caller sends after this returns).
+
+        The engine refuses an illegal step before changing anything (R4; the
+        property tests hold it to that), so the game is applied in place, with no
+        copy: copies made on every move were most of what the garbage collector
+        had to walk. If the write fails, the game is rebuilt from what the
+        journal holds, so the table shows only what was recorded.
 
         Raises:
             IllegalAction: the step is illegal; nothing changed.
-            TablePaused: the journal write failed; nothing changed, the table pauses.
+            TablePaused: the journal write failed; the table pauses at its last
+                recorded state.
         """
         game = self.game
         assert game is not None
-        trial = game.copy()
         try:
-            events = step(trial)
-        finally:
-            shuffles = self._rng.take()
+            events = step(game)
+        except IllegalAction:
+            self._rng.take()
+            raise
+        except Exception:
+            self._rng.take()
+            self._reload()  # an engine error mid-step: back to the recorded state
+            raise
+        shuffles = self._rng.take()
         if self.journal is not None and self.game_id is not None:
             entries = [*_shuffle_entries(shuffles), entry]
             try:
                 self.journal.append(self.game_id, entries)
-                if trial.phase == "game_over" and trial.result is not None:
-                    self.journal.finish_game(self.game_id, event_to_dict(trial.result))
+                if game.phase == "game_over" and game.result is not None:
+                    self.journal.finish_game(self.game_id, event_to_dict(game.result))
             except JournalError as exc:
+                self._reload()
                 self.pause(str(exc))
                 raise TablePaused(str(exc)) from None
-        self.game = trial
         if any(type(e) is Dealt for e in events):
             self.commitments = []
         self._new_commitments = _commitments(shuffles)
         self.commitments.extend(self._new_commitments)
         return events
+
+    def _reload(self) -> None:
+        """Rebuild the game from the journal (after a failed write or an engine
+        error); if the journal cannot be read, drop the game (the journal still
+        holds it for a restart)."""
+        if self.journal is None or self.game_id is None or self.game is None:
+            return  # nothing to rebuild from: the caller stops the table
+        try:
+            self._replay(self.journal.entries(self.game_id), self.game.players)
+        except (JournalError, sqlite3.Error) as exc:
+            log.error("table %s: cannot rebuild the game from the journal: %s", self.name, exc)
+            self.game = None
 
     @staticmethod
     def _remember(seat: Seat, action_id: int, reply: dict[str, Any]) -> None:
@@ -762,10 +788,22 @@ class Table:
                 self.state = "stopped"
             return
         self.game_id = saved.game.id
+        game = self._replay(saved.game.entries, len(saved.game.players))
+        if game.phase == "game_over":
+            self.state = "finished"
+
+    def _replay(self, entries: list[tuple[str, dict[str, Any]]], players: int) -> Game:
+        """Set the game (and the shuffle commitments of its hand) from its
+        journaled log; answered action ids are remembered again.
+
+        Raises:
+            JournalError: the log does not replay (a corrupt journal).
+        """
         hand_shuffles: list[dict[str, Any]] = []
+        seq = 0
 
         def track(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
-            nonlocal hand_shuffles
+            nonlocal hand_shuffles, seq
             if kind == "shuffle":
                 hand_shuffles.append(data)
             elif kind == "next_hand":
@@ -773,17 +811,17 @@ class Table:
             elif kind == "action" and data.get("id") is not None:
                 ok = {"type": "ok", "id": data["id"]}
                 self._remember(self.seats[data["seat"]], data["id"], ok)
-            self.seq += 1
+            seq += 1
 
         try:
-            game = replay(len(saved.game.players), self.rules, saved.game.entries, track)
+            game = replay(players, self.rules, entries, track)
         except ValueError as exc:
             raise JournalError(f"table {self.name}: the journal does not replay: {exc}") from None
         game.rng = self._rng
         self.game = game
+        self.seq = max(self.seq, seq)
         self.commitments = _commitments(hand_shuffles)
-        if game.phase == "game_over":
-            self.state = "finished"
+        return game
 
     def new_game(self, member: Member) -> None:
         """Start a new game at a finished table, same seats.

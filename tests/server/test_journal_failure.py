@@ -1,0 +1,124 @@
+"""A journal write that fails: nothing is sent, the table pauses at its last
+recorded state, and a restart restores exactly that state (issue: nothing lost).
+
+The failure is real: SQLite's ``max_page_count`` caps the database at its
+current size, so the next write that needs a page fails with "database or disk
+is full", as on a full disk.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from craits.protocol.client import Connection
+from craits.server.app import Server, ServerConfig
+from craits.server.engine import view
+
+from tests.server.conftest import Player, settle, strip_seat
+
+
+async def seat_two(server: Server, table: str) -> list[Player]:
+    players = [
+        Player(await Connection.open("127.0.0.1", server.port, name=n), n) for n in ("Ana", "Ben")
+    ]
+    await players[0].send({"type": "create_table", "name": table, "seats": 2})
+    await players[0].expect("table_created")
+    for p in players:
+        await p.send({"type": "join", "table": table, "name": p.name})
+        await p.expect("joined")
+    await settle(players, 1)
+    return players
+
+
+def actor_of(players: list[Player]) -> Player:
+    view = players[0].view
+    assert view is not None and view["phase"] == "play"
+    return next(p for p in players if p.seat == view["to_act"])
+
+
+def public(view: dict[str, Any]) -> dict[str, Any]:
+    """What both seats see alike of a view."""
+    return {k: v for k, v in view.items() if k not in ("seat", "hand", "drawn", "legal")}
+
+
+async def test_a_failed_write_sends_nothing_pauses_the_table_and_a_restart_restores_it(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    config.data_dir = tmp_path / "data"
+    server = Server(config)
+    await server.start()
+    rng = random.Random(5)
+    try:
+        players = await seat_two(server, "t")
+        other = await seat_two(server, "u")  # another table, on the same journal
+        for _ in range(3):
+            actor = actor_of(players)
+            assert actor.view is not None
+            await actor.act(strip_seat(rng.choice(actor.view["legal"])))
+            await actor.expect("ok")
+            await settle(players, actor.seq + 1)
+        journal = server.journal
+        assert journal is not None
+        (pages,) = journal.db.execute("PRAGMA page_count").fetchone()
+        journal.db.execute(f"PRAGMA max_page_count = {pages}")
+        # play until a write needs a new page and fails: an action's, or the
+        # next deal's (written by the table's timer between hands)
+        paused_on = None
+        for _ in range(500):
+            recorded = [p.view for p in players]
+            seq = players[0].seq
+            assert recorded[0] is not None
+            if recorded[0]["phase"] != "play":
+                message = await players[0].recv()
+                while message["type"] not in ("update", "error"):
+                    message = await players[0].recv()
+                if message["type"] == "error":
+                    assert message["code"] == "table_paused"
+                    paused_on = "deal"
+                    break
+                await settle(players, players[0].seq)
+                continue
+            actor = actor_of(players)
+            assert actor.view is not None
+            action_id = await actor.act(strip_seat(rng.choice(actor.view["legal"])))
+            reply = await actor.recv()
+            while reply.get("id") != action_id:  # the ok or the error answering it
+                reply = await actor.recv()
+            if reply["type"] == "error":
+                assert reply["code"] == "table_paused"
+                paused_on = "action"
+                break
+            assert reply["type"] == "ok"
+            await settle(players, seq + 1)
+        assert paused_on is not None, "no write failed"
+        for p in players:
+            await p.drain(0.2)
+            # everyone is told; nobody got an update about the unrecorded action
+            assert any(m.get("code") == "table_paused" for m in p.received[-3:])
+            assert p.seq == seq
+        # a seat that resumes sees the last recorded state, not the refused action
+        ana = players[0]
+        assert ana.token is not None
+        await ana.send({"type": "resume", "token": ana.token})
+        state = await ana.expect("state")
+        assert state["view"] == recorded[0]
+        # the other table was not touched: it has not written since, and is not paused
+        for p in other:
+            await p.drain(0.05)
+            assert not any(m.get("code") == "table_paused" for m in p.received)
+        assert server.tables["u"].state == "playing"
+    finally:
+        await server.stop()
+    # a restart on the same journal restores the table at that recorded state
+    restarted = Server(config)
+    await restarted.start()
+    try:
+        table = restarted.tables["t"]
+        assert table.game is not None and table.state == "playing"
+        assert public(view(table.game, 0)) == public(recorded[0])
+        assert view(table.game, 0)["hand"] == recorded[0]["hand"]
+        assert view(table.game, 1)["hand"] == recorded[1]["hand"]
+    finally:
+        await restarted.stop()
