@@ -31,7 +31,7 @@ from craits.protocol import (
     validate,
 )
 from craits.server.engine import Rules
-from craits.server.journal import Journal, JournalError, SavedTable
+from craits.server.journal import Journal, JournalError, SavedTable, WriteFailure
 from craits.server.records import build_record, iso_time
 from craits.server.table import Table, TableConfig, TableError, token_digest
 
@@ -97,7 +97,8 @@ class Client(asyncio.Protocol):
         self._tokens = server.config.burst
         self._refill_at = self.last_seen
         self._buffer = bytearray()
-        self._out: list[bytes] = []
+        # queued messages, each with the journal ticket it waits on (0: none)
+        self._out: list[tuple[int, bytes]] = []
         self._out_size = 0
         self._loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
@@ -151,18 +152,36 @@ class Client(asyncio.Protocol):
             return
         if not self._out:
             self.server.dirty(self)
-        self._out.append(data)
+        journal = self.server.journal
+        self._out.append((journal.submitted if journal is not None else 0, data))
         self._out_size += len(data)
 
     def flush(self) -> None:
-        """Write what was queued, in one write."""
+        """Write, in one write, what was queued and waits on no journal write
+        still pending; the rest waits for the journal (:meth:`Server.journal_done`)."""
         out = self._out
         if not out or self._gone:
             return
         assert self.transport is not None
-        self.transport.write(out[0] if len(out) == 1 else b"".join(out))
-        self._out = []
-        self._out_size = 0
+        journal = self.server.journal
+        done = journal.processed if journal is not None else 0
+        if out[-1][0] <= done:
+            ready, self._out, self._out_size = out, [], 0
+        else:
+            n = 0
+            while out[n][0] <= done:
+                n += 1
+            self.server.hold(self)
+            if n == 0:
+                return
+            ready, self._out = out[:n], out[n:]
+            self._out_size -= sum(len(b) for _, b in ready)
+        self.transport.write(ready[0][1] if len(ready) == 1 else b"".join(b for _, b in ready))
+
+    def discard_from(self, ticket: int) -> None:
+        """Drop the queued messages that wait on journal write ``ticket`` or later."""
+        self._out = [(t, b) for t, b in self._out if t < ticket]
+        self._out_size = sum(len(b) for _, b in self._out)
 
     def error(self, code: str, message: str, **extra: Any) -> None:
         """Send an error reply."""
@@ -485,6 +504,8 @@ class Server:
         self.clients: set[Client] = set()
         self.stopping = False
         self._dirty: list[Client] = []
+        self._held: set[Client] = set()
+        self._flush_soon = False
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self._server: asyncio.Server | None = None
@@ -503,7 +524,9 @@ class Server:
             JournalError: the journal cannot be opened or replayed.
         """
         if self.config.data_dir is not None:
-            self.journal = Journal(self.config.data_dir / "craits.db")
+            self.journal = Journal(
+                self.config.data_dir / "craits.db", on_pending=self._schedule_flush
+            )
             for saved in self.journal.tables():
                 self._restore(saved)
         loop = asyncio.get_running_loop()
@@ -527,10 +550,11 @@ class Server:
             self._heartbeat.cancel()
         for table in list(self.tables.values()):
             table.close_timers()
+        self._flush()  # every recorded move is written and sent before goodbye
+        loop = asyncio.get_running_loop()
         for client in list(self.clients):
             client.error("shutdown", "the server is shutting down")
             client.abort_after_flush()
-        loop = asyncio.get_running_loop()
         give_up = loop.time() + 2.0
         while self.clients and loop.time() < give_up:
             await asyncio.sleep(0.02)
@@ -544,13 +568,54 @@ class Server:
     def dirty(self, client: Client) -> None:
         """Note that ``client`` has messages queued: they are written, one write
         per connection, at the end of this pass of the event loop."""
-        if not self._dirty:
-            asyncio.get_running_loop().call_soon(self._flush)
+        self._schedule_flush()
         self._dirty.append(client)
 
+    def _schedule_flush(self) -> None:
+        if not self._flush_soon:
+            self._flush_soon = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
     def _flush(self) -> None:
+        """The end of a pass: commit the journal writes queued in it (one
+        transaction), then write each connection's messages."""
+        self._flush_soon = False
+        journal = self.journal
+        if journal is not None and journal.processed < journal.submitted:
+            self.journal_done(journal.commit())
         dirty, self._dirty = self._dirty, []
         for client in dirty:
+            client.flush()
+
+    def hold(self, client: Client) -> None:
+        """``client`` has messages waiting on journal writes still pending."""
+        self._held.add(client)
+
+    def journal_done(self, failed: list[WriteFailure]) -> None:
+        """The journal committed what was queued: pause the tables whose writes
+        failed, then send what waited on the writes."""
+        for failure in failed:
+            kind, key = failure.key
+            table = next(
+                (
+                    t
+                    for t in self.tables.values()
+                    if (t.game_id == key if kind == "game" else t.name == key)
+                ),
+                None,
+            )
+            if table is None:
+                log.error(
+                    "journal: write %d (%s %s) failed: %s",
+                    failure.ticket,
+                    kind,
+                    key,
+                    failure.reason,
+                )
+            else:
+                self.guard(table, table.write_failed, failure.ticket, failure.reason)
+        held, self._held = self._held, set()
+        for client in held:
             client.flush()
 
     def forget(self, client: Client) -> None:

@@ -1,9 +1,15 @@
 """The journal: every table, deal and accepted action, in an embedded SQLite database.
 
 The server writes to the journal before it sends anything, so a crash loses
-nothing a player has seen. On start it replays the journal to restore every
-unfinished table exactly where it was (RULES.md R2: same hands, stock order,
-count, scores and shuffle penalties), and the resume tokens issued before.
+nothing a player has seen. In the server the writes are *deferred*: each is
+queued with a ticket, every message queued after it waits for it, and at the
+end of each pass of the event loop everything queued is committed in one
+transaction (group commit) before any message goes out. A write that fails is
+reported back, and that table pauses at its last recorded state.
+
+On start the server replays the journal to restore every unfinished table
+exactly where it was (RULES.md R2: same hands, stock order, count, scores and
+shuffle penalties), and the resume tokens issued before.
 
 The database holds the deck orders, so the file (and its ``-wal``/``-shm``
 companions) is readable by its owner only. It runs in WAL mode with
@@ -23,9 +29,10 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -117,25 +124,41 @@ class SavedTable:
     game: SavedGame | None
 
 
+class WriteFailure(NamedTuple):
+    """A journal write that failed: its ticket, what it wrote to, and why."""
+
+    ticket: int
+    key: tuple[str, Any]
+    """``("game", game_id)`` or ``("table", name)``: the log or row written."""
+    reason: str
+
+
+Statement = tuple[str, tuple[Any, ...]]
+
+
 class Journal:
     """The journal database at ``path`` (created, owner-only, if missing).
+
+    Every write gets a *ticket* (1, 2, 3…, in order). By default a write is
+    done before the call returns (and raises :class:`JournalError`). With
+    ``on_pending`` (the server's way) writes are queued: the first one queued
+    calls ``on_pending()``, and :meth:`commit` writes everything queued, in
+    ticket order, in one transaction. Once a write to a game's log (or a
+    table's row) fails, later writes to it fail too, so a log never has a gap.
+    Reads see committed writes only.
 
     Raises:
         JournalError: the file cannot be opened or created.
     """
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, on_pending: Callable[[], None] | None = None):
         self.path = path
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             old = os.umask(0o077)
             try:
-                self.db = sqlite3.connect(str(path), isolation_level=None)
+                self.db = self._connect()
                 self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA synchronous=NORMAL")
-                # Checkpoints (which fsync) run in a thread of their own, never
-                # inline in a commit on the event loop.
-                self.db.execute("PRAGMA wal_autocheckpoint=0")
                 self.db.executescript(SCHEMA)
             finally:
                 os.umask(old)
@@ -143,14 +166,110 @@ class Journal:
                 p = Path(str(path) + suffix)
                 if p.exists():
                     p.chmod(0o600)
+            (top,) = self.db.execute(
+                "SELECT MAX(COALESCE((SELECT MAX(id) FROM games), 0),"
+                " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0))"
+            ).fetchone()
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(f"cannot open the journal {path}: {exc}") from None
+        self._next_game = int(top) + 1
         self._next_n: dict[int, int] = {}
+        self.submitted = 0
+        """The last ticket handed out."""
+        self.processed = 0
+        """Every ticket up to this one is written (or failed and was reported)."""
+        self._on_pending = on_pending
+        self._pending: list[tuple[int, tuple[str, Any], list[Statement]]] = []
+        self._broken: dict[tuple[str, Any], str] = {}
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="journal-checkpoint", daemon=True
         )
         self._checkpointer.start()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous=NORMAL")
+        # Checkpoints (which fsync) run in a thread of their own, never inline
+        # in a commit.
+        db.execute("PRAGMA wal_autocheckpoint=0")
+        return db
+
+    # --------------------------------------------------------------- writing
+
+    def _submit(self, key: tuple[str, Any], statements: list[Statement]) -> int:
+        """Write ``statements`` in one transaction; returns the write's ticket.
+
+        Raises:
+            JournalError: not deferred, the write failed.
+        """
+        self.submitted += 1
+        ticket = self.submitted
+        if self._on_pending is not None:
+            if not self._pending:
+                self._on_pending()
+            self._pending.append((ticket, key, statements))
+            return ticket
+        try:
+            self._run(self.db, statements)
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal write failed: {exc}") from None
+        finally:
+            self.processed = ticket
+        return ticket
+
+    @staticmethod
+    def _run(db: sqlite3.Connection, statements: list[Statement]) -> None:
+        if len(statements) == 1:  # one statement is its own transaction
+            db.execute(*statements[0])
+            return
+        db.execute("BEGIN")
+        try:
+            for sql, args in statements:
+                db.execute(sql, args)
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+    def commit(self) -> list[WriteFailure]:
+        """Write every queued write, in one transaction; returns those that
+        failed (if the transaction fails, each write is tried on its own, in
+        order, to find them). Afterwards :attr:`processed` is the last ticket."""
+        items, self._pending = self._pending, []
+        if not items:
+            return []
+        broken = self._broken
+        failed: list[WriteFailure] = []
+        todo = []
+        for ticket, key, statements in items:
+            if key in broken:
+                failed.append(WriteFailure(ticket, key, broken[key]))
+            else:
+                todo.append((ticket, key, statements))
+        try:
+            if todo:
+                self._run(self.db, [st for _, _, sts in todo for st in sts])
+        except sqlite3.Error:
+            for ticket, key, statements in todo:
+                if key in broken:
+                    failed.append(WriteFailure(ticket, key, broken[key]))
+                    continue
+                try:
+                    self._run(self.db, statements)
+                except sqlite3.Error as exc:
+                    broken[key] = f"journal write failed: {exc}"
+                    failed.append(WriteFailure(ticket, key, broken[key]))
+            failed.sort()
+        self.processed = items[-1][0]
+        return failed
+
+    def set_max_pages(self, pages: int) -> int:
+        """Cap the database at ``pages`` pages (SQLite ``max_page_count``): writes
+        that need more fail as on a full disk. Returns the write's ticket (the
+        cap holds for the writes after it)."""
+        return self._submit(("pragma", None), [(f"PRAGMA max_page_count = {int(pages)}", ())])
 
     def _checkpoint_loop(self, every: float = 1.0) -> None:
         """Copy the write-ahead log into the database every ``every`` seconds,
@@ -168,18 +287,14 @@ class Journal:
             db.close()
 
     def close(self) -> None:
-        """Stop the checkpoints, fold the log into the database, and close it."""
+        """Write what is queued, stop the checkpoints, fold the log into the
+        database, and close it."""
+        self.commit()
         self._stop.set()
         self._checkpointer.join(5)
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
-
-    def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
-        try:
-            return self.db.execute(sql, args)
-        except sqlite3.Error as exc:
-            raise JournalError(f"journal write failed: {exc}") from None
 
     def save_table(
         self,
@@ -191,84 +306,105 @@ class Journal:
         state: str,
         seats: list[dict[str, Any]],
         game_id: int | None,
-    ) -> None:
-        """Write a table's row (its seats with their token digests, never tokens).
+    ) -> int:
+        """Write a table's row (its seats with their token digests, never tokens);
+        returns the write's ticket.
 
         Raises:
-            JournalError: the write failed.
+            JournalError: not deferred, the write failed.
         """
-        self._write(
-            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                name,
-                capacity,
-                json.dumps(rules),
-                turn_timeout,
-                creator,
-                state,
-                json.dumps(seats),
-                game_id,
-                time.time(),
-            ),
+        return self._submit(
+            ("table", name),
+            [
+                (
+                    "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        name,
+                        capacity,
+                        json.dumps(rules),
+                        turn_timeout,
+                        creator,
+                        state,
+                        json.dumps(seats),
+                        game_id,
+                        time.time(),
+                    ),
+                )
+            ],
         )
 
-    def drop_table(self, name: str) -> None:
-        """Forget a closed table (its games stay, as records).
+    def drop_table(self, name: str) -> int:
+        """Forget a closed table (its games stay, as records); returns the ticket.
 
         Raises:
-            JournalError: the write failed.
+            JournalError: not deferred, the write failed.
         """
-        self._write("DELETE FROM tables WHERE name = ?", (name,))
+        return self._submit(("table", name), [("DELETE FROM tables WHERE name = ?", (name,))])
 
-    def start_game(self, table: str, players: list[str], rules: dict[str, Any]) -> int:
-        """Open a game; returns its id.
+    def start_game(
+        self,
+        table: str,
+        players: list[str],
+        rules: dict[str, Any],
+        entries: list[tuple[str, dict[str, Any]]] | None = None,
+    ) -> int:
+        """Open a game, with the first entries of its log, in one write; returns
+        the game's id (ids are given out here, in order, never reused).
 
         Raises:
-            JournalError: the write failed.
+            JournalError: not deferred, the write failed.
         """
-        cur = self._write(
-            "INSERT INTO games (table_name, players, rules, started) VALUES (?, ?, ?, ?)",
-            (table, json.dumps(players), json.dumps(rules), time.time()),
-        )
-        game_id = int(cur.lastrowid or 0)
+        game_id = self._next_game
+        self._next_game += 1
         self._next_n[game_id] = 0
+        statements: list[Statement] = [
+            (
+                "INSERT INTO games (id, table_name, players, rules, started)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, table, json.dumps(players), json.dumps(rules), time.time()),
+            )
+        ]
+        self._submit(("game", game_id), statements + self._log_rows(game_id, entries or []))
         return game_id
 
-    def append(self, game_id: int, entries: list[tuple[str, dict[str, Any]]]) -> None:
-        """Append entries to a game's log in one transaction.
-
-        Raises:
-            JournalError: the write failed; nothing of it was kept.
-        """
+    def _log_rows(self, game_id: int, entries: list[tuple[str, dict[str, Any]]]) -> list[Statement]:
         n = self._next_n.get(game_id)
         if n is None:
             row = self.db.execute(
                 "SELECT COALESCE(MAX(n) + 1, 0) FROM log WHERE game_id = ?", (game_id,)
             ).fetchone()
             n = int(row[0])
-        rows = [(game_id, n + i, kind, json.dumps(data)) for i, (kind, data) in enumerate(entries)]
-        try:
-            if len(rows) == 1:  # one statement is its own transaction
-                self.db.execute("INSERT INTO log VALUES (?, ?, ?, ?)", rows[0])
-            else:
-                with self.db:
-                    self.db.execute("BEGIN")
-                    self.db.executemany("INSERT INTO log VALUES (?, ?, ?, ?)", rows)
-        except sqlite3.Error as exc:
-            self._next_n.pop(game_id, None)
-            raise JournalError(f"journal write failed: {exc}") from None
-        self._next_n[game_id] = n + len(rows)
+        self._next_n[game_id] = n + len(entries)
+        return [
+            ("INSERT INTO log VALUES (?, ?, ?, ?)", (game_id, n + i, kind, json.dumps(data)))
+            for i, (kind, data) in enumerate(entries)
+        ]
 
-    def finish_game(self, game_id: int, result: dict[str, Any]) -> None:
-        """Mark a game finished with its final result.
+    def append(
+        self,
+        game_id: int,
+        entries: list[tuple[str, dict[str, Any]]],
+        result: dict[str, Any] | None = None,
+    ) -> int:
+        """Append entries to a game's log in one transaction (with ``result``,
+        the game is marked finished in it too); returns the write's ticket.
 
         Raises:
-            JournalError: the write failed.
+            JournalError: not deferred, the write failed; nothing of it was kept.
         """
-        self._write(
-            "UPDATE games SET finished = ?, result = ? WHERE id = ?",
-            (time.time(), json.dumps(result), game_id),
-        )
+        statements = self._log_rows(game_id, entries)
+        if result is not None:
+            statements.append(
+                (
+                    "UPDATE games SET finished = ?, result = ? WHERE id = ?",
+                    (time.time(), json.dumps(result), game_id),
+                )
+            )
+        try:
+            return self._submit(("game", game_id), statements)
+        except JournalError:
+            self._next_n.pop(game_id, None)
+            raise
 
     def entries(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """A game's log, in order."""

@@ -53,7 +53,12 @@ class Member(Protocol):
     name: str
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for sending; never blocks."""
+        """Queue ``message`` for sending; never blocks. A message queued while
+        journal writes are pending goes out once they are done."""
+
+    def discard_from(self, ticket: int) -> None:
+        """Drop the queued messages that wait on journal write ``ticket`` or a
+        later one (that write failed: they tell of what was not recorded)."""
 
 
 class TableError(Exception):
@@ -161,6 +166,8 @@ class Table:
         self._rng = RecordingShuffle()
         self.journal = journal
         self.game_id: int | None = None
+        # accepted actions whose journal write is not done yet: (ticket, seat, id)
+        self._in_flight: deque[tuple[int, int, int]] = deque()
         self.commitments: list[dict[str, Any]] = []  # of the hand in play (docs/records.md)
         self._new_commitments: list[dict[str, Any]] = []
         self._bot_rng = random.Random(secrets.randbits(64))
@@ -461,9 +468,11 @@ class Table:
         if self.journal is not None:
             try:
                 self.game_id = self.journal.start_game(
-                    self.name, [s.name for s in self.seats], self.rules.changed()
+                    self.name,
+                    [s.name for s in self.seats],
+                    self.rules.changed(),
+                    [*_shuffle_entries(shuffles), ("start", {})],
                 )
-                self.journal.append(self.game_id, [*_shuffle_entries(shuffles), ("start", {})])
             except JournalError as exc:
                 self.pause(str(exc))
                 raise TablePaused(str(exc)) from None
@@ -527,6 +536,12 @@ class Table:
         reply = {"type": "ok", "id": action_id}
         self._remember(s, action_id, reply)
         member.send(reply)
+        journal = self.journal
+        if journal is not None and journal.processed < journal.submitted:
+            flight = self._in_flight
+            while flight and flight[0][0] <= journal.processed:
+                flight.popleft()
+            flight.append((journal.submitted, seat, action_id))
         if s.away:
             s.away = False
             self._broadcast_info()
@@ -564,10 +579,13 @@ class Table:
         shuffles = self._rng.take()
         if self.journal is not None and self.game_id is not None:
             entries = [*_shuffle_entries(shuffles), entry]
+            over = game.phase == "game_over" and game.result is not None
             try:
-                self.journal.append(self.game_id, entries)
-                if game.phase == "game_over" and game.result is not None:
-                    self.journal.finish_game(self.game_id, event_to_dict(game.result))
+                self.journal.append(
+                    self.game_id,
+                    entries,
+                    event_to_dict(game.result) if over and game.result is not None else None,
+                )
             except JournalError as exc:
                 self._reload()
                 self.pause(str(exc))
@@ -832,6 +850,31 @@ class Table:
         if self.state != "finished":
             raise TableError("cannot_start", "the game is not over")
         self.start(member)
+
+    def write_failed(self, ticket: int, reason: str) -> None:
+        """Journal write ``ticket`` (this table's) failed: drop every message
+        queued since that tells of what was not recorded, rebuild the game from
+        the journal, answer the actions not recorded with ``table_paused``, and
+        pause."""
+        if self.state == "paused":
+            return
+        for member, _ in self.members():
+            member.discard_from(ticket)
+        self._reload()
+        failed = [(seat, i) for t, seat, i in self._in_flight if t >= ticket]
+        self._in_flight.clear()
+        self.pause(reason)
+        for seat, action_id in failed:
+            reply = {
+                "type": "error",
+                "id": action_id,
+                "code": "table_paused",
+                "message": f"table {self.name!r} is paused: the server could not record the game",
+            }
+            s = self.seats[seat]
+            s.results[action_id] = reply
+            if s.member is not None:
+                s.member.send(reply)
 
     def pause(self, reason: str) -> None:
         """The journal failed: pause the table (nothing more is played or sent

@@ -62,7 +62,7 @@ async def test_a_failed_write_sends_nothing_pauses_the_table_and_a_restart_resto
         journal = server.journal
         assert journal is not None
         (pages,) = journal.db.execute("PRAGMA page_count").fetchone()
-        journal.db.execute(f"PRAGMA max_page_count = {pages}")
+        journal.set_max_pages(pages)
         # play until a write needs a new page and fails: an action's, or the
         # next deal's (written by the table's timer between hands)
         paused_on = None
