@@ -8,7 +8,11 @@ is full", as on a full disk.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
+import signal
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +21,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.engine import view
 
 from tests.server.conftest import Player, settle, strip_seat
+from tests.server.test_durability import _free_port, _player, _start
 
 
 async def seat_two(server: Server, table: str) -> list[Player]:
@@ -122,3 +127,58 @@ async def test_a_failed_write_sends_nothing_pauses_the_table_and_a_restart_resto
         assert view(table.game, 1)["hand"] == recorded[1]["hand"]
     finally:
         await restarted.stop()
+
+
+async def test_nothing_about_an_action_is_sent_until_its_journal_write_is_committed(
+    tmp_path: Path,
+) -> None:
+    """Validate → apply → write → send, seen from outside: a real server
+    process, whose database another program holds locked. The server's commit
+    waits for the lock; the ok and the update wait for the commit, and when
+    they arrive the action is in the journal."""
+    data = tmp_path / "data"
+    port = _free_port()
+    proc = await _start(port, data)
+    try:
+        players = [await _player(port, n) for n in ("Ana", "Ben")]
+        await players[0].send({"type": "create_table", "name": "t", "seats": 2})
+        await players[0].expect("table_created")
+        for p in players:
+            await p.send({"type": "join", "table": "t", "name": p.name})
+            await p.expect("joined")
+        await settle(players, 1)
+        rng = random.Random(8)
+        locker = sqlite3.connect(str(data / "craits.db"), isolation_level=None)
+        try:
+            for _ in range(3):
+                actor = actor_of(players)
+                assert actor.view is not None
+                seq = actor.seq
+                locker.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+                action_id = await actor.act(strip_seat(rng.choice(actor.view["legal"])))
+                other = next(p for p in players if p is not actor)
+                before = len(other.received)
+                await actor.drain(0.3)
+                await other.drain(0.0)
+                assert not any(m.get("id") == action_id for m in actor.received)
+                assert len(other.received) == before and actor.seq == seq
+                locker.execute("COMMIT")
+                await actor.expect("ok", where=lambda m, i=action_id: m.get("id") == i)
+                (data_row,) = locker.execute(
+                    "SELECT data FROM log WHERE kind = 'action' ORDER BY n DESC LIMIT 1"
+                ).fetchone()
+                assert json.loads(data_row)["id"] == action_id
+                await settle(players, seq + 1)
+                if players[0].view is None or players[0].view["phase"] != "play":
+                    break
+        finally:
+            locker.close()
+        for p in players:
+            await p.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), 5)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
