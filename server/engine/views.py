@@ -70,7 +70,7 @@ class Moment:
     equals ``[event_dict_for(e, seat) for e in events]``.
     """
 
-    __slots__ = ("_events", "_game", "_hidden", "_public", "_shared")
+    __slots__ = ("_all", "_events", "_game", "_hidden", "_personal", "_public", "_shared")
 
     def __init__(self, game: Game, events: list[Event]) -> None:
         self._game = game
@@ -78,6 +78,9 @@ class Moment:
         self._public: dict[str, Any] | None = None
         self._shared: list[dict[str, Any] | None] = [None] * len(events)
         self._hidden: dict[int, dict[str, Any]] = {}
+        # only a deal, a draw and a shuffle penalty read differently from seat to seat
+        self._personal = any(type(e) in _PERSONAL for e in events)
+        self._all: list[dict[str, Any]] | None = None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``view(game, seat)``; its public part is shared with the other seats'."""
@@ -86,7 +89,12 @@ class Moment:
         return _seat_view(self._public, self._game, seat)
 
     def events(self, seat: int | None) -> list[dict[str, Any]]:
-        """The events as ``seat`` may see them, in wire form."""
+        """The events as ``seat`` may see them, in wire form (one list shared by
+        every seat when all the events are public)."""
+        if not self._personal:
+            if self._all is None:
+                self._all = [event_to_dict(e) for e in self._events]
+            return self._all
         out = []
         shared = self._shared
         for i, event in enumerate(self._events):
@@ -103,6 +111,10 @@ class Moment:
                 d = event_to_dict(mine)
             out.append(d)
         return out
+
+
+_PERSONAL = (Dealt, Drew, ShufflePenalty)
+"""The events :func:`event_for` may change for some recipient."""
 
 
 def _public_view(game: Game) -> dict[str, Any]:
