@@ -66,6 +66,11 @@ async def _start(port: int, data: Path) -> asyncio.subprocess.Process:
         "0",
         "--hand-pause",
         "0.01",
+        # the test's players act at machine speed, far above a person's 100/s
+        "--rate",
+        "100000",
+        "--burst",
+        "100000",
         stderr=asyncio.subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 15
