@@ -31,11 +31,8 @@ from textual.screen import Screen
 
 from .cards import CardStyle
 from .describe import Describer
-from .model import Action, TableModel, wire_action
+from .model import LOG_LINES, Action, TableModel, wire_action
 from .store import TokenStore
-
-LOG_LINES = 300
-"""Event-log lines kept per table."""
 
 QUIET_ERRORS = frozenset({"stale"})
 """Refusals not worth a notification (the next update explains itself)."""

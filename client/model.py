@@ -24,6 +24,9 @@ def wire_action(legal: Action) -> Action:
     return {k: v for k, v in legal.items() if k != "seat"}
 
 
+LOG_LINES = 300
+"""Event-log (and chat) lines kept per table."""
+
 PENALTIES_KEY = "client_penalties"
 """Key of a kept ``hand_ended`` result holding the hand's shuffle penalties per seat
 (the event does not carry them: the client counts them from ``shuffle_penalty`` events)."""

@@ -17,12 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Footer, Input, Static
 
 from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen, suit_dialog
-from .model import Action, TableModel
+from .model import LOG_LINES, Action, TableModel
 from .summary import SummaryScreen
-from .widgets import HandView, pile_lines, seat_lines
+from .widgets import HandView, WrappedLog, pile_lines, seat_lines
 
 if TYPE_CHECKING:
     from .app import CraitsApp
@@ -81,8 +81,8 @@ class TableScreen(Screen[None]):
                 yield HandView(self.app.style, id="hand", classes="panel")
                 yield Static(id="prompt")
             with Vertical(id="right"):
-                yield RichLog(id="log", wrap=True, min_width=10, classes="panel")
-                yield RichLog(id="chatlog", wrap=True, min_width=10, classes="panel")
+                yield WrappedLog(id="log", indent=2, max_lines=LOG_LINES, classes="panel")
+                yield WrappedLog(id="chatlog", max_lines=LOG_LINES, classes="panel")
                 yield Input(
                     id="chat-input",
                     placeholder="Say something (Enter sends, Esc closes)",
@@ -98,8 +98,6 @@ class TableScreen(Screen[None]):
         self.query_one("#hand").border_title = "Your hand"
         self.query_one("#log").border_title = "Game"
         self.query_one("#chatlog").border_title = "Chat"
-        self.query_one("#log").can_focus = False
-        self.query_one("#chatlog").can_focus = False
         self.query_one("#chat-input").display = False
         self.query_one("#hand").focus()
         self.set_interval(0.5, self._tick)
@@ -200,14 +198,14 @@ class TableScreen(Screen[None]):
         self.armed = self.armed and model.can_announce_with_play()
 
     def _write_logs(self, model: TableModel) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", WrappedLog)
         new = model.logged - self._log_shown
         if new > 0:
-            bullet = "- " if self.app.style.ascii else "• "
+            bullet = Text("- " if self.app.style.ascii else "• ", style="dim")
             for line in model.log[-min(new, len(model.log)) :]:
-                log.write(Text(bullet, style="dim") + line)
+                log.add(line, bullet)
             self._log_shown = model.logged
-        chat = self.query_one("#chatlog", RichLog)
+        chat = self.query_one("#chatlog", WrappedLog)
         for line in model.chat[self._chat_shown :]:
             seat = line.get("seat")
             text = Text()
@@ -216,7 +214,7 @@ class TableScreen(Screen[None]):
                 text.append(" (watching)", style="dim")
             text.append(": ")
             text.append(str(line.get("text", "")))
-            chat.write(text)
+            chat.add(text)
         self._chat_shown = len(model.chat)
 
     def _topbar(self, model: TableModel) -> Text:

@@ -1,12 +1,16 @@
-"""Small widgets of the table screen: the hand, the seats, the pile."""
+"""Small widgets of the table screen: the hand, the seats, the pile, the logs."""
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widget import Widget
 
 from .cards import CardStyle
@@ -107,6 +111,105 @@ class HandView(Widget, can_focus=True):
         index = row * per + col
         if 0 <= index < len(self.cards):
             self.post_message(self.Clicked(index))
+
+
+class WrappedLog(ScrollView, can_focus=False):
+    """A log of lines (the game's events, the chat), newest at the bottom.
+
+    Each line is wrapped to the width the log has, its continuation rows
+    indented under its text (past the bullet); when the width changes (a
+    resized terminal, the chat line opening) every kept line is wrapped again,
+    so nothing is cut off. Adding a line or a change of size scrolls to the end,
+    so the newest line is always in sight.
+
+    Args:
+        indent: columns of the continuation rows' indent (the width of a bullet).
+        max_lines: lines kept; older ones are dropped.
+    """
+
+    DEFAULT_CSS = """
+    WrappedLog {
+        overflow-x: hidden;
+        overflow-y: scroll;
+    }
+    """
+
+    def __init__(self, *, indent: int = 0, max_lines: int = 300, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.indent = indent
+        self.entries: deque[tuple[Text, Text]] = deque(maxlen=max_lines)
+        """The kept lines, oldest first: (prefix, text)."""
+        self._rows: list[Strip] = []
+        self._row_counts: deque[int] = deque()
+        self._width = 0
+        """The width the rows are wrapped at (0 before the log has a size)."""
+
+    def add(self, text: Text, prefix: Text | None = None) -> None:
+        """Add a line at the bottom: ``prefix`` (a bullet) then ``text``."""
+        prefix = prefix if prefix is not None else Text()
+        if len(self.entries) == self.entries.maxlen:
+            self.entries.popleft()
+            if self._row_counts:
+                del self._rows[: self._row_counts.popleft()]
+        self.entries.append((prefix, text))
+        if self._width:
+            rows = self._wrap(prefix, text, self._width)
+            self._rows.extend(rows)
+            self._row_counts.append(len(rows))
+            self._sized()
+
+    def clear(self) -> None:
+        """Forget every line."""
+        self.entries.clear()
+        self._rows.clear()
+        self._row_counts.clear()
+        self._sized()
+
+    def _wrap(self, prefix: Text, text: Text, width: int) -> list[Strip]:
+        """``text`` wrapped to ``width`` columns: the first row after ``prefix``,
+        the others indented."""
+        console = self.app.console
+        indent = min(self.indent, max(0, width - 1))
+        lines = text.wrap(console, max(1, width - indent), overflow="fold")
+        rows = []
+        for i, line in enumerate(lines or [Text()]):
+            row = prefix + line if i == 0 else Text(" " * indent) + line
+            row.rstrip()
+            strip = Strip(list(row.render(console)), row.cell_len)
+            rows.append(strip.adjust_cell_length(width))
+        return rows
+
+    def _rewrap(self, width: int) -> None:
+        self._width = width
+        self._rows = []
+        self._row_counts.clear()
+        for prefix, text in self.entries:
+            rows = self._wrap(prefix, text, width)
+            self._rows.extend(rows)
+            self._row_counts.append(len(rows))
+
+    def _sized(self) -> None:
+        """Take the rows' count as the virtual size, and show the newest."""
+        self.virtual_size = Size(self._width, len(self._rows))
+        self.refresh()
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap every line again for the new width; keep the newest in sight."""
+        width = self.scrollable_content_region.width
+        if width > 0 and width != self._width:
+            self._rewrap(width)
+        self._sized()
+
+    def render_line(self, y: int) -> Strip:
+        """One row of the log, as scrolled."""
+        index = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        if 0 <= index < len(self._rows):
+            strip = self._rows[index].crop_extend(0, width, self.rich_style)
+        else:
+            strip = Strip.blank(width, self.rich_style)
+        return strip.apply_style(self.rich_style)
 
 
 def seat_lines(model: TableModel, style: CardStyle, timer: bool = True) -> Text:

@@ -65,6 +65,14 @@ def screen_text(app: App[Any]) -> str:
     return console.export_text(styles=False)
 
 
+def shown_in(app: App[Any], widget: Any) -> list[str]:
+    """The rows of the screen inside ``widget``'s content (no border, padding or
+    scrollbar): what a player reads there now."""
+    region = widget.scrollable_content_region
+    rows = screen_text(app).splitlines()
+    return [row[region.x : region.right] for row in rows[region.y : region.bottom]]
+
+
 def log_text(app: Any) -> str:
     """The table's event log, one line per entry."""
     return "\n".join(line.plain for line in app.model.log) if app.model else ""

@@ -1,0 +1,66 @@
+"""Pilot tests of the table screen's layout: the event log at 80 columns and wider."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from craits.client.table import TableScreen
+
+from tests.client.conftest import deal_order, screen_text, script, shown_in, wait_for
+from tests.client.test_table import ANA, BEN
+from tests.server.conftest import play_until, settle
+
+
+def squeezed(text: str) -> str:
+    """``text`` without any whitespace: wrapped rows join up again."""
+    return "".join(text.split())
+
+
+def newest_line_in_sight(app: Any) -> bool:
+    """Whether the newest event line is on the screen, whole, in the log."""
+    log = app.screen.query_one("#log")
+    newest = app.model.log[-1].plain
+    return squeezed(newest) in squeezed("".join(shown_in(app, log)))
+
+
+async def test_the_event_log_shows_the_newest_line_whole(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    # two players with long names (long event lines) play a few turns; Watcher watches
+    bart = await connect("Bartholomew")
+    await bart.send({"type": "create_table", "name": "t1", "seats": 2})
+    await bart.expect("table_created")
+    await bart.send({"type": "join", "table": "t1", "name": "Bartholomew"})
+    await bart.expect("joined")
+    script(server.tables["t1"], ["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    maxi = await connect("Maximiliana")
+    await maxi.send({"type": "join", "table": "t1", "name": "Maximiliana"})
+    await maxi.expect("joined")
+    players = [bart, maxi]
+    await settle(players, 1)
+    app = make_app("Watcher", spectate="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
+        # six turns: nobody can go out of eight cards, the hand goes on
+        await play_until(players, lambda: False, random.Random(5), max_steps=6)
+        await wait_for(pilot, lambda: app.model.seq == bart.seq, what="the last turn")
+        await pilot.pause(0.05)
+        log = app.screen.query_one("#log")
+        assert log.virtual_size.height > log.size.height  # more than fits: scrolled
+        assert newest_line_in_sight(app), screen_text(app)
+        # the chat line opens under the log: the log is shorter, the newest line still whole
+        await pilot.press("c")
+        await pilot.pause(0.05)
+        assert newest_line_in_sight(app), screen_text(app)
+        await pilot.press("escape")
+        # wider: the log takes more of the width, its lines wrapped again
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.1)
+        assert log.size.width >= 40
+        assert newest_line_in_sight(app), screen_text(app)
+        # and narrower again: nothing cut at the right edge
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert log.size.width < 40
+        assert newest_line_in_sight(app), screen_text(app)
