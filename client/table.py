@@ -1,8 +1,10 @@
 """The table: the hand, the other seats, the pile, the log, chat, and the keys to play.
 
-Every key is in the Footer; a key that does nothing now is greyed out
+The keys are in the Footer; a key that does nothing now is greyed out
 (:meth:`TableScreen.check_action` returns None), and one that never applies
-here (a spectator's "draw") is hidden.
+here (a spectator's "draw") is hidden. So that the Footer fits 80 columns
+whatever applies, ``b`` (I'm back) and ``h`` (scores) are left out of it: the
+prompt names them when they matter, and the rules page (``?``) lists every key.
 """
 
 from __future__ import annotations
@@ -43,13 +45,13 @@ class TableScreen(Screen[None]):
         Binding("p", "pass", "Pass"),
         Binding("o", "announce", "One card"),
         Binding("i", "idiot", "Idiot"),
-        Binding("b", "back", "I'm back"),
+        Binding("b", "back", "I'm back", show=False),
         Binding("b", "add_bot", "Add bot"),
         Binding("s", "start", "Start"),
         Binding("n", "new_game", "New game"),
-        Binding("h", "summary", "Scores"),
+        Binding("h", "summary", "Scores", show=False),
         Binding("c", "chat", "Chat"),
-        Binding("escape", "close_chat", "Close chat", show=False),
+        Binding("escape", "close_chat", "Close chat", key_display="Esc"),
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("q", "leave", "Leave"),
     ]

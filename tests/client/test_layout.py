@@ -1,13 +1,23 @@
-"""Pilot tests of the table screen's layout: the event log at 80 columns and wider."""
+"""Pilot tests of the table screen's layout: the event log at 80 columns and wider,
+and a Footer that fits 80 columns."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+import pytest
 from craits.client.table import TableScreen
+from textual.widgets import Footer
 
-from tests.client.conftest import deal_order, screen_text, script, shown_in, wait_for
+from tests.client.conftest import (
+    deal_order,
+    screen_text,
+    script,
+    shown_in,
+    wait_for,
+    wait_text,
+)
 from tests.client.test_table import ANA, BEN
 from tests.server.conftest import play_until, settle
 
@@ -64,3 +74,58 @@ async def test_the_event_log_shows_the_newest_line_whole(
         await pilot.pause(0.1)
         assert log.size.width < 40
         assert newest_line_in_sight(app), screen_text(app)
+
+
+def footer_keys(app: Any) -> list[str]:
+    """Each key the Footer shows, as drawn (``"d Draw"``), checked to be there whole:
+    inside the screen's width, and on the Footer's line of the screen as it reads."""
+    footer = app.screen.query_one(Footer)
+    line = screen_text(app).splitlines()[footer.region.y]
+    shown = []
+    keys = list(footer.query("FooterKey"))
+    assert keys, "the Footer shows no key"
+    for key in keys:
+        label = f"{key.key_display} {key.description}".strip()
+        region = key.region
+        assert region.right <= app.size.width, f"{label!r} ends at column {region.right}: {line!r}"
+        drawn = line[region.x : region.x + len(label)]
+        assert drawn == label, f"{label!r} is drawn as {drawn!r}: {line!r}"
+        shown.append(label)
+    return shown
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_the_footer_fits_80_columns_when_every_key_applies(
+    server: Any, connect: Any, make_app: Any, ascii: bool
+) -> None:
+    # the busiest footer: in play, with the drawn-card option (p), and Ana away (b)
+    ben = await connect("Ben")
+    await ben.send(
+        {
+            "type": "create_table",
+            "name": "t1",
+            "seats": 2,
+            "turn_timeout_ms": 300,
+            "rules": {"play_drawn_card": True},
+        }
+    )
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    await ben.expect("joined")
+    script(server.tables["t1"], ["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    app = make_app("Ana", table="t1", ascii=ascii)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
+        server.tables["t1"].config.away_delay = 30  # away seats then wait: the game pauses
+        await wait_for(pilot, lambda: app.model.away, what="Ana away")
+        await wait_text(pilot, app, "You are away")
+        await pilot.pause(0.1)
+        screen = app.screen
+        for action in ("move", "play", "draw", "pass", "announce", "idiot", "back", "chat"):
+            assert screen.check_action(action, ()) is not False, action  # each one applies
+        shown = footer_keys(app)
+        assert any(label.endswith("Leave") for label in shown), shown
+        # the chat line open: the keys that work in it
+        await pilot.press("c")
+        await pilot.pause(0.1)
+        assert any(label.endswith("Close chat") for label in footer_keys(app))
