@@ -85,12 +85,14 @@ class TableScreen(Screen[None]):
             with Vertical(id="right"):
                 yield WrappedLog(id="log", indent=2, max_lines=LOG_LINES, classes="panel")
                 yield WrappedLog(id="chatlog", max_lines=LOG_LINES, classes="panel")
-                yield Input(
+                chat_input = Input(
                     id="chat-input",
                     placeholder="Say something (Enter sends, Esc closes)",
                     max_length=MAX_CHAT,
                     compact=True,
                 )
+                chat_input.display = False  # hidden from the first, so is its Esc key
+                yield chat_input
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -100,7 +102,6 @@ class TableScreen(Screen[None]):
         self.query_one("#hand").border_title = "Your hand"
         self.query_one("#log").border_title = "Game"
         self.query_one("#chatlog").border_title = "Chat"
-        self.query_one("#chat-input").display = False
         self.query_one("#hand").focus()
         self.set_interval(0.5, self._tick)
         self._ready = True
@@ -607,8 +608,7 @@ class TableScreen(Screen[None]):
         """Open the chat line."""
         field = self.query_one("#chat-input", Input)
         field.display = True
-        field.focus()
-        self.refresh_bindings()
+        field.focus()  # the keys shown change with the focus (no Footer with every key and Esc)
 
     def action_close_chat(self) -> None:
         """Close the chat line, back to the cards."""

@@ -15,6 +15,7 @@ from craits.server.app import Server
 from craits.server.journal import RecordingShuffle
 from rich.console import Console
 from textual.app import App
+from textual.widgets import Footer
 
 from tests.server.conftest import Player, config, connect, server, strip_seat  # noqa: F401
 
@@ -71,6 +72,53 @@ def shown_in(app: App[Any], widget: Any) -> list[str]:
     region = widget.scrollable_content_region
     rows = screen_text(app).splitlines()
     return [row[region.x : region.right] for row in rows[region.y : region.bottom]]
+
+
+def footer_line(app: App[Any]) -> tuple[str, list[tuple[str, Any]]]:
+    """The Footer's line of the screen as it reads, and each key it shows as
+    drawn (``"d Draw"``) with its region (an empty line and none while it is
+    not drawn yet)."""
+    footer = app.screen.query_one(Footer)
+    region = footer.region
+    lines = screen_text(app).splitlines()
+    if not region.height or region.y >= len(lines):
+        return "", []
+    keys = [
+        (f"{key.key_display} {key.description}".strip(), key.region)  # type: ignore[attr-defined]
+        for key in footer.query("FooterKey")
+    ]
+    if not keys or not keys[0][1].width:
+        return "", []
+    return lines[region.y], keys
+
+
+def shown_actions(app: App[Any]) -> list[str]:
+    """The actions whose keys the Footer should show now (one key per action)."""
+    actions: list[str] = []
+    for active in app.screen.active_bindings.values():
+        if active.binding.show and active.binding.action not in actions:
+            actions.append(active.binding.action)
+    return actions
+
+
+async def footer_keys(pilot: Any, app: App[Any]) -> list[str]:
+    """The keys the Footer shows (``"d Draw"``), each checked to be there whole:
+    inside the screen's width, and on the Footer's line of the screen as it reads.
+    The Footer draws its keys again after each change: this first waits until it
+    shows the keys that apply now."""
+
+    def ready() -> bool:
+        line, _ = footer_line(app)
+        shown = [key.action for key in app.screen.query("FooterKey")]  # type: ignore[attr-defined]
+        return bool(line.strip()) and shown == shown_actions(app)
+
+    await wait_for(pilot, ready, what="the Footer's keys")
+    line, keys = footer_line(app)
+    for label, region in keys:
+        assert region.right <= app.size.width, f"{label!r} ends at column {region.right}: {line!r}"
+        drawn = line[region.x : region.x + len(label)]
+        assert drawn == label, f"{label!r} is drawn as {drawn!r}: {line!r}"
+    return [label for label, _ in keys]
 
 
 def log_text(app: Any) -> str:
