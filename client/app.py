@@ -115,6 +115,7 @@ class CraitsApp(App[None]):
         self._join_after_create: str | None = None
         self._joining: tuple[str, str] | None = None
         self._respectating: str | None = None
+        self._closing: str | None = None
         self._next_id = int(time.time() * 1000) * 1000
         self._lobby: Screen[Any] | None = None
 
@@ -343,6 +344,13 @@ class CraitsApp(App[None]):
         if saved:
             self._resume(saved["token"])
 
+    def close_table(self) -> None:
+        """Close the table (its creator, no game running): everyone at it goes
+        back to the lobby once the server says it is closed."""
+        model = self.model
+        if model is not None and self.send({"type": "close_table"}):
+            self._closing = model.name
+
     def leave(self) -> None:
         """Leave the table: back to the lobby once the server confirms."""
         if not self.send({"type": "leave"}):
@@ -411,9 +419,16 @@ class CraitsApp(App[None]):
         self._sync_lobby()
         model = self.model
         if model is not None and model.name == name:
+            if self._closing == name:
+                notice = f"You closed table {name}."
+            elif model.creator and not model.is_creator(self.player_name):
+                notice = f"{model.creator} closed table {name}."
+            else:
+                notice = f"Table {name} was closed."
+            self._closing = None
             self.model = None
             self._forget_seat()
-            self.say(f"Table {name} was closed.")
+            self.say(notice)
             self._to_lobby()
             self.send({"type": "list_tables", "watch": True})
 
@@ -627,6 +642,8 @@ class CraitsApp(App[None]):
             self.say(f"You are no longer at table {name}.", severity="warning")
             self.send({"type": "list_tables", "watch": True})
             return
+        if code in ("not_creator", "game_running"):
+            self._closing = None
         if code in ("no_such_table", "table_full", "table_exists", "bad_rules", "too_many_tables"):
             self._join_after_create = None
             self._joining = None

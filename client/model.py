@@ -183,6 +183,18 @@ class TableModel:
             for p in self.players
         )
 
+    def is_creator(self, name: str) -> bool:
+        """Whether this client opened the table (only its creator may close it).
+        Seated, the creator is known by the seat's name; watching, by ``name``
+        (the client's own), unless a seat has that name. The server checks
+        again; this only decides whether the key is offered."""
+        creator = self.creator
+        if creator is None:
+            return False
+        if self.seat is not None:
+            return creator == self.name_of(self.seat)
+        return creator == name and not any(p.get("name") == creator for p in self.players)
+
     @property
     def away(self) -> bool:
         """Whether the server marks this seat away (it plays the seat's turns)."""

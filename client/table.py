@@ -49,6 +49,7 @@ class TableScreen(Screen[None]):
         Binding("b", "add_bot", "Add bot"),
         Binding("s", "start", "Start"),
         Binding("n", "new_game", "New game"),
+        Binding("x", "close_table", "Close table"),
         Binding("h", "summary", "Scores", show=False),
         Binding("c", "chat", "Chat"),
         Binding("escape", "close_chat", "Close chat", key_display="Esc"),
@@ -365,6 +366,11 @@ class TableScreen(Screen[None]):
             if model.state != "finished" or model.spectator or not model.may_manage():
                 return False
             return True if online else None
+        if action == "close_table":
+            # the creator's, and not while a game runs: hidden otherwise
+            if model.state == "playing" or not model.is_creator(app.player_name):
+                return False
+            return True if online else None
         if action == "summary":
             return bool(model.last_result)
         if action == "chat":
@@ -578,6 +584,24 @@ class TableScreen(Screen[None]):
     def action_new_game(self) -> None:
         """Start a new game, same seats."""
         self.app.send({"type": "new_game"})
+
+    def action_close_table(self) -> None:
+        """Close the table, once confirmed: everyone at it goes back to the lobby."""
+        model = self.model
+        if model is None:
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.app.close_table()
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Close table {model.name}? Everyone at it goes back to the lobby, "
+                "and it is gone from the list."
+            ),
+            done,
+        )
 
     def action_summary(self) -> None:
         """Show the last hand's summary again."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from craits.client import summary
-from craits.client.dialogs import ChoiceDialog, CreateTableDialog
+from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
@@ -14,6 +14,7 @@ from textual.widgets import Checkbox, Input
 
 from tests.client.conftest import (
     deal_order,
+    footer_keys,
     log_text,
     screen_text,
     script,
@@ -167,6 +168,7 @@ async def test_create_add_bot_game_over_and_new_game(
         await pilot.press("b")
         await wait_for(pilot, lambda: app.model.view is not None, what="the game")
         assert app.model.name_of(1) == "basic-bot-1"
+        assert app.screen.check_action("close_table", ()) is False  # not while a game runs
         # the last hand of the game, down to one card (test shortcut inside the server)
         table.game.hand_number = 8
         table.game.hands[0] = ["7H"]
@@ -175,6 +177,7 @@ async def test_create_add_bot_game_over_and_new_game(
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
         await wait_for(pilot, lambda: app.model.state == "finished", what="finished")
+        assert app.table_screen().check_action("close_table", ()) is True  # once it is over
         text = await wait_text(pilot, app, "Game over after hand 8")
         assert "Game over after hand 8" in text
         assert "Ana wins the game!" in text
@@ -319,3 +322,46 @@ async def test_join_on_a_full_table_says_why(server: Any, connect: Any, make_app
         await pilot.press("j")
         await wait_text(pilot, app, "Table t1 is full")
         assert not on_table(app)
+
+
+async def test_the_creator_closes_the_table(server: Any, connect: Any, make_app: Any) -> None:
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="form")
+        app.screen.query_one("#table-name", Input).value = "mine"
+        app.screen.query_one("#seat-count", Input).value = "3"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: on_table(app), what="the new table")
+        # Ana opened the table: x closes it
+        assert app.screen.check_action("close_table", ()) is True
+        assert "x Close table" in await footer_keys(pilot, app)
+        ben = make_app("Ben", table="mine")
+        async with ben.run_test(size=(80, 24), notifications=True) as ben_pilot:
+            # (from here on, the screens' own checks answer for Ben's app: only keys
+            # and the screen are looked at for Ana's)
+            await wait_for(ben_pilot, lambda: on_table(ben), what="Ben at the table")
+            await wait_for(pilot, lambda: len(app.model.players) == 2, what="Ben seated")
+            # Ben did not open it: he is not offered it
+            assert ben.screen.check_action("close_table", ()) is False
+            assert not any(k.endswith("Close table") for k in await footer_keys(ben_pilot, ben))
+            # it asks first: n keeps the table
+            await pilot.press("x")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), what="asked")
+            await wait_text(pilot, app, "Close table mine?")
+            await pilot.press("n")
+            await wait_for(pilot, lambda: on_table(app), what="not closed")
+            assert "mine" in server.tables
+            # y closes it: both go back to the lobby, with a word of why
+            await pilot.press("x")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), what="asked")
+            await pilot.press("y")
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="lobby")
+            assert "mine" not in server.tables
+            assert app.model is None and app.store.get(app.store_key) is None
+            await wait_text(pilot, app, "You closed table mine.")
+            await wait_for(ben_pilot, lambda: isinstance(ben.screen, LobbyScreen), what="Ben")
+            assert ben.model is None and ben.store.get(ben.store_key) is None
+            await wait_text(ben_pilot, ben, "Ana closed table mine.")
+            await wait_for(pilot, lambda: "mine" not in app.tables, what="the list")
