@@ -101,6 +101,8 @@ class Seat:
     bot: str | None = None
     away: bool = False
     results: OrderedDict[int, dict[str, Any]] = field(default_factory=OrderedDict)
+    creator: bool = False
+    """The table's creator sits here: whoever resumes the seat is the creator."""
 
     @property
     def connected(self) -> bool:
@@ -285,7 +287,7 @@ class Table:
             raise TableError("name_taken", f"someone at this table is called {name!r}")
         token = secrets.token_urlsafe(24)
         digest = token_digest(token)
-        self.seats.append(Seat(name, digest, member))
+        self.seats.append(Seat(name, digest, member, creator=member is self.creator))
         seat = len(self.seats) - 1
         self._register_token(digest, self, seat)
         log.info("table %s: %s took seat %d", self.name, name, seat)
@@ -331,6 +333,8 @@ class Table:
         s = self.seats[seat]
         old = s.member
         s.member = member
+        if s.creator:
+            self.creator = member  # the creator, back on another connection
         s.away = False  # the player is back: its turns wait for it again
         self.spectators.discard(member)
         if old is not None and old is not member:

@@ -116,6 +116,26 @@ async def test_reconnect_gives_back_the_same_seat_and_hand(server: Server, conne
     await again.close()
 
 
+async def test_the_creator_who_reconnects_is_still_the_creator(
+    server: Server, connect: Any
+) -> None:
+    ana, ben = await seated_pair(connect, "c")  # Ana created the table; the game runs
+    assert ana.token is not None
+    await ana.close()
+    await ben.expect("table_info", where=lambda m: not m["table"]["players"][0]["connected"])
+    await ben.send({"type": "close_table"})
+    assert (await ben.expect("error"))["code"] == "not_creator"
+    again = Player(await Connection.open("127.0.0.1", server.port, name="Ana"), "Ana")
+    await again.send({"type": "resume", "token": ana.token})
+    await again.expect("resumed")
+    # back on a new connection, Ana is the creator again: refused only for the running game
+    await again.send({"type": "close_table"})
+    assert (await again.expect("error"))["code"] == "game_running"
+    await ben.send({"type": "close_table"})
+    assert (await ben.expect("error"))["code"] == "not_creator"
+    await again.close()
+
+
 async def test_a_new_client_process_resumes_with_the_saved_token(
     server: Server, connect: Any
 ) -> None:
