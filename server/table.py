@@ -191,7 +191,16 @@ class Table:
             "creator": getattr(self.creator, "name", None),
             "hand_number": game.hand_number if game else 0,
             "hands_in_game": self.rules.hands,
+            "on_hold": self.on_hold(),
         }
+
+    def on_hold(self) -> bool:
+        """A game is running but no player is playing (every person's seat is
+        away or disconnected): the server does not play it out alone; it waits
+        until a player is back (``back`` or ``resume``)."""
+        return self.state == "playing" and not any(
+            s.member is not None and not s.away for s in self.seats
+        )
 
     def _seat_of(self, member: Member) -> int | None:
         for i, s in enumerate(self.seats):
@@ -343,8 +352,10 @@ class Table:
             if detach is not None:
                 detach()
         log.info("table %s: %s resumed seat %d", self.name, s.name, seat)
-        if self.deadline is None:
-            self._set_deadline()  # after a restart the turn in play gets its timer back
+        if self.deadline is None or self.deadline <= self._loop.time():
+            # after a restart, or a wait with nobody playing, the turn in play
+            # gets a fresh timer rather than timing out the moment they are back
+            self._set_deadline()
         member.send({"type": "resumed", "table": self.name, "seat": seat})
         member.send(self.snapshot(seat))
         self._broadcast_info()
@@ -685,7 +696,7 @@ class Table:
         game = self.game
         if game is None or self.state != "playing":
             return
-        if not any(s.member is not None and not s.away for s in self.seats):
+        if self.on_hold():
             return  # no player here and playing: the table waits for one to come back
         if game.phase == "hand_over":
             self._timer = self._loop.call_later(self.config.hand_pause, self._fire, self._next_hand)

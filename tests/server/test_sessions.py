@@ -285,6 +285,42 @@ def test_server_help_and_bad_arguments() -> None:
     assert "Traceback" not in bad.stderr
 
 
+async def test_a_game_on_hold_says_so_and_a_player_back_late_gets_a_fresh_turn_timer(
+    server: Server, connect: Any
+) -> None:
+    """One person and a bot: the person leaves on their turn, the game is on
+    hold (table_info says so; a spectator does not count), and coming back long
+    after the turn timeout gives a fresh timer instead of an instant timeout."""
+    ana = await connect("Ana")
+    cy = await connect("Cy")
+    await ana.send({"type": "create_table", "name": "h", "seats": 2, "turn_timeout_ms": 400})
+    await ana.expect("table_created")
+    await ana.send({"type": "join", "table": "h", "name": "Ana"})
+    await ana.expect("joined")
+    await cy.send({"type": "spectate", "table": "h"})
+    await cy.expect("state")
+    await ana.send({"type": "add_bot"})
+    await until(ana, lambda m: m["type"] == "update" and m["view"]["to_act"] == ana.seat)
+    assert ana.token is not None
+    await ana.send({"type": "leave"})
+    await ana.expect("left")
+    held = await cy.expect("table_info", where=lambda m: m["table"]["on_hold"])
+    assert held["table"]["players"][0]["away"] is True
+    seq = server.tables["h"].seq
+    await asyncio.sleep(0.8)  # twice the turn timeout: nothing is played meanwhile
+    assert server.tables["h"].seq == seq
+    again = Player(await Connection.open("127.0.0.1", server.port, name="Ana"), "Ana")
+    await again.send({"type": "resume", "token": ana.token})
+    state = await again.expect("state")
+    assert state["view"]["to_act"] == state["seat"]
+    assert state["deadline_ms"] is not None and state["deadline_ms"] > 250
+    assert state["table"]["on_hold"] is False
+    # no timeout is played for Ana the moment she is back
+    await again.drain(0.15)
+    assert not any(m.get("notice") for m in again.received if m["type"] == "update")
+    await again.close()
+
+
 async def test_a_table_where_every_player_is_away_waits(server: Server, connect: Any) -> None:
     """The server plays for away seats only while someone is still playing:
     once every player is away the game stops until one is back."""
