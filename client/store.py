@@ -5,11 +5,19 @@ maps a key â€” the server address and the player's name (``"host:port name"``) â
 to the seat held there: its resume
 token, table and name. Errors reading or writing the file are ignored: a lost
 token only means the seat is not resumed automatically.
+
+The key is normalized (:func:`normalize_key`), so one server is one key however
+its address was typed: the default port is filled in, the host name is
+lowercased, and the loopback names ``localhost``, ``127.0.0.1`` and ``::1`` are
+one server, ``localhost``. Files written before keys were normalized hold the
+address as typed; such an entry is still found, and the next save or drop of
+that seat replaces it with the normalized key.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import json
 import os
 import tempfile
@@ -17,8 +25,44 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+from craits.protocol import DEFAULT_PORT
 
 FILE_NAME = "resume.json"
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+"""Host names that all mean this machine's loopback server, saved as ``localhost``."""
+
+
+def normalize_host(host: str) -> str:
+    """One spelling per server: lowercased, without IPv6 brackets, an IPv6 address
+    in its short form, and ``localhost`` for every loopback name."""
+    host = host.strip().strip("[]").lower()
+    with contextlib.suppress(ValueError):
+        host = str(ipaddress.ip_address(host))
+    return "localhost" if host in LOOPBACK_NAMES else host
+
+
+def normalize_key(key: str) -> str:
+    """The stored form of a key ``"HOST[:PORT] name"`` (see the module's notes).
+
+    ``HOST`` may be ``[IPv6]:PORT``, or an IPv6 address followed by ``:PORT``
+    as keys were written before (``"::1:7777 ana"``); the name is kept as given.
+    """
+    address, sep, name = key.partition(" ")
+    host, port = address, DEFAULT_PORT
+    if address.startswith("["):
+        end = address.find("]")
+        if end > 0:
+            host, rest = address[1:end], address[end + 1 :]
+            if rest.startswith(":") and rest[1:].isdigit():
+                port = int(rest[1:])
+    elif ":" in address:
+        head, _, tail = address.rpartition(":")
+        if tail.isdigit():
+            host, port = head, int(tail)
+    host = normalize_host(host)
+    shown = f"[{host}]" if ":" in host else host
+    return f"{shown}:{port}{sep}{name}"
 
 
 def default_path() -> Path:
@@ -40,24 +84,37 @@ class TokenStore:
         return data if isinstance(data, dict) else {}
 
     def get(self, server: str) -> dict[str, Any] | None:
-        """The seat saved for ``server``: ``{"token", "table", "name", "seat"}``, or None."""
-        entry = self._load().get(server)
-        if isinstance(entry, dict) and isinstance(entry.get("token"), str):
-            return entry
+        """The seat saved for ``server``: ``{"token", "table", "name", "seat"}``, or None.
+
+        An entry under the normalized key comes first; else one saved under an
+        older spelling of the same key (the last such one in the file).
+        """
+        data = self._load()
+        key = normalize_key(server)
+        found = [data.get(key)]
+        found += [v for k, v in reversed(data.items()) if k != key and normalize_key(k) == key]
+        for entry in found:
+            if isinstance(entry, dict) and isinstance(entry.get("token"), str):
+                return entry
         return None
 
     def put(self, server: str, token: str, table: str, name: str, seat: int) -> None:
-        """Save the seat held at ``server``."""
-        data = self._load()
-        data[server] = {"token": token, "table": table, "name": name, "seat": seat}
+        """Save the seat held at ``server`` (under the normalized key only)."""
+        data = self._without(self._load(), server)
+        data[normalize_key(server)] = {"token": token, "table": table, "name": name, "seat": seat}
         self._save(data)
 
     def drop(self, server: str) -> None:
-        """Forget the seat at ``server``."""
+        """Forget the seat at ``server``, under every spelling of its key."""
         data = self._load()
-        if server in data:
-            del data[server]
-            self._save(data)
+        kept = self._without(data, server)
+        if len(kept) != len(data):
+            self._save(kept)
+
+    @staticmethod
+    def _without(data: dict[str, Any], server: str) -> dict[str, Any]:
+        key = normalize_key(server)
+        return {k: v for k, v in data.items() if normalize_key(k) != key}
 
     def _save(self, data: dict[str, Any]) -> None:
         try:
