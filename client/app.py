@@ -405,7 +405,9 @@ class CraitsApp(App[None]):
             model.set_info(info)
             if model.away and not was_away:
                 self.say(
-                    "You are marked away: the server plays your turns for you.",
+                    "You are marked away: the game waits for you (b: I'm back)."
+                    if model.on_hold
+                    else "You are marked away: the server plays your turns for you.",
                     severity="warning",
                     timeout=8,
                 )

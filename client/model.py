@@ -183,6 +183,12 @@ class TableModel:
             for p in self.players
         )
 
+    @property
+    def on_hold(self) -> bool:
+        """The server holds the game: no person is playing (every person's
+        seat is away or disconnected) until one is back (protocol §11.4)."""
+        return bool(self.info and self.info.get("on_hold"))
+
     def is_creator(self, name: str) -> bool:
         """Whether this client opened the table (only its creator may close it).
         Seated, the creator is known by the seat's name; watching, by ``name``

@@ -266,7 +266,11 @@ class TableScreen(Screen[None]):
         if phase == "hand_over":
             return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
         out = Text()
-        if model.away:
+        if model.on_hold and model.away:
+            out.append("The game waits for you. b: I'm back\n", style="bold reverse")
+        elif model.on_hold:
+            out.append("The game waits for a player.\n", style="bold reverse")
+        elif model.away:
             out.append(
                 "You are away: the server plays your turns. b: I'm back\n", style="bold reverse"
             )
@@ -664,8 +668,9 @@ class TableScreen(Screen[None]):
 
             self.app.push_screen(
                 ConfirmDialog(
-                    "Leave the game? The server plays your seat until you come back "
-                    "(r in the lobby, or start craits-client again)."
+                    "Leave the game? Your seat stays yours: the server plays it while "
+                    "others play on (with nobody else playing, the game waits for you). "
+                    "Come back with r in the lobby, or start craits-client again."
                 ),
                 done,
             )

@@ -213,6 +213,38 @@ async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
         assert app.screen.check_action("back", ()) is False
 
 
+async def test_alone_with_a_bot_and_away_the_game_waits_and_says_so(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """One person and a bot: once the person is away nobody is playing, so the
+    server holds the game (protocol §11.4) and the screen says it waits for
+    them, not that the server plays on."""
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: app.online, what="connected")
+        app.send({"type": "create_table", "name": "solo", "seats": 2, "turn_timeout_ms": 300})
+        await wait_for(pilot, lambda: "solo" in app.tables, what="the table listed")
+        app.send({"type": "join", "table": "solo", "name": "Ana"})
+        await wait_for(pilot, lambda: on_table(app), what="seated")
+        app.send({"type": "add_bot"})
+        await wait_for(pilot, lambda: app.model.view is not None, what="the deal")
+        # Ana does nothing: timed out once, then away; with only a bot left, the game waits
+        await wait_for(pilot, lambda: app.model.away and app.model.on_hold, what="on hold")
+        text = await wait_text(pilot, app, "The game waits for you")
+        assert "the server plays your turns" not in text
+        seq = server.tables["solo"].seq
+        await pilot.pause(0.5)
+        assert server.tables["solo"].seq == seq  # nothing played while it waits
+        server.tables["solo"].config.turn_timeout = 30
+        await pilot.press("b")
+        await wait_for(pilot, lambda: not app.model.on_hold, what="play on")
+        await wait_for(
+            pilot,
+            lambda: "The game waits for you. b" not in screen_text(app),
+            what="the prompt no longer says the game waits",
+        )
+
+
 async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: Any) -> None:
     ben = await connect("Ben")
     await ben.send({"type": "create_table", "name": "t1", "seats": 3})
