@@ -17,6 +17,22 @@ from craits.server.journal import Journal, JournalError
 from craits.server.records import build_record
 from platformdirs import user_data_dir
 
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+ANY_ADDRESS = frozenset({"0.0.0.0", "::", ""})
+
+
+def join_address(host: str, port: int) -> str:
+    """The address to give ``craits-client`` for a server listening on ``host:port``,
+    as the README writes it: ``localhost`` for the loopback, ``HOST`` for every
+    address (0.0.0.0), and ``:PORT`` only when it is not the default."""
+    if host in ANY_ADDRESS:
+        shown = "HOST"
+    elif host.lower() in LOOPBACK:
+        shown = "localhost"
+    else:
+        shown = f"[{host}]" if ":" in host else host
+    return shown if port == DEFAULT_PORT else f"{shown}:{port}"
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``craits-server``."""
@@ -119,10 +135,9 @@ async def serve(config: ServerConfig) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    shown = config.host if config.host != "0.0.0.0" else "HOST"
     print(
         f"craits-server listening on {config.host}:{server.port} — "
-        f"join with: craits-client {shown}:{server.port}",
+        f"join with: craits-client {join_address(config.host, server.port)}",
         file=sys.stderr,
         flush=True,
     )
