@@ -7,6 +7,7 @@ import asyncio
 import gc
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -16,6 +17,9 @@ from craits.server.app import Server, ServerConfig
 from craits.server.journal import Journal, JournalError
 from craits.server.records import build_record
 from platformdirs import user_data_dir
+
+EXIT_BROKEN_PIPE = 141
+"""The status of a program whose reader went away: 128 + SIGPIPE, as a shell reports it."""
 
 LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 ANY_ADDRESS = frozenset({"0.0.0.0", "::", ""})
@@ -175,7 +179,15 @@ def export_main(argv: list[str]) -> int:
         else:
             ids = [g["id"] for g in journal.games(finished_only=not args.unfinished)]
         if not ids:
-            print("craits-server export: no games to export", file=sys.stderr)
+            in_play = [] if args.unfinished else journal.games(finished_only=False)
+            if in_play:
+                print(
+                    f"craits-server export: no finished games to export; {len(in_play)} "
+                    "still in play (--unfinished exports them as they stand)",
+                    file=sys.stderr,
+                )
+            else:
+                print("craits-server export: no games to export", file=sys.stderr)
             return 1
         for game_id in sorted(ids):
             row = journal.game(game_id)
@@ -192,6 +204,15 @@ def export_main(argv: list[str]) -> int:
                 target = target / f"craits-game-{game_id}.json"
             target.write_text(text + "\n", encoding="utf-8")
             print(f"wrote {target}", file=sys.stderr)
+        if str(args.out) == "-":
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as cat would. Point
+        # stdout at /dev/null so the exit's flush of what is left cannot fail.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_BROKEN_PIPE
     finally:
         journal.close()
     return 0

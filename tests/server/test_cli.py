@@ -1,16 +1,23 @@
-"""craits-server's command line as a user runs it (real subprocesses): the
-startup line's join hint."""
+"""craits-server's command line as a user runs it (real subprocesses, real
+journals): the startup line's join hint, and ``export`` into a closed pipe and
+with only unfinished games."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.client import Connection
+from craits.server.app import Server, ServerConfig
 from craits.server.cli import join_address
+
+from tests.server.conftest import Player, finished_game, settle
 
 SERVER = [sys.executable, "-m", "craits.server.cli"]
 
@@ -52,3 +59,80 @@ def test_join_address() -> None:
     assert join_address("0.0.0.0", 7000) == "HOST:7000"
     assert join_address("192.168.1.5", DEFAULT_PORT) == "192.168.1.5"
     assert join_address("fe80::1", 7000) == "[fe80::1]:7000"
+
+
+async def _finished_journal(config: ServerConfig, data: Path) -> Path:
+    config.data_dir = data
+    srv = Server(config)
+    await srv.start()
+    players, _ = await finished_game(srv)
+    for p in players:
+        await p.close()
+    await srv.stop()
+    return data
+
+
+async def _unfinished_journal(config: ServerConfig, data: Path) -> Path:
+    """A journal whose one game was dealt and is still in play."""
+    config.data_dir = data
+    srv = Server(config)
+    await srv.start()
+    players = [
+        Player(await Connection.open("127.0.0.1", srv.port, name=n), n) for n in ("Ana", "Ben")
+    ]
+    await players[0].send({"type": "create_table", "name": "u", "seats": 2})
+    await players[0].expect("table_created")
+    for p in players:
+        await p.send({"type": "join", "table": "u", "name": p.name})
+        await p.expect("joined")
+    await settle(players, 1)
+    for p in players:
+        await p.close()
+    await srv.stop()
+    return data
+
+
+async def test_export_into_a_closed_pipe_exits_quietly(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    data = await _finished_journal(config, tmp_path / "data")
+    export = [*SERVER, "export", "--data-dir", str(data), "--out", "-", "--unfinished"]
+    # the reader is gone before the first byte is written
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        run = subprocess.run(export, stdout=write_end, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write_end)
+    assert run.returncode == 141 and run.stderr == "", run.stderr
+    # what the user typed: the record is longer than a pipe holds, so head leaves early
+    command = f"{shlex.join(export)} | head -c 300"
+    piped = subprocess.run(["sh", "-c", command], capture_output=True, text=True)
+    assert piped.returncode == 0
+    assert len(piped.stdout) == 300 and piped.stdout.startswith("{")
+    assert piped.stderr == "", piped.stderr
+
+
+async def test_export_with_only_unfinished_games_names_the_option(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    data = await _unfinished_journal(config, tmp_path / "data")
+    out = tmp_path / "records"
+    run = subprocess.run(
+        [*SERVER, "export", "--data-dir", str(data), "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1
+    assert run.stderr == (
+        "craits-server export: no finished games to export; 1 still in play "
+        "(--unfinished exports them as they stand)\n"
+    )
+    assert not out.exists()
+    run = subprocess.run(
+        [*SERVER, "export", "--data-dir", str(data), "--out", str(out), "--unfinished"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert [p.name for p in out.iterdir()] == ["craits-game-1.json"]
