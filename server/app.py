@@ -10,12 +10,14 @@ the server or touches another connection or table.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import hmac
 import logging
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from craits.protocol import (
     DEFAULT_PORT,
@@ -71,6 +73,38 @@ PRACTICE = "practice"
 """The name of the table ``--bots`` opens."""
 LIST_PAGE = 100
 """Tables listed per ``tables`` reply (``list_tables`` pages with ``offset``)."""
+
+
+def lock_data_dir(data_dir: Path) -> IO[str]:
+    """Take the data directory for this server: an exclusive lock on
+    ``craits.lock`` in it (held until the returned file is closed, or the
+    process ends), so two servers never write one journal.
+
+    Raises:
+        JournalError: another server holds it (the message names its pid), or
+            the lock file cannot be opened.
+    """
+    path = data_dir / "craits.lock"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle = open(path, "a+")  # noqa: SIM115 - held open for the server's life
+    except OSError as exc:
+        raise JournalError(f"cannot open {path}: {exc}") from None
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        owner = handle.read().strip() or "?"
+        handle.close()
+        raise JournalError(
+            f"another craits-server (pid {owner}) is using the journal in {data_dir}; "
+            "stop it, or give this one its own --data-dir"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
 
 
 class Client(asyncio.Protocol):
@@ -506,6 +540,7 @@ class Server:
         self._dirty: list[Client] = []
         self._held: set[Client] = set()
         self._flush_soon = False
+        self._lock: IO[str] | None = None
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self._server: asyncio.Server | None = None
@@ -521,9 +556,11 @@ class Server:
 
         Raises:
             OSError: the address cannot be bound.
-            JournalError: the journal cannot be opened or replayed.
+            JournalError: the journal cannot be opened or replayed, or another
+                server holds it.
         """
         if self.config.data_dir is not None:
+            self._lock = lock_data_dir(self.config.data_dir)
             self.journal = Journal(
                 self.config.data_dir / "craits.db", on_pending=self._schedule_flush
             )
@@ -563,6 +600,9 @@ class Server:
         await asyncio.sleep(0)  # let the transports finish closing
         if self.journal is not None:
             self.journal.close()
+        if self._lock is not None:
+            self._lock.close()  # releases the lock
+            self._lock = None
         log.info("stopped")
 
     def dirty(self, client: Client) -> None:
@@ -580,6 +620,7 @@ class Server:
         """The end of a pass: commit the journal writes queued in it (one
         transaction), then write each connection's messages."""
         self._flush_soon = False
+        self._lock: IO[str] | None = None
         journal = self.journal
         if journal is not None and journal.processed < journal.submitted:
             self.journal_done(journal.commit())

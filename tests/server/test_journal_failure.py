@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import signal
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 from craits.server.engine import view
+from craits.server.journal import JournalError
 
 from tests.server.conftest import Player, settle, strip_seat
 from tests.server.test_durability import _free_port, _player, _start
@@ -182,3 +186,43 @@ async def test_nothing_about_an_action_is_sent_until_its_journal_write_is_commit
         except TimeoutError:
             proc.kill()
             await proc.wait()
+
+
+async def test_a_second_server_on_the_same_data_dir_is_refused(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    """Two servers never write one journal: the second is refused, naming the first."""
+    config.data_dir = tmp_path / "data"
+    first = Server(config)
+    await first.start()
+    try:
+        second = Server(ServerConfig(**{**config.__dict__}))
+        with pytest.raises(JournalError, match=rf"pid {os.getpid()}.*{config.data_dir}"):
+            await second.start()
+    finally:
+        await first.stop()
+    # once the first has stopped, the data dir is free again
+    third = Server(config)
+    await third.start()
+    await third.stop()
+    # and a real second process is refused with that message and exit status 1
+    data = tmp_path / "other"
+    port = _free_port()
+    proc = await _start(port, data)
+    try:
+        refused = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "craits.server.cli",
+            "--port",
+            str(_free_port()),
+            "--data-dir",
+            str(data),
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, err = await asyncio.wait_for(refused.communicate(), 20)
+        assert refused.returncode == 1
+        assert f"pid {proc.pid}" in err.decode() and "--data-dir" in err.decode()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 5)
