@@ -72,7 +72,7 @@ async def _finished_journal(config: ServerConfig, data: Path) -> Path:
     return data
 
 
-async def _unfinished_journal(config: ServerConfig, data: Path) -> Path:
+async def unfinished_journal(config: ServerConfig, data: Path) -> Path:
     """A journal whose one game was dealt and is still in play."""
     config.data_dir = data
     srv = Server(config)
@@ -116,7 +116,7 @@ async def test_export_into_a_closed_pipe_exits_quietly(
 async def test_export_with_only_unfinished_games_names_the_option(
     config: ServerConfig, tmp_path: Path
 ) -> None:
-    data = await _unfinished_journal(config, tmp_path / "data")
+    data = await unfinished_journal(config, tmp_path / "data")
     out = tmp_path / "records"
     run = subprocess.run(
         [*SERVER, "export", "--data-dir", str(data), "--out", str(out)],

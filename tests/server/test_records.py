@@ -17,6 +17,9 @@ from craits.server.records import verify_record
 
 from tests.conftest import REPO
 from tests.server.conftest import finished_game
+from tests.server.test_cli import unfinished_journal
+
+VERIFY = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
 
 
 @pytest.fixture
@@ -103,13 +106,52 @@ async def test_export_command_and_verify_script(journaled: Server, tmp_path: Pat
     )
     assert run.returncode == 0, run.stderr
     (path,) = sorted(out.glob("craits-game-*.json"))
-    verify = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
-    ok = subprocess.run([*verify, str(path)], capture_output=True, text=True)
+    ok = subprocess.run([*VERIFY, str(path)], capture_output=True, text=True)
     assert ok.returncode == 0 and ok.stdout.startswith("OK"), ok.stdout
+    assert "winners [" in ok.stdout and "unfinished" not in ok.stdout
     record = json.loads(path.read_text())
     action = next(d for k, d in record["log"] if k == "action")
     action["seat"] = 1 - action["seat"]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record))
-    fail = subprocess.run([*verify, str(bad)], capture_output=True, text=True)
+    fail = subprocess.run([*VERIFY, str(bad)], capture_output=True, text=True)
     assert fail.returncode == 1 and fail.stdout.startswith("FAIL")
+
+
+def test_verify_script_help_and_usage(tmp_path: Path) -> None:
+    help_run = subprocess.run([*VERIFY, "--help"], capture_output=True, text=True)
+    assert help_run.returncode == 0, help_run.stderr
+    assert help_run.stdout.startswith("usage: verify_record.py") and "FILE" in help_run.stdout
+    assert "cannot read" not in help_run.stdout + help_run.stderr
+    bare = subprocess.run(VERIFY, capture_output=True, text=True)
+    assert bare.returncode == 2 and "usage:" in bare.stderr
+    listed = tmp_path / "list.json"
+    listed.write_text("[]")
+    not_a_record = subprocess.run([*VERIFY, str(listed)], capture_output=True, text=True)
+    assert not_a_record.returncode == 1
+    assert not_a_record.stdout.startswith("FAIL") and "Traceback" not in not_a_record.stderr
+
+
+async def test_an_unfinished_record_says_so(config: ServerConfig, tmp_path: Path) -> None:
+    data = await unfinished_journal(config, tmp_path / "data")
+    out = tmp_path / "records"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "craits.server.cli",
+            "export",
+            "--data-dir",
+            str(data),
+            "--out",
+            str(out),
+            "--unfinished",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    path = out / "craits-game-1.json"
+    ok = subprocess.run([*VERIFY, str(path)], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout
+    assert ok.stdout == f"OK {path}: 1 hand, unfinished (no final standings)\n"
