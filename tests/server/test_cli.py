@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -18,18 +17,13 @@ from craits.server.app import Server, ServerConfig
 from craits.server.cli import join_address
 
 from tests.server.conftest import Player, finished_game, settle
+from tests.server.processes import free_port
 
 SERVER = [sys.executable, "-m", "craits.server.cli"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_startup_line_suggests_the_readme_address() -> None:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [*SERVER, "--port", str(port), "--no-journal"],
         stderr=subprocess.PIPE,

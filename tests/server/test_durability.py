@@ -8,22 +8,18 @@ and shuffle penalties, draw from the same stock order, and finish the game.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import signal
-import socket
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from craits.protocol.client import Connection
 from craits.server.engine import Rules
 from craits.server.journal import Journal
 from craits.server.records import replay
 
 from tests.server.conftest import Player, play_until, settle
+from tests.server.processes import free_port, open_player, start_server, stop_server
 
 SAME = (
     "hand",
@@ -47,48 +43,6 @@ SAME = (
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def _start(port: int, data: Path) -> asyncio.subprocess.Process:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "craits.server.cli",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data),
-        "--turn-timeout",
-        "0",
-        "--hand-pause",
-        "0.01",
-        # the test's players act at machine speed, far above a person's 100/s
-        "--rate",
-        "100000",
-        "--burst",
-        "100000",
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            _, w = await asyncio.open_connection("127.0.0.1", port)
-            w.close()
-            return proc
-        except OSError:
-            if time.monotonic() > deadline or proc.returncode is not None:
-                raise
-            await asyncio.sleep(0.05)
-
-
-async def _player(port: int, name: str) -> Player:
-    return Player(await Connection.open("127.0.0.1", port, name=name), name)
-
-
 def _journal_position(data: Path) -> dict[str, Any]:
     """The authoritative position of the table 'k', replayed from the journal on disk."""
     journal = Journal(data / "craits.db")
@@ -103,11 +57,11 @@ def _journal_position(data: Path) -> dict[str, Any]:
 
 async def test_sigkill_mid_hand_then_restart_restores_everything(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    port = _free_port()
-    proc = await _start(port, data)
+    port = free_port()
+    proc = await start_server(port, data)
     names = ["Ana", "Ben", "Cy"]
     try:
-        players = [await _player(port, n) for n in names]
+        players = [await open_player(port, n) for n in names]
         await players[0].send({"type": "create_table", "name": "k", "seats": 3})
         await players[0].expect("table_created")
         for p in players:
@@ -138,12 +92,12 @@ async def test_sigkill_mid_hand_then_restart_restores_everything(tmp_path: Path)
     assert db.exists() and (db.stat().st_mode & 0o777) == 0o600
     expected = _journal_position(data)
 
-    proc = await _start(port, data)
+    proc = await start_server(port, data)
     try:
         again: list[Player] = []
         for name in names:
             seat, token, next_id = tokens[name]
-            p = await _player(port, name)
+            p = await open_player(port, name)
             p.seat, p.token, p._next_id = seat, token, next_id
             await p.send({"type": "resume", "token": token})
             assert (await p.expect("resumed"))["seat"] == seat
@@ -186,10 +140,5 @@ async def test_sigkill_mid_hand_then_restart_restores_everything(tmp_path: Path)
         for p in again:
             await p.close()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(proc.wait(), 5)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+        await stop_server(proc)
     assert os.path.exists(db)

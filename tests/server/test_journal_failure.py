@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import sqlite3
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from craits.server.engine import view
 from craits.server.journal import JournalError
 
 from tests.server.conftest import Player, settle, strip_seat
-from tests.server.test_durability import _free_port, _player, _start
+from tests.server.processes import free_port, open_player, start_server, stop_server
 
 
 async def seat_two(server: Server, table: str) -> list[Player]:
@@ -141,10 +140,10 @@ async def test_nothing_about_an_action_is_sent_until_its_journal_write_is_commit
     waits for the lock; the ok and the update wait for the commit, and when
     they arrive the action is in the journal."""
     data = tmp_path / "data"
-    port = _free_port()
-    proc = await _start(port, data)
+    port = free_port()
+    proc = await start_server(port, data)
     try:
-        players = [await _player(port, n) for n in ("Ana", "Ben")]
+        players = [await open_player(port, n) for n in ("Ana", "Ben")]
         await players[0].send({"type": "create_table", "name": "t", "seats": 2})
         await players[0].expect("table_created")
         for p in players:
@@ -180,12 +179,7 @@ async def test_nothing_about_an_action_is_sent_until_its_journal_write_is_commit
         for p in players:
             await p.close()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(proc.wait(), 5)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+        await stop_server(proc)
 
 
 async def test_a_second_server_on_the_same_data_dir_is_refused(
@@ -207,15 +201,15 @@ async def test_a_second_server_on_the_same_data_dir_is_refused(
     await third.stop()
     # and a real second process is refused with that message and exit status 1
     data = tmp_path / "other"
-    port = _free_port()
-    proc = await _start(port, data)
+    port = free_port()
+    proc = await start_server(port, data)
     try:
         refused = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "craits.server.cli",
             "--port",
-            str(_free_port()),
+            str(free_port()),
             "--data-dir",
             str(data),
             stderr=asyncio.subprocess.PIPE,
@@ -224,5 +218,4 @@ async def test_a_second_server_on_the_same_data_dir_is_refused(
         assert refused.returncode == 1
         assert f"pid {proc.pid}" in err.decode() and "--data-dir" in err.decode()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(proc.wait(), 5)
+        await stop_server(proc)

@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from craits.server.app import Server
 from craits.server.engine import Game
 
 from tests.server.conftest import Player, settle
+from tests.server.processes import free_port
 
 
 async def seated_pair(connect: Any, table: str = "t", **create: Any) -> tuple[Player, Player]:
@@ -211,12 +211,6 @@ async def test_a_left_table_closes_its_tokens(server: Server, connect: Any) -> N
     assert (await ana.expect("error"))["code"] == "bad_token"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def _wait_for_port(port: int, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -231,7 +225,7 @@ async def _wait_for_port(port: int, timeout: float = 10.0) -> None:
 
 
 async def _shutdown_with(sig: signal.Signals) -> None:
-    port = _free_port()
+    port = free_port()
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
