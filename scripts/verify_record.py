@@ -35,7 +35,12 @@ def summary(record: dict[str, Any]) -> str:
     hands = f"{count} hand" if count == 1 else f"{count} hands"
     if not record.get("complete"):
         return f"{hands}, unfinished (no final standings)"
-    return f"{hands}, winners {record['winners']}"
+    players = record.get("players") or []
+    names = [
+        players[w] if isinstance(w, int) and 0 <= w < len(players) else str(w)
+        for w in record["winners"]
+    ]
+    return f"{hands}, won by {', '.join(names)}"
 
 
 def main(argv: list[str] | None = None) -> int:

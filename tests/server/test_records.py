@@ -108,8 +108,9 @@ async def test_export_command_and_verify_script(journaled: Server, tmp_path: Pat
     (path,) = sorted(out.glob("craits-game-*.json"))
     ok = subprocess.run([*VERIFY, str(path)], capture_output=True, text=True)
     assert ok.returncode == 0 and ok.stdout.startswith("OK"), ok.stdout
-    assert "winners [" in ok.stdout and "unfinished" not in ok.stdout
     record = json.loads(path.read_text())
+    winners = ", ".join(record["players"][w] for w in record["winners"])
+    assert f"8 hands, won by {winners}" in ok.stdout and "unfinished" not in ok.stdout
     action = next(d for k, d in record["log"] if k == "action")
     action["seat"] = 1 - action["seat"]
     bad = tmp_path / "bad.json"
