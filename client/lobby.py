@@ -38,19 +38,23 @@ def table_state(info: dict[str, Any]) -> str:
 
 
 def players_text(info: dict[str, Any]) -> Text:
-    """The players at a table: names, marked when away, disconnected or a bot."""
+    """The players at a table: people by name, marked when away or disconnected,
+    then the bots counted ("2 bots"), so a full table's line stays short."""
     out = Text()
     players = [p for p in info.get("players") or [] if isinstance(p, dict)]
-    for i, p in enumerate(players):
+    people = [p for p in players if not p.get("bot")]
+    bots = len(players) - len(people)
+    for i, p in enumerate(people):
         if i:
             out.append(", ")
         out.append(str(p.get("name", "?")))
-        if p.get("bot"):
-            out.append(" (bot)", style="dim")
-        elif not p.get("connected"):
+        if not p.get("connected"):
             out.append(" (offline)", style="dim")
         elif p.get("away"):
             out.append(" (away)", style="dim")
+    if bots:
+        out.append(", " if people else "")
+        out.append(f"{bots} bot" if bots == 1 else f"{bots} bots", style="dim")
     if not players:
         out.append("—", style="dim")
     return out
@@ -84,10 +88,10 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#tables", DataTable)
         table.add_column("Table", key="name")
         table.add_column("Seats", key="seats")
-        table.add_column("Players", key="players")
         table.add_column("State", key="state")
-        table.add_column("Rules", key="rules")
         table.add_column("Watching", key="watching")
+        table.add_column("Players", key="players")
+        table.add_column("Rules", key="rules")
         table.focus()
         self._ready = True
         self.sync()
@@ -116,10 +120,10 @@ class LobbyScreen(Screen[None]):
             table.add_row(
                 Text(name, style="bold"),
                 Text(f"{taken}/{info.get('seats', '?')}"),
-                players_text(info),
                 Text(table_state(info)),
-                Text(rules),
                 Text(str(info.get("spectators", 0))),
+                players_text(info),
+                Text(rules),
                 key=name,
             )
         if selected is not None and selected in app.tables:

@@ -114,3 +114,31 @@ async def test_the_footer_fits_80_columns_when_every_key_applies(
         # the chat line open: the keys that work in it
         await pilot.press("c")
         assert await footer_keys(pilot, app) == ["Esc Close chat"]
+
+
+async def test_the_lobby_row_of_a_full_bot_table_fits_100_columns(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """A table of a person and three bots: its state and watchers stay on screen
+    at 100 columns; bots are counted, not listed by name."""
+    ana = await connect("Anastasia-Longname")
+    await ana.send({"type": "create_table", "name": "bots4", "seats": 4})
+    await ana.expect("table_created")
+    await ana.send({"type": "join", "table": "bots4", "name": "Anastasia-Longname"})
+    await ana.expect("joined")
+    for _ in range(3):
+        await ana.send({"type": "add_bot"})
+    await ana.expect("table_info", where=lambda m: m["table"]["state"] == "playing")
+    app = make_app("Ben")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: "bots4" in app.tables, what="the lobby")
+        await wait_for(
+            pilot,
+            lambda: any(
+                "bots4" in line and "3 bots" in line for line in screen_text(app).splitlines()
+            ),
+            what="the table's row",
+        )
+        row = next(line for line in screen_text(app).splitlines() if "bots4" in line)
+        assert "hand 1/15" in row, row  # the state column is on screen
+        assert "Anastasia-Longname" in row and "basic-bot" not in row, row
