@@ -33,7 +33,7 @@ from craits.protocol import (
     validate,
 )
 from craits.server.engine import Rules
-from craits.server.journal import Journal, JournalError, SavedTable, WriteFailure
+from craits.server.journal import Journal, JournalError, SavedTable
 from craits.server.records import build_record, iso_time
 from craits.server.table import Table, TableConfig, TableError, token_digest
 
@@ -191,26 +191,15 @@ class Client(asyncio.Protocol):
         self._out_size += len(data)
 
     def flush(self) -> None:
-        """Write, in one write, what was queued and waits on no journal write
-        still pending; the rest waits for the journal (:meth:`Server.journal_done`)."""
+        """Write what was queued, in one write. Callers commit the journal first
+        (:meth:`Server.commit_journal`): nothing goes out before the writes it
+        tells of are recorded."""
         out = self._out
         if not out or self._gone:
             return
         assert self.transport is not None
-        journal = self.server.journal
-        done = journal.processed if journal is not None else 0
-        if out[-1][0] <= done:
-            ready, self._out, self._out_size = out, [], 0
-        else:
-            n = 0
-            while out[n][0] <= done:
-                n += 1
-            self.server.hold(self)
-            if n == 0:
-                return
-            ready, self._out = out[:n], out[n:]
-            self._out_size -= sum(len(b) for _, b in ready)
-        self.transport.write(ready[0][1] if len(ready) == 1 else b"".join(b for _, b in ready))
+        self._out, self._out_size = [], 0
+        self.transport.write(out[0][1] if len(out) == 1 else b"".join(b for _, b in out))
 
     def discard_from(self, ticket: int) -> None:
         """Drop the queued messages that wait on journal write ``ticket`` or later."""
@@ -234,6 +223,7 @@ class Client(asyncio.Protocol):
         within a second is dropped."""
         if self.closed:
             return
+        self.server.commit_journal()
         self.flush()
         self.closed = True
         assert self.transport is not None
@@ -538,7 +528,6 @@ class Server:
         self.clients: set[Client] = set()
         self.stopping = False
         self._dirty: list[Client] = []
-        self._held: set[Client] = set()
         self._flush_soon = False
         self._lock: IO[str] | None = None
         self._watchers: set[Client] = set()
@@ -587,7 +576,7 @@ class Server:
             self._heartbeat.cancel()
         for table in list(self.tables.values()):
             table.close_timers()
-        self._flush()  # every recorded move is written and sent before goodbye
+        self._flush()  # every move is recorded and sent before goodbye
         loop = asyncio.get_running_loop()
         for client in list(self.clients):
             client.error("shutdown", "the server is shutting down")
@@ -620,22 +609,19 @@ class Server:
         """The end of a pass: commit the journal writes queued in it (one
         transaction), then write each connection's messages."""
         self._flush_soon = False
-        self._lock: IO[str] | None = None
-        journal = self.journal
-        if journal is not None and journal.processed < journal.submitted:
-            self.journal_done(journal.commit())
+        self.commit_journal()
         dirty, self._dirty = self._dirty, []
         for client in dirty:
             client.flush()
 
-    def hold(self, client: Client) -> None:
-        """``client`` has messages waiting on journal writes still pending."""
-        self._held.add(client)
-
-    def journal_done(self, failed: list[WriteFailure]) -> None:
-        """The journal committed what was queued: pause the tables whose writes
-        failed, then send what waited on the writes."""
-        for failure in failed:
+    def commit_journal(self) -> None:
+        """Commit the journal writes queued so far (one transaction) and pause
+        the tables whose writes failed (dropping what their members were to be
+        told of them): after this, every queued message may go out."""
+        journal = self.journal
+        if journal is None or journal.processed >= journal.submitted:
+            return
+        for failure in journal.commit():
             kind, key = failure.key
             table = next(
                 (
@@ -655,9 +641,6 @@ class Server:
                 )
             else:
                 self.guard(table, table.write_failed, failure.ticket, failure.reason)
-        held, self._held = self._held, set()
-        for client in held:
-            client.flush()
 
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""

@@ -157,8 +157,12 @@ class Journal:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             old = os.umask(0o077)
             try:
-                self.db = self._connect()
+                self.db = sqlite3.connect(str(path), isolation_level=None)
                 self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                # Checkpoints (which fsync) run in a thread of their own, never
+                # inline in a commit on the event loop.
+                self.db.execute("PRAGMA wal_autocheckpoint=0")
                 self.db.executescript(SCHEMA)
             finally:
                 os.umask(old)
@@ -186,14 +190,6 @@ class Journal:
             target=self._checkpoint_loop, name="journal-checkpoint", daemon=True
         )
         self._checkpointer.start()
-
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA synchronous=NORMAL")
-        # Checkpoints (which fsync) run in a thread of their own, never inline
-        # in a commit.
-        db.execute("PRAGMA wal_autocheckpoint=0")
-        return db
 
     # --------------------------------------------------------------- writing
 

@@ -190,9 +190,13 @@ async def test_a_second_server_on_the_same_data_dir_is_refused(
     first = Server(config)
     await first.start()
     try:
+        # the first server at work (messages written, journal committed) still holds it
+        players = await seat_two(first, "t")
         second = Server(ServerConfig(**{**config.__dict__}))
         with pytest.raises(JournalError, match=rf"pid {os.getpid()}.*{config.data_dir}"):
             await second.start()
+        for p in players:
+            await p.close()
     finally:
         await first.stop()
     # once the first has stopped, the data dir is free again
