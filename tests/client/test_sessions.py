@@ -191,7 +191,7 @@ async def test_create_add_bot_game_over_and_new_game(
 
 async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
     ben = await connect("Ben")
-    await ben.send({"type": "create_table", "name": "t1", "seats": 2, "turn_timeout_ms": 300})
+    await ben.send({"type": "create_table", "name": "t1", "seats": 2, "turn_timeout_ms": 1000})
     await ben.expect("table_created")
     await ben.send({"type": "join", "table": "t1", "name": "Ben"})
     await ben.expect("joined")
@@ -199,11 +199,15 @@ async def test_timeout_notice(server: Any, connect: Any, make_app: Any) -> None:
     app = make_app("Ana", table="t1")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
-        server.tables["t1"].config.away_delay = 30  # away seats then wait: the game pauses
+        # Ana's first turn keeps the 1 s deadline it was dealt; every later turn
+        # (Ben's next, so he is not timed out and away too, which would put the
+        # game on hold) has 30 s, and an away seat waits 30 s
+        server.tables["t1"].config.turn_timeout = 30
+        server.tables["t1"].config.away_delay = 30
         # Ana does nothing: the server plays for her
         await wait_for(pilot, lambda: "server played for you" in log_text(app), what="timeout")
         await wait_for(pilot, lambda: app.model.away, what="away")
-        server.tables["t1"].config.turn_timeout = 30  # once back, Ana has time
+        assert not app.model.on_hold
         await wait_text(pilot, app, "You are away")
         assert app.screen.check_action("back", ()) is True
         # b: back; the server stops playing for Ana
