@@ -53,6 +53,62 @@ def encode(message: dict[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
+def pack(value: Any) -> bytes:
+    """The msgpack encoding of ``value`` (no frame header).
+
+    Raises:
+        TypeError: ``value`` holds something msgpack cannot encode.
+    """
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def frame(body: bytes) -> bytes:
+    """``body`` (an encoded message) framed: the 4-byte length, then the body."""
+    return HEADER.pack(len(body)) + body
+
+
+def map_header(n: int) -> bytes:
+    """The msgpack header of a map of ``n`` entries (fixmap, map 16 or map 32)."""
+    if n < 16:
+        return bytes((0x80 | n,))
+    if n < 0x10000:
+        return b"\xde" + n.to_bytes(2, "big")
+    return b"\xdf" + n.to_bytes(4, "big")
+
+
+def _map_entries(encoded: bytes) -> tuple[int, bytes]:
+    """The number of entries of an encoded map, and its encoded entries."""
+    first = encoded[0]
+    if 0x80 <= first <= 0x8F:
+        return first & 0x0F, encoded[1:]
+    if first == 0xDE:
+        return int.from_bytes(encoded[1:3], "big"), encoded[3:]
+    if first == 0xDF:
+        return int.from_bytes(encoded[1:5], "big"), encoded[5:]
+    raise ValueError("not an encoded msgpack map")
+
+
+def join_maps(maps: list[bytes], raw: list[tuple[str, bytes]] | tuple[()] = ()) -> bytes:
+    """The encoding of one map holding every entry of the encoded maps ``maps``
+    and the ``raw`` entries (a key and its value, already encoded): a way to
+    encode once what many messages share. Keys must not repeat (not checked).
+
+    Raises:
+        ValueError: an item of ``maps`` is not an encoded map.
+    """
+    n = len(raw)
+    parts = [b""]
+    for m in maps:
+        k, entries = _map_entries(m)
+        n += k
+        parts.append(entries)
+    for key, value in raw:
+        parts.append(msgpack.packb(key))
+        parts.append(value)
+    parts[0] = map_header(n)
+    return b"".join(parts)
+
+
 def frame_length(header: bytes, limit: int = MAX_FRAME) -> int:
     """The body length announced by a 4-byte header.
 

@@ -174,9 +174,13 @@ class Client(asyncio.Protocol):
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message for this pass's write; a connection whose backlog
         passes the cap is dropped."""
+        if not self.closed:
+            self.send_frame(encode(message))
+
+    def send_frame(self, data: bytes) -> None:
+        """:meth:`send` for a message already encoded and framed."""
         if self.closed:
             return
-        data = encode(message)
         # The cap is on the backlog left unread before this message: one large
         # reply (a game record) is fine, a client that never reads is not.
         assert self.transport is not None

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from craits.protocol import wire
 from craits.server import bots
 from craits.server.engine import (
     Event,
@@ -56,6 +57,10 @@ class Member(Protocol):
         """Queue ``message`` for sending; never blocks. A message queued while
         journal writes are pending goes out once they are done."""
 
+    def send_frame(self, frame: bytes) -> None:
+        """:meth:`send` for a message already encoded and framed (see
+        :func:`craits.protocol.wire.encode`)."""
+
     def discard_from(self, ticket: int) -> None:
         """Drop the queued messages that wait on journal write ``ticket`` or a
         later one (that write failed: they tell of what was not recorded)."""
@@ -75,6 +80,42 @@ class TablePaused(TableError):
 
     def __init__(self, message: str):
         super().__init__("table_paused", message)
+
+
+class UpdateFrames:
+    """The framed ``update`` messages of one moment of a game, one per member:
+    ``head`` (type, table, seq, deadline…) plus ``events`` and ``view`` as
+    :class:`Moment` gives them to each seat (protocol §6.3).
+
+    What every member gets alike (the head, the public part of the view, the
+    events when they are all public) is encoded once; per seat only its
+    hand, drawn card and legal actions (and events when they differ). Each
+    frame decodes to exactly the map ``{**head, "events":
+    moment.events(seat), "view": moment.view(seat)}``.
+    """
+
+    __slots__ = ("_events", "_head", "_moment", "_public")
+
+    def __init__(self, moment: Moment, head: dict[str, Any]) -> None:
+        self._moment = moment
+        self._head = wire.pack(head)
+        self._public: bytes | None = None
+        self._events: tuple[list[dict[str, Any]], bytes] | None = None
+
+    def frame(self, seat: int | None) -> bytes:
+        """The framed update for ``seat`` (``None``: a spectator)."""
+        moment = self._moment
+        if self._public is None:
+            self._public = wire.pack(moment.public())
+        view = wire.join_maps([self._public, wire.pack(moment.personal(seat))])
+        events = moment.events(seat)
+        cached = self._events
+        if cached is not None and cached[0] is events:  # the list every seat shares
+            packed = cached[1]
+        else:
+            packed = wire.pack(events)
+            self._events = (events, packed)
+        return wire.frame(wire.join_maps([self._head], [("events", packed), ("view", view)]))
 
 
 def _shuffle_entries(shuffles: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
@@ -637,21 +678,19 @@ class Table:
         fresh, self._new_commitments = self._new_commitments, []
         if not events or type(events[0]) not in (Announced, IdiotCalled):
             self._set_deadline()  # calls off the turn do not give the player more time
-        deadline = self._deadline_ms()
-        moment = Moment(game, events)
+        head: dict[str, Any] = {
+            "type": "update",
+            "table": self.name,
+            "seq": self.seq,
+            "deadline_ms": self._deadline_ms(),
+        }
+        if notice:
+            head["notice"] = notice
+        if fresh:
+            head["commitments"] = fresh
+        frames = UpdateFrames(Moment(game, events), head)
         for member, seat in self.members():
-            member.send(
-                {
-                    "type": "update",
-                    "table": self.name,
-                    "seq": self.seq,
-                    "events": moment.events(seat),
-                    "view": moment.view(seat),
-                    "deadline_ms": deadline,
-                    **({"notice": notice} if notice else {}),
-                    **({"commitments": fresh} if fresh else {}),
-                }
-            )
+            member.send_frame(frames.frame(seat))
         for e in events:
             if type(e) is Dealt:
                 log.info("table %s: hand %d dealt", self.name, e.hand_number)

@@ -84,9 +84,19 @@ class Moment:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``view(game, seat)``; its public part is shared with the other seats'."""
+        return _seat_view(self.public(), self._game, seat)
+
+    def public(self) -> dict[str, Any]:
+        """The keys of the view that are the same for every seat and spectator
+        (built once; do not change it)."""
         if self._public is None:
             self._public = _public_view(self._game)
-        return _seat_view(self._public, self._game, seat)
+        return self._public
+
+    def personal(self, seat: int | None) -> dict[str, Any]:
+        """The keys of ``seat``'s view that are its own: ``seat``, ``hand``,
+        ``drawn`` and ``legal``. ``view(seat)`` is :meth:`public` plus these."""
+        return _personal_view(self._game, seat)
 
     def events(self, seat: int | None) -> list[dict[str, Any]]:
         """The events as ``seat`` may see them, in wire form (one list shared by
@@ -156,10 +166,15 @@ def _public_view(game: Game) -> dict[str, Any]:
 
 def _seat_view(public: dict[str, Any], game: Game, seat: int | None) -> dict[str, Any]:
     """``public`` plus what only ``seat`` may see: its hand, its drawn card, its legal actions."""
+    return {**public, **_personal_view(game, seat)}
+
+
+def _personal_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """What only ``seat`` may see: its hand, its drawn card, its legal actions
+    (for a spectator, none of them)."""
     if seat is None:
-        return {**public, "seat": None, "hand": None, "drawn": None, "legal": []}
+        return {"seat": None, "hand": None, "drawn": None, "legal": []}
     return {
-        **public,
         "seat": seat,
         "hand": list(game.hands[seat]),
         "drawn": game.drawn if seat == game.turn else None,

@@ -6,7 +6,17 @@ from typing import Any
 
 import msgpack
 import pytest
-from craits.protocol.wire import MAX_DEPTH, ProtocolError, decode, encode, frame_length
+from craits.protocol.wire import (
+    MAX_DEPTH,
+    ProtocolError,
+    decode,
+    encode,
+    frame,
+    frame_length,
+    join_maps,
+    map_header,
+    pack,
+)
 
 
 def nested(depth: int, leaf: Any = 1) -> dict[str, Any]:
@@ -58,3 +68,25 @@ def test_frame_length_limits() -> None:
     with pytest.raises(ProtocolError) as err:
         frame_length(b"\x00\x01\x00\x01")
     assert err.value.code == "frame_too_large"
+
+
+@pytest.mark.parametrize("sizes", [(0, 0), (3, 4), (15, 1), (14, 2), (20, 30), (70000, 1)])
+def test_join_maps_encodes_the_union_of_the_maps(sizes: tuple[int, int]) -> None:
+    """Maps encoded apart and joined decode as one map, across the fixmap,
+    map 16 and map 32 headers (16 and 65,536 entries)."""
+    a = {f"a{i}": i for i in range(sizes[0])}
+    b = {f"b{i}": [i, {"x": None}] for i in range(sizes[1])}
+    joined = join_maps([pack(a), pack(b)], [("raw", pack({"k": [1, 2]}))])
+    assert msgpack.unpackb(joined) == {**a, **b, "raw": {"k": [1, 2]}}
+    assert decode(frame(joined)[4:], limit=len(joined)) == {**a, **b, "raw": {"k": [1, 2]}}
+
+
+def test_map_header_matches_msgpack() -> None:
+    for n in (0, 1, 15, 16, 65535, 65536):
+        body = pack({str(i): 0 for i in range(n)})
+        assert body.startswith(map_header(n)), n
+
+
+def test_join_maps_refuses_what_is_not_a_map() -> None:
+    with pytest.raises(ValueError, match="not an encoded msgpack map"):
+        join_maps([pack([1, 2])])

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from craits.protocol.client import Connection
+from craits.protocol.wire import MAX_SERVER_FRAME, decode
 from craits.server import app as server_app
 from craits.server.app import Client, Server
 
@@ -90,13 +91,14 @@ class Auditor:
 @pytest.fixture
 def auditor(monkeypatch: pytest.MonkeyPatch) -> Auditor:
     audit = Auditor()
-    original = server_app.Client.send
+    original = server_app.Client.send_frame
 
-    def send(self: Client, message: dict[str, Any]) -> None:
-        audit.check(self, message)
-        original(self, message)
+    def send_frame(self: Client, data: bytes) -> None:
+        # every frame as it goes to the socket (updates are encoded by parts)
+        audit.check(self, decode(data[4:], MAX_SERVER_FRAME, depth=16))
+        original(self, data)
 
-    monkeypatch.setattr(server_app.Client, "send", send)
+    monkeypatch.setattr(server_app.Client, "send_frame", send_frame)
     return audit
 
 
