@@ -76,8 +76,14 @@ def map_header(n: int) -> bytes:
     return b"\xdf" + n.to_bytes(4, "big")
 
 
-def _map_entries(encoded: bytes) -> tuple[int, bytes]:
-    """The number of entries of an encoded map, and its encoded entries."""
+def map_entries(encoded: bytes) -> tuple[int, bytes]:
+    """An encoded map taken apart: its number of entries, and the entries'
+    encoding. ``map_header(n) + entries`` of several maps with distinct keys is
+    the encoding of their union: a way to encode once what many messages share.
+
+    Raises:
+        ValueError: ``encoded`` does not start with a msgpack map header.
+    """
     first = encoded[0]
     if 0x80 <= first <= 0x8F:
         return first & 0x0F, encoded[1:]
@@ -86,27 +92,6 @@ def _map_entries(encoded: bytes) -> tuple[int, bytes]:
     if first == 0xDF:
         return int.from_bytes(encoded[1:5], "big"), encoded[5:]
     raise ValueError("not an encoded msgpack map")
-
-
-def join_maps(maps: list[bytes], raw: list[tuple[str, bytes]] | tuple[()] = ()) -> bytes:
-    """The encoding of one map holding every entry of the encoded maps ``maps``
-    and the ``raw`` entries (a key and its value, already encoded): a way to
-    encode once what many messages share. Keys must not repeat (not checked).
-
-    Raises:
-        ValueError: an item of ``maps`` is not an encoded map.
-    """
-    n = len(raw)
-    parts = [b""]
-    for m in maps:
-        k, entries = _map_entries(m)
-        n += k
-        parts.append(entries)
-    for key, value in raw:
-        parts.append(msgpack.packb(key))
-        parts.append(value)
-    parts[0] = map_header(n)
-    return b"".join(parts)
 
 
 def frame_length(header: bytes, limit: int = MAX_FRAME) -> int:

@@ -94,20 +94,24 @@ class UpdateFrames:
     moment.events(seat), "view": moment.view(seat)}``.
     """
 
-    __slots__ = ("_events", "_head", "_moment", "_public")
+    __slots__ = ("_events", "_head", "_moment", "_view")
 
     def __init__(self, moment: Moment, head: dict[str, Any]) -> None:
         self._moment = moment
-        self._head = wire.pack(head)
-        self._public: bytes | None = None
+        n, entries = wire.map_entries(wire.pack(head))
+        self._head = wire.map_header(n + 2) + entries + _EVENTS_KEY
+        self._view: bytes | None = None
         self._events: tuple[list[dict[str, Any]], bytes] | None = None
 
     def frame(self, seat: int | None) -> bytes:
         """The framed update for ``seat`` (``None``: a spectator)."""
         moment = self._moment
-        if self._public is None:
-            self._public = wire.pack(moment.public())
-        view = wire.join_maps([self._public, wire.pack(moment.personal(seat))])
+        view = self._view
+        if view is None:
+            n, entries = wire.map_entries(wire.pack(moment.public()))
+            view = self._view = _VIEW_KEY + wire.map_header(n + _PERSONAL_KEYS) + entries
+        k, personal = wire.map_entries(wire.pack(moment.personal(seat)))
+        assert k == _PERSONAL_KEYS
         events = moment.events(seat)
         cached = self._events
         if cached is not None and cached[0] is events:  # the list every seat shares
@@ -115,7 +119,13 @@ class UpdateFrames:
         else:
             packed = wire.pack(events)
             self._events = (events, packed)
-        return wire.frame(wire.join_maps([self._head], [("events", packed), ("view", view)]))
+        return wire.frame(b"".join((self._head, packed, view, personal)))
+
+
+_EVENTS_KEY = wire.pack("events")
+_VIEW_KEY = wire.pack("view")
+_PERSONAL_KEYS = 4
+"""The keys of :meth:`Moment.personal`: seat, hand, drawn, legal."""
 
 
 def _shuffle_entries(shuffles: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:

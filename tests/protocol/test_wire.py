@@ -13,7 +13,7 @@ from craits.protocol.wire import (
     encode,
     frame,
     frame_length,
-    join_maps,
+    map_entries,
     map_header,
     pack,
 )
@@ -71,14 +71,18 @@ def test_frame_length_limits() -> None:
 
 
 @pytest.mark.parametrize("sizes", [(0, 0), (3, 4), (15, 1), (14, 2), (20, 30), (70000, 1)])
-def test_join_maps_encodes_the_union_of_the_maps(sizes: tuple[int, int]) -> None:
-    """Maps encoded apart and joined decode as one map, across the fixmap,
-    map 16 and map 32 headers (16 and 65,536 entries)."""
+def test_maps_taken_apart_and_joined_encode_their_union(sizes: tuple[int, int]) -> None:
+    """Maps encoded apart, taken apart with map_entries and joined under one
+    map_header decode as one map, across the fixmap, map 16 and map 32
+    headers (16 and 65,536 entries)."""
     a = {f"a{i}": i for i in range(sizes[0])}
     b = {f"b{i}": [i, {"x": None}] for i in range(sizes[1])}
-    joined = join_maps([pack(a), pack(b)], [("raw", pack({"k": [1, 2]}))])
-    assert msgpack.unpackb(joined) == {**a, **b, "raw": {"k": [1, 2]}}
-    assert decode(frame(joined)[4:], limit=len(joined)) == {**a, **b, "raw": {"k": [1, 2]}}
+    (na, ea), (nb, eb) = map_entries(pack(a)), map_entries(pack(b))
+    assert (na, nb) == sizes
+    joined = map_header(na + nb + 1) + ea + eb + pack("raw") + pack({"k": [1, 2]})
+    want = {**a, **b, "raw": {"k": [1, 2]}}
+    assert msgpack.unpackb(joined) == want
+    assert decode(frame(joined)[4:], limit=len(joined)) == want
 
 
 def test_map_header_matches_msgpack() -> None:
@@ -87,6 +91,6 @@ def test_map_header_matches_msgpack() -> None:
         assert body.startswith(map_header(n)), n
 
 
-def test_join_maps_refuses_what_is_not_a_map() -> None:
+def test_map_entries_refuses_what_is_not_a_map() -> None:
     with pytest.raises(ValueError, match="not an encoded msgpack map"):
-        join_maps([pack([1, 2])])
+        map_entries(pack([1, 2]))
