@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS log (
     kind TEXT NOT NULL,
     data TEXT NOT NULL,
     PRIMARY KEY (game_id, n)
-);
+) WITHOUT ROWID;
 """
 
 
