@@ -200,12 +200,17 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     Tuples become lists, nested :class:`HandScore` become dicts.
     """
     d: dict[str, Any] = {"event": EVENT_KINDS[type(event)]}
-    for key, value in event._asdict().items():
-        d[key] = _plain(value)
+    for key, value in zip(event._fields, event, strict=True):
+        d[key] = value if type(value) in _SCALARS else _plain(value)
     return d
 
 
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, HandScore):
         return {k: _plain(v) for k, v in value._asdict().items()}
     if isinstance(value, tuple):
