@@ -100,18 +100,17 @@ class UpdateFrames:
         self._moment = moment
         n, entries = wire.map_entries(wire.pack(head))
         self._head = wire.map_header(n + 2) + entries + _EVENTS_KEY
-        self._view: bytes | None = None
+        self._view: tuple[int, bytes] | None = None
         self._events: tuple[list[dict[str, Any]], bytes] | None = None
 
     def frame(self, seat: int | None) -> bytes:
         """The framed update for ``seat`` (``None``: a spectator)."""
         moment = self._moment
-        view = self._view
-        if view is None:
-            n, entries = wire.map_entries(wire.pack(moment.public()))
-            view = self._view = _VIEW_KEY + wire.map_header(n + _PERSONAL_KEYS) + entries
+        public = self._view
+        if public is None:
+            public = self._view = wire.map_entries(wire.pack(moment.public()))
         k, personal = wire.map_entries(wire.pack(moment.personal(seat)))
-        assert k == _PERSONAL_KEYS
+        view = wire.map_header(public[0] + k)
         events = moment.events(seat)
         cached = self._events
         if cached is not None and cached[0] is events:  # the list every seat shares
@@ -119,13 +118,11 @@ class UpdateFrames:
         else:
             packed = wire.pack(events)
             self._events = (events, packed)
-        return wire.frame(b"".join((self._head, packed, view, personal)))
+        return wire.frame(b"".join((self._head, packed, _VIEW_KEY, view, public[1], personal)))
 
 
 _EVENTS_KEY = wire.pack("events")
 _VIEW_KEY = wire.pack("view")
-_PERSONAL_KEYS = 4
-"""The keys of :meth:`Moment.personal`: seat, hand, drawn, legal."""
 
 
 def _shuffle_entries(shuffles: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
