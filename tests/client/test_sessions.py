@@ -3,13 +3,16 @@ restart, the end of a hand and of a game, timeouts, chat."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from craits.client import app as client_app
 from craits.client import summary
 from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
+from craits.protocol.client import Connection
 from textual.widgets import Checkbox, Input
 
 from tests.client.conftest import (
@@ -63,14 +66,26 @@ async def test_spectate_shows_the_table_without_a_hand(
 
 
 async def test_reconnects_after_a_drop_and_resumes_after_a_restart(
-    server: Any, connect: Any, make_app: Any, tmp_path: Any
+    server: Any, connect: Any, make_app: Any, tmp_path: Any, monkeypatch: Any
 ) -> None:
     await ben_at_table(server, connect, BEN, ANA, "KH")
-    app = make_app("Ana", table="t1", retry_base=2.0, retry_max=2.0)
+    # The client's reconnections wait until the test has looked at the offline
+    # screen: a retry timer alone would end that state after ~2 s, and on a
+    # loaded machine one poll of the app can take that long and miss it.
+    reconnect = asyncio.Event()
+
+    class HeldConnection(Connection):
+        @classmethod
+        async def open(cls, *args: Any, **kwargs: Any) -> Any:
+            await reconnect.wait()
+            return await super().open(*args, **kwargs)
+
+    app = make_app("Ana", table="t1")
     table = server.tables["t1"]
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
         hand = list(app.model.hand)
+        monkeypatch.setattr(client_app, "Connection", HeldConnection)
         # the server drops Ana's connection
         (conn,) = [c for c in server.clients if c.name == "Ana"]
         conn.abort()
@@ -79,6 +94,7 @@ async def test_reconnects_after_a_drop_and_resumes_after_a_restart(
         assert "Waiting for the connection" in text
         assert app.screen.check_action("play", ()) is None  # greyed while offline
         assert app.screen.check_action("pass", ()) is False  # no play_drawn_card: hidden
+        reconnect.set()
         await wait_for(pilot, lambda: app.link == "online", what="the reconnection")
         await wait_for(pilot, lambda: table.seats[1].member is not None, what="the resume")
         await wait_for(pilot, lambda: "reconnecting" not in screen_text(app), what="no banner")
