@@ -188,8 +188,9 @@ def run(keep: bool) -> None:
             ),
         )
         if "Name the suit" in screen:
-            # the dealer turned up an 8 or 9 (R3): name spades, then the table is back
-            pane.keys("s")
+            # the dealer turned up an 8 or 9 (R3): name the first suit offered (a
+            # 9 offers only its colour's suits, so "s" is no answer to a red 9)
+            pane.keys("1")
             screen = pane.wait(
                 "the table after naming the suit",
                 lambda s: "Your hand" in s and len(CARD.findall(s)) >= 8 and "Leave" in s,
