@@ -617,6 +617,8 @@ class Server:
         dirty, self._dirty = self._dirty, []
         for client in dirty:
             client.flush()
+        if self.journal is not None:
+            self.journal.catch_up()  # after the messages went out: it may fsync
 
     def commit_journal(self) -> None:
         """Commit the journal writes queued so far (one transaction) and pause

@@ -65,6 +65,13 @@ CREATE TABLE IF NOT EXISTS log (
 """
 
 
+WAL_RESET_FRAMES = 4096
+"""Frames (4 KiB pages) in the write-ahead log past which the writer starts it
+over: ~16 MiB, one to two seconds of the busiest play measured."""
+WAL_SIZE_LIMIT = 32 * 1024 * 1024
+"""Bytes the write-ahead log file is cut back to when it starts over."""
+
+
 class JournalError(Exception):
     """The journal could not be written or read; the message says why."""
 
@@ -151,7 +158,16 @@ class Journal:
         JournalError: the file cannot be opened or created.
     """
 
-    def __init__(self, path: Path, on_pending: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        path: Path,
+        on_pending: Callable[[], None] | None = None,
+        checkpoint_every: float = 1.0,
+        wal_reset_frames: int = WAL_RESET_FRAMES,
+    ):
+        """``checkpoint_every``: seconds between the background checkpoints;
+        ``wal_reset_frames``: past this many frames (pages) in the write-ahead
+        log, the writer starts it over (see :meth:`catch_up`)."""
         self.path = path
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -163,6 +179,8 @@ class Journal:
                 # Checkpoints (which fsync) run in a thread of their own, never
                 # inline in a commit on the event loop.
                 self.db.execute("PRAGMA wal_autocheckpoint=0")
+                # a log started over is cut back to this size (bytes)
+                self.db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
                 self.db.executescript(SCHEMA)
             finally:
                 os.umask(old)
@@ -185,9 +203,16 @@ class Journal:
         self._on_pending = on_pending
         self._pending: list[tuple[int, tuple[str, Any], list[Statement]]] = []
         self._broken: dict[tuple[str, Any], str] = {}
+        self._wal_reset_frames = wal_reset_frames
+        self._wal_full = False
+        """Set by the checkpoint thread: the log is long and checkpointed; the
+        writer should start it over."""
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
-            target=self._checkpoint_loop, name="journal-checkpoint", daemon=True
+            target=self._checkpoint_loop,
+            args=(checkpoint_every,),
+            name="journal-checkpoint",
+            daemon=True,
         )
         self._checkpointer.start()
 
@@ -212,6 +237,7 @@ class Journal:
             raise JournalError(f"journal write failed: {exc}") from None
         finally:
             self.processed = ticket
+        self.catch_up()
         return ticket
 
     @staticmethod
@@ -261,16 +287,35 @@ class Journal:
         self.processed = items[-1][0]
         return failed
 
+    def catch_up(self) -> None:
+        """Let the write-ahead log start over once it is long. Deferred writers
+        call it after :meth:`commit` when they have sent what waited on it (it
+        may take a millisecond or two); direct writes do it themselves.
+
+        The checkpoint thread copies the log into the database (and fsyncs)
+        without blocking the writer, but SQLite starts the log over only when a
+        write finds every frame in it copied, which never happens while writes
+        keep coming: the log grew by ~7 KiB per move, without end, under steady
+        play. So when the thread reports a long log it has just checkpointed,
+        the writer checkpoints the few frames written since, inline (two small
+        fsyncs, ~1–2 ms), and its next write starts the log over."""
+        if not self._wal_full:
+            return
+        self._wal_full = False
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
     def set_max_pages(self, pages: int) -> int:
         """Cap the database at ``pages`` pages (SQLite ``max_page_count``): writes
         that need more fail as on a full disk. Returns the write's ticket (the
         cap holds for the writes after it)."""
         return self._submit(("pragma", None), [(f"PRAGMA max_page_count = {int(pages)}", ())])
 
-    def _checkpoint_loop(self, every: float = 1.0) -> None:
+    def _checkpoint_loop(self, every: float) -> None:
         """Copy the write-ahead log into the database every ``every`` seconds,
         on a connection of this thread's own (a passive checkpoint never blocks
-        the writer)."""
+        the writer); past ``wal_reset_frames`` frames, ask the writer to start
+        the log over (:meth:`catch_up`)."""
         try:
             db = sqlite3.connect(str(self.path), isolation_level=None)
         except sqlite3.Error:
@@ -278,7 +323,9 @@ class Journal:
         try:
             while not self._stop.wait(every):
                 with contextlib.suppress(sqlite3.Error):
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    if not busy and frames > self._wal_reset_frames and copied == frames:
+                        self._wal_full = True
         finally:
             db.close()
 
