@@ -69,13 +69,16 @@ def proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def machine_cpu() -> tuple[float, float]:
-    """CPU seconds of the whole machine so far, from ``/proc/stat``: (busy, total)."""
+def machine_cpu() -> tuple[float, float, float]:
+    """CPU seconds of the whole machine so far, from ``/proc/stat``: (busy,
+    total, stolen). Stolen is the time a virtual machine's CPUs wanted to run
+    but the hypervisor ran something else (counted in busy too)."""
     with open("/proc/stat") as f:
         ticks = [int(x) for x in f.readline().split()[1:]]
     hz = os.sysconf("SC_CLK_TCK")
     idle = ticks[3] + ticks[4]  # idle + iowait
-    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+    steal = ticks[7] if len(ticks) > 7 else 0
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz, steal / hz
 
 
 async def wait_quiet(limit: float, busy_below: float = 0.25, needed: float = 3.0) -> float:
@@ -442,8 +445,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "machine_cpu": (box1[0] - box0[0]) / seconds,
                 "other_cpu": max(
                     0.0,
-                    (box1[0] - box0[0] - (cpu1 - cpu0) - (me1 - me0)) / seconds,
+                    (box1[0] - box0[0] - (box1[2] - box0[2]) - (cpu1 - cpu0) - (me1 - me0))
+                    / seconds,
                 ),
+                "stolen_cpu": (box1[2] - box0[2]) / seconds,
                 "server_mem_kib": proc_mem(pid) if pid else None,
                 "error_replies": dict(stats.errors),
                 "lost_races": dict(stats.races),
@@ -528,7 +533,8 @@ def report(r: dict[str, Any]) -> None:
         f"  load generator CPU (this process): {100 * r['client_cpu']:.0f}% of one core "
         f"({r['client_us_per_move'] or 0:.0f} us per move); "
         f"whole machine busy {100 * r['machine_cpu']:.0f}% of one core, of which "
-        f"{100 * r['other_cpu']:.0f}% other processes"
+        f"{100 * r['other_cpu']:.0f}% other processes and "
+        f"{100 * r['stolen_cpu']:.1f}% stolen by the hypervisor"
     )
     print(
         f"  errors: {r['errors']} (error replies {r['error_replies'] or 0}, "
