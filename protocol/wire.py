@@ -84,6 +84,8 @@ def map_entries(encoded: bytes) -> tuple[int, bytes]:
     Raises:
         ValueError: ``encoded`` does not start with a msgpack map header.
     """
+    if not encoded:
+        raise ValueError("not an encoded msgpack map")
     first = encoded[0]
     if 0x80 <= first <= 0x8F:
         return first & 0x0F, encoded[1:]

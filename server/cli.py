@@ -172,7 +172,11 @@ def export_main(argv: list[str]) -> int:
     if not db.exists():
         print(f"craits-server export: no journal at {db}", file=sys.stderr)
         return 1
-    journal = Journal(db)
+    try:
+        journal = Journal(db, read_only=True)
+    except JournalError as exc:
+        print(f"craits-server export: {exc}", file=sys.stderr)
+        return 1
     try:
         if args.game is not None:
             ids = [args.game]

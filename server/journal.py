@@ -29,6 +29,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,9 +67,11 @@ CREATE TABLE IF NOT EXISTS log (
 
 
 WAL_RESET_FRAMES = 16384
-"""Frames (4 KiB pages) in the write-ahead log past which the writer starts it
-over: ~64 MiB, two to eight seconds of the busiest play measured (each start
-over costs the loop ~2-5 ms, so not more often)."""
+"""Frames in the write-ahead log (a 4 KiB page and a 24-byte header each) past
+which the writer starts it over: ~64 MiB, two to eight seconds of the busiest
+play measured (each start over costs the loop a few ms, so not more often)."""
+CATCH_UP_FRAMES = 64
+"""At most about this many frames are left for the writer's inline catch-up."""
 WAL_SIZE_LIMIT = 128 * 1024 * 1024
 """Bytes the write-ahead log file is cut back to when it starts over."""
 
@@ -165,31 +168,24 @@ class Journal:
         on_pending: Callable[[], None] | None = None,
         checkpoint_every: float = 1.0,
         wal_reset_frames: int = WAL_RESET_FRAMES,
+        read_only: bool = False,
     ):
         """``checkpoint_every``: seconds between the background checkpoints;
-        ``wal_reset_frames``: past this many frames (pages) in the write-ahead
-        log, the writer starts it over (see :meth:`catch_up`)."""
+        ``wal_reset_frames``: past this many frames in the write-ahead log, the
+        writer starts it over (see :meth:`catch_up`). ``read_only``: only read
+        an existing journal (``craits-server export``, also while a server
+        runs): no schema, no checkpoints, nothing written, so it never holds up
+        the server's writes."""
         self.path = path
+        self.read_only = read_only
         try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            old = os.umask(0o077)
-            try:
-                self.db = sqlite3.connect(str(path), isolation_level=None)
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA synchronous=NORMAL")
-                # Checkpoints (which fsync) run in a thread of their own, never
-                # inline in a commit on the event loop.
-                self.db.execute("PRAGMA wal_autocheckpoint=0")
-                # a log started over is cut back to this size (bytes): the file is
-        # reused, not grown again, as long as a cycle fits
-                self.db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
-                self.db.executescript(SCHEMA)
-            finally:
-                os.umask(old)
-            for suffix in ("", "-wal", "-shm"):
-                p = Path(str(path) + suffix)
-                if p.exists():
-                    p.chmod(0o600)
+            if read_only:
+                self.db = sqlite3.connect(
+                    f"file:{urllib.parse.quote(str(path))}?mode=ro", uri=True, isolation_level=None
+                )
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                self.db = self._open_for_writing(path)
             (top,) = self.db.execute(
                 "SELECT MAX(COALESCE((SELECT MAX(id) FROM games), 0),"
                 " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0))"
@@ -216,7 +212,31 @@ class Journal:
             name="journal-checkpoint",
             daemon=True,
         )
-        self._checkpointer.start()
+        if not read_only:
+            self._checkpointer.start()
+
+    @staticmethod
+    def _open_for_writing(path: Path) -> sqlite3.Connection:
+        """Open (or create, owner-only) the database as the server's writer."""
+        old = os.umask(0o077)
+        try:
+            db = sqlite3.connect(str(path), isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints (which fsync) run in a thread of their own, never
+            # inline in a commit on the event loop.
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            # a log started over is cut back to this size (bytes): the file is
+            # reused, not grown again, as long as a cycle fits
+            db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
+            db.executescript(SCHEMA)
+        finally:
+            os.umask(old)
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(str(path) + suffix)
+            if p.exists():
+                p.chmod(0o600)
+        return db
 
     # --------------------------------------------------------------- writing
 
@@ -325,15 +345,34 @@ class Journal:
         try:
             while not self._stop.wait(every):
                 with contextlib.suppress(sqlite3.Error):
-                    busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                    if not busy and frames > self._wal_reset_frames and copied == frames:
-                        self._wal_full = True
+                    self._checkpoint(db)
         finally:
             db.close()
+
+    def _checkpoint(self, db: sqlite3.Connection) -> None:
+        """One background checkpoint. Past ``wal_reset_frames``, checkpoint
+        again at once until a pass finds fewer than :data:`CATCH_UP_FRAMES`
+        new frames (each pass copies what came in during the last), and only
+        then ask the writer to catch up: so what it copies inline, on the event
+        loop, is a handful of frames whatever the write rate."""
+        busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if frames <= self._wal_reset_frames:
+            return
+        for _ in range(20):
+            if busy or copied != frames or self._stop.is_set():
+                return
+            before = frames
+            busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if not busy and copied == frames and frames - before < CATCH_UP_FRAMES:
+                self._wal_full = True
+                return
 
     def close(self) -> None:
         """Write what is queued, stop the checkpoints, fold the log into the
         database, and close it."""
+        if self.read_only:
+            self.db.close()
+            return
         self.commit()
         self._stop.set()
         self._checkpointer.join(5)

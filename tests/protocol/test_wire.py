@@ -94,3 +94,5 @@ def test_map_header_matches_msgpack() -> None:
 def test_map_entries_refuses_what_is_not_a_map() -> None:
     with pytest.raises(ValueError, match="not an encoded msgpack map"):
         map_entries(pack([1, 2]))
+    with pytest.raises(ValueError, match="not an encoded msgpack map"):
+        map_entries(b"")

@@ -15,6 +15,7 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 from craits.server.cli import join_address
+from craits.server.journal import Journal
 
 from tests.server.conftest import Player, finished_game, settle
 from tests.server.processes import free_port
@@ -130,3 +131,30 @@ async def test_export_with_only_unfinished_games_names_the_option(
     )
     assert run.returncode == 0, run.stderr
     assert [p.name for p in out.iterdir()] == ["craits-game-1.json"]
+
+
+async def test_export_beside_a_running_server_only_reads(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    """``export`` while the server's journal is open (its write-ahead log not
+    yet checkpointed) reads the games and writes nothing: before, it opened
+    the journal as a writer and on closing folded and truncated the log (with
+    a reader holding a snapshot, that held the server's writes up to 5 s)."""
+    data = await unfinished_journal(config, tmp_path / "data")
+    live = Journal(data / "craits.db", checkpoint_every=3600)  # the server's; no checkpoint
+    live.save_table("later", 2, {}, 60.0, "Ana", "waiting", [], None)
+    wal = data / "craits.db-wal"
+    files = {p: p.read_bytes() for p in (data / "craits.db", wal)}
+    assert files[wal], "the last write is in the write-ahead log"
+    out = tmp_path / "records"
+    run = subprocess.run(
+        [*SERVER, "export", "--data-dir", str(data), "--out", str(out), "--unfinished"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert [p.name for p in out.iterdir()] == ["craits-game-1.json"]
+    assert {p: p.read_bytes() for p in files} == files  # database and log untouched
+    live.save_table("later", 2, {}, 60.0, "Ana", "waiting", [], None)
+    assert {t.name for t in live.tables()} == {"later", "u"}  # the server writes on
+    live.close()

@@ -28,7 +28,9 @@ def test_every_frame_decodes_to_that_recipients_view_and_events(
             head["notice"] = {"kind": "timeout", "seat": 0, "name": "Ana"}
         frames = UpdateFrames(Moment(game, events), head)
         for seat in [*range(players), None]:
-            got = decode(frames.frame(seat)[4:], MAX_SERVER_FRAME, depth=16)
+            framed = frames.frame(seat)
+            assert int.from_bytes(framed[:4], "big") == len(framed) - 4
+            got = decode(framed[4:], MAX_SERVER_FRAME, depth=16)
             want = {
                 **head,
                 "events": [event_dict_for(e, seat) for e in events],
