@@ -23,6 +23,15 @@ from tests.server.processes import free_port
 SERVER = [sys.executable, "-m", "craits.server.cli"]
 
 
+def run_export(data: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``craits-server export --data-dir DATA --out OUT EXTRA…`` as a user runs it."""
+    return subprocess.run(
+        [*SERVER, "export", "--data-dir", str(data), "--out", str(out), *extra],
+        capture_output=True,
+        text=True,
+    )
+
+
 def test_startup_line_suggests_the_readme_address() -> None:
     port = free_port()
     proc = subprocess.Popen(
@@ -113,22 +122,14 @@ async def test_export_with_only_unfinished_games_names_the_option(
 ) -> None:
     data = await unfinished_journal(config, tmp_path / "data")
     out = tmp_path / "records"
-    run = subprocess.run(
-        [*SERVER, "export", "--data-dir", str(data), "--out", str(out)],
-        capture_output=True,
-        text=True,
-    )
+    run = run_export(data, out)
     assert run.returncode == 1
     assert run.stderr == (
         "craits-server export: no finished games to export; 1 still in play "
         "(--unfinished exports them as they stand)\n"
     )
     assert not out.exists()
-    run = subprocess.run(
-        [*SERVER, "export", "--data-dir", str(data), "--out", str(out), "--unfinished"],
-        capture_output=True,
-        text=True,
-    )
+    run = run_export(data, out, "--unfinished")
     assert run.returncode == 0, run.stderr
     assert [p.name for p in out.iterdir()] == ["craits-game-1.json"]
 
@@ -147,11 +148,7 @@ async def test_export_beside_a_running_server_only_reads(
     files = {p: p.read_bytes() for p in (data / "craits.db", wal)}
     assert files[wal], "the last write is in the write-ahead log"
     out = tmp_path / "records"
-    run = subprocess.run(
-        [*SERVER, "export", "--data-dir", str(data), "--out", str(out), "--unfinished"],
-        capture_output=True,
-        text=True,
-    )
+    run = run_export(data, out, "--unfinished")
     assert run.returncode == 0, run.stderr
     assert [p.name for p in out.iterdir()] == ["craits-game-1.json"]
     assert {p: p.read_bytes() for p in files} == files  # database and log untouched
