@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -185,3 +186,23 @@ async def finished_game(server: Server) -> tuple[list[Player], dict[str, Any]]:
     await play_until(players, over, random.Random(3))
     assert ana.view is not None
     return players, ana.view
+
+
+async def unfinished_journal(config: ServerConfig, data: Path) -> Path:
+    """A journal whose one game was dealt and is still in play."""
+    config.data_dir = data
+    srv = Server(config)
+    await srv.start()
+    players = [
+        Player(await Connection.open("127.0.0.1", srv.port, name=n), n) for n in ("Ana", "Ben")
+    ]
+    await players[0].send({"type": "create_table", "name": "u", "seats": 2})
+    await players[0].expect("table_created")
+    for p in players:
+        await p.send({"type": "join", "table": "u", "name": p.name})
+        await p.expect("joined")
+    await settle(players, 1)
+    for p in players:
+        await p.close()
+    await srv.stop()
+    return data

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,6 +14,9 @@ from pathlib import Path
 from craits.protocol.client import Connection
 
 from tests.server.conftest import Player
+
+SERVER = [sys.executable, "-m", "craits.server.cli"]
+"""The ``craits-server`` command, as this interpreter runs it."""
 
 
 def free_port() -> int:
@@ -32,9 +36,7 @@ async def start_server(port: int, data: Path) -> asyncio.subprocess.Process:
         OSError: it did not accept a connection within 15 s, or it exited.
     """
     proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "craits.server.cli",
+        *SERVER,
         "--port",
         str(port),
         "--data-dir",
@@ -74,3 +76,12 @@ async def stop_server(proc: asyncio.subprocess.Process) -> None:
     except TimeoutError:
         proc.kill()
         await proc.wait()
+
+
+def run_export(data: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``craits-server export --data-dir DATA --out OUT EXTRA…`` as a user runs it."""
+    return subprocess.run(
+        [*SERVER, "export", "--data-dir", str(data), "--out", str(out), *extra],
+        capture_output=True,
+        text=True,
+    )

@@ -8,28 +8,15 @@ import os
 import shlex
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
-from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 from craits.server.cli import join_address
 from craits.server.journal import Journal
 
-from tests.server.conftest import Player, finished_game, settle
-from tests.server.processes import free_port
-
-SERVER = [sys.executable, "-m", "craits.server.cli"]
-
-
-def run_export(data: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    """``craits-server export --data-dir DATA --out OUT EXTRA…`` as a user runs it."""
-    return subprocess.run(
-        [*SERVER, "export", "--data-dir", str(data), "--out", str(out), *extra],
-        capture_output=True,
-        text=True,
-    )
+from tests.server.conftest import finished_game, unfinished_journal
+from tests.server.processes import SERVER, free_port, run_export
 
 
 def test_startup_line_suggests_the_readme_address() -> None:
@@ -70,26 +57,6 @@ async def _finished_journal(config: ServerConfig, data: Path) -> Path:
     srv = Server(config)
     await srv.start()
     players, _ = await finished_game(srv)
-    for p in players:
-        await p.close()
-    await srv.stop()
-    return data
-
-
-async def unfinished_journal(config: ServerConfig, data: Path) -> Path:
-    """A journal whose one game was dealt and is still in play."""
-    config.data_dir = data
-    srv = Server(config)
-    await srv.start()
-    players = [
-        Player(await Connection.open("127.0.0.1", srv.port, name=n), n) for n in ("Ana", "Ben")
-    ]
-    await players[0].send({"type": "create_table", "name": "u", "seats": 2})
-    await players[0].expect("table_created")
-    for p in players:
-        await p.send({"type": "join", "table": "u", "name": p.name})
-        await p.expect("joined")
-    await settle(players, 1)
     for p in players:
         await p.close()
     await srv.stop()

@@ -13,7 +13,6 @@ import json
 import os
 import random
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from craits.server.engine import view
 from craits.server.journal import JournalError
 
 from tests.server.conftest import Player, settle, strip_seat
-from tests.server.processes import free_port, open_player, start_server, stop_server
+from tests.server.processes import SERVER, free_port, open_player, start_server, stop_server
 
 
 async def seat_two(server: Server, table: str) -> list[Player]:
@@ -209,9 +208,7 @@ async def test_a_second_server_on_the_same_data_dir_is_refused(
     proc = await start_server(port, data)
     try:
         refused = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "craits.server.cli",
+            *SERVER,
             "--port",
             str(free_port()),
             "--data-dir",

@@ -16,8 +16,8 @@ from craits.server.journal import commitment
 from craits.server.records import verify_record
 
 from tests.conftest import REPO
-from tests.server.conftest import finished_game
-from tests.server.test_cli import unfinished_journal
+from tests.server.conftest import finished_game, unfinished_journal
+from tests.server.processes import run_export
 
 VERIFY = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
 
@@ -90,20 +90,7 @@ async def test_export_command_and_verify_script(journaled: Server, tmp_path: Pat
         await p.close()
     assert journaled.config.data_dir is not None
     out = tmp_path / "records"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "craits.server.cli",
-            "export",
-            "--data-dir",
-            str(journaled.config.data_dir),
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    run = run_export(journaled.config.data_dir, out)
     assert run.returncode == 0, run.stderr
     (path,) = sorted(out.glob("craits-game-*.json"))
     ok = subprocess.run([*VERIFY, str(path)], capture_output=True, text=True)
@@ -136,21 +123,7 @@ def test_verify_script_help_and_usage(tmp_path: Path) -> None:
 async def test_an_unfinished_record_says_so(config: ServerConfig, tmp_path: Path) -> None:
     data = await unfinished_journal(config, tmp_path / "data")
     out = tmp_path / "records"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "craits.server.cli",
-            "export",
-            "--data-dir",
-            str(data),
-            "--out",
-            str(out),
-            "--unfinished",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    run = run_export(data, out, "--unfinished")
     assert run.returncode == 0, run.stderr
     path = out / "craits-game-1.json"
     ok = subprocess.run([*VERIFY, str(path)], capture_output=True, text=True)

@@ -16,7 +16,7 @@ from craits.server.app import Server
 from craits.server.engine import Game
 
 from tests.server.conftest import Player, settle
-from tests.server.processes import free_port
+from tests.server.processes import SERVER, free_port
 
 
 async def seated_pair(connect: Any, table: str = "t", **create: Any) -> tuple[Player, Player]:
@@ -227,9 +227,7 @@ async def _wait_for_port(port: int, timeout: float = 10.0) -> None:
 async def _shutdown_with(sig: signal.Signals) -> None:
     port = free_port()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "craits.server.cli",
+        *SERVER,
         "--port",
         str(port),
         "--no-journal",
@@ -266,15 +264,11 @@ async def test_sigint_tells_clients_and_exits_zero() -> None:
 
 
 def test_server_help_and_bad_arguments() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "craits.server.cli", "--help"], capture_output=True, text=True
-    )
+    out = subprocess.run([*SERVER, "--help"], capture_output=True, text=True)
     assert out.returncode == 0
     for flag in ("--host", "--port", "--log-level", "--bots"):
         assert flag in out.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "craits.server.cli", "--bots", "9"], capture_output=True, text=True
-    )
+    bad = subprocess.run([*SERVER, "--bots", "9"], capture_output=True, text=True)
     assert bad.returncode == 2
     assert "Traceback" not in bad.stderr
 
