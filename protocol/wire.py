@@ -185,3 +185,60 @@ def _plain(value: Any, max_depth: int, depth: int = 0) -> str | None:
             if problem:
                 return problem
     return None
+
+
+class FrameReader:
+    """The one frame reader: bytes in as they arrive, whole frame bodies out.
+
+    Sans-I/O, so the server's protocol, the client's stream connection and the
+    network bot all read frames the same way. Feed it what the transport
+    delivered; it returns each complete frame body (length header removed) and
+    keeps any unfinished frame for the next call.
+
+    Args:
+        limit: the largest body accepted, in bytes (:data:`MAX_FRAME` for a
+            server reading clients, :data:`MAX_SERVER_FRAME` for a client).
+
+    A header with a body over ``limit`` or an empty body raises at once, as
+    soon as the whole 4-byte header is in: the body is never buffered. A
+    header still incomplete is never read as if the missing bytes were zero.
+    """
+
+    __slots__ = ("_buffer", "limit")
+
+    def __init__(self, limit: int = MAX_FRAME) -> None:
+        self.limit = limit
+        self._buffer = bytearray()
+
+    @property
+    def pending(self) -> int:
+        """Bytes held of a frame not yet complete (0 between frames)."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add ``data`` and return every frame body now complete, in order.
+
+        Raises:
+            ProtocolError: ``frame_too_large`` or ``bad_frame`` (an empty
+                frame) for a header that announces one; the frames before it
+                in ``data`` are lost with it, as the connection must close.
+        """
+        buffer = self._buffer
+        buffer += data
+        size = len(buffer)
+        start = 0
+        bodies: list[bytes] = []
+        while size - start >= 4:
+            n = frame_length(buffer[start : start + 4], self.limit)
+            end = start + 4 + n
+            if end > size:
+                break
+            bodies.append(bytes(buffer[start + 4 : end]))
+            start = end
+        if start:
+            del buffer[:start]
+        return bodies
+
+    def clear(self) -> None:
+        """Forget any partial frame held."""
+        self._buffer.clear()
