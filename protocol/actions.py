@@ -89,6 +89,10 @@ class ActionFormError(ValueError):
 _KINDS = ", ".join(ActionKind)
 
 
+def _at(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
 def _flag(value: object, where: str) -> bool:
     if value is not True:
         raise ActionFormError(where, "must be true")
@@ -116,13 +120,13 @@ def _play(data: Mapping[str, Any], seat: int, where: str) -> Play:
             raise ActionFormError(where, f"unexpected field {str(key)[:40]!r} with play")
     card = data["play"]
     if not is_card(card):
-        raise ActionFormError(f"{where}.play", "must be a card code such as 'TD'")
+        raise ActionFormError(_at(where, "play"), "must be a card code such as 'TD'")
     suit = data.get("suit")
     if suit is not None:
-        suit = _suit(suit, f"{where}.suit")
+        suit = _suit(suit, _at(where, "suit"))
     announce = data.get("announce", False)
     if not isinstance(announce, bool):
-        raise ActionFormError(f"{where}.announce", "must be true or false")
+        raise ActionFormError(_at(where, "announce"), "must be true or false")
     return Play(seat, card, suit, announce)
 
 
@@ -146,7 +150,7 @@ def parse_action(data: object, seat: int = NO_SEAT, where: str = "action") -> Ac
     if len(data) != 1:
         raise ActionFormError(where, f"must be one of {_KINDS}")
     ((key, value),) = data.items()
-    field = f"{where}.{key}"
+    field = _at(where, str(key))
     if key == ActionKind.DRAW:
         _flag(value, field)
         return Draw(seat)

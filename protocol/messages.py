@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .actions import Action, ActionFormError, parse_action
+from .vocab import ERROR_MEANINGS
 from .wire import ProtocolError
 
 MAX_NAME = 24
@@ -28,57 +30,7 @@ MAX_TURN_TIMEOUT_MS = 3_600_000
 _CARD = re.compile(r"[A23456789TJQK][SHDC]\Z")
 _NAME_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 
-ERROR_CODES: dict[str, str] = {
-    # framing and schema
-    "bad_frame": "the frame is not a msgpack map of plain types",
-    "frame_too_large": "the frame is longer than the limit; the connection closes",
-    "bad_message": "the message does not fit its schema (the message says how)",
-    "unknown_type": "no such message type",
-    "hello_first": "the first message must be hello",
-    "unsupported_version": "the server does not speak that protocol version",
-    "rate_limited": "too many messages; the connection closes",
-    "too_many_errors": "too many bad messages; the connection closes",
-    "timeout": "no hello, or a frame begun and not finished, in time; the connection closes",
-    "server_full": "the server has no room for another connection",
-    "shutdown": "the server is shutting down",
-    "replaced": "this seat was resumed on another connection",
-    # lobby
-    "no_such_table": "no table by that name",
-    "table_exists": "a table by that name exists",
-    "too_many_tables": "the server holds no more tables",
-    "bad_rules": "an unknown rules option or a bad value",
-    "table_full": "every seat is taken",
-    "name_taken": "another player at the table has that name",
-    "already_at_table": "this connection is already seated or watching; leave first",
-    "not_at_table": "this connection is not at a table",
-    "not_seated": "only a seated player may do this",
-    "not_creator": "only the table's creator (or host) may do this",
-    "cannot_start": "the game cannot start now (fewer than two players, or already running)",
-    "game_running": "a game is running: the table can be closed once it is over",
-    "game_not_running": "there is no game in play at this table",
-    "bad_token": "the resume token is not valid",
-    "table_stopped": "the table was stopped by a server error",
-    "table_paused": "the server could not record the game: the table is paused",
-    "no_such_game": "no finished game with that id in the server's records",
-    # play: one per kind of illegal action (RULES.md)
-    "invalid_action": "the action is malformed",
-    "hand_not_in_play": "no hand is being played",
-    "choice_pending": "the dealer must first name the suit for a turned-up 8 or 9 (R3)",
-    "no_choice_pending": "there is no suit for this seat to name (R3)",
-    "not_your_turn": "it is another seat's turn (R4)",
-    "card_not_in_hand": "the card is not in the hand (R4)",
-    "card_does_not_match": "the card matches neither suit in force nor top rank (R4)",
-    "must_follow_count": "during the count only an ace or a two may be played (R6)",
-    "must_play_card": "a player holding a legal card may not draw (R4, R12)",
-    "must_play_drawn_card": "only the card just drawn may be played, or pass (R4)",
-    "nothing_to_pass": "there is no drawn card to pass on (R4)",
-    "suit_not_allowed": "that suit may not be named with that card (R5, R12)",
-    "nothing_to_announce": "the seat owes no 'one card' announcement (R7)",
-    "nothing_to_call_idiot_on": "that seat owes no announcement, or it is too late (R7)",
-    "spectator": "a spectator cannot act",
-    "stale": "the action answers an older update (seq); the game moved on",
-    "internal": "the server failed to handle the message",
-}
+ERROR_CODES: dict[str, str] = {str(code): meaning for code, meaning in ERROR_MEANINGS.items()}
 """Every error code the server sends, with its meaning."""
 
 
@@ -172,27 +124,16 @@ def rules(v: Any, where: str) -> dict[str, bool | int]:
     return v
 
 
-ACTIONS: dict[str, dict[str, tuple[Check, bool]]] = {
-    "play": {"play": (card, True), "suit": (suit, False), "announce": (boolean, False)},
-    "draw": {"draw": (true, True)},
-    "pass": {"pass": (true, True)},
-    "announce": {"announce": (true, True)},
-    "idiot": {"idiot": (integer(0, 7), True)},
-    "name_suit": {"name_suit": (suit, True)},
-}
-"""The action forms (RULES.md R3–R7): the key that names the kind, and each field."""
-
-
-def action(v: Any, where: str) -> dict[str, Any]:
-    """An action: ``{"play": card, "suit"?, "announce"?}``, ``{"draw": true}``,
-    ``{"pass": true}``, ``{"announce": true}``, ``{"idiot": seat}`` or
-    ``{"name_suit": suit}``."""
-    if not isinstance(v, dict):
-        raise _fail(where, f"must be a map, not {_kind(v)}")
-    kind = "play" if "play" in v else next((k for k in ACTIONS if k in v), None)
-    if kind is None or (kind == "announce" and len(v) > 1):
-        raise _fail(where, "must be one of play, draw, pass, announce, idiot, name_suit")
-    return _fields(v, ACTIONS[kind], where)
+def action(v: Any, where: str) -> Action:
+    """An action (protocol §6): ``{"play": card, "suit"?, "announce"?}``,
+    ``{"draw": true}``, ``{"pass": true}``, ``{"announce": true}``,
+    ``{"idiot": seat}`` or ``{"name_suit": suit}``; checked by the one parser,
+    :func:`craits.protocol.actions.parse_action`. The result's seat is
+    :data:`~craits.protocol.actions.NO_SEAT`: the server knows who acts."""
+    try:
+        return parse_action(v, where=where)
+    except ActionFormError as exc:
+        raise ProtocolError("bad_message", str(exc)) from None
 
 
 SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from craits.protocol import wire
+from craits.protocol.actions import Action, action_to_wire
 from craits.server import bots
 from craits.server.engine import (
     Event,
@@ -555,9 +556,7 @@ class Table:
         self._broadcast_info()
         self._after(events)
 
-    def act(
-        self, member: Member, action_id: int, data: dict[str, Any], seq: int | None = None
-    ) -> None:
+    def act(self, member: Member, action_id: int, action: Action, seq: int | None = None) -> None:
         """Apply ``member``'s action; reply ``ok`` or an error, and update everyone.
 
         An ``action_id`` already seen for this seat is answered with its first
@@ -585,10 +584,10 @@ class Table:
         try:
             if seq is not None and seq != self.seq:
                 raise TableError("stale", "the game moved on since that update")
-            action = action_from_dict(data, seat)
+            mine = action._replace(seat=seat)
             events = self._commit(
-                lambda g: g.apply(action),
-                ("action", {"seat": seat, "id": action_id, "action": data}),
+                lambda g: g.apply(mine),
+                ("action", {"seat": seat, "id": action_id, "action": action_to_wire(mine)}),
             )
         except (IllegalAction, TableError) as exc:
             code = exc.code
