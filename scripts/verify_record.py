@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from craits.server.records import verify_record
+from craits.server.fairness import verify_record
 
 
 def build_parser() -> argparse.ArgumentParser:

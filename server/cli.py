@@ -14,7 +14,7 @@ from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
 from craits.server.app import Server, ServerConfig
-from craits.server.journal import Journal, JournalError
+from craits.server.journal import JournalError, JournalReader
 from craits.server.records import build_record
 from platformdirs import user_data_dir
 
@@ -173,7 +173,7 @@ def export_main(argv: list[str]) -> int:
         print(f"craits-server export: no journal at {db}", file=sys.stderr)
         return 1
     try:
-        journal = Journal(db, read_only=True)
+        journal = JournalReader(db)
     except JournalError as exc:
         print(f"craits-server export: {exc}", file=sys.stderr)
         return 1

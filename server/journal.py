@@ -16,16 +16,15 @@ companions) is readable by its owner only. It runs in WAL mode with
 ``synchronous=NORMAL``: a commit survives the process being killed.
 
 Every shuffle is recorded as the order it produced, with a random salt and the
-SHA-256 commitment published to the players (see ``docs/records.md``).
+SHA-256 commitment published to the players (:mod:`craits.server.fairness`,
+``docs/records.md``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import secrets
 import sqlite3
 import threading
 import time
@@ -80,37 +79,6 @@ class JournalError(Exception):
     """The journal could not be written or read; the message says why."""
 
 
-def commitment(salt: bytes, order: list[str]) -> str:
-    """SHA-256 commitment to a shuffled order: hex of SHA-256(salt ‖ the card
-    codes joined by single spaces, in ASCII). ``order`` is the list exactly as
-    the shuffle left it (``docs/records.md`` says how each use reads it)."""
-    return hashlib.sha256(salt + " ".join(order).encode("ascii")).hexdigest()
-
-
-class RecordingShuffle:
-    """The server's shuffle source: shuffles with the operating system's
-    randomness (``secrets.SystemRandom``) and keeps each order it produced,
-    with a fresh salt and its commitment, until the table journals them."""
-
-    def __init__(self, source: Any = None) -> None:
-        """``source``: where the randomness comes from (anything with ``shuffle``);
-        ``secrets.SystemRandom()`` unless a test passes a seeded one."""
-        self._random = source if source is not None else secrets.SystemRandom()
-        self.pending: list[dict[str, Any]] = []
-
-    def shuffle(self, x: list[Any], /) -> None:
-        """Shuffle ``x`` in place and remember the order."""
-        self._random.shuffle(x)
-        salt = secrets.token_bytes(16)
-        order = list(x)
-        self.pending.append({"order": order, "salt": salt.hex(), "sha256": commitment(salt, order)})
-
-    def take(self) -> list[dict[str, Any]]:
-        """The shuffles made since the last call, oldest first."""
-        out, self.pending = self.pending, []
-        return out
-
-
 @dataclass
 class SavedGame:
     """An unfinished game as the journal holds it."""
@@ -147,8 +115,189 @@ class WriteFailure(NamedTuple):
 Statement = tuple[str, tuple[Any, ...]]
 
 
-class Journal:
-    """The journal database at ``path`` (created, owner-only, if missing).
+class JournalReader:
+    """The journal database at ``path``, opened to read only (``craits-server
+    export``, also while a server runs): no schema, no checkpoints, nothing
+    written, so it never holds up the server's writes. :class:`Journal`, the
+    server's writer, reads the same way.
+
+    Raises:
+        JournalError: the file cannot be opened.
+    """
+
+    def __init__(self, path: Path, db: sqlite3.Connection | None = None):
+        """``db``: a connection already open on ``path`` (the writer's)."""
+        self.path = path
+        try:
+            self.db = db if db is not None else self._open_to_read(path)
+            self.db.execute("SELECT id FROM games LIMIT 1").fetchone()  # is it a journal?
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"cannot open the journal {path}: {exc}") from None
+
+    @staticmethod
+    def _open_to_read(path: Path) -> sqlite3.Connection:
+        uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
+        return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    def entries(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        """A game's log, in order."""
+        rows = self.db.execute(
+            "SELECT kind, data FROM log WHERE game_id = ? ORDER BY n", (game_id,)
+        ).fetchall()
+        return [(kind, json.loads(data)) for kind, data in rows]
+
+    def tables(self) -> list[SavedTable]:
+        """Every open table, with its game's log if a game is unfinished."""
+        out = []
+        for name, capacity, rules, timeout, creator, state, seats, game_id, _ in self.db.execute(
+            "SELECT * FROM tables ORDER BY updated"
+        ).fetchall():
+            game = None
+            if game_id is not None and state == "playing":
+                row = self.db.execute(
+                    "SELECT players, rules FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                if row is not None:
+                    game = SavedGame(
+                        game_id, json.loads(row[0]), json.loads(row[1]), self.entries(game_id)
+                    )
+            out.append(
+                SavedTable(
+                    name,
+                    capacity,
+                    json.loads(rules),
+                    timeout,
+                    creator,
+                    state,
+                    json.loads(seats),
+                    game,
+                )
+            )
+        return out
+
+    def games(self, finished_only: bool = True) -> list[dict[str, Any]]:
+        """Games in the journal: id, table, players, started, finished (newest first)."""
+        sql = "SELECT id, table_name, players, started, finished FROM games"
+        if finished_only:
+            sql += " WHERE finished IS NOT NULL"
+        rows = self.db.execute(sql + " ORDER BY id DESC").fetchall()
+        return [
+            {
+                "id": i,
+                "table": t,
+                "players": json.loads(p),
+                "started": s,
+                "finished": f,
+            }
+            for i, t, p, s, f in rows
+        ]
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        """One game's row and log, or None."""
+        row = self.db.execute(
+            "SELECT id, table_name, players, rules, started, finished, result FROM games "
+            "WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "id": row[0],
+            "table": row[1],
+            "players": json.loads(row[2]),
+            "rules": json.loads(row[3]),
+            "started": row[4],
+            "finished": row[5],
+            "result": json.loads(row[6]) if row[6] else None,
+            "entries": self.entries(row[0]),
+        }
+
+
+class Checkpointer:
+    """Keeps the write-ahead log of the database at ``path`` bounded: a thread
+    of its own copies the log into the database every ``every`` seconds (a
+    passive checkpoint, on its own connection, never blocks the writer), and
+    past ``reset_frames`` frames asks the writer to start the log over
+    (:meth:`catch_up`, on the writer's connection ``db``)."""
+
+    def __init__(self, path: Path, db: sqlite3.Connection, every: float, reset_frames: int):
+        self.path = path
+        self._db = db
+        self._reset_frames = reset_frames
+        self._wal_full = False
+        """Set by the thread: the log is long and checkpointed; the writer
+        should start it over."""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._loop, args=(every,), name="journal-checkpoint", daemon=True
+        )
+        self._thread.start()
+
+    def catch_up(self) -> None:
+        """Let the write-ahead log start over once it is long; the writer calls
+        it between writes (:meth:`Journal.catch_up`).
+
+        The checkpoint thread copies the log into the database (and fsyncs)
+        without blocking the writer, but SQLite starts the log over only when a
+        write finds every frame in it copied, which never happens while writes
+        keep coming: the log grew by ~7 KiB per move, without end, under steady
+        play. So when the thread reports a long log it has checkpointed up to
+        a few frames (:meth:`_checkpoint`), the writer checkpoints those
+        inline (two small fsyncs, ~1 ms measured), and its next write starts
+        the log over."""
+        if not self._wal_full:
+            return
+        self._wal_full = False
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def _loop(self, every: float) -> None:
+        """Copy the write-ahead log into the database every ``every`` seconds,
+        on a connection of this thread's own (a passive checkpoint never blocks
+        the writer); past ``reset_frames`` frames, ask the writer to start
+        the log over (:meth:`catch_up`)."""
+        try:
+            db = sqlite3.connect(str(self.path), isolation_level=None)
+        except sqlite3.Error:
+            return
+        try:
+            while not self._stop.wait(every):
+                with contextlib.suppress(sqlite3.Error):
+                    self._checkpoint(db)
+        finally:
+            db.close()
+
+    def _checkpoint(self, db: sqlite3.Connection) -> None:
+        """One background checkpoint. Past ``reset_frames``, checkpoint
+        again at once until a pass finds fewer than :data:`CATCH_UP_FRAMES`
+        new frames (each pass copies what came in during the last), and only
+        then ask the writer to catch up: so what it copies inline, on the event
+        loop, is a handful of frames whatever the write rate."""
+        busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if frames <= self._reset_frames:
+            return
+        for _ in range(20):
+            if busy or copied != frames or self._stop.is_set():
+                return
+            before = frames
+            busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if not busy and copied == frames and frames - before < CATCH_UP_FRAMES:
+                self._wal_full = True
+                return
+
+    def stop(self) -> None:
+        """Stop the thread (it finishes the checkpoint under way)."""
+        self._stop.set()
+        self._thread.join(5)
+
+
+class Journal(JournalReader):
+    """The journal database at ``path`` (created, owner-only, if missing), as
+    the server's writer.
 
     Every write gets a *ticket* (1, 2, 3…, in order). By default a write is
     done before the call returns (and raises :class:`JournalError`). With
@@ -156,7 +305,8 @@ class Journal:
     calls ``on_pending()``, and :meth:`commit` writes everything queued, in
     ticket order, in one transaction. Once a write to a game's log (or a
     table's row) fails, later writes to it fail too, so a log never has a gap.
-    Reads see committed writes only.
+    Reads see committed writes only. It implements the tables'
+    :class:`~craits.server.interfaces.TableJournal`.
 
     Raises:
         JournalError: the file cannot be opened or created.
@@ -168,30 +318,20 @@ class Journal:
         on_pending: Callable[[], None] | None = None,
         checkpoint_every: float = 1.0,
         wal_reset_frames: int = WAL_RESET_FRAMES,
-        read_only: bool = False,
     ):
         """``checkpoint_every``: seconds between the background checkpoints;
         ``wal_reset_frames``: past this many frames in the write-ahead log, the
-        writer starts it over (see :meth:`catch_up`). ``read_only``: only read
-        an existing journal (``craits-server export``, also while a server
-        runs): no schema, no checkpoints, nothing written, so it never holds up
-        the server's writes."""
-        self.path = path
-        self.read_only = read_only
+        writer starts it over (see :class:`Checkpointer`)."""
         try:
-            if read_only:
-                self.db = sqlite3.connect(
-                    f"file:{urllib.parse.quote(str(path))}?mode=ro", uri=True, isolation_level=None
-                )
-            else:
-                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                self.db = self._open_for_writing(path)
-            (top,) = self.db.execute(
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            db = self._open_for_writing(path)
+            (top,) = db.execute(
                 "SELECT MAX(COALESCE((SELECT MAX(id) FROM games), 0),"
                 " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0))"
             ).fetchone()
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(f"cannot open the journal {path}: {exc}") from None
+        super().__init__(path, db)
         self._next_game = int(top) + 1
         self._next_n: dict[int, int] = {}
         self.submitted = 0
@@ -201,19 +341,7 @@ class Journal:
         self._on_pending = on_pending
         self._pending: list[tuple[int, tuple[str, Any], list[Statement]]] = []
         self._broken: dict[tuple[str, Any], str] = {}
-        self._wal_reset_frames = wal_reset_frames
-        self._wal_full = False
-        """Set by the checkpoint thread: the log is long and checkpointed; the
-        writer should start it over."""
-        self._stop = threading.Event()
-        self._checkpointer = threading.Thread(
-            target=self._checkpoint_loop,
-            args=(checkpoint_every,),
-            name="journal-checkpoint",
-            daemon=True,
-        )
-        if not read_only:
-            self._checkpointer.start()
+        self._checkpointer = Checkpointer(path, db, checkpoint_every, wal_reset_frames)
 
     @staticmethod
     def _open_for_writing(path: Path) -> sqlite3.Connection:
@@ -277,6 +405,16 @@ class Journal:
                 db.execute("ROLLBACK")
             raise
 
+    def written(self, ticket: int) -> bool:
+        """Whether write ``ticket`` is done: committed, or failed and reported
+        by :meth:`commit`."""
+        return ticket <= self.processed
+
+    @property
+    def pending(self) -> bool:
+        """Whether writes are queued that :meth:`commit` has not written yet."""
+        return self.processed < self.submitted
+
     def commit(self) -> list[WriteFailure]:
         """Write every queued write, in one transaction; returns those that
         failed (if the transaction fails, each write is tried on its own, in
@@ -310,23 +448,11 @@ class Journal:
         return failed
 
     def catch_up(self) -> None:
-        """Let the write-ahead log start over once it is long. Deferred writers
-        call it after :meth:`commit` when they have sent what waited on it (it
-        may take a millisecond or two); direct writes do it themselves.
-
-        The checkpoint thread copies the log into the database (and fsyncs)
-        without blocking the writer, but SQLite starts the log over only when a
-        write finds every frame in it copied, which never happens while writes
-        keep coming: the log grew by ~7 KiB per move, without end, under steady
-        play. So when the thread reports a long log it has checkpointed up to
-        a few frames (:meth:`_checkpoint`), the writer checkpoints those
-        inline (two small fsyncs, ~1 ms measured), and its next write starts
-        the log over."""
-        if not self._wal_full:
-            return
-        self._wal_full = False
-        with contextlib.suppress(sqlite3.Error):
-            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        """Let the write-ahead log start over once it is long
+        (:meth:`Checkpointer.catch_up`). Deferred writers call it after
+        :meth:`commit` when they have sent what waited on it (it may take a
+        millisecond or two); direct writes do it themselves."""
+        self._checkpointer.catch_up()
 
     def set_max_pages(self, pages: int) -> int:
         """Cap the database at ``pages`` pages (SQLite ``max_page_count``): writes
@@ -334,49 +460,11 @@ class Journal:
         cap holds for the writes after it)."""
         return self._submit(("pragma", None), [(f"PRAGMA max_page_count = {int(pages)}", ())])
 
-    def _checkpoint_loop(self, every: float) -> None:
-        """Copy the write-ahead log into the database every ``every`` seconds,
-        on a connection of this thread's own (a passive checkpoint never blocks
-        the writer); past ``wal_reset_frames`` frames, ask the writer to start
-        the log over (:meth:`catch_up`)."""
-        try:
-            db = sqlite3.connect(str(self.path), isolation_level=None)
-        except sqlite3.Error:
-            return
-        try:
-            while not self._stop.wait(every):
-                with contextlib.suppress(sqlite3.Error):
-                    self._checkpoint(db)
-        finally:
-            db.close()
-
-    def _checkpoint(self, db: sqlite3.Connection) -> None:
-        """One background checkpoint. Past ``wal_reset_frames``, checkpoint
-        again at once until a pass finds fewer than :data:`CATCH_UP_FRAMES`
-        new frames (each pass copies what came in during the last), and only
-        then ask the writer to catch up: so what it copies inline, on the event
-        loop, is a handful of frames whatever the write rate."""
-        busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        if frames <= self._wal_reset_frames:
-            return
-        for _ in range(20):
-            if busy or copied != frames or self._stop.is_set():
-                return
-            before = frames
-            busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if not busy and copied == frames and frames - before < CATCH_UP_FRAMES:
-                self._wal_full = True
-                return
-
     def close(self) -> None:
         """Write what is queued, stop the checkpoints, fold the log into the
         database, and close it."""
-        if self.read_only:
-            self.db.close()
-            return
         self.commit()
-        self._stop.set()
-        self._checkpointer.join(5)
+        self._checkpointer.stop()
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
@@ -490,76 +578,3 @@ class Journal:
         except JournalError:
             self._next_n.pop(game_id, None)
             raise
-
-    def entries(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
-        """A game's log, in order."""
-        rows = self.db.execute(
-            "SELECT kind, data FROM log WHERE game_id = ? ORDER BY n", (game_id,)
-        ).fetchall()
-        return [(kind, json.loads(data)) for kind, data in rows]
-
-    def tables(self) -> list[SavedTable]:
-        """Every open table, with its game's log if a game is unfinished."""
-        out = []
-        for name, capacity, rules, timeout, creator, state, seats, game_id, _ in self.db.execute(
-            "SELECT * FROM tables ORDER BY updated"
-        ).fetchall():
-            game = None
-            if game_id is not None and state == "playing":
-                row = self.db.execute(
-                    "SELECT players, rules FROM games WHERE id = ?", (game_id,)
-                ).fetchone()
-                if row is not None:
-                    game = SavedGame(
-                        game_id, json.loads(row[0]), json.loads(row[1]), self.entries(game_id)
-                    )
-            out.append(
-                SavedTable(
-                    name,
-                    capacity,
-                    json.loads(rules),
-                    timeout,
-                    creator,
-                    state,
-                    json.loads(seats),
-                    game,
-                )
-            )
-        return out
-
-    def games(self, finished_only: bool = True) -> list[dict[str, Any]]:
-        """Games in the journal: id, table, players, started, finished (newest first)."""
-        sql = "SELECT id, table_name, players, started, finished FROM games"
-        if finished_only:
-            sql += " WHERE finished IS NOT NULL"
-        rows = self.db.execute(sql + " ORDER BY id DESC").fetchall()
-        return [
-            {
-                "id": i,
-                "table": t,
-                "players": json.loads(p),
-                "started": s,
-                "finished": f,
-            }
-            for i, t, p, s, f in rows
-        ]
-
-    def game(self, game_id: int) -> dict[str, Any] | None:
-        """One game's row and log, or None."""
-        row = self.db.execute(
-            "SELECT id, table_name, players, rules, started, finished, result FROM games "
-            "WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        return {
-            "id": row[0],
-            "table": row[1],
-            "players": json.loads(row[2]),
-            "rules": json.loads(row[3]),
-            "started": row[4],
-            "finished": row[5],
-            "result": json.loads(row[6]) if row[6] else None,
-            "entries": self.entries(row[0]),
-        }

@@ -1,5 +1,6 @@
-"""Replaying a game from its log: for restoring the journal, exporting records,
-and checking a record's fairness (``docs/records.md``).
+"""Replaying a game from its log: for restoring the journal, and for game
+records (``docs/records.md``; :func:`craits.server.fairness.verify_record`
+checks one).
 
 A game's log is a list of entries ``(kind, data)``:
 
@@ -15,13 +16,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
+from craits.protocol.vocab import EventKind
 from craits.server.engine import Event, Game, Rules, action_from_dict, event_to_dict
 from craits.server.engine.shuffles import ScriptedShuffle
-from craits.server.journal import commitment
+
+
+class EntryKind(StrEnum):
+    """The kind of an entry of a game's log (``docs/records.md``, "The log")."""
+
+    SHUFFLE = "shuffle"
+    """A shuffle the game made, written before the entry that made it."""
+    START = "start"
+    """The game starts: the cut, then hand 1 (R2)."""
+    ACTION = "action"
+    """An accepted action."""
+    NEXT_HAND = "next_hand"
+    """The next hand is dealt (R2)."""
+
 
 Entry = tuple[str, dict[str, Any]]
+"""One entry of a game's log: ``(kind, data)``, ``kind`` an :class:`EntryKind`."""
 
 
 def replay(
@@ -43,15 +60,15 @@ def replay(
     for i, (kind, data) in enumerate(entries):
         events: list[Event] = []
         try:
-            if kind == "shuffle":
+            if kind == EntryKind.SHUFFLE:
                 script.feed(list(data["order"]))
-            elif kind == "start":
+            elif kind == EntryKind.START:
                 game, events = Game.start(players, rules, script)
             elif game is None:
                 raise ValueError(f"{kind} before the game started")
-            elif kind == "next_hand":
+            elif kind == EntryKind.NEXT_HAND:
                 events = game.next_hand()
-            elif kind == "action":
+            elif kind == EntryKind.ACTION:
                 events = game.apply(action_from_dict(data["action"], data["seat"]))
             else:
                 raise ValueError(f"unknown entry kind {kind!r}")
@@ -95,7 +112,7 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
     def collect(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
         for e in events:
             d = event_to_dict(e)
-            if d["event"] == "dealt":
+            if d["event"] == EventKind.DEALT:
                 hands.append(
                     {
                         "hand_number": d["hand_number"],
@@ -106,11 +123,11 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
                         "result": None,
                     }
                 )
-            elif d["event"] == "turned_up" and hands:
+            elif d["event"] == EventKind.TURNED_UP and hands:
                 hands[-1]["turned_up"] = d["card"]
-            elif d["event"] == "hand_ended" and hands:
+            elif d["event"] == EventKind.HAND_ENDED and hands:
                 hands[-1]["result"] = d
-        if kind == "action" and hands:
+        if kind == EntryKind.ACTION and hands:
             hands[-1]["moves"].append({"seat": data["seat"], "action": data["action"]})
 
     log = [(k, d) for k, d in game_row["entries"]]
@@ -138,49 +155,3 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
         "winners": list(game.result.winners) if game.phase == "game_over" and game.result else [],
         "log": [[k, d] for k, d in log],
     }
-
-
-def verify_record(record: dict[str, Any]) -> list[str]:
-    """Check a record: every shuffle's commitment, and a replay of the whole
-    game to the recorded hands, results and scores.
-
-    Returns:
-        The problems found, in words; empty when the record is sound.
-    """
-    problems: list[str] = []
-    if record.get("format") != RECORD_FORMAT:
-        return ["not a Craits record (format)"]
-    try:
-        log = [(str(k), dict(d)) for k, d in record["log"]]
-        rules = Rules.from_dict(record["rules"])
-        players = list(record["players"])
-    except (KeyError, TypeError, ValueError) as exc:
-        return [f"malformed record: {exc}"]
-    for i, (kind, data) in enumerate(log):
-        if kind != "shuffle":
-            continue
-        try:
-            digest = commitment(bytes.fromhex(data["salt"]), list(data["order"]))
-        except (KeyError, ValueError, TypeError, UnicodeEncodeError) as exc:
-            problems.append(f"entry {i}: unreadable shuffle: {exc}")
-            continue
-        if digest != data.get("sha256"):
-            problems.append(f"entry {i}: the shuffle does not match its commitment")
-    try:
-        rebuilt = build_record(
-            {
-                "id": record.get("game"),
-                "table": record.get("table"),
-                "players": players,
-                "rules": rules.changed(),
-                "started": record.get("started"),
-                "finished": record.get("finished"),
-                "entries": log,
-            }
-        )
-    except ValueError as exc:
-        return [*problems, f"the game does not replay: {exc}"]
-    for key in ("hands", "standings", "winners", "complete"):
-        if rebuilt[key] != record.get(key):
-            problems.append(f"the replay does not give the recorded {key}")
-    return problems

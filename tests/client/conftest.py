@@ -12,7 +12,7 @@ import pytest
 from craits.client.app import CraitsApp
 from craits.client.store import TokenStore
 from craits.server.app import Server
-from craits.server.journal import RecordingShuffle
+from craits.server.fairness import RecordingShuffle
 from rich.console import Console
 from textual.app import App
 from textual.widgets import Footer

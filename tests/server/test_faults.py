@@ -28,7 +28,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.bots import timeout_action
 from craits.server.engine import Game, Rules, view
 from craits.server.engine.actions import Play, action_from_dict, action_to_dict
-from craits.server.journal import RecordingShuffle
+from craits.server.fairness import RecordingShuffle
 from craits.server.table import Table
 
 from tests.server.conftest import Player, play_until, settle, strip_seat

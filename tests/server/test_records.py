@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 from craits.server.app import Server, ServerConfig
-from craits.server.journal import commitment
-from craits.server.records import verify_record
+from craits.server.fairness import commitment, verify_record
 
 from tests.conftest import REPO
 from tests.server.conftest import finished_game, unfinished_journal

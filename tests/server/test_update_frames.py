@@ -8,8 +8,8 @@ import random
 
 import pytest
 from craits.protocol.wire import MAX_SERVER_FRAME, decode
+from craits.server.broadcast import UpdateFrames
 from craits.server.engine import Game, Moment, Rules, event_dict_for, view
-from craits.server.table import UpdateFrames
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,196 @@
+"""A table's turn clock: the turn's deadline, and the one timer that moves the
+game on without a player (protocol §11.4): the next deal after a pause, a
+bot's move, the move played for an away seat, and the turn timeout.
+
+The clock decides *when*; what is played comes from :mod:`craits.server.bots`
+and goes through the table's game log like any action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL
+from craits.server import bots
+from craits.server.engine import IllegalAction, action_from_dict, view
+from craits.server.interfaces import TablePaused
+
+if TYPE_CHECKING:
+    from craits.server.table import Table
+
+log = logging.getLogger("craits.server")
+
+
+class TurnClock:
+    """The turn clock of ``table``; all on the event loop thread.
+
+    Attributes:
+        deadline: when the turn in play times out (event loop time), or None
+            (no timeout: a bot's or away seat's turn, or no turn timeout).
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.deadline: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._loop = asyncio.get_running_loop()
+        self._bot_rng = random.Random(secrets.randbits(64))
+
+    # ------------------------------------------------------------- deadline
+
+    def set_deadline(self) -> None:
+        """Start the turn's time: a person's turn, not away, with a turn timeout."""
+        table = self.table
+        game = table.game
+        seat = game.to_act if game is not None else None
+        timeout = table.config.turn_timeout
+        if seat is None or timeout <= 0:
+            self.deadline = None
+            return
+        s = table.seats[seat]
+        self.deadline = self._loop.time() + timeout if s.bot is None and not s.away else None
+
+    def refresh(self) -> None:
+        """After a restart, or a wait with nobody playing, the turn in play gets
+        a fresh deadline rather than timing out the moment a player is back."""
+        if self.deadline is None or self.deadline <= self._loop.time():
+            self.set_deadline()
+
+    def deadline_ms(self) -> int | None:
+        """Milliseconds left of the turn, or None."""
+        if self.deadline is None:
+            return None
+        return max(0, round((self.deadline - self._loop.time()) * 1000))
+
+    # ---------------------------------------------------------------- timer
+
+    def cancel(self) -> None:
+        """Cancel the table's timer (the table stopped, or the server is shutting down)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def schedule(self) -> None:
+        """Set the one timer of the table: the next hand, a bot's or away seat's
+        move, or the turn timeout (none while the game is on hold)."""
+        self.cancel()
+        table = self.table
+        game = table.game
+        if game is None or not table.playing or table.on_hold():
+            return  # on hold: no player here; the table waits for one to come back
+        config = table.config
+        if game.phase == "hand_over":
+            self._later(config.hand_pause, self._next_hand)
+            return
+        seat = game.to_act
+        if seat is None:
+            return
+        s = table.seats[seat]
+        if s.bot is not None:
+            self._later(config.bot_delay, self._bot_move)
+        elif s.away:
+            self._later(config.away_delay, self._timeout_move)
+        elif self.deadline is not None:
+            self._later(max(0.0, self.deadline - self._loop.time()), self._timeout_move)
+
+    def _later(self, delay: float, fn: Callable[[], None]) -> None:
+        self._timer = self._loop.call_later(delay, self._fire, fn)
+
+    def _fire(self, fn: Callable[[], None]) -> None:
+        """Run the table's main timer callback."""
+        self._timer = None
+        self._guard(fn)
+
+    def _guard(self, fn: Callable[[], None]) -> None:
+        """Run a timer callback; an exception stops this table only."""
+        try:
+            fn()
+        except TablePaused:
+            pass  # already paused and reported
+        except Exception:
+            self.table.stop_on_error()
+
+    # ---------------------------------------------------------------- moves
+
+    def _next_hand(self) -> None:
+        table = self.table
+        game = table.game
+        if game is not None and game.phase == "hand_over":
+            table.play.publish(table.log.next_hand())
+
+    def _bot_move(self) -> None:
+        table = self.table
+        game = table.game
+        if game is None or game.phase != "play":
+            return
+        seat = game.to_act
+        assert seat is not None
+        level = table.seats[seat].bot or DEFAULT_BOT_LEVEL
+        choice = bots.choose(level, view(game, seat), self._bot_rng)
+        if choice is not None:
+            self._play_for(seat, choice)
+
+    def _timeout_move(self) -> None:
+        """The turn timed out (or the seat is away): the server plays for the seat."""
+        table = self.table
+        game = table.game
+        if game is None or game.phase != "play":
+            return
+        seat = game.to_act
+        assert seat is not None
+        self._play_for(seat, bots.timeout_action(view(game, seat)), timed_out=True)
+
+    def _play_for(self, seat: int, choice: dict[str, Any], timed_out: bool = False) -> None:
+        """The server plays ``choice`` (an action in dict form) for ``seat``: a
+        bot's move, or (``timed_out``) a timeout's, which marks the seat away
+        (protocol §11.4).
+
+        Raises:
+            IllegalAction: the action is illegal; nothing changed.
+            TablePaused: the journal write failed.
+        """
+        table = self.table
+        events = table.log.act(seat, action_from_dict(choice, seat), None)
+        notice = None
+        if timed_out:
+            s = table.seats[seat]
+            first = not s.away
+            s.away = True
+            why = "timeout" if first else "away"
+            log.info("table %s: played for %s (%s)", table.name, s.name, why)
+            if first:
+                table.broadcast_info()
+            notice = {"kind": why, "seat": seat, "name": s.name}
+        table.play.publish(events, notice)
+
+    def bots_off_turn(self) -> None:
+        """Bots not to act may announce or call idiot (R7), as their level decides."""
+        table = self.table
+        game = table.game
+        if game is None or game.phase != "play" or not game.unannounced:
+            return
+        for i, s in enumerate(table.seats):
+            if s.bot is None or i == game.to_act:
+                continue
+            choice = bots.choose(s.bot, view(game, i), self._bot_rng)
+            if choice is not None:
+                self._loop.call_later(
+                    table.config.bot_delay / 2,
+                    self._guard,
+                    lambda a=choice, i=i: self._bot_call(i, a),
+                )
+
+    def _bot_call(self, seat: int, data: dict[str, Any]) -> None:
+        table = self.table
+        game = table.game
+        if game is None or game.phase != "play" or not table.playing:
+            return
+        try:
+            self._play_for(seat, data)
+        except IllegalAction:
+            return  # the window closed meanwhile

@@ -1,0 +1,313 @@
+"""One client connection: its framing, its rate limit, its output queue.
+
+A :class:`Client` is an :class:`asyncio.Protocol`: the event loop hands it
+bytes as they come, the one frame reader
+(:class:`craits.protocol.wire.FrameReader`) cuts them into frames, and every
+whole frame is decoded, checked against its schema
+(:func:`craits.protocol.validate`) and dispatched
+(:func:`craits.server.handlers.dispatch`) at once, with no task per
+connection. Bad input gets an error reply naming the problem; it never
+crashes the server or touches another connection or table.
+
+What a connection sends waits in its :class:`Outbox` until the end of the
+loop's pass (:meth:`Server.flush <craits.server.app.Server>`), after the
+journal writes it tells of are committed: an ``ok`` and the ``update`` after
+it go out in one write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+from craits.protocol import MAX_FRAME, ProtocolError, decode, encode, validate
+from craits.protocol.vocab import ErrorCode, ServerMessage
+from craits.protocol.wire import FrameReader
+from craits.server import handlers
+from craits.server.interfaces import Message, TableError
+
+if TYPE_CHECKING:
+    from craits.server.app import Server
+    from craits.server.table import Table
+
+log = logging.getLogger("craits.server")
+
+FATAL = frozenset({ErrorCode.BAD_FRAME, ErrorCode.FRAME_TOO_LARGE})
+"""Errors in a frame after which the stream cannot be read on: the connection closes."""
+
+
+class RateLimiter:
+    """A token bucket: a connection may keep up ``rate`` messages a second,
+    and send ``burst`` at once. Times are :func:`time.monotonic` seconds."""
+
+    __slots__ = ("_burst", "_rate", "_refill_at", "_tokens")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._tokens = burst
+        self._refill_at = now
+
+    def allow(self, now: float) -> bool:
+        """Whether one more message, received at ``now``, is within the limit."""
+        self._tokens = min(self._burst, self._tokens + (now - self._refill_at) * self._rate)
+        self._refill_at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+class Outbox:
+    """A connection's framed messages waiting for this pass's write, each with
+    the journal write (ticket) it waits on: 0 for none."""
+
+    __slots__ = ("_items", "size")
+
+    def __init__(self) -> None:
+        self._items: list[tuple[int, bytes]] = []
+        self.size = 0
+        """Bytes queued."""
+
+    def put(self, ticket: int, frame: bytes) -> bool:
+        """Queue ``frame``; returns whether the outbox was empty before."""
+        items = self._items
+        items.append((ticket, frame))
+        self.size += len(frame)
+        return len(items) == 1
+
+    def take(self) -> bytes:
+        """Everything queued, as one write; the outbox is then empty."""
+        items = self._items
+        self._items, self.size = [], 0
+        return items[0][1] if len(items) == 1 else b"".join(b for _, b in items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def discard_from(self, ticket: int) -> None:
+        """Drop the frames that wait on journal write ``ticket`` or a later one."""
+        self._items = [(t, b) for t, b in self._items if t < ticket]
+        self.size = sum(len(b) for _, b in self._items)
+
+    def clear(self) -> None:
+        """Drop everything queued."""
+        self._items, self.size = [], 0
+
+
+class Client(asyncio.Protocol):
+    """One connection: where it sits (:attr:`table`), and its name once it
+    said ``hello``. A :class:`~craits.server.interfaces.Member` of its table."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.transport: asyncio.Transport | None = None
+        self.peer = "?"
+        self.name = "?"
+        self.table: Table | None = None
+        self.hello = False
+        self.watching = False
+        self.closed = False
+        self.errors = 0
+        self.last_seen = time.monotonic()
+        config = server.config
+        self._limiter = RateLimiter(config.rate, config.burst, self.last_seen)
+        self._reader = FrameReader(MAX_FRAME)
+        self._outbox = Outbox()
+        self._loop = asyncio.get_running_loop()
+        self._timer: asyncio.TimerHandle | None = None
+        self._gone = False
+
+    # ------------------------------------------------------------- lifecycle
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Count the connection in, or turn it away if the server is full."""
+        self.transport = cast(asyncio.Transport, transport)
+        peer = self.transport.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        server = self.server
+        if len(server.clients) >= server.config.max_connections or server.stopping:
+            self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
+            self.abort_after_flush()
+            return
+        server.clients.add(self)
+        # The hello must come within hello_timeout of connecting, pings or not.
+        self._set_timer(server.config.hello_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Give up the seat (it stays the player's, to resume) and forget the connection."""
+        self.closed = True
+        self._gone = True
+        self._outbox.clear()
+        self._cancel_timer()
+        if self.table is not None:
+            table = self.table
+            self.table = None
+            self.server.guard(table, table.membership.disconnected, self)
+            self.server.maybe_close(table)
+        self.server.forget(self)
+
+    def _set_timer(self, delay: float) -> None:
+        self._cancel_timer()
+        self._timer = self._loop.call_later(delay, self._timed_out)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _timed_out(self) -> None:
+        self._timer = None
+        if self.closed:
+            return
+        self.error(
+            ErrorCode.TIMEOUT, "no hello in time" if not self.hello else "frame not finished"
+        )
+        self.abort_after_flush()
+
+    # ---------------------------------------------------------------- output
+
+    def send(self, message: Message) -> None:
+        """Queue a message for this pass's write; a connection whose backlog
+        passes the cap is dropped."""
+        if not self.closed:
+            self.send_frame(encode(message))
+
+    def send_frame(self, data: bytes) -> None:
+        """:meth:`send` for a message already encoded and framed."""
+        if self.closed:
+            return
+        # The cap is on the backlog left unread before this message: one large
+        # reply (a game record) is fine, a client that never reads is not.
+        assert self.transport is not None
+        server = self.server
+        if self.transport.get_write_buffer_size() + self._outbox.size > server.config.out_buffer:
+            log.warning("connection %s: not reading, backlog over the cap; dropped", self.peer)
+            self.abort()
+            return
+        journal = server.journal
+        if self._outbox.put(journal.submitted if journal is not None else 0, data):
+            server.dirty(self)
+
+    def flush(self) -> None:
+        """Write what was queued, in one write. Callers commit the journal first
+        (:meth:`Server.commit_journal`): nothing goes out before the writes it
+        tells of are recorded."""
+        if not self._outbox or self._gone:
+            return
+        assert self.transport is not None
+        self.transport.write(self._outbox.take())
+
+    def discard_from(self, ticket: int) -> None:
+        """Drop the queued messages that wait on journal write ``ticket`` or later."""
+        self._outbox.discard_from(ticket)
+
+    def error(self, code: str, message: str, **extra: Any) -> None:
+        """Send an error reply (protocol §12)."""
+        self.send({"type": ServerMessage.ERROR, "code": code, "message": message, **extra})
+
+    def abort(self) -> None:
+        """Drop the connection at once, unsent messages and all."""
+        if not self.closed:
+            self.closed = True
+            self._outbox.clear()
+            if self.transport is not None:
+                self.transport.abort()
+
+    def abort_after_flush(self) -> None:
+        """Close once what was sent is written; a peer that does not read it
+        within a second is dropped."""
+        if self.closed:
+            return
+        self.server.commit_journal()
+        self.flush()
+        self.closed = True
+        assert self.transport is not None
+        transport = self.transport
+        transport.close()
+        self._loop.call_later(1.0, transport.abort)
+
+    def detach(self) -> None:
+        """Forget the table (it closed, or the seat was resumed elsewhere)."""
+        self.table = None
+
+    # ----------------------------------------------------------------- input
+
+    def data_received(self, data: bytes) -> None:
+        """Decode and handle every whole frame received; a frame cut short must
+        be finished within ``frame_timeout`` of its first byte."""
+        reader = self._reader
+        had_partial = reader.pending > 0
+        try:
+            bodies = reader.feed(data)
+        except ProtocolError as exc:  # a header too large or empty: the stream is lost
+            self.error(exc.code, exc.message)
+            self.abort_after_flush()
+            return
+        for body in bodies:
+            if self.closed:
+                return
+            had_partial = False
+            self._frame(body)
+        if self.closed or not self.hello:
+            return  # before the hello, its deadline stands
+        if not reader.pending:
+            self._cancel_timer()
+        elif not had_partial:
+            # a new frame began in this read: its whole must follow in time
+            self._set_timer(self.server.config.frame_timeout)
+
+    def eof_received(self) -> bool:
+        """The peer finished sending: close (a frame left unfinished is an error)."""
+        if self._reader.pending and not self.closed:
+            self.error(ErrorCode.BAD_FRAME, "the connection ended inside a frame")
+        self.abort_after_flush()
+        return True
+
+    def _frame(self, body: bytes) -> None:
+        """Handle one frame body; nothing a client sends may escape to the loop."""
+        self.last_seen = time.monotonic()
+        try:
+            self._handle(body)
+        except Exception:
+            log.exception("connection %s: failed to handle a frame", self.peer)
+            self.abort()
+
+    def _handle(self, body: bytes) -> None:
+        """Check the rate, decode, validate and dispatch one frame body: bad
+        input gets an error reply naming the problem."""
+        try:
+            if not self._limiter.allow(self.last_seen):
+                self.error(ErrorCode.RATE_LIMITED, "too many messages; closing")
+                self.abort_after_flush()
+                return
+            kind, fields = validate(decode(body))
+            self._dispatch(kind, fields)
+        except ProtocolError as exc:
+            self.error(exc.code, exc.message)
+            if exc.code in FATAL:
+                self.abort_after_flush()
+                return
+            self.errors += 1
+            if self.errors > self.server.config.max_errors:
+                self.error(ErrorCode.TOO_MANY_ERRORS, "too many bad messages; closing")
+                self.abort_after_flush()
+        except TableError as exc:
+            self.error(exc.code, exc.message)
+
+    def _dispatch(self, kind: str, fields: dict[str, Any]) -> None:
+        """Hand a valid message to its handler; a handler's own failure gets
+        ``internal`` and counts as an error of this connection."""
+        was_hello = self.hello
+        try:
+            handlers.dispatch(self, kind, fields)
+        except (ProtocolError, TableError):
+            raise
+        except Exception:
+            log.exception("connection %s: failed to handle a message", self.peer)
+            self.error(ErrorCode.INTERNAL, "the server failed to handle that message")
+            self.errors += 1
+        if self.hello and not was_hello:
+            self._cancel_timer()  # the hello came: no deadline until a frame is cut short
