@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server.app import Server, ServerConfig
 from craits.server.journal import JournalError, JournalReader
 from craits.server.records import build_record
@@ -69,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--bot-level",
-        default="basic",
-        choices=["basic", "random"],
+        default=DEFAULT_BOT_LEVEL,
+        choices=sorted(BotLevel),
         help="level of the --bots bots (default basic)",
     )
     p.add_argument(
@@ -150,8 +151,8 @@ async def serve(config: ServerConfig) -> None:
     await server.stop()
 
 
-def export_main(argv: list[str]) -> int:
-    """``craits-server export``: write game records from the journal (``docs/records.md``)."""
+def build_export_parser() -> argparse.ArgumentParser:
+    """The command line of ``craits-server export``."""
     p = argparse.ArgumentParser(
         prog="craits-server export",
         description="Write game records (one JSON document per game) from the journal.",
@@ -166,7 +167,61 @@ def export_main(argv: list[str]) -> int:
         "(default: the current folder); '-' writes to stdout",
     )
     p.add_argument("--unfinished", action="store_true", help="include games still in play")
-    args = p.parse_args(argv)
+    return p
+
+
+def _export_ids(journal: JournalReader, args: argparse.Namespace) -> list[int]:
+    """The ids of the games to export, in order; when there are none, says why on stderr."""
+    if args.game is not None:
+        return [args.game]
+    ids = sorted(g["id"] for g in journal.games(finished_only=not args.unfinished))
+    if not ids:
+        in_play = [] if args.unfinished else journal.games(finished_only=False)
+        if in_play:
+            print(
+                f"craits-server export: no finished games to export; {len(in_play)} "
+                "still in play (--unfinished exports them as they stand)",
+                file=sys.stderr,
+            )
+        else:
+            print("craits-server export: no games to export", file=sys.stderr)
+    return ids
+
+
+def _write_record(text: str, game_id: int, args: argparse.Namespace) -> None:
+    """Write one record: to stdout (``--out -``), a file (``--game``), or a
+    ``craits-game-ID.json`` file in the ``--out`` folder."""
+    if str(args.out) == "-":
+        print(text)
+        return
+    target: Path = args.out
+    if args.game is None or target.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        target = target / f"craits-game-{game_id}.json"
+    target.write_text(text + "\n", encoding="utf-8")
+    print(f"wrote {target}", file=sys.stderr)
+
+
+def _export(journal: JournalReader, args: argparse.Namespace) -> int:
+    """Export the records ``args`` ask for; returns the exit status."""
+    ids = _export_ids(journal, args)
+    if not ids:
+        return 1
+    for game_id in ids:
+        row = journal.game(game_id)
+        if row is None:
+            print(f"craits-server export: no game {game_id}", file=sys.stderr)
+            return 1
+        _write_record(json.dumps(build_record(row), indent=1), game_id, args)
+    if str(args.out) == "-":
+        sys.stdout.flush()
+    return 0
+
+
+def export_main(argv: list[str]) -> int:
+    """``craits-server export``: write game records from the journal (``docs/records.md``),
+    reading it only (safe beside a running server); returns the exit status."""
+    args = build_export_parser().parse_args(argv)
     data = args.data_dir or Path(user_data_dir("craits"))
     db = data / "craits.db"
     if not db.exists():
@@ -178,38 +233,7 @@ def export_main(argv: list[str]) -> int:
         print(f"craits-server export: {exc}", file=sys.stderr)
         return 1
     try:
-        if args.game is not None:
-            ids = [args.game]
-        else:
-            ids = [g["id"] for g in journal.games(finished_only=not args.unfinished)]
-        if not ids:
-            in_play = [] if args.unfinished else journal.games(finished_only=False)
-            if in_play:
-                print(
-                    f"craits-server export: no finished games to export; {len(in_play)} "
-                    "still in play (--unfinished exports them as they stand)",
-                    file=sys.stderr,
-                )
-            else:
-                print("craits-server export: no games to export", file=sys.stderr)
-            return 1
-        for game_id in sorted(ids):
-            row = journal.game(game_id)
-            if row is None:
-                print(f"craits-server export: no game {game_id}", file=sys.stderr)
-                return 1
-            text = json.dumps(build_record(row), indent=1)
-            if str(args.out) == "-":
-                print(text)
-                continue
-            target = args.out
-            if args.game is None or target.is_dir():
-                target.mkdir(parents=True, exist_ok=True)
-                target = target / f"craits-game-{game_id}.json"
-            target.write_text(text + "\n", encoding="utf-8")
-            print(f"wrote {target}", file=sys.stderr)
-        if str(args.out) == "-":
-            sys.stdout.flush()
+        return _export(journal, args)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as cat would. Point
         # stdout at /dev/null so the exit's flush of what is left cannot fail.
@@ -219,30 +243,22 @@ def export_main(argv: list[str]) -> int:
         return EXIT_BROKEN_PIPE
     finally:
         journal.close()
-    return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``craits-server`` (and ``craits-server export``); returns the exit status."""
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["export"]:
-        return export_main(argv[1:])
-    args = build_parser().parse_args(argv)
+def _bad_arguments(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command line's values, or None."""
     if not 1 <= args.port <= 65535 and args.port != 0:
-        print("craits-server: --port must be 1..65535", file=sys.stderr)
-        return 2
+        return "--port must be 1..65535"
     if not 0 <= args.bots <= 7:
-        print("craits-server: --bots must be 0..7", file=sys.stderr)
-        return 2
+        return "--bots must be 0..7"
     if args.rate <= 0 or args.burst < 1:
-        print("craits-server: --rate must be > 0 and --burst >= 1", file=sys.stderr)
-        return 2
-    logging.basicConfig(
-        level=args.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
-    config = ServerConfig(
+        return "--rate must be > 0 and --burst >= 1"
+    return None
+
+
+def config_from(args: argparse.Namespace) -> ServerConfig:
+    """The server's settings from its command line (:func:`build_parser`)."""
+    return ServerConfig(
         host=args.host,
         port=args.port,
         max_connections=args.max_connections,
@@ -256,8 +272,25 @@ def main(argv: list[str] | None = None) -> int:
         burst=args.burst,
         data_dir=None if args.no_journal else (args.data_dir or Path(user_data_dir("craits"))),
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``craits-server`` (and ``craits-server export``); returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["export"]:
+        return export_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    problem = _bad_arguments(args)
+    if problem is not None:
+        print(f"craits-server: {problem}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
     try:
-        asyncio.run(serve(config))
+        asyncio.run(serve(config_from(args)))
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return 1

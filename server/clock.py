@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL, NoticeKind
 from craits.server import bots
 from craits.server.engine import IllegalAction, action_from_dict, view
 from craits.server.interfaces import TablePaused
@@ -161,7 +161,7 @@ class TurnClock:
             s = table.seats[seat]
             first = not s.away
             s.away = True
-            why = "timeout" if first else "away"
+            why = NoticeKind.TIMEOUT if first else NoticeKind.AWAY
             log.info("table %s: played for %s (%s)", table.name, s.name, why)
             if first:
                 table.broadcast_info()
