@@ -46,12 +46,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgpack
-from craits.protocol import VERSION, encode
-from craits.protocol.wire import HEADER
+from craits.protocol import MAX_SERVER_FRAME, VERSION, decode, encode
+from craits.protocol.vocab import ClientMessage, ServerMessage
+from craits.protocol.wire import FrameReader
 from craits.server.botclient import BotClient, BotError, BotStats
 
 SCRIPTS = Path(__file__).resolve().parent
@@ -283,26 +284,21 @@ class _Idle(asyncio.Protocol):
 
     def __init__(self, welcomed: asyncio.Future[None]) -> None:
         self.welcomed = welcomed
-        self.buf = bytearray()
+        self.reader = FrameReader(MAX_SERVER_FRAME)
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
-        transport.write(encode({"type": "hello", "version": VERSION, "name": "idle"}))
+        transport.write(encode({"type": ClientMessage.HELLO, "version": VERSION, "name": "idle"}))
 
     def data_received(self, data: bytes) -> None:
-        self.buf += data
-        while len(self.buf) >= 4:
-            (n,) = HEADER.unpack_from(self.buf, 0)
-            if len(self.buf) < 4 + n:
-                return
-            m = msgpack.unpackb(self.buf[4 : 4 + n], raw=False)
-            del self.buf[: 4 + n]
-            if m.get("type") == "welcome" and not self.welcomed.done():
+        for body in self.reader.feed(data):
+            kind = decode(body, MAX_SERVER_FRAME, depth=16).get("type")
+            if kind == ServerMessage.WELCOME and not self.welcomed.done():
                 self.welcomed.set_result(None)
-            elif m.get("type") == "ping" and self.transport is not None:
-                self.transport.write(encode({"type": "pong"}))
+            elif kind == ServerMessage.PING and self.transport is not None:
+                self.transport.write(encode({"type": ClientMessage.PONG}))
 
 
 async def idle_rss(host: str, port: int, pid: int, n: int) -> dict[str, float]:
@@ -347,6 +343,203 @@ def percentile(sorted_values: list[float], q: float) -> float:
 # ------------------------------------------------------------------- main
 
 
+@dataclass
+class Reading:
+    """The counters read at one end of the measured window."""
+
+    t: float
+    """:func:`time.perf_counter`."""
+    server_cpu: float
+    """The server's CPU seconds (0 without its pid)."""
+    own_cpu: float
+    """This process's CPU seconds."""
+    machine: tuple[float, float, float]
+    """:func:`machine_cpu`."""
+    frames: int
+    """Frames through the server so far (in + out)."""
+
+    @classmethod
+    def now(cls, pid: int | None, stats: BotStats) -> Reading:
+        """The counters now."""
+        return cls(
+            time.perf_counter(),
+            proc_cpu(pid) if pid else 0.0,
+            time.process_time(),
+            machine_cpu(),
+            stats.frames_in + stats.frames_out,
+        )
+
+
+async def measure_window(
+    args: argparse.Namespace, bots: list[BotClient], stats: BotStats, pid: int | None
+) -> tuple[Reading, Reading, int, dict[str, Any]]:
+    """Play the measured window: ``--games`` whole games (from now until every
+    bot is done), or ``--duration`` seconds after ``--warmup``. Returns the
+    readings at both ends, the index of the window's first round trip in
+    ``stats.rtts``, and what the window adds to the result (``timed_out``)."""
+    extra: dict[str, Any] = {}
+    if args.games:
+        start = Reading.now(pid, stats)
+        rtt0 = 0
+        stats.moves = 0
+        stats.rtts.clear()
+        try:
+            async with asyncio.timeout(args.max_seconds):
+                await asyncio.gather(*(b.done for b in bots), return_exceptions=True)
+        except TimeoutError:
+            extra["timed_out"] = sum(1 for b in bots if not b.done.done())
+    else:
+        await asyncio.sleep(args.warmup)
+        stats.recording = True
+        rtt0 = len(stats.rtts)
+        start = Reading.now(pid, stats)
+        await asyncio.sleep(args.duration)
+    stats.recording = False
+    return start, Reading.now(pid, stats), rtt0, extra
+
+
+def figures(
+    a: Reading, b: Reading, rtts: list[float], stats: BotStats, pid: int | None
+) -> dict[str, Any]:
+    """The figures of a window from its readings ``a`` and ``b`` and its sorted round trips."""
+    seconds = b.t - a.t
+    server = b.server_cpu - a.server_cpu
+    own = b.own_cpu - a.own_cpu
+    busy, stolen = b.machine[0] - a.machine[0], b.machine[2] - a.machine[2]
+    moves = stats.moves
+    return {
+        "seconds": seconds,
+        "moves": moves,
+        "moves_per_s": moves / seconds,
+        "frames_per_s": (b.frames - a.frames) / seconds,
+        "games_finished": stats.games // 4,
+        "rtt_ms": {
+            "n": len(rtts),
+            "p50": 1000 * percentile(rtts, 0.50),
+            "p95": 1000 * percentile(rtts, 0.95),
+            "p99": 1000 * percentile(rtts, 0.99),
+            "max": 1000 * (rtts[-1] if rtts else float("nan")),
+        },
+        "server_cpu": server / seconds if pid else None,
+        "server_us_per_move": 1e6 * server / moves if pid and moves else None,
+        "client_us_per_move": 1e6 * own / moves if moves else None,
+        "client_cpu": own / seconds,
+        "machine_cpu": busy / seconds,
+        "other_cpu": max(0.0, (busy - stolen - server - own) / seconds),
+        "stolen_cpu": stolen / seconds,
+        "server_mem_kib": proc_mem(pid) if pid else None,
+        "error_replies": dict(stats.errors),
+        "lost_races": dict(stats.races),
+        "dropped": stats.dropped,
+    }
+
+
+def failed_bots(bots: list[BotClient]) -> Counter[str]:
+    """The bots that ended with an error, by error."""
+    failed: Counter[str] = Counter()
+    for b in bots:
+        if b.done.done() and not b.done.cancelled() and b.done.exception() is not None:
+            failed[str(b.done.exception())] += 1
+    return failed
+
+
+async def play(
+    args: argparse.Namespace, host: str, port: int, pid: int | None, result: dict[str, Any]
+) -> None:
+    """Seat the tables, play the measured window, and add its figures to ``result``."""
+    stats = BotStats(recording=bool(args.games))
+    bots: list[BotClient] = []
+    try:
+        t_setup = time.perf_counter()
+        bots, failures = await open_tables(host, port, args, stats)
+        result["setup_s"] = time.perf_counter() - t_setup
+        result["setup_failures"] = failures
+        gc.collect()
+        gc.freeze()  # the bots' long-lived objects: keep the collector off them
+        start, end, rtt0, extra = await measure_window(args, bots, stats, pid)
+        result.update(extra)
+        result.update(figures(start, end, sorted(stats.rtts[rtt0:]), stats, pid))
+        result["bots_failed"] = dict(failed_bots(bots))
+        result["errors"] = (
+            sum(stats.errors.values()) + stats.dropped + len(failures) + result.get("timed_out", 0)
+        )
+    finally:
+        for b in bots:
+            b.close()
+        await asyncio.sleep(0.5)
+
+
+async def idle_figures(args: argparse.Namespace, host: str, pid: int | None) -> dict[str, Any]:
+    """RSS per idle connection: on a fresh server (or the running one, ``--port``)."""
+    if args.port is not None:
+        return await idle_rss(host, args.port, pid, args.idle) if pid else {}
+    fresh = ServerProcess(args, args.idle, 10)
+    await fresh.start()
+    try:
+        return await idle_rss("127.0.0.1", fresh.port, fresh.pid, args.idle)
+    finally:
+        await fresh.stop()
+
+
+def echo_figures(runs: list[dict[str, Any]], connections: int) -> dict[str, Any]:
+    """The echo baseline's figures over its runs (before and after the test)."""
+    return {
+        "connections": connections,
+        "seconds": sum(r["seconds"] for r in runs),
+        "frames_per_s": sum(r["frames_per_s"] for r in runs) / len(runs),
+        "server_cpu": sum(r["server_cpu"] for r in runs) / len(runs),
+        "runs": runs,
+    }
+
+
+async def start_server(args: argparse.Namespace, connections: int) -> ServerProcess:
+    """Start the server to test, with room for ``connections`` and ``args.tables`` tables."""
+    server = ServerProcess(args, connections, args.tables)
+    await server.start()
+    return server
+
+
+def setting(args: argparse.Namespace, connections: int, journal: bool | None) -> dict[str, Any]:
+    """What the run measures (the head of its figures); ``journal`` None: a running server."""
+    return {
+        "tables": args.tables,
+        "connections": connections,
+        "think_ms": args.think_ms,
+        "jitter": args.jitter,
+        "level": args.level,
+        "short_game": args.short_game,
+        "journal": journal,
+        "nproc": os.cpu_count(),
+        "python": sys.version.split()[0],
+    }
+
+
+async def stop_server(server: ServerProcess, result: dict[str, Any], tail: int) -> None:
+    """Stop the server; its last ``tail`` warnings go into ``result``."""
+    await server.stop()
+    warnings = [line for line in server.stderr if "WARNING" in line or "ERROR" in line]
+    result["server_log_tail"] = warnings[-tail:]
+
+
+async def after_play(
+    args: argparse.Namespace,
+    host: str,
+    pid: int | None,
+    result: dict[str, Any],
+    echo_runs: list[dict[str, Any]],
+) -> None:
+    """The measurements after the test: RSS per idle connection, the echo baseline's second run."""
+    if args.idle > 0:
+        idle = await idle_figures(args, host, pid)
+        if idle:
+            result["idle"] = idle
+    if args.compare_echo:
+        seconds = result["seconds"] / 2
+        echo_runs.append(await echo(result["connections"], args, result_seconds=seconds))
+        result["echo"] = echo_figures(echo_runs, result["connections"])
+        result["ratio_to_echo"] = result["frames_per_s"] / result["echo"]["frames_per_s"]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Run the load test as ``args`` say; returns the figures."""
     task = asyncio.current_task()
@@ -358,137 +551,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.wait_quiet:
         waited = await wait_quiet(args.wait_quiet)
         print(f"(waited {waited:.0f} s for a quiet machine)", file=sys.stderr)
-    server: ServerProcess | None = None
-    host, port, pid = args.host, args.port, args.server_pid
-    if port is None:
-        server = ServerProcess(args, connections, args.tables)
-        await server.start()
+    server = await start_server(args, connections) if args.port is None else None
+    if server is not None:
         host, port, pid = "127.0.0.1", server.port, server.pid
-    result: dict[str, Any] = {
-        "tables": args.tables,
-        "connections": connections,
-        "think_ms": args.think_ms,
-        "jitter": args.jitter,
-        "level": args.level,
-        "short_game": args.short_game,
-        "journal": bool(args.journal) if server else None,
-        "nproc": os.cpu_count(),
-        "python": sys.version.split()[0],
-    }
-    stats = BotStats(recording=bool(args.games))
-    bots: list[BotClient] = []
+    else:
+        host, port, pid = args.host, args.port, args.server_pid
+    result = setting(args, connections, bool(args.journal) if server else None)
     echo_runs: list[dict[str, Any]] = []
     if args.compare_echo:
         # The echo runs just before and just after the real test, so that other
         # programs' load, if it drifts, weighs on both sides alike.
         echo_runs.append(await echo(connections, args, result_seconds=args.duration / 2))
     try:
-        t_setup = time.perf_counter()
-        bots, failures = await open_tables(host, port, args, stats)
-        result["setup_s"] = time.perf_counter() - t_setup
-        result["setup_failures"] = failures
-        gc.collect()
-        gc.freeze()  # the bots' long-lived objects: keep the collector off them
-        if args.games:
-            # Whole games: the window runs from now until every bot is done.
-            t0, cpu0, me0 = time.perf_counter(), proc_cpu(pid) if pid else 0.0, time.process_time()
-            box0 = machine_cpu()
-            frames0 = stats.frames_in + stats.frames_out
-            rtt0 = 0
-            stats.moves = 0
-            stats.rtts.clear()
-            try:
-                async with asyncio.timeout(args.max_seconds):
-                    await asyncio.gather(*(b.done for b in bots), return_exceptions=True)
-            except TimeoutError:
-                result["timed_out"] = sum(1 for b in bots if not b.done.done())
-        else:
-            await asyncio.sleep(args.warmup)
-            stats.recording = True
-            frames0 = stats.frames_in + stats.frames_out
-            rtt0 = len(stats.rtts)
-            t0, cpu0, me0 = time.perf_counter(), proc_cpu(pid) if pid else 0.0, time.process_time()
-            box0 = machine_cpu()
-            await asyncio.sleep(args.duration)
-        stats.recording = False
-        t1 = time.perf_counter()
-        cpu1 = proc_cpu(pid) if pid else 0.0
-        me1 = time.process_time()
-        box1 = machine_cpu()
-        frames1 = stats.frames_in + stats.frames_out
-        seconds = t1 - t0
-        rtts = sorted(stats.rtts[rtt0:])
-        failed = Counter()
-        for b in bots:
-            if b.done.done() and not b.done.cancelled() and b.done.exception() is not None:
-                failed[str(b.done.exception())] += 1
-        result.update(
-            {
-                "seconds": seconds,
-                "moves": stats.moves,
-                "moves_per_s": stats.moves / seconds,
-                "frames_per_s": (frames1 - frames0) / seconds,
-                "games_finished": stats.games // 4,
-                "rtt_ms": {
-                    "n": len(rtts),
-                    "p50": 1000 * percentile(rtts, 0.50),
-                    "p95": 1000 * percentile(rtts, 0.95),
-                    "p99": 1000 * percentile(rtts, 0.99),
-                    "max": 1000 * (rtts[-1] if rtts else float("nan")),
-                },
-                "server_cpu": (cpu1 - cpu0) / seconds if pid else None,
-                "server_us_per_move": 1e6 * (cpu1 - cpu0) / stats.moves
-                if pid and stats.moves
-                else None,
-                "client_us_per_move": 1e6 * (me1 - me0) / stats.moves if stats.moves else None,
-                "client_cpu": (me1 - me0) / seconds,
-                "machine_cpu": (box1[0] - box0[0]) / seconds,
-                "other_cpu": max(
-                    0.0,
-                    (box1[0] - box0[0] - (box1[2] - box0[2]) - (cpu1 - cpu0) - (me1 - me0))
-                    / seconds,
-                ),
-                "stolen_cpu": (box1[2] - box0[2]) / seconds,
-                "server_mem_kib": proc_mem(pid) if pid else None,
-                "error_replies": dict(stats.errors),
-                "lost_races": dict(stats.races),
-                "dropped": stats.dropped,
-                "bots_failed": dict(failed),
-            }
-        )
-        result["errors"] = (
-            sum(stats.errors.values()) + stats.dropped + len(failures) + result.get("timed_out", 0)
-        )
+        await play(args, host, port, pid, result)
     finally:
-        for b in bots:
-            b.close()
-        await asyncio.sleep(0.5)
         if server is not None:
-            await server.stop()
-            result["server_log_tail"] = [
-                line for line in server.stderr if "WARNING" in line or "ERROR" in line
-            ][-(args.log_tail) :]
-    if args.idle > 0:
-        if args.port is None:
-            fresh = ServerProcess(args, args.idle, 10)
-            await fresh.start()
-            try:
-                result["idle"] = await idle_rss("127.0.0.1", fresh.port, fresh.pid, args.idle)
-            finally:
-                await fresh.stop()
-        elif pid:
-            result["idle"] = await idle_rss(host, port, pid, args.idle)
-    if args.compare_echo:
-        echo_runs.append(await echo(connections, args, result_seconds=result["seconds"] / 2))
-        e = {
-            "connections": connections,
-            "seconds": sum(r["seconds"] for r in echo_runs),
-            "frames_per_s": sum(r["frames_per_s"] for r in echo_runs) / len(echo_runs),
-            "server_cpu": sum(r["server_cpu"] for r in echo_runs) / len(echo_runs),
-            "runs": echo_runs,
-        }
-        result["echo"] = e
-        result["ratio_to_echo"] = result["frames_per_s"] / e["frames_per_s"]
+            await stop_server(server, result, args.log_tail)
+    await after_play(args, host, pid, result, echo_runs)
     return result
 
 
@@ -517,6 +596,13 @@ def report(r: dict[str, Any]) -> None:
         f"frames/s through the server: {r['frames_per_s']:,.0f}; "
         f"games finished: {r['games_finished']}"
     )
+    report_cpu(r)
+    report_errors(r)
+    report_extras(r)
+
+
+def report_cpu(r: dict[str, Any]) -> None:
+    """Print the round trips and where the CPU went."""
     q = r["rtt_ms"]
     print(
         f"  round trip (act -> own update), ms: p50 {q['p50']:.2f}  p95 {q['p95']:.2f}  "
@@ -536,6 +622,10 @@ def report(r: dict[str, Any]) -> None:
         f"{100 * r['other_cpu']:.0f}% other processes and "
         f"{100 * r['stolen_cpu']:.1f}% stolen by the hypervisor"
     )
+
+
+def report_errors(r: dict[str, Any]) -> None:
+    """Print the errors, the failures behind them, and the server's warnings."""
     print(
         f"  errors: {r['errors']} (error replies {r['error_replies'] or 0}, "
         f"dropped connections {r['dropped']}, setup failures {len(r['setup_failures'])}"
@@ -548,6 +638,10 @@ def report(r: dict[str, Any]) -> None:
         print(f"    {k} bots: {reason}")
     for line in r.get("server_log_tail", []):
         print(f"    server: {line}")
+
+
+def report_extras(r: dict[str, Any]) -> None:
+    """Print the RSS per idle connection and the echo baseline, if measured."""
     if "idle" in r:
         i = r["idle"]
         print(
