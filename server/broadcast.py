@@ -19,6 +19,7 @@ from craits.server.engine import Moment
 from craits.server.fairness import Commitment
 from craits.server.seating import Seating
 
+_UPDATE = ServerMessage.UPDATE.value  # a plain str: packed on every move
 _EVENTS_KEY = wire.pack("events")
 _VIEW_KEY = wire.pack("view")
 
@@ -94,7 +95,7 @@ class Broadcaster:
         server played for a seat) and the shuffle ``commitments`` made since the
         last update (protocol §6.3)."""
         head: dict[str, Any] = {
-            "type": ServerMessage.UPDATE,
+            "type": _UPDATE,
             "table": self.table,
             "seq": seq,
             "deadline_ms": deadline_ms,
@@ -104,8 +105,12 @@ class Broadcaster:
         if commitments:
             head["commitments"] = commitments
         frames = UpdateFrames(moment, head)
-        for member, seat in self._seating.members():
-            member.send_frame(frames.frame(seat))
+        seating = self._seating
+        for seat, s in enumerate(seating.seats):  # Seating.members(), without the list
+            if s.member is not None:
+                s.member.send_frame(frames.frame(seat))
+        for member in seating.spectators:
+            member.send_frame(frames.frame(None))
 
     def close(self) -> None:
         """The table closed: tell every member, and let go of each."""

@@ -46,7 +46,7 @@ class TurnClock:
     def set_deadline(self) -> None:
         """Start the turn's time: a person's turn, not away, with a turn timeout."""
         table = self.table
-        game = table.game
+        game = table.log.game
         seat = game.to_act if game is not None else None
         timeout = table.config.turn_timeout
         if seat is None or timeout <= 0:
@@ -78,9 +78,11 @@ class TurnClock:
     def schedule(self) -> None:
         """Set the one timer of the table: the next hand, a bot's or away seat's
         move, or the turn timeout (none while the game is on hold)."""
-        self.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         table = self.table
-        game = table.game
+        game = table.log.game
         if game is None or not table.playing or table.on_hold():
             return  # on hold: no player here; the table waits for one to come back
         config = table.config
@@ -119,13 +121,13 @@ class TurnClock:
 
     def _next_hand(self) -> None:
         table = self.table
-        game = table.game
+        game = table.log.game
         if game is not None and game.phase == "hand_over":
             table.play.publish(table.log.next_hand())
 
     def _bot_move(self) -> None:
         table = self.table
-        game = table.game
+        game = table.log.game
         if game is None or game.phase != "play":
             return
         seat = game.to_act
@@ -138,7 +140,7 @@ class TurnClock:
     def _timeout_move(self) -> None:
         """The turn timed out (or the seat is away): the server plays for the seat."""
         table = self.table
-        game = table.game
+        game = table.log.game
         if game is None or game.phase != "play":
             return
         seat = game.to_act
@@ -171,7 +173,7 @@ class TurnClock:
     def bots_off_turn(self) -> None:
         """Bots not to act may announce or call idiot (R7), as their level decides."""
         table = self.table
-        game = table.game
+        game = table.log.game
         if game is None or game.phase != "play" or not game.unannounced:
             return
         for i, s in enumerate(table.seats):
@@ -187,7 +189,7 @@ class TurnClock:
 
     def _bot_call(self, seat: int, data: dict[str, Any]) -> None:
         table = self.table
-        game = table.game
+        game = table.log.game
         if game is None or game.phase != "play" or not table.playing:
             return
         try:
