@@ -243,15 +243,6 @@ class TableState(StrEnum):
     """The server could not record the game; the table waits."""
 
 
-class NoticeKind(StrEnum):
-    """Why an ``update`` carries a ``notice``: the server played for a seat (protocol §11.4)."""
-
-    TIMEOUT = "timeout"
-    """The turn timed out; the seat is now away."""
-    AWAY = "away"
-    """A move for a seat already away."""
-
-
 class BotLevel(StrEnum):
     """How a bot plays."""
 

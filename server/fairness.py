@@ -17,8 +17,9 @@ import secrets
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from craits.protocol.vocab import LogEntryKind
 from craits.server.engine import Rules
-from craits.server.records import RECORD_FORMAT, Entry, EntryKind, build_record
+from craits.server.records import RECORD_FORMAT, Entry, build_record
 
 Shuffle = dict[str, Any]
 """One recorded shuffle: ``{"order": [card codes], "salt": hex, "sha256": hex}``."""
@@ -72,7 +73,7 @@ def public(shuffles: Iterable[Shuffle]) -> list[Commitment]:
 
 def shuffle_entries(shuffles: list[Shuffle]) -> list[Entry]:
     """Shuffles as entries of a game's log (each written before the entry that made it)."""
-    return [(EntryKind.SHUFFLE, s) for s in shuffles]
+    return [(LogEntryKind.SHUFFLE, s) for s in shuffles]
 
 
 class HandCommitments:
@@ -108,9 +109,9 @@ class HandCommitments:
         last deal (the deal's own included)."""
         shuffles: list[Shuffle] = []
         for kind, data in entries:
-            if kind == EntryKind.SHUFFLE:
+            if kind == LogEntryKind.SHUFFLE:
                 shuffles.append(data)
-            elif kind == EntryKind.NEXT_HAND:
+            elif kind == LogEntryKind.NEXT_HAND:
                 shuffles = shuffles[-1:]  # the shuffle of this deal
         self.hand = public(shuffles)
         self.fresh = []
@@ -120,7 +121,7 @@ def _shuffle_problems(log: list[Entry]) -> list[str]:
     """Each shuffle of a log that does not match its commitment, in words."""
     problems: list[str] = []
     for i, (kind, data) in enumerate(log):
-        if kind != EntryKind.SHUFFLE:
+        if kind != LogEntryKind.SHUFFLE:
             continue
         try:
             digest = commitment(bytes.fromhex(data["salt"]), list(data["order"]))

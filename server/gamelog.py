@@ -18,12 +18,13 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from craits.protocol.actions import Action, action_to_wire
+from craits.protocol.vocab import LogEntryKind
 from craits.server.engine import Event, Game, IllegalAction, Rules, event_to_dict
 from craits.server.engine.events import Dealt
 from craits.server.fairness import HandCommitments, RecordingShuffle, shuffle_entries
 from craits.server.interfaces import TableJournal, TablePaused
 from craits.server.journal import JournalError
-from craits.server.records import Entry, EntryKind, replay
+from craits.server.records import Entry, replay
 
 log = logging.getLogger("craits.server")
 
@@ -78,7 +79,7 @@ class GameLog:
         game, events = Game.start(len(players), self.rules, self.rng)
         shuffles = self.rng.take()
         if self.journal is not None:
-            entries = [*shuffle_entries(shuffles), (EntryKind.START, {})]
+            entries = [*shuffle_entries(shuffles), (LogEntryKind.START, {})]
             try:
                 self.game_id = self.journal.start_game(
                     self.table, players, self.rules.changed(), entries
@@ -99,7 +100,7 @@ class GameLog:
         """
         mine = action._replace(seat=seat)
         entry = {"seat": seat, "id": action_id, "action": action_to_wire(mine)}
-        return self.commit(lambda g: g.apply(mine), (EntryKind.ACTION, entry))
+        return self.commit(lambda g: g.apply(mine), (LogEntryKind.ACTION, entry))
 
     def next_hand(self) -> list[Event]:
         """Deal the next hand (R2) and record it.
@@ -107,7 +108,7 @@ class GameLog:
         Raises:
             TablePaused: the write failed; the game is back at its last recorded state.
         """
-        return self.commit(lambda g: g.next_hand(), (EntryKind.NEXT_HAND, {}))
+        return self.commit(lambda g: g.next_hand(), (LogEntryKind.NEXT_HAND, {}))
 
     def commit(self, step: Step, entry: Entry) -> list[Event]:
         """Validate and apply, then journal: run ``step`` on the game; if it is
@@ -198,7 +199,7 @@ class GameLog:
         answered = self._answered
 
         def track(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
-            if kind == EntryKind.ACTION and data.get("id") is not None:
+            if kind == LogEntryKind.ACTION and data.get("id") is not None:
                 answered(data["seat"], data["id"])
 
         try:

@@ -16,29 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
-from craits.protocol.vocab import EventKind
+from craits.protocol.vocab import EventKind, LogEntryKind
 from craits.server.engine import Event, Game, Rules, action_from_dict, event_to_dict
 from craits.server.engine.shuffles import ScriptedShuffle
 
-
-class EntryKind(StrEnum):
-    """The kind of an entry of a game's log (``docs/records.md``, "The log")."""
-
-    SHUFFLE = "shuffle"
-    """A shuffle the game made, written before the entry that made it."""
-    START = "start"
-    """The game starts: the cut, then hand 1 (R2)."""
-    ACTION = "action"
-    """An accepted action."""
-    NEXT_HAND = "next_hand"
-    """The next hand is dealt (R2)."""
-
-
 Entry = tuple[str, dict[str, Any]]
-"""One entry of a game's log: ``(kind, data)``, ``kind`` an :class:`EntryKind`."""
+"""One entry of a game's log: ``(kind, data)``, ``kind`` a
+:class:`~craits.protocol.vocab.LogEntryKind`."""
 
 
 def replay(
@@ -60,15 +46,15 @@ def replay(
     for i, (kind, data) in enumerate(entries):
         events: list[Event] = []
         try:
-            if kind == EntryKind.SHUFFLE:
+            if kind == LogEntryKind.SHUFFLE:
                 script.feed(list(data["order"]))
-            elif kind == EntryKind.START:
+            elif kind == LogEntryKind.START:
                 game, events = Game.start(players, rules, script)
             elif game is None:
                 raise ValueError(f"{kind} before the game started")
-            elif kind == EntryKind.NEXT_HAND:
+            elif kind == LogEntryKind.NEXT_HAND:
                 events = game.next_hand()
-            elif kind == EntryKind.ACTION:
+            elif kind == LogEntryKind.ACTION:
                 events = game.apply(action_from_dict(data["action"], data["seat"]))
             else:
                 raise ValueError(f"unknown entry kind {kind!r}")
@@ -127,7 +113,7 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
                 hands[-1]["turned_up"] = d["card"]
             elif d["event"] == EventKind.HAND_ENDED and hands:
                 hands[-1]["result"] = d
-        if kind == EntryKind.ACTION and hands:
+        if kind == LogEntryKind.ACTION and hands:
             hands[-1]["moves"].append({"seat": data["seat"], "action": data["action"]})
 
     log = [(k, d) for k, d in game_row["entries"]]
