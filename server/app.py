@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, TypeVarTuple
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage, TableState
 from craits.server.connection import Client
 from craits.server.engine import Rules
@@ -228,7 +229,7 @@ class Server(Lobby):
     async def _beat(self) -> None:
         """Each heartbeat, ping the connections quiet for about one; drop those silent for two."""
         interval = self.config.heartbeat
-        ping = {"type": ServerMessage.PING}
+        ping: ServerPingMsg = {"type": ServerMessage.PING}
         while True:
             await asyncio.sleep(interval)
             now = time.monotonic()
@@ -316,7 +317,7 @@ class Server(Lobby):
                 self.journal.drop_table(table.name)
             except JournalError as exc:
                 log.error("table %s: %s", table.name, exc)
-        message = {"type": ServerMessage.TABLE_CLOSED, "name": table.name}
+        message: TableClosedMsg = {"type": ServerMessage.TABLE_CLOSED, "name": table.name}
         for client in self._watchers:
             if client.table is None:
                 client.send(message)
@@ -366,7 +367,7 @@ class Server(Lobby):
     def table_changed(self, table: Table) -> None:
         """``table``'s info changed: tell the lobby watchers not at a table."""
         if self._watchers and table.name in self.tables:
-            message = {"type": ServerMessage.TABLE_INFO, "table": table.info()}
+            message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": table.info()}
             for client in self._watchers:
                 if client.table is None:
                     client.send(message)

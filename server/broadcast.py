@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from craits.protocol import wire
+from craits.protocol.types import Commitment, ErrorMsg, Notice, ServerMsg, TableClosedMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
 from craits.server.engine import Moment
-from craits.server.fairness import Commitment
 from craits.server.seating import Seating
 
 _UPDATE = ServerMessage.UPDATE.value  # a plain str: packed on every move
@@ -73,21 +73,22 @@ class Broadcaster:
         self.table = table
         self._seating = seating
 
-    def send_all(self, message: dict[str, Any]) -> None:
+    def send_all(self, message: ServerMsg) -> None:
         """Send ``message`` to every member alike."""
         for member, _ in self._seating.members():
             member.send(message)
 
     def error_all(self, code: ErrorCode, message: str) -> None:
         """Send every member an ``error`` (not an answer to a request of theirs)."""
-        self.send_all({"type": ServerMessage.ERROR, "code": code, "message": message})
+        error: ErrorMsg = {"type": ServerMessage.ERROR, "code": code, "message": message}
+        self.send_all(error)
 
     def update(
         self,
         moment: Moment,
         seq: int,
         deadline_ms: int | None,
-        notice: dict[str, Any] | None,
+        notice: Notice | None,
         commitments: list[Commitment],
     ) -> None:
         """Send each member the ``update`` numbered ``seq`` for ``moment``: its
@@ -114,7 +115,7 @@ class Broadcaster:
 
     def close(self) -> None:
         """The table closed: tell every member, and let go of each."""
-        message = {"type": ServerMessage.TABLE_CLOSED, "name": self.table}
+        message: TableClosedMsg = {"type": ServerMessage.TABLE_CLOSED, "name": self.table}
         for member, _ in self._seating.members():
             member.send(message)
             member.detach()

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from craits.protocol.types import Notice
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, NoticeKind
 from craits.server import bots
 from craits.server.engine import IllegalAction, action_from_dict, view
@@ -158,7 +159,7 @@ class TurnClock:
         """
         table = self.table
         events = table.log.act(seat, action_from_dict(choice, seat), None)
-        notice = None
+        notice: Notice | None = None
         if timed_out:
             s = table.seats[seat]
             first = not s.away

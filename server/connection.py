@@ -4,7 +4,7 @@ A :class:`Client` is an :class:`asyncio.Protocol`: the event loop hands it
 bytes as they come, the one frame reader
 (:class:`craits.protocol.wire.FrameReader`) cuts them into frames, and every
 whole frame is decoded, checked against its schema
-(:func:`craits.protocol.validate`) and dispatched
+(:func:`craits.protocol.parse_client_message`) and dispatched
 (:func:`craits.server.handlers.dispatch`) at once, with no task per
 connection. Bad input gets an error reply naming the problem; it never
 crashes the server or touches another connection or table.
@@ -20,13 +20,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
-from craits.protocol import MAX_FRAME, ProtocolError, decode, encode, validate
+from craits.protocol import (
+    MAX_FRAME,
+    FrameReader,
+    ProtocolError,
+    decode,
+    encode,
+    parse_client_message,
+)
+from craits.protocol.types import CheckedClientMsg, ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
-from craits.protocol.wire import FrameReader
 from craits.server import handlers
-from craits.server.interfaces import Message, TableError
+from craits.server.interfaces import TableError
 
 if TYPE_CHECKING:
     from craits.server.app import Server
@@ -169,7 +176,7 @@ class Client(asyncio.Protocol):
 
     # ---------------------------------------------------------------- output
 
-    def send(self, message: Message) -> None:
+    def send(self, message: ServerMsg) -> None:
         """Queue a message for this pass's write; a connection whose backlog
         passes the cap is dropped."""
         if not self.closed:
@@ -204,9 +211,22 @@ class Client(asyncio.Protocol):
         """Drop the queued messages that wait on journal write ``ticket`` or later."""
         self._outbox.discard_from(ticket)
 
-    def error(self, code: str, message: str, **extra: Any) -> None:
-        """Send an error reply (protocol §12)."""
-        self.send({"type": ServerMessage.ERROR, "code": code, "message": message, **extra})
+    def error(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        id: int | None = None,
+        supported: list[int] | None = None,
+    ) -> None:
+        """Send an error reply (protocol §12); ``id``: the ``act`` it answers;
+        ``supported``: the protocol versions spoken (``unsupported_version``)."""
+        error: ErrorMsg = {"type": ServerMessage.ERROR, "code": code, "message": message}
+        if id is not None:
+            error["id"] = id
+        if supported is not None:
+            error["supported"] = supported
+        self.send(error)
 
     def abort(self) -> None:
         """Drop the connection at once, unsent messages and all."""
@@ -241,16 +261,15 @@ class Client(asyncio.Protocol):
         reader = self._reader
         had_partial = reader.pending > 0
         try:
-            bodies = reader.feed(data)
+            for body in reader.frames(data):  # each header read once the frame before is handled
+                if self.closed:
+                    return
+                had_partial = False
+                self._frame(body)  # raises nothing
         except ProtocolError as exc:  # a header too large or empty: the stream is lost
             self.error(exc.code, exc.message)
             self.abort_after_flush()
             return
-        for body in bodies:
-            if self.closed:
-                return
-            had_partial = False
-            self._frame(body)
         if self.closed or not self.hello:
             return  # before the hello, its deadline stands
         if not reader.pending:
@@ -283,8 +302,7 @@ class Client(asyncio.Protocol):
                 self.error(ErrorCode.RATE_LIMITED, "too many messages; closing")
                 self.abort_after_flush()
                 return
-            kind, fields = validate(decode(body))
-            self._dispatch(kind, fields)
+            self._dispatch(parse_client_message(decode(body)))
         except ProtocolError as exc:
             self.error(exc.code, exc.message)
             if exc.code in FATAL:
@@ -297,12 +315,12 @@ class Client(asyncio.Protocol):
         except TableError as exc:
             self.error(exc.code, exc.message)
 
-    def _dispatch(self, kind: str, fields: dict[str, Any]) -> None:
+    def _dispatch(self, message: CheckedClientMsg) -> None:
         """Hand a valid message to its handler; a handler's own failure gets
         ``internal`` and counts as an error of this connection."""
         was_hello = self.hello
         try:
-            handlers.dispatch(self, kind, fields)
+            handlers.dispatch(self, message)
         except (ProtocolError, TableError):
             raise
         except Exception:

@@ -17,14 +17,13 @@ import secrets
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from craits.protocol.types import Commitment
 from craits.protocol.vocab import LogEntryKind
 from craits.server.engine import Rules
 from craits.server.records import RECORD_FORMAT, Entry, build_record
 
 Shuffle = dict[str, Any]
 """One recorded shuffle: ``{"order": [card codes], "salt": hex, "sha256": hex}``."""
-Commitment = dict[str, str]
-"""A shuffle's public part: ``{"sha256": hex}``."""
 
 
 class ShuffleSource(Protocol):

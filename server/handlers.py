@@ -1,9 +1,10 @@
 """What the server does with each client message (protocol §5, §7).
 
 :data:`HANDLERS` maps each :class:`~craits.protocol.vocab.ClientMessage` to
-its handler, a function of the connection and the message's checked fields
-(:func:`craits.protocol.validate`); :func:`dispatch` picks it. A refused
-request raises :class:`~craits.server.interfaces.TableError` (or
+its handler, a function of the connection and the message, checked against its
+schema and typed (:func:`craits.protocol.parse_client_message`);
+:func:`dispatch` picks it. A refused request raises
+:class:`~craits.server.interfaces.TableError` (or
 :class:`~craits.protocol.ProtocolError`), which the connection answers as an
 ``error``.
 """
@@ -11,7 +12,7 @@ request raises :class:`~craits.server.interfaces.TableError` (or
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from craits.protocol import (
     MAX_CHAT,
@@ -20,6 +21,31 @@ from craits.protocol import (
     SUPPORTED_VERSIONS,
     VERSION,
     ProtocolError,
+)
+from craits.protocol.types import (
+    BackMsg,
+    ChatSendMsg,
+    CheckedAct,
+    CheckedAddBot,
+    CheckedClientMsg,
+    CloseTableMsg,
+    CreateTableMsg,
+    GameRecord,
+    GetRecordMsg,
+    HelloMsg,
+    JoinMsg,
+    LeaveMsg,
+    ListRecordsMsg,
+    ListTablesMsg,
+    NewGameMsg,
+    PingMsg,
+    PongMsg,
+    RecordSummary,
+    ResumeMsg,
+    ServerPongMsg,
+    SpectateMsg,
+    StartMsg,
+    WelcomeMsg,
 )
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ClientMessage, ErrorCode, ServerMessage
 from craits.server.engine import Rules
@@ -30,24 +56,23 @@ if TYPE_CHECKING:
     from craits.server.connection import Client
     from craits.server.table import Table
 
-Fields = dict[str, Any]
-"""A message's fields, checked against its schema (the ``type`` removed)."""
-Handler = Callable[["Client", Fields], None]
+Handler = Callable[["Client", CheckedClientMsg], None]
+"""What answers one message: a function of the connection and the message."""
+M = TypeVar("M")
 
 LIST_PAGE = 100
 """Tables listed per ``tables`` reply (``list_tables`` pages with ``offset``)."""
 
-M = ClientMessage
 
-
-def dispatch(client: Client, kind: str, fields: Fields) -> None:
-    """Handle one valid message of type ``kind`` from ``client``. Before its
-    ``hello`` a connection may only say ``hello``, ``ping`` or ``pong``.
+def dispatch(client: Client, message: CheckedClientMsg) -> None:
+    """Handle one checked ``message`` from ``client``. Before its ``hello`` a
+    connection may only say ``hello``, ``ping`` or ``pong``.
 
     Raises:
         ProtocolError: ``hello_first``, or ``bad_message`` (a second hello).
         TableError: the request is refused.
     """
+    kind = message["type"]
     if client.hello:
         handler = HANDLERS[kind]
     else:
@@ -55,66 +80,68 @@ def dispatch(client: Client, kind: str, fields: Fields) -> None:
         if found is None:
             raise ProtocolError(ErrorCode.HELLO_FIRST, "the first message must be hello")
         handler = found
-    handler(client, fields)
+    handler(client, message)
 
 
 # ------------------------------------------------------------- connection
 
 
-def on_hello(client: Client, f: Fields) -> None:
+def on_hello(client: Client, msg: HelloMsg) -> None:
     """The connection's first message: its protocol version and name (§4.1)."""
-    if f["version"] not in SUPPORTED_VERSIONS:
+    if msg["version"] not in SUPPORTED_VERSIONS:
         client.error(
             ErrorCode.UNSUPPORTED_VERSION,
-            f"protocol version {f['version']} is not supported",
+            f"protocol version {msg['version']} is not supported",
             supported=list(SUPPORTED_VERSIONS),
         )
         client.abort_after_flush()
         return
     client.hello = True
-    client.name = f.get("name") or "player"
+    client.name = msg.get("name") or "player"
     cfg = client.server.config
-    client.send(
-        {
-            "type": ServerMessage.WELCOME,
-            "version": VERSION,
-            "server": "craits",
-            "heartbeat_ms": round(cfg.heartbeat * 1000),
-            "limits": {
-                "max_frame": MAX_FRAME,
-                "max_name": MAX_NAME,
-                "max_chat": MAX_CHAT,
-                "rate": int(cfg.rate),
-                "burst": int(cfg.burst),
-                "max_tables": cfg.max_tables,
-            },
-        }
-    )
+    welcome: WelcomeMsg = {
+        "type": ServerMessage.WELCOME,
+        "version": VERSION,
+        "server": "craits",
+        "heartbeat_ms": round(cfg.heartbeat * 1000),
+        "limits": {
+            "max_frame": MAX_FRAME,
+            "max_name": MAX_NAME,
+            "max_chat": MAX_CHAT,
+            "rate": int(cfg.rate),
+            "burst": int(cfg.burst),
+            "max_tables": cfg.max_tables,
+        },
+    }
+    client.send(welcome)
 
 
-def on_hello_again(client: Client, f: Fields) -> None:
+def on_hello_again(client: Client, msg: HelloMsg) -> None:
     """A second ``hello`` is refused."""
     raise ProtocolError(ErrorCode.BAD_MESSAGE, "hello was already received")
 
 
-def on_ping(client: Client, f: Fields) -> None:
+def on_ping(client: Client, msg: PingMsg) -> None:
     """Answer a ``ping`` with a ``pong`` carrying the same nonce."""
-    client.send({"type": ServerMessage.PONG, **f})
+    pong: ServerPongMsg = {"type": ServerMessage.PONG}
+    if "nonce" in msg:
+        pong["nonce"] = msg["nonce"]
+    client.send(pong)
 
 
-def on_pong(client: Client, f: Fields) -> None:
+def on_pong(client: Client, msg: PongMsg) -> None:
     """A ``pong``: the connection is alive (its frame already counted)."""
 
 
 # ------------------------------------------------------------------ lobby
 
 
-def on_list_tables(client: Client, f: Fields) -> None:
+def on_list_tables(client: Client, msg: ListTablesMsg) -> None:
     """A page of the tables (§7.2); with ``watch``, lobby updates from now on."""
-    client.watching = f.get("watch", False)
+    client.watching = msg.get("watch", False)
     client.server.watch(client, client.watching)
     tables = list(client.server.tables.values())
-    offset = f.get("offset", 0)
+    offset = msg.get("offset", 0)
     page = tables[offset : offset + LIST_PAGE]
     client.send(
         {
@@ -126,14 +153,14 @@ def on_list_tables(client: Client, f: Fields) -> None:
     )
 
 
-def on_create_table(client: Client, f: Fields) -> None:
+def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     """Open a table; the connection is its creator (§11.2)."""
     try:
-        rules = Rules.from_dict(f.get("rules"))
+        rules = Rules.from_dict(msg.get("rules"))
     except ValueError as exc:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
-    timeout_ms = f.get("turn_timeout_ms")
-    table = client.server.create_table(f["name"], f["seats"], rules, timeout_ms, client)
+    timeout_ms = msg.get("turn_timeout_ms")
+    table = client.server.create_table(msg["name"], msg["seats"], rules, timeout_ms, client)
     client.send({"type": ServerMessage.TABLE_CREATED, "table": table.info()})
 
 
@@ -144,30 +171,30 @@ def _not_at_a_table(client: Client) -> None:
         )
 
 
-def on_join(client: Client, f: Fields) -> None:
+def on_join(client: Client, msg: JoinMsg) -> None:
     """Take the next seat at a table (§11.3)."""
     _not_at_a_table(client)
-    table = client.server.get_table(f["table"])
-    client.name = f["name"]
+    table = client.server.get_table(msg["table"])
+    client.name = msg["name"]
     client.table = table
     try:
-        client.server.guard(table, table.membership.join, client, f["name"], reraise=True)
+        client.server.guard(table, table.membership.join, client, msg["name"], reraise=True)
     except TableError:
         client.table = None
         raise
 
 
-def on_spectate(client: Client, f: Fields) -> None:
+def on_spectate(client: Client, msg: SpectateMsg) -> None:
     """Watch a table."""
     _not_at_a_table(client)
-    table = client.server.get_table(f["table"])
+    table = client.server.get_table(msg["table"])
     client.table = table
     table.membership.spectate(client)
 
 
-def on_resume(client: Client, f: Fields) -> None:
+def on_resume(client: Client, msg: ResumeMsg) -> None:
     """Take back a seat with its resume token (§4.8), leaving any other table."""
-    found = client.server.find_token(f["token"])
+    found = client.server.find_token(msg["token"])
     if found is None:
         raise TableError(ErrorCode.BAD_TOKEN, "that resume token is not valid")
     table, seat = found
@@ -190,7 +217,7 @@ def _table(client: Client) -> Table:
     return client.table
 
 
-def on_leave(client: Client, f: Fields) -> None:
+def on_leave(client: Client, msg: LeaveMsg) -> None:
     """Leave the table (§11.3); a table left empty may close."""
     table = _table(client)
     client.table = None
@@ -199,25 +226,25 @@ def on_leave(client: Client, f: Fields) -> None:
     client.server.maybe_close(table)
 
 
-def on_back(client: Client, f: Fields) -> None:
+def on_back(client: Client, msg: BackMsg) -> None:
     """The player is back at its seat: the server stops playing for it (§11.4)."""
     table = _table(client)
     client.server.guard(table, table.membership.back, client, reraise=True)
 
 
-def on_start(client: Client, f: Fields) -> None:
+def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
     client.server.guard(table, table.play.start, client, reraise=True)
 
 
-def on_new_game(client: Client, f: Fields) -> None:
+def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
     client.server.guard(table, table.play.new_game, client, reraise=True)
 
 
-def on_close_table(client: Client, f: Fields) -> None:
+def on_close_table(client: Client, msg: CloseTableMsg) -> None:
     """Close the table: its creator only, not while a game runs (§11.2)."""
     table = _table(client)
     if table.seating.creator is not client:
@@ -227,19 +254,19 @@ def on_close_table(client: Client, f: Fields) -> None:
     client.server.close_table(table)
 
 
-def on_add_bot(client: Client, f: Fields) -> None:
-    """Seat a bot (§11.2, §11.8)."""
+def on_add_bot(client: Client, msg: CheckedAddBot) -> None:
+    """Seat a bot (§11.2, §11.8); the level is checked by the table."""
     table = _table(client)
     if not table.seating.can_start(client):
         raise TableError(ErrorCode.NOT_CREATOR, "only the table's creator may seat bots")
-    level = f.get("level", DEFAULT_BOT_LEVEL)
+    level = msg.get("level", DEFAULT_BOT_LEVEL)
     client.server.guard(table, table.membership.add_bot, level, reraise=True)
 
 
-def on_chat(client: Client, f: Fields) -> None:
+def on_chat(client: Client, msg: ChatSendMsg) -> None:
     """A chat line to everyone at the table."""
     table = _table(client)
-    text = f["text"].strip()
+    text = msg["text"].strip()
     if text:
         table.membership.say(client, text)
 
@@ -247,65 +274,75 @@ def on_chat(client: Client, f: Fields) -> None:
 # ------------------------------------------------------------------- game
 
 
-def on_act(client: Client, f: Fields) -> None:
+def on_act(client: Client, msg: CheckedAct) -> None:
     """An action (§6): answered ``ok`` or an error carrying its ``id``."""
     try:
         table = _table(client)
         client.server.guard(
-            table, table.play.act, client, f["id"], f["action"], f.get("seq"), reraise=True
+            table, table.play.act, client, msg["id"], msg["action"], msg.get("seq"), reraise=True
         )
     except TableError as exc:
-        client.error(exc.code, exc.message, id=f["id"])
+        client.error(exc.code, exc.message, id=msg["id"])
 
 
 # ---------------------------------------------------------------- records
 
 
-def on_list_records(client: Client, f: Fields) -> None:
+def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
     """The finished games in the journal, newest first (at most :data:`LIST_PAGE`)."""
     journal = client.server.journal
     games = journal.games()[:LIST_PAGE] if journal is not None else []
-    client.send(
-        {
-            "type": ServerMessage.RECORDS,
-            "games": [
-                {**g, "started": iso_time(g["started"]), "finished": iso_time(g["finished"])}
-                for g in games
-            ],
-        }
-    )
+    summaries = [  # the journal's rows, times in ISO 8601: RecordSummary (§7.3)
+        cast(
+            RecordSummary,
+            {**g, "started": iso_time(g["started"]), "finished": iso_time(g["finished"])},
+        )
+        for g in games
+    ]
+    client.send({"type": ServerMessage.RECORDS, "games": summaries})
 
 
-def on_get_record(client: Client, f: Fields) -> None:
+def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``)."""
     journal = client.server.journal
-    row = journal.game(f["game"]) if journal is not None else None
+    row = journal.game(msg["game"]) if journal is not None else None
     if row is None or row["finished"] is None:
-        raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {f['game']}")
-    client.send({"type": ServerMessage.RECORD, "record": build_record(row)})
+        raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {msg['game']}")
+    record = cast(GameRecord, build_record(row))  # built to docs/records.md, as the type says
+    client.send({"type": ServerMessage.RECORD, "record": record})
 
 
-HANDLERS: dict[str, Handler] = {
-    M.HELLO: on_hello_again,
-    M.PING: on_ping,
-    M.PONG: on_pong,
-    M.LIST_TABLES: on_list_tables,
-    M.CREATE_TABLE: on_create_table,
-    M.JOIN: on_join,
-    M.SPECTATE: on_spectate,
-    M.RESUME: on_resume,
-    M.LEAVE: on_leave,
-    M.BACK: on_back,
-    M.START: on_start,
-    M.NEW_GAME: on_new_game,
-    M.CLOSE_TABLE: on_close_table,
-    M.ADD_BOT: on_add_bot,
-    M.ACT: on_act,
-    M.CHAT: on_chat,
-    M.LIST_RECORDS: on_list_records,
-    M.GET_RECORD: on_get_record,
+def _handler(fn: Callable[[Client, M], None]) -> Handler:
+    """``fn`` as a :data:`Handler`: :func:`dispatch` hands it only messages of
+    the type it is registered under, which are the ``M`` it takes."""
+    return cast(Handler, fn)
+
+
+HANDLERS: dict[ClientMessage, Handler] = {
+    ClientMessage.HELLO: _handler(on_hello_again),
+    ClientMessage.PING: _handler(on_ping),
+    ClientMessage.PONG: _handler(on_pong),
+    ClientMessage.LIST_TABLES: _handler(on_list_tables),
+    ClientMessage.CREATE_TABLE: _handler(on_create_table),
+    ClientMessage.JOIN: _handler(on_join),
+    ClientMessage.SPECTATE: _handler(on_spectate),
+    ClientMessage.RESUME: _handler(on_resume),
+    ClientMessage.LEAVE: _handler(on_leave),
+    ClientMessage.BACK: _handler(on_back),
+    ClientMessage.START: _handler(on_start),
+    ClientMessage.NEW_GAME: _handler(on_new_game),
+    ClientMessage.CLOSE_TABLE: _handler(on_close_table),
+    ClientMessage.ADD_BOT: _handler(on_add_bot),
+    ClientMessage.ACT: _handler(on_act),
+    ClientMessage.CHAT: _handler(on_chat),
+    ClientMessage.LIST_RECORDS: _handler(on_list_records),
+    ClientMessage.GET_RECORD: _handler(on_get_record),
 }
 """The handler of each message a connection may send after its ``hello``."""
 
-_BEFORE_HELLO: dict[str, Handler] = {M.HELLO: on_hello, M.PING: on_ping, M.PONG: on_pong}
+_BEFORE_HELLO: dict[ClientMessage, Handler] = {
+    ClientMessage.HELLO: _handler(on_hello),
+    ClientMessage.PING: _handler(on_ping),
+    ClientMessage.PONG: _handler(on_pong),
+}
 """What a connection may send before its ``hello``."""

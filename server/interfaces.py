@@ -14,14 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from craits.protocol.types import ServerMsg
 from craits.protocol.vocab import ErrorCode
 from craits.server.records import Entry
 
 if TYPE_CHECKING:
     from craits.server.table import Table
-
-Message = dict[str, Any]
-"""A message the server sends (a msgpack map; protocol §7)."""
 
 
 class Member(Protocol):
@@ -29,7 +27,7 @@ class Member(Protocol):
 
     name: str
 
-    def send(self, message: Message) -> None:
+    def send(self, message: ServerMsg) -> None:
         """Queue ``message`` for sending; never blocks. A message queued while
         journal writes are pending goes out once they are done."""
 

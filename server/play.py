@@ -9,9 +9,10 @@ journal) → ``ok`` → :meth:`Play.publish` (one framed update per member,
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from craits.protocol.actions import Action
+from craits.protocol.types import ErrorMsg, Notice, OkMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage, TableState
 from craits.server.engine import Event, IllegalAction, Moment
 from craits.server.engine.events import Announced, Dealt, HandEnded, IdiotCalled
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("craits.server")
 
 _OFF_TURN = (Announced, IdiotCalled)
-_OK = ServerMessage.OK.value  # a plain str: packed on every action
-_ERROR = ServerMessage.ERROR.value
 
 
 class Play:
@@ -107,11 +106,16 @@ class Play:
                 raise TableError(ErrorCode.STALE, "the game moved on since that update")
             events = table.log.act(seat, action, action_id)
         except (IllegalAction, TableError) as exc:
-            refused = {"type": _ERROR, "id": action_id, "code": exc.code, "message": str(exc)}
+            refused: ErrorMsg = {
+                "type": ServerMessage.ERROR,
+                "id": action_id,
+                "code": ErrorCode(exc.code),
+                "message": str(exc),
+            }
             s.remember(action_id, refused)
             member.send(refused)
             return
-        reply = {"type": _OK, "id": action_id}
+        reply: OkMsg = {"type": ServerMessage.OK, "id": action_id}
         s.remember(action_id, reply)
         member.send(reply)
         table.log.answered(seat, action_id)
@@ -120,7 +124,7 @@ class Play:
             table.broadcast_info()
         self.publish(events)
 
-    def publish(self, events: list[Event], notice: dict[str, Any] | None = None) -> None:
+    def publish(self, events: list[Event], notice: Notice | None = None) -> None:
         """After a step: send each member its filtered events and view, then
         set the next timer. The hand's end is told to the lobby too, and the
         last hand's end finishes the game (protocol §11.1)."""

@@ -15,15 +15,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from craits.protocol.types import ErrorMsg, OkMsg, SeatInfo
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
-from craits.server.interfaces import Lobby, Member, Message, TableError
+from craits.server.interfaces import Lobby, Member, TableError
 
 if TYPE_CHECKING:
     from craits.server.table import Table
 
 log = logging.getLogger("craits.server")
 
-_OK = ServerMessage.OK.value
 ACTION_CACHE = 64
 """Results remembered per seat, by action id, so a resent action is applied once."""
 
@@ -40,9 +40,9 @@ class Seat:
     name: str
     token_digest: bytes | None = None
     member: Member | None = None
-    bot: str | None = None
+    bot: BotLevel | None = None
     away: bool = False
-    results: OrderedDict[int, Message] = field(default_factory=OrderedDict)
+    results: OrderedDict[int, OkMsg | ErrorMsg] = field(default_factory=OrderedDict)
     """The replies to the seat's last actions, by action id (:data:`ACTION_CACHE`)."""
     creator: bool = False
     """The table's creator sits here: whoever resumes the seat is the creator."""
@@ -52,7 +52,7 @@ class Seat:
         """A bot is always there; a person when a connection holds the seat."""
         return self.bot is not None or self.member is not None
 
-    def info(self, index: int) -> dict[str, Any]:
+    def info(self, index: int) -> SeatInfo:
         """The public description of the seat (protocol §10, ``players``)."""
         return {
             "seat": index,
@@ -62,7 +62,7 @@ class Seat:
             "bot": self.bot,
         }
 
-    def remember(self, action_id: int, reply: Message) -> None:
+    def remember(self, action_id: int, reply: OkMsg | ErrorMsg) -> None:
         """Keep the reply to action ``action_id``; a resent action gets it again."""
         results = self.results
         results[action_id] = reply
@@ -104,7 +104,7 @@ class Seating:
         out.extend((m, None) for m in self.spectators)
         return out
 
-    def players(self) -> list[dict[str, Any]]:
+    def players(self) -> list[SeatInfo]:
         """Every seat's public description (protocol §10)."""
         return [s.info(i) for i, s in enumerate(self.seats)]
 
@@ -212,7 +212,7 @@ class Seating:
 
     def answered(self, seat: int, action_id: int) -> None:
         """``seat``'s action ``action_id`` is in the game's log: it was answered ``ok``."""
-        self.seats[seat].remember(action_id, {"type": _OK, "id": action_id})
+        self.seats[seat].remember(action_id, {"type": ServerMessage.OK, "id": action_id})
 
     def new_game(self) -> None:
         """A game starts: no seat is away, no action id is remembered."""
@@ -225,7 +225,8 @@ class Seating:
         and register their tokens again."""
         for i, row in enumerate(rows):
             digest = bytes.fromhex(row["token"]) if row.get("token") else None
-            self.seats.append(Seat(row["name"], digest, bot=row.get("bot")))
+            bot = row.get("bot")
+            self.seats.append(Seat(row["name"], digest, bot=BotLevel(bot) if bot else None))
             if digest is not None:
                 self._lobby.register_token(digest, self.table, i)
 

@@ -21,15 +21,24 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
+from craits.protocol.types import (
+    ChatLine,
+    ErrorMsg,
+    Notice,
+    StateMsg,
+    TableInfo,
+    TableInfoMsg,
+    View,
+)
 from craits.protocol.vocab import ErrorCode, ServerMessage, TableState
 from craits.server.broadcast import Broadcaster
 from craits.server.clock import TurnClock
 from craits.server.engine import Event, Game, Rules, view
 from craits.server.fairness import RecordingShuffle
 from craits.server.gamelog import GameLog
-from craits.server.interfaces import Lobby, Member, Message, TableJournal, TablePaused
+from craits.server.interfaces import Lobby, Member, TableJournal, TablePaused
 from craits.server.journal import JournalError
 from craits.server.membership import Membership
 from craits.server.play import Play
@@ -68,11 +77,11 @@ class Chat:
     """A table's chat: its last :data:`CHAT_HISTORY` lines, sent to newcomers."""
 
     def __init__(self) -> None:
-        self.lines: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
+        self.lines: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
 
-    def say(self, name: str, seat: int | None, text: str) -> dict[str, Any]:
+    def say(self, name: str, seat: int | None, text: str) -> ChatLine:
         """Keep a line from ``name`` (at ``seat``, None: a spectator); returns it."""
-        line = {"name": name, "seat": seat, "text": text}
+        line: ChatLine = {"name": name, "seat": seat, "text": text}
         self.lines.append(line)
         return line
 
@@ -183,13 +192,13 @@ class Table:
         """Cancel the table's timer (server shutdown)."""
         self.clock.cancel()
 
-    def _after(self, events: list[Event], notice: dict[str, Any] | None = None) -> None:
+    def _after(self, events: list[Event], notice: Notice | None = None) -> None:
         """:meth:`Play.publish` (tests drive the table by this name)."""
         self.play.publish(events, notice)
 
     # ------------------------------------------------------------- describing
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> TableInfo:
         """The table as the lobby lists it, no cards (protocol §10)."""
         game, creator = self.log.game, self.seating.creator
         return {
@@ -207,13 +216,14 @@ class Table:
             "may_start": self.seating.may_start(),
         }
 
-    def snapshot(self, seat: int | None) -> Message:
+    def snapshot(self, seat: int | None) -> StateMsg:
         """The full ``state`` message for ``seat`` (None: a spectator), filtered by the engine."""
+        game = self.log.game
         return {
             "type": ServerMessage.STATE,
             "table": self.info(),
             "seat": seat,
-            "view": view(self.log.game, seat) if self.log.game is not None else None,
+            "view": cast(View, view(game, seat)) if game is not None else None,
             "seq": self.seq,
             "commitments": list(self.log.commitments.hand),
             "deadline_ms": self.clock.deadline_ms(),
@@ -249,7 +259,8 @@ class Table:
         to its members and the lobby's watchers."""
         if self._state is not PAUSED:
             self.persist()
-        self.broadcaster.send_all({"type": ServerMessage.TABLE_INFO, "table": self.info()})
+        message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": self.info()}
+        self.broadcaster.send_all(message)
         self._lobby.table_changed(self)
 
     # -------------------------------------------------------------- lifecycle
@@ -289,7 +300,7 @@ class Table:
         failed = self.log.unwritten_since(ticket)
         self.pause(reason)
         for seat, action_id in failed:
-            reply = {
+            reply: ErrorMsg = {
                 "type": ServerMessage.ERROR,
                 "id": action_id,
                 "code": ErrorCode.TABLE_PAUSED,
