@@ -206,7 +206,7 @@ class Server(Lobby):
                 (
                     t
                     for t in self.tables.values()
-                    if (t.log.game_id == key if kind == "game" else t.name == key)
+                    if (t.gamelog.game_id == key if kind == "game" else t.name == key)
                 ),
                 None,
             )

@@ -47,7 +47,7 @@ class TurnClock:
     def set_deadline(self) -> None:
         """Start the turn's time: a person's turn, not away, with a turn timeout."""
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         seat = game.to_act if game is not None else None
         timeout = table.config.turn_timeout
         if seat is None or timeout <= 0:
@@ -83,7 +83,7 @@ class TurnClock:
             self._timer.cancel()
             self._timer = None
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         if game is None or not table.playing or table.on_hold():
             return  # on hold: no player here; the table waits for one to come back
         config = table.config
@@ -122,13 +122,13 @@ class TurnClock:
 
     def _next_hand(self) -> None:
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         if game is not None and game.phase == "hand_over":
-            table.play.publish(table.log.next_hand())
+            table.play.publish(table.gamelog.next_hand())
 
     def _bot_move(self) -> None:
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         if game is None or game.phase != "play":
             return
         seat = game.to_act
@@ -141,7 +141,7 @@ class TurnClock:
     def _timeout_move(self) -> None:
         """The turn timed out (or the seat is away): the server plays for the seat."""
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         if game is None or game.phase != "play":
             return
         seat = game.to_act
@@ -158,7 +158,7 @@ class TurnClock:
             TablePaused: the journal write failed.
         """
         table = self.table
-        events = table.log.act(seat, action_from_dict(choice, seat), None)
+        events = table.gamelog.act(seat, action_from_dict(choice, seat), None)
         notice: Notice | None = None
         if timed_out:
             s = table.seats[seat]
@@ -174,7 +174,7 @@ class TurnClock:
     def bots_off_turn(self) -> None:
         """Bots not to act may announce or call idiot (R7), as their level decides."""
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         if game is None or game.phase != "play" or not game.unannounced:
             return
         for i, s in enumerate(table.seats):
@@ -190,7 +190,7 @@ class TurnClock:
 
     def _bot_call(self, seat: int, data: dict[str, Any]) -> None:
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         if game is None or game.phase != "play" or not table.playing:
             return
         try:

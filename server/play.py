@@ -55,10 +55,10 @@ class Play:
         if len(seats) < 2:
             raise TableError(ErrorCode.CANNOT_START, "two or more players are needed")
         seating.capacity = max(seating.capacity, len(seats))
-        events = table.log.start(seating.names())
+        events = table.gamelog.start(seating.names())
         seating.new_game()
         table.become(TableState.PLAYING)
-        game = table.log.game
+        game = table.gamelog.game
         assert game is not None
         dealer = seats[game.dealer].name
         log.info("table %s: game started, %d players, %s deals", table.name, len(seats), dealer)
@@ -98,13 +98,13 @@ class Play:
         if cached is not None:
             member.send(cached)
             return
-        game = table.log.game
+        game = table.gamelog.game
         if game is None or not table.playing or game.phase != "play":
             raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")
         try:
             if seq is not None and seq != table.seq:
                 raise TableError(ErrorCode.STALE, "the game moved on since that update")
-            events = table.log.act(seat, action, action_id)
+            events = table.gamelog.act(seat, action, action_id)
         except (IllegalAction, TableError) as exc:
             refused: ErrorMsg = {
                 "type": ServerMessage.ERROR,
@@ -118,7 +118,7 @@ class Play:
         reply: OkMsg = {"type": ServerMessage.OK, "id": action_id}
         s.remember(action_id, reply)
         member.send(reply)
-        table.log.answered(seat, action_id)
+        table.gamelog.answered(seat, action_id)
         if s.away:
             s.away = False
             table.broadcast_info()
@@ -129,13 +129,13 @@ class Play:
         set the next timer. The hand's end is told to the lobby too, and the
         last hand's end finishes the game (protocol §11.1)."""
         table = self.table
-        game = table.log.game
+        game = table.gamelog.game
         assert game is not None
         table.seq += 1
         clock = table.clock
         if not events or type(events[0]) not in _OFF_TURN:
             clock.set_deadline()  # calls off the turn do not give the player more time
-        fresh = table.log.commitments.take_fresh()
+        fresh = table.gamelog.commitments.take_fresh()
         moment = Moment(game, events)
         table.broadcaster.update(moment, table.seq, clock.deadline_ms(), notice, fresh)
         ended = _log_events(table.name, table.seats, events)

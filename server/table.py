@@ -89,6 +89,13 @@ class Chat:
 class Table:
     """One table: seats, spectators, chat and the game it plays.
 
+    A member's requests go to the collaborator whose job they are:
+    ``table.membership.join(...)``, ``table.play.act(...)``…; the table holds
+    what they share (its state, ``seq``) and does what concerns it whole:
+    describing itself (:meth:`info`, :meth:`snapshot`), recording its row
+    (:meth:`persist`), restoring, pausing, stopping and closing. ``seats``
+    and ``spectators`` are the seating's own list and set.
+
     All methods run on the event loop thread; none blocks. Requests that cannot
     be met raise :class:`~craits.server.interfaces.TableError`.
     """
@@ -107,7 +114,7 @@ class Table:
         self.seating = Seating(self, capacity, creator, lobby)
         self.seats: list[Seat] = self.seating.seats
         self.spectators: set[Member] = self.seating.spectators
-        self.log = GameLog(name, rules, journal, self.seating.answered, self.pause)
+        self.gamelog = GameLog(name, rules, journal, self.seating.answered, self.pause)
         self.clock = TurnClock(self)
         self.broadcaster = Broadcaster(name, self.seating)
         self.chat = Chat()
@@ -163,20 +170,20 @@ class Table:
     @property
     def game(self) -> Game | None:
         """The game, or None before the first."""
-        return self.log.game
+        return self.gamelog.game
 
     @game.setter
     def game(self, game: Game | None) -> None:
-        self.log.game = game
+        self.gamelog.game = game
 
     @property
     def _rng(self) -> RecordingShuffle:
         """The shuffle source of the next game (tests seed it)."""
-        return self.log.rng
+        return self.gamelog.rng
 
     @_rng.setter
     def _rng(self, rng: RecordingShuffle) -> None:
-        self.log.rng = rng
+        self.gamelog.rng = rng
 
     @property
     def capacity(self) -> int:
@@ -200,7 +207,7 @@ class Table:
 
     def info(self) -> TableInfo:
         """The table as the lobby lists it, no cards (protocol §10)."""
-        game, creator = self.log.game, self.seating.creator
+        game, creator = self.gamelog.game, self.seating.creator
         return {
             "name": self.name,
             "seats": self.seating.capacity,
@@ -218,14 +225,14 @@ class Table:
 
     def snapshot(self, seat: int | None) -> StateMsg:
         """The full ``state`` message for ``seat`` (None: a spectator), filtered by the engine."""
-        game = self.log.game
+        game = self.gamelog.game
         return {
             "type": ServerMessage.STATE,
             "table": self.info(),
             "seat": seat,
             "view": cast(View, view(game, seat)) if game is not None else None,
             "seq": self.seq,
-            "commitments": list(self.log.commitments.hand),
+            "commitments": list(self.gamelog.commitments.hand),
             "deadline_ms": self.clock.deadline_ms(),
             "chat": list(self.chat.lines),
         }
@@ -248,7 +255,7 @@ class Table:
                 creator.name if creator is not None else None,
                 self._state,
                 self.seating.rows(),
-                self.log.game_id,
+                self.gamelog.game_id,
             )
         except JournalError as exc:
             self.pause(str(exc))
@@ -278,8 +285,8 @@ class Table:
         self.seating.restore(saved.seats)
         state = TableState(saved.state)
         if saved.game is not None:
-            self.log.game_id = saved.game.id
-            game = self.log.replay(saved.game.entries, len(saved.game.players))
+            self.gamelog.game_id = saved.game.id
+            game = self.gamelog.replay(saved.game.entries, len(saved.game.players))
             self.seq = max(self.seq, len(saved.game.entries))
             if game.phase == "game_over":
                 state = FINISHED
@@ -296,8 +303,8 @@ class Table:
             return
         for member, _ in self.seating.members():
             member.discard_from(ticket)
-        self.log.reload()
-        failed = self.log.unwritten_since(ticket)
+        self.gamelog.reload()
+        failed = self.gamelog.unwritten_since(ticket)
         self.pause(reason)
         for seat, action_id in failed:
             reply: ErrorMsg = {
