@@ -25,7 +25,7 @@ from typing import IO, TypeVarTuple
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage, TableState
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 from craits.server.connection import Client
 from craits.server.engine import Rules
 from craits.server.interfaces import Lobby, TableError
@@ -349,7 +349,7 @@ class Server(Lobby):
         if not table.seating.is_empty() or table.holds_game:
             return  # a paused game stays, in the journal too, for a restart to restore
         if table.name == PRACTICE and self.config.bots > 0:
-            if table.state in (TableState.FINISHED, TableState.STOPPED):
+            if table.ended:
                 self.close_table(table)
                 self._open_practice()
             return

@@ -160,6 +160,11 @@ class Table:
         """A game is running or paused: the table stays, even with nobody at it."""
         return self._state is PLAYING or self._state is PAUSED
 
+    @property
+    def ended(self) -> bool:
+        """The game is over, or an error stopped the table: nothing is running."""
+        return self._state is FINISHED or self._state is STOPPED
+
     def on_hold(self) -> bool:
         """A game is running but no person is playing (every person's seat is away
         or disconnected): it waits until a player is back (protocol §11.4)."""
