@@ -324,11 +324,14 @@ class RulesScreen(Dialog[None]):
         Binding("escape,q,question_mark", "close", "Close"),
     ]
 
+    def __init__(self, ascii: bool = False):
+        super().__init__()
+        self.ascii = ascii
+
     def compose(self) -> ComposeResult:
-        """The bundled rules text."""
-        ascii = bool(getattr(getattr(self.app, "style", None), "ascii", False))
+        """The bundled rules text (suits as letters with ``ascii``)."""
         with VerticalScroll(id="rules", classes="dialog"):
-            yield Markdown(rules_text(ascii))
+            yield Markdown(rules_text(self.ascii))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,23 +10,23 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from .cards import CardStyle
 from .dialogs import AskDialog, CreateTableDialog, RulesScreen
+from .link import LinkState
 from .options import describe_rules
-
-if TYPE_CHECKING:
-    from .app import CraitsApp
+from .session import Session
 
 
-def status_text(app: CraitsApp) -> Text:
+def status_text(session: Session) -> Text:
     """The link in a line: where we are connected, or that we are trying."""
-    if app.link == "online":
+    if session.link.state == LinkState.ONLINE:
         return Text.assemble(
-            ("Craits", "bold"), f" at {app.address} — you are ", (app.player_name, "bold")
+            ("Craits", "bold"), f" at {session.address} — you are ", (session.player_name, "bold")
         )
-    if app.link == "connecting":
-        return Text(f"Connecting to {app.address}… (q quits)", style="bold")
-    detail = f" — {app.link_detail}" if app.link_detail else ""
-    return Text(f"Connection lost: reconnecting to {app.address}…{detail}", style="bold")
+    if session.link.state == LinkState.CONNECTING:
+        return Text(f"Connecting to {session.address}… (q quits)", style="bold")
+    detail = f" — {session.link.detail}" if session.link.detail else ""
+    return Text(f"Connection lost: reconnecting to {session.address}…{detail}", style="bold")
 
 
 def table_state(info: dict[str, Any]) -> str:
@@ -72,8 +72,11 @@ class LobbyScreen(Screen[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    app: CraitsApp  # type: ignore[assignment]
-    _ready = False
+    def __init__(self, session: Session, style: CardStyle):
+        super().__init__()
+        self.session = session
+        self.style = style
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         """Status line, the tables, a hint, and the keys."""
@@ -104,14 +107,15 @@ class LobbyScreen(Screen[None]):
         """Show the link state and the tables as the app knows them now."""
         if not self._ready:
             return
-        app = self.app
-        self.query_one("#lobby-status", Static).update(status_text(app))
-        self.query_one("#lobby-status").set_class(app.link != "online", "-offline")
+        session = self.session
+        tables = session.lobby.tables
+        self.query_one("#lobby-status", Static).update(status_text(session))
+        self.query_one("#lobby-status").set_class(not session.online, "-offline")
         table = self.query_one("#tables", DataTable)
         selected = self.selected_table()
         table.clear()
-        for name in sorted(app.tables):
-            info = app.tables[name]
+        for name in sorted(tables):
+            info = tables[name]
             taken = len(info.get("players") or [])
             timeout = info.get("turn_timeout_ms")
             rules = describe_rules(info.get("rules"))
@@ -126,18 +130,18 @@ class LobbyScreen(Screen[None]):
                 Text(rules),
                 key=name,
             )
-        if selected is not None and selected in app.tables:
+        if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))
         hint = self.query_one("#lobby-hint", Static)
-        saved = app.store.get(app.store_key)
-        if saved and app.model is None:
+        saved = session.saved_seat()
+        if saved and session.model is None:
             hint.update(
                 Text(
                     f"Your seat at {saved.get('table')} is kept: press r to go back to it.",
                     style="bold",
                 )
             )
-        elif not app.tables:
+        elif not tables:
             hint.update("No tables yet: press n to open one.")
         else:
             hint.update("j: take a seat · s: watch · Enter: either · n: open a new table")
@@ -156,12 +160,12 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what cannot be done now."""
-        app = self.app
+        session = self.session
         if action in ("join", "spectate"):
             name = self.selected_table()
-            if not app.online or name is None:
+            if not session.online or name is None:
                 return None
-            info = app.tables.get(name, {})
+            info = session.lobby.tables.get(name, {})
             if action == "join" and (
                 info.get("state") != "waiting"
                 or len(info.get("players") or []) >= int(info.get("seats") or 0)
@@ -169,11 +173,11 @@ class LobbyScreen(Screen[None]):
                 return None
             return True
         if action == "create":
-            return True if app.online else None
+            return True if session.online else None
         if action == "rejoin":
-            if app.store.get(app.store_key) is None:
+            if session.saved_seat() is None:
                 return False
-            return True if app.online else None
+            return True if session.online else None
         return True
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -193,64 +197,66 @@ class LobbyScreen(Screen[None]):
             return
         event.stop()
         name = self.selected_table()
-        if not self.app.online:
+        if not self.session.online:
             why = "Not connected — wait for the connection to come back."
         elif name is None:
             why = "No table to join: n opens one."
         else:
-            info = self.app.tables.get(name, {})
+            info = self.session.lobby.tables.get(name, {})
             if len(info.get("players") or []) >= int(info.get("seats") or 0):
                 why = f"Table {name} is full: no seat to take (s watches it)."
             else:
                 why = f"Table {name} is already playing: s watches it."
-        self.app.say(why, severity="warning", timeout=4)
+        self.notify(why, severity="warning", timeout=4, markup=False)
 
     def action_join(self) -> None:
         """Take a seat at the table under the cursor."""
         name = self.selected_table()
-        if name and self.app.online:
-            self.app.join(name)
+        if name and self.session.online:
+            self.session.join(name)
 
     def action_spectate(self) -> None:
         """Watch the table under the cursor."""
         name = self.selected_table()
-        if name and self.app.online:
-            self.app.spectate(name)
+        if name and self.session.online:
+            self.session.spectate(name)
 
     def action_rejoin(self) -> None:
         """Take back the seat kept for this server."""
-        self.app.rejoin()
+        self.session.rejoin()
 
     def action_create(self) -> None:
         """Open the new-table dialog."""
 
         def done(request: dict[str, Any] | None) -> None:
             if request is not None:
-                self.app.create_table(request)
+                self.session.create_table(request)
 
-        default = f"{self.app.player_name}'s table"[:24]
-        taken = set(self.app.tables)
+        player = self.session.player_name
+        default = f"{player}'s table"[:24]
+        taken = set(self.session.lobby.tables)
         n = 2
         while default in taken:
-            default = f"{self.app.player_name[:18]}'s {n}"
+            default = f"{player[:18]}'s {n}"
             n += 1
         self.app.push_screen(CreateTableDialog(default), done)
 
     def action_rules(self) -> None:
         """Show the rules."""
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(self.style.ascii))
 
     def action_quit(self) -> None:
         """Leave the program."""
-        self.app.action_quit_app()
+        self.session.close()
+        self.app.exit()
 
     def ask_name(self, table: str, why: str) -> None:
         """The name was taken at ``table``: ask for another, then join with it."""
 
         def done(name: str | None) -> None:
             if name:
-                self.app.join(table, name)
+                self.session.join(table, name)
 
         self.app.push_screen(
-            AskDialog(f"{why}. Join {table} as:", f"{self.app.player_name[:22]}2"), done
+            AskDialog(f"{why}. Join {table} as:", f"{self.session.player_name[:22]}2"), done
         )

@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from rich.text import Text
 
 from .cards import sort_key
+
+
+class Phase(StrEnum):
+    """Provisional, until ``craits.protocol.vocab.Phase`` is merged: the view's ``phase``."""
+
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
 
 Action = dict[str, Any]
 """An action in the wire's dict form (``{"play": "7H"}``, ``{"draw": True}``…)."""
@@ -26,6 +36,36 @@ def wire_action(legal: Action) -> Action:
 
 LOG_LINES = 300
 """Event-log (and chat) lines kept per table."""
+
+
+class Lobby:
+    """The server's tables as the lobby lists them, by name (protocol §7.2)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, dict[str, Any]] = {}
+
+    def take_page(self, message: dict[str, Any]) -> int | None:
+        """Take a ``tables`` message (one page of the list; the first page starts
+        the list over). Returns the offset of the next page to ask for, or None."""
+        tables = [t for t in message.get("tables") or [] if isinstance(t, dict) and "name" in t]
+        offset = message.get("offset") if isinstance(message.get("offset"), int) else 0
+        if offset == 0:
+            self.tables = {}
+        self.tables.update({t["name"]: t for t in tables})
+        total = message.get("total")
+        if isinstance(total, int) and tables and offset + len(tables) < total:
+            return offset + len(tables)
+        return None
+
+    def put(self, info: dict[str, Any]) -> None:
+        """Take one table's info (new, or changed)."""
+        self.tables[info["name"]] = info
+
+    def drop(self, name: object) -> None:
+        """Forget a closed table."""
+        if isinstance(name, str):
+            self.tables.pop(name, None)
+
 
 PENALTIES_KEY = "client_penalties"
 """Key of a kept ``hand_ended`` result holding the hand's shuffle penalties per seat
@@ -109,6 +149,38 @@ class TableModel:
             elif kind == "hand_ended":
                 # the summary shows this hand's penalties, whatever is dealt next
                 self.last_result = {**e, PENALTIES_KEY: dict(self.hand_penalties)}
+
+    def add_log(self, line: Text) -> None:
+        """Add a line to the event log (the last :data:`LOG_LINES` are kept)."""
+        self.log.append(line)
+        self.logged += 1
+        if len(self.log) > LOG_LINES:
+            del self.log[: len(self.log) - LOG_LINES]
+
+    def log_intro(self) -> None:
+        """The log's first line: where this client is (once)."""
+        if self.log:
+            return
+        if self.spectator:
+            intro = f"You are watching table {self.name}."
+        elif self.resumed:
+            intro = f"You are back in your seat at table {self.name}."
+        else:
+            intro = f"You sit at table {self.name}."
+        self.add_log(Text(intro, style="italic"))
+
+    def check_hand_end(self, was: str | None) -> None:
+        """After a message that moved the game from phase ``was``: keep the result
+        of a hand that ended, and mark its summary due if this client saw it end."""
+        phase = self.phase
+        if phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or was == phase:
+            return
+        if self.last_result is None:
+            result = (self.view or {}).get("result")
+            if isinstance(result, dict):
+                self.last_result = result
+        if was == Phase.PLAY:
+            self.summary_due = True
 
     def set_info(self, info: dict[str, Any]) -> None:
         """Take the table info. Before a game, seats move down when someone

@@ -4,7 +4,7 @@ and the end of the game (standings and winners)."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -18,10 +18,7 @@ from textual.widgets import Footer, Static
 from .cards import CardStyle
 from .dialogs import Dialog
 from .model import PENALTIES_KEY, TableModel
-
-if TYPE_CHECKING:
-    from .app import CraitsApp
-
+from .session import Session
 
 GRACE = 0.8
 """Seconds after the summary opens during which Enter or Escape do not close it."""
@@ -127,10 +124,10 @@ class SummaryScreen(Dialog[None]):
         Binding("q", "close", "Close", show=False),
     ]
 
-    app: CraitsApp  # type: ignore[assignment]
-
-    def __init__(self, result: dict[str, Any]):
+    def __init__(self, session: Session, style: CardStyle, result: dict[str, Any]):
         super().__init__()
+        self.session = session
+        self.style = style
         self.result = result
         self._ready = False
         self._opened = time.monotonic()
@@ -153,10 +150,10 @@ class SummaryScreen(Dialog[None]):
         """Refresh the text and the "what next" line."""
         if not self._ready:
             return
-        model = self.app.model
+        model = self.session.model
         if model is None:
             return
-        self.query_one("#summary-body", Static).update(summary(self.result, model, self.app.style))
+        self.query_one("#summary-body", Static).update(summary(self.result, model, self.style))
         nxt = self.query_one("#summary-next", Static)
         if self.result.get("game_over"):
             if model.may_manage():
@@ -180,7 +177,7 @@ class SummaryScreen(Dialog[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """New game only at the end of a game, for who may start one."""
         if action == "new_game":
-            model = self.app.model
+            model = self.session.model
             if not self.result.get("game_over") or model is None:
                 return False
             if not model.may_manage() or model.state != "finished":
@@ -197,5 +194,5 @@ class SummaryScreen(Dialog[None]):
 
     def action_new_game(self) -> None:
         """Start a new game at this table."""
-        if self.app.send({"type": "new_game"}):
+        if self.session.new_game():
             self.finish(None)

@@ -10,7 +10,7 @@ prompt names them when they matter, and the rules page (``?``) lists every key.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from craits.protocol.messages import MAX_CHAT
 from rich.text import Text
@@ -21,13 +21,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from .cards import CardStyle
 from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen, suit_dialog
+from .link import LinkState
 from .model import LOG_LINES, Action, TableModel
+from .session import Session
 from .summary import SummaryScreen
 from .widgets import HandView, WrappedLog, pile_lines, seat_lines
-
-if TYPE_CHECKING:
-    from .app import CraitsApp
 
 GAME_ACTIONS = frozenset({"move", "pick", "play", "draw", "pass", "announce", "idiot"})
 """Keys that act in the game (hidden for spectators)."""
@@ -57,10 +57,10 @@ class TableScreen(Screen[None]):
         Binding("q", "leave", "Leave"),
     ]
 
-    app: CraitsApp  # type: ignore[assignment]
-
-    def __init__(self) -> None:
+    def __init__(self, session: Session, style: CardStyle):
         super().__init__()
+        self.session = session
+        self.style = style
         self.selected: int | None = 0
         self.selected_card: str | None = None
         self.armed = False
@@ -81,7 +81,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="left"):
                 yield Static(id="seats", classes="panel")
                 yield Static(id="pile", classes="panel")
-                yield HandView(self.app.style, id="hand", classes="panel")
+                yield HandView(self.style, id="hand", classes="panel")
                 yield Static(id="prompt")
             with Vertical(id="right"):
                 yield WrappedLog(id="log", indent=2, max_lines=LOG_LINES, classes="panel")
@@ -113,40 +113,40 @@ class TableScreen(Screen[None]):
         self.sync()
 
     def _tick(self) -> None:
-        model = self.app.model
+        model = self.session.model
         if model is not None and model.deadline is not None and self._ready:
             self.query_one("#seats", Static).update(
-                seat_lines(model, self.app.style, timer=self.app.online)
+                seat_lines(model, self.style, timer=self.session.online)
             )
 
     # ---------------------------------------------------------------- state
 
     @property
     def model(self) -> TableModel | None:
-        """The table as the app knows it."""
-        return self.app.model
+        """The table as the session knows it."""
+        return self.session.model
 
     def sync(self, new_update: bool = False) -> None:
         """Redraw everything from the model (after any message)."""
         if not self._ready:
             return
         model = self.model
-        app = self.app
+        session = self.session
         if model is None:
             return
-        style = app.style
+        style = self.style
         if new_update:
             self._close_stale_dialogs()
         self._fix_selection(model, new_update)
         self.query_one("#topbar", Static).update(self._topbar(model))
         banner = self.query_one("#banner", Static)
-        if app.link != "online":
-            detail = f" — {app.link_detail}" if app.link_detail else ""
+        if session.link.state != LinkState.ONLINE:
+            detail = f" — {session.link.detail}" if session.link.detail else ""
             banner.update(Text(f"Connection lost: reconnecting…{detail}", style="bold"))
             banner.display = True
         else:
             banner.display = False
-        self.query_one("#seats", Static).update(seat_lines(model, style, timer=app.online))
+        self.query_one("#seats", Static).update(seat_lines(model, style, timer=session.online))
         pile = self.query_one("#pile", Static)
         pile.update(pile_lines(model, style))
         pile.display = model.view is not None
@@ -166,7 +166,7 @@ class TableScreen(Screen[None]):
         if model.summary_due:
             self.show_summary()
         self._maybe_ask_suit(model)
-        for screen in app.screen_stack:
+        for screen in self.app.screen_stack:
             if isinstance(screen, SummaryScreen):
                 screen.sync()
         self.refresh_bindings()
@@ -205,7 +205,7 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log", WrappedLog)
         new = model.logged - self._log_shown
         if new > 0:
-            bullet = Text("- " if self.app.style.ascii else "• ", style="dim")
+            bullet = Text("- " if self.style.ascii else "• ", style="dim")
             for line in model.log[-min(new, len(model.log)) :]:
                 log.add(line, bullet)
             self._log_shown = model.logged
@@ -241,8 +241,7 @@ class TableScreen(Screen[None]):
 
     def _prompt(self, model: TableModel) -> Text:
         """What is going on and what this player can do, in a line or two."""
-        app = self.app
-        if app.link != "online":
+        if self.session.link.state != LinkState.ONLINE:
             return Text("Waiting for the connection to come back…", style="bold")
         view = model.view
         if model.state == "stopped":
@@ -289,7 +288,7 @@ class TableScreen(Screen[None]):
             elif model.find("pass") is not None:
                 drawn = view.get("drawn")
                 out.append("You drew ")
-                out.append_text(app.style.card(drawn) if drawn else Text("a card"))
+                out.append_text(self.style.card(drawn) if drawn else Text("a card"))
                 out.append(": Enter plays it, p keeps it.", style="bold")
             elif model.find("draw") is not None:
                 count = view.get("count") or 0
@@ -305,7 +304,7 @@ class TableScreen(Screen[None]):
                     what += " again (after a 6)"
                 elif view.get("king_cards"):
                     what += f" — {view['king_cards']} more for the king"
-                arrows = "Left/Right" if self.app.style.ascii else "←→"
+                arrows = "Left/Right" if self.style.ascii else "←→"
                 out.append(what + f": {arrows} or 1-9 to choose, Enter plays.", style="bold")
                 if self.armed:
                     out.append(' "One card" will be said with the play.', style="italic")
@@ -326,10 +325,10 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show each key when it can apply here; grey it out when it does nothing now."""
         model = self.model
-        app = self.app
+        session = self.session
         if model is None:
             return action in ("leave", "rules")
-        online = app.online
+        online = session.online
         view = model.view
         if action in GAME_ACTIONS:
             if model.spectator or view is None:
@@ -372,7 +371,7 @@ class TableScreen(Screen[None]):
             return True if online else None
         if action == "close_table":
             # the creator's, and not while a game runs: hidden otherwise
-            if model.state == "playing" or not model.is_creator(app.player_name):
+            if model.state == "playing" or not model.is_creator(session.player_name):
                 return False
             return True if online else None
         if action == "summary":
@@ -404,11 +403,11 @@ class TableScreen(Screen[None]):
 
     def action_back(self) -> None:
         """Tell the server I am back: it stops playing my turns."""
-        self.app.back()
+        self.session.back()
 
     def action_move(self, delta: int) -> None:
         """Choose the card to the left or right."""
-        self.app.back()
+        self.session.back()
         model = self.model
         if model is None or not model.hand:
             return
@@ -418,7 +417,7 @@ class TableScreen(Screen[None]):
 
     def action_pick(self, index: int) -> None:
         """Choose a card by its number."""
-        self.app.back()
+        self.session.back()
         model = self.model
         if model is None or not 0 <= index < len(model.hand):
             return
@@ -438,7 +437,7 @@ class TableScreen(Screen[None]):
             return
         if "play" in action:
             self.armed = False
-        self.app.act(action)
+        self.session.act(action)
 
     def action_play(self) -> None:
         """Play the chosen card (asking the suit for an 8 or 9), or name a pending suit."""
@@ -450,7 +449,7 @@ class TableScreen(Screen[None]):
             suits = [a["name_suit"] for a in named]
             top = (model.view or {}).get("top") or ""
             title = Text("Name the suit for the turned-up ")
-            title.append_text(self.app.style.card(top))
+            title.append_text(self.style.card(top))
             self._ask_suit(title, suits, self._named, lambda: bool(self._model_suits()))
             return
         card = self._current_card()
@@ -462,14 +461,15 @@ class TableScreen(Screen[None]):
             why = "it is not your turn" if not model.my_turn else "it does not match"
             if model.my_turn and model.find("draw"):
                 why = "nothing in your hand can be played: d draws"
-            self.app.say(f"{self.app.style.label(card)} cannot be played now: {why}.", timeout=3)
+            label = self.style.label(card)
+            self.notify(f"{label} cannot be played now: {why}.", timeout=3, markup=False)
             return
         want = self.armed
         chosen = [p for p in plays if bool(p.get("announce")) == want] or plays
         suits = list(dict.fromkeys(p["suit"] for p in chosen if p.get("suit")))
         if len(suits) > 1:
             title = Text("You play ")
-            title.append_text(self.app.style.card(card))
+            title.append_text(self.style.card(card))
             title.append(": which suit?")
             self._ask_suit(
                 title,
@@ -486,7 +486,7 @@ class TableScreen(Screen[None]):
     def _ask_suit(
         self, title: Text, suits: list[str], then: Any, still_valid: Callable[[], bool]
     ) -> None:
-        dialog = suit_dialog(self.app.style, title, suits, still_valid)
+        dialog = suit_dialog(self.style, title, suits, still_valid)
 
         def done(suit: str | None) -> None:
             if suit is not None:
@@ -577,17 +577,17 @@ class TableScreen(Screen[None]):
 
         def done(level: str | None) -> None:
             if level:
-                self.app.send({"type": "add_bot", "level": level})
+                self.session.add_bot(level)
 
         self.app.push_screen(ChoiceDialog("Add a bot to a free seat", choices), done)
 
     def action_start(self) -> None:
         """Start the game with the players seated."""
-        self.app.send({"type": "start"})
+        self.session.start_game()
 
     def action_new_game(self) -> None:
         """Start a new game, same seats."""
-        self.app.send({"type": "new_game"})
+        self.session.new_game()
 
     def action_close_table(self) -> None:
         """Close the table, once confirmed: everyone at it goes back to the lobby."""
@@ -597,7 +597,7 @@ class TableScreen(Screen[None]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.app.close_table()
+                self.session.close_table()
 
         self.app.push_screen(
             ConfirmDialog(
@@ -630,7 +630,7 @@ class TableScreen(Screen[None]):
             model.summary_due = True
             return
         model.summary_due = False
-        self.app.push_screen(SummaryScreen(model.last_result))
+        self.app.push_screen(SummaryScreen(self.session, self.style, model.last_result))
 
     def action_chat(self) -> None:
         """Open the chat line."""
@@ -650,12 +650,12 @@ class TableScreen(Screen[None]):
     def _chat_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if text:
-            self.app.send({"type": "chat", "text": text[:MAX_CHAT]})
+            self.session.chat(text[:MAX_CHAT])
         self.action_close_chat()
 
     def action_rules(self) -> None:
         """Show the rules."""
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(self.style.ascii))
 
     def action_leave(self) -> None:
         """Leave the table (asking first in the middle of a game)."""
@@ -664,7 +664,7 @@ class TableScreen(Screen[None]):
 
             def done(yes: bool | None) -> None:
                 if yes:
-                    self.app.leave()
+                    self.session.leave()
 
             self.app.push_screen(
                 ConfirmDialog(
@@ -675,4 +675,4 @@ class TableScreen(Screen[None]):
                 done,
             )
             return
-        self.app.leave()
+        self.session.leave()

@@ -115,6 +115,7 @@ async def test_screenshot_a_table_mid_game(server: Any, connect: Any, make_app: 
         await pilot.press("right")
         await shoot(pilot, app, "mid-game")
         await pilot.press("c")
+        app.screen.query_one("#chat-input", Input).cursor_blink = False  # (shot at any time)
         await shoot(pilot, app, "mid-game-chat")
 
 
