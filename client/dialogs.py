@@ -7,6 +7,7 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from craits.protocol.messages import MAX_NAME
+from craits.protocol.vocab import SUIT_NAMES, SUIT_SYMBOLS
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Static
 
 from .cards import CardStyle
-from .options import RULE_OPTIONS
+from .options import RULE_OPTIONS, switched_value
 
 ResultType = TypeVar("ResultType")
 
@@ -101,7 +102,9 @@ class CreateTableDialog(Dialog[dict[str, Any] | None]):
                 )
             with Grid(id="options"):
                 for opt in RULE_OPTIONS:
-                    yield OptionBox(f"{opt.label} ({opt.rule})", id=f"opt-{opt.name}", compact=True)
+                    yield OptionBox(
+                        f"{opt.label} ({opt.section})", id=f"opt-{opt.name}", compact=True
+                    )
             yield Static(id="create-error", classes="error-line")
             with Horizontal(classes="buttons"):
                 yield Button("Create", variant="primary", id="do-create", compact=True)
@@ -135,7 +138,7 @@ class CreateTableDialog(Dialog[dict[str, Any] | None]):
         rules: dict[str, Any] = {}
         for opt in RULE_OPTIONS:
             if self.query_one(f"#opt-{opt.name}", Checkbox).value:
-                rules[opt.name] = opt.on_value
+                rules[opt.name] = switched_value(opt)
         return {"name": name, "seats": seats, "rules": rules, "turn_timeout_ms": timeout * 1000}
 
     def action_create(self) -> None:
@@ -266,12 +269,9 @@ def suit_dialog(
     compact one at the bottom of the screen, so the hand stays in sight."""
     choices = []
     for s in suits:
-        text = Text.assemble(style.suit_text(s), " ", (SUIT_WORDS[s], ""))
+        text = Text.assemble(style.suit_text(s), " ", (SUIT_NAMES[s], ""))
         choices.append((s.lower(), text, s))
     return ChoiceDialog(title, choices, still_valid, compact=True)
-
-
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 class ConfirmDialog(Dialog[bool]):
@@ -312,8 +312,8 @@ def rules_text(ascii: bool = False) -> str:
     """The rules summary bundled with the client (Markdown)."""
     text = resources.files("craits.client").joinpath("rules_help.md").read_text(encoding="utf-8")
     if ascii:
-        for sym, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
-            text = text.replace(sym, letter)
+        for letter, symbol in SUIT_SYMBOLS.items():
+            text = text.replace(symbol, letter)
     return text
 
 

@@ -1,69 +1,35 @@
-"""The lobby: the server's tables, kept up to date; open, join or watch one."""
+"""The lobby: the server's tables, kept up to date; open, join or watch one.
+
+What the rows, the status line and the keys say comes from
+:mod:`craits.client.presenter`; requests go through the session.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from . import presenter
 from .cards import CardStyle
 from .dialogs import AskDialog, CreateTableDialog, RulesScreen
 from .link import LinkState
-from .options import describe_rules
 from .session import Session
 
 
-def status_text(session: Session) -> Text:
-    """The link in a line: where we are connected, or that we are trying."""
-    if session.link.state == LinkState.ONLINE:
-        return Text.assemble(
-            ("Craits", "bold"), f" at {session.address} — you are ", (session.player_name, "bold")
-        )
-    if session.link.state == LinkState.CONNECTING:
-        return Text(f"Connecting to {session.address}… (q quits)", style="bold")
-    detail = f" — {session.link.detail}" if session.link.detail else ""
-    return Text(f"Connection lost: reconnecting to {session.address}…{detail}", style="bold")
-
-
-def table_state(info: dict[str, Any]) -> str:
-    """A table's state in words: waiting, playing hand n/15, finished."""
-    state = str(info.get("state", "?"))
-    if state == "playing":
-        return f"hand {info.get('hand_number', '?')}/{info.get('hands_in_game', '?')}"
-    return state
-
-
-def players_text(info: dict[str, Any]) -> Text:
-    """The players at a table: people by name, marked when away or disconnected,
-    then the bots counted ("2 bots"), so a full table's line stays short."""
-    out = Text()
-    players = [p for p in info.get("players") or [] if isinstance(p, dict)]
-    people = [p for p in players if not p.get("bot")]
-    bots = len(players) - len(people)
-    for i, p in enumerate(people):
-        if i:
-            out.append(", ")
-        out.append(str(p.get("name", "?")))
-        if not p.get("connected"):
-            out.append(" (offline)", style="dim")
-        elif p.get("away"):
-            out.append(" (away)", style="dim")
-    if bots:
-        out.append(", " if people else "")
-        out.append(f"{bots} bot" if bots == 1 else f"{bots} bots", style="dim")
-    if not players:
-        out.append("—", style="dim")
-    return out
-
-
 class LobbyScreen(Screen[None]):
-    """The list of tables; keys open, join and watch them."""
+    """The list of tables; keys open, join and watch them.
 
-    BINDINGS = [  # noqa: RUF012
+    Args:
+        session: the session (the list of tables, and where requests go).
+        style: how cards are drawn (the rules page with ``--ascii``).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "join", "Join"),
         Binding("s", "spectate", "Watch"),
         Binding("n", "create", "New table"),
@@ -89,12 +55,15 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         """Set the columns and show what is known."""
         table = self.query_one("#tables", DataTable)
-        table.add_column("Table", key="name")
-        table.add_column("Seats", key="seats")
-        table.add_column("State", key="state")
-        table.add_column("Watching", key="watching")
-        table.add_column("Players", key="players")
-        table.add_column("Rules", key="rules")
+        for label, key in (
+            ("Table", "name"),
+            ("Seats", "seats"),
+            ("State", "state"),
+            ("Watching", "watching"),
+            ("Players", "players"),
+            ("Rules", "rules"),
+        ):
+            table.add_column(label, key=key)
         table.focus()
         self._ready = True
         self.sync()
@@ -104,47 +73,30 @@ class LobbyScreen(Screen[None]):
         self.sync()
 
     def sync(self) -> None:
-        """Show the link state and the tables as the app knows them now."""
+        """Show the link state and the tables as the session knows them now."""
         if not self._ready:
             return
         session = self.session
+        link = session.link
         tables = session.lobby.tables
-        self.query_one("#lobby-status", Static).update(status_text(session))
+        status = presenter.status_text(
+            session.online,
+            link.state == LinkState.CONNECTING,
+            link.detail,
+            session.address,
+            session.player_name,
+        )
+        self.query_one("#lobby-status", Static).update(status)
         self.query_one("#lobby-status").set_class(not session.online, "-offline")
         table = self.query_one("#tables", DataTable)
         selected = self.selected_table()
         table.clear()
         for name in sorted(tables):
-            info = tables[name]
-            taken = len(info.get("players") or [])
-            timeout = info.get("turn_timeout_ms")
-            rules = describe_rules(info.get("rules"))
-            if isinstance(timeout, int):
-                rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
-            table.add_row(
-                Text(name, style="bold"),
-                Text(f"{taken}/{info.get('seats', '?')}"),
-                Text(table_state(info)),
-                Text(str(info.get("spectators", 0))),
-                players_text(info),
-                Text(rules),
-                key=name,
-            )
+            table.add_row(*presenter.lobby_row(tables[name]), key=name)
         if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))
-        hint = self.query_one("#lobby-hint", Static)
-        saved = session.saved_seat()
-        if saved and session.model is None:
-            hint.update(
-                Text(
-                    f"Your seat at {saved.get('table')} is kept: press r to go back to it.",
-                    style="bold",
-                )
-            )
-        elif not tables:
-            hint.update("No tables yet: press n to open one.")
-        else:
-            hint.update("j: take a seat · s: watch · Enter: either · n: open a new table")
+        hint = presenter.lobby_hint(session.saved_seat(), session.model is not None, len(tables))
+        self.query_one("#lobby-hint", Static).update(hint)
         self.refresh_bindings()
 
     def selected_table(self) -> str | None:
@@ -158,27 +110,17 @@ class LobbyScreen(Screen[None]):
             return None
         return None if key.value is None else str(key.value)
 
+    def _selected_info(self) -> dict[str, Any] | None:
+        name = self.selected_table()
+        return None if name is None else self.session.lobby.tables.get(name, {})
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what cannot be done now."""
         session = self.session
-        if action in ("join", "spectate"):
-            name = self.selected_table()
-            if not session.online or name is None:
-                return None
-            info = session.lobby.tables.get(name, {})
-            if action == "join" and (
-                info.get("state") != "waiting"
-                or len(info.get("players") or []) >= int(info.get("seats") or 0)
-            ):
-                return None
-            return True
-        if action == "create":
-            return True if session.online else None
-        if action == "rejoin":
-            if session.saved_seat() is None:
-                return False
-            return True if session.online else None
-        return True
+        saved = session.saved_seat() is not None
+        return presenter.lobby_key(
+            action, self._selected_info(), online=session.online, saved=saved
+        )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter or a click on a table: take a seat (or watch, once its game runs)."""
@@ -191,22 +133,14 @@ class LobbyScreen(Screen[None]):
         """The keys that apply depend on the table under the cursor."""
         self.refresh_bindings()
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         """``j`` where it does nothing (its key greyed out): say why."""
         if event.key != "j" or self.check_action("join", ()) is True:
             return
         event.stop()
-        name = self.selected_table()
-        if not self.session.online:
-            why = "Not connected — wait for the connection to come back."
-        elif name is None:
-            why = "No table to join: n opens one."
-        else:
-            info = self.session.lobby.tables.get(name, {})
-            if len(info.get("players") or []) >= int(info.get("seats") or 0):
-                why = f"Table {name} is full: no seat to take (s watches it)."
-            else:
-                why = f"Table {name} is already playing: s watches it."
+        why = presenter.join_refusal(
+            self._selected_info(), self.selected_table(), online=self.session.online
+        )
         self.notify(why, severity="warning", timeout=4, markup=False)
 
     def action_join(self) -> None:
@@ -257,6 +191,5 @@ class LobbyScreen(Screen[None]):
             if name:
                 self.session.join(table, name)
 
-        self.app.push_screen(
-            AskDialog(f"{why}. Join {table} as:", f"{self.session.player_name[:22]}2"), done
-        )
+        default = f"{self.session.player_name[:22]}2"
+        self.app.push_screen(AskDialog(f"{why}. Join {table} as:", default), done)

@@ -1,41 +1,49 @@
 """What the client knows of the table it sits at or watches: the server's messages, kept.
 
 The model decides no rule. What a seat may do comes from ``view["legal"]``
-(the server's list of legal actions); an action is sent back as one of those
-dicts without its ``"seat"``.
+(the server's list of legal actions), read as the protocol's actions
+(:mod:`craits.protocol.actions`); one of them is sent back in ``act``.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
+from craits.protocol.actions import (
+    NO_SEAT,
+    Action,
+    ActionFormError,
+    CallIdiot,
+    NameSuit,
+    Play,
+    action_kind,
+    parse_action,
+)
+from craits.protocol.vocab import ActionKind, EventKind, Phase, TableState
 from rich.text import Text
 
 from .cards import sort_key
 
-
-class Phase(StrEnum):
-    """Provisional, until ``craits.protocol.vocab.Phase`` is merged: the view's ``phase``."""
-
-    PLAY = "play"
-    HAND_OVER = "hand_over"
-    GAME_OVER = "game_over"
-
-
-Action = dict[str, Any]
-"""An action in the wire's dict form (``{"play": "7H"}``, ``{"draw": True}``…)."""
-
-
-def wire_action(legal: Action) -> Action:
-    """A legal action from the view, as ``act`` sends it: without ``"seat"``."""
-    return {k: v for k, v in legal.items() if k != "seat"}
-
-
 LOG_LINES = 300
 """Event-log (and chat) lines kept per table."""
+
+
+def legal_actions(listed: object) -> list[Action]:
+    """The view's ``legal`` list (action maps with their ``seat``, protocol §8) as
+    actions; an entry that is not an action map is left out."""
+    actions: list[Action] = []
+    for entry in listed if isinstance(listed, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        seat = entry.get("seat")
+        form = {k: v for k, v in entry.items() if k != "seat"}
+        try:
+            actions.append(parse_action(form, seat if isinstance(seat, int) else NO_SEAT))
+        except ActionFormError:
+            continue
+    return actions
 
 
 class Lobby:
@@ -67,11 +75,6 @@ class Lobby:
             self.tables.pop(name, None)
 
 
-PENALTIES_KEY = "client_penalties"
-"""Key of a kept ``hand_ended`` result holding the hand's shuffle penalties per seat
-(the event does not carry them: the client counts them from ``shuffle_penalty`` events)."""
-
-
 @dataclass
 class TableModel:
     """One table as this client sees it.
@@ -89,7 +92,6 @@ class TableModel:
         log: the event log in words (the latest lines), oldest first.
         logged: how many lines were ever added to ``log``.
         last_result: the last ``hand_ended`` event (the hand-end summary).
-        hand_penalties: shuffle-penalty points paid per seat in this hand (R10).
         resumed: this client took the seat back with its token.
         summary_due: a hand just ended and its summary is still to be shown.
     """
@@ -106,9 +108,10 @@ class TableModel:
     log: list[Text] = field(default_factory=list)
     logged: int = 0
     last_result: dict[str, Any] | None = None
-    hand_penalties: dict[int, int] = field(default_factory=dict)
     resumed: bool = False
     summary_due: bool = False
+    _legal_of: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    _legal: list[Action] = field(default_factory=list, repr=False, compare=False)
 
     # ------------------------------------------------------------- messages
 
@@ -136,19 +139,11 @@ class TableModel:
         self.set_deadline(message.get("deadline_ms"))
 
     def note_events(self, events: list[dict[str, Any]]) -> None:
-        """Keep what the summary needs from an update's events: penalties, the result."""
+        """Keep what the summary needs from an update's events: the hand's result
+        (the ``hand_ended`` event, kept whatever is dealt next)."""
         for e in events:
-            kind = e.get("event")
-            if kind == "dealt":
-                self.hand_penalties = {}
-            elif kind == "shuffle_penalty" and isinstance(e.get("seat"), int):
-                seat = e["seat"]
-                self.hand_penalties[seat] = self.hand_penalties.get(seat, 0) + int(
-                    e.get("penalty") or 0
-                )
-            elif kind == "hand_ended":
-                # the summary shows this hand's penalties, whatever is dealt next
-                self.last_result = {**e, PENALTIES_KEY: dict(self.hand_penalties)}
+            if e.get("event") == EventKind.HAND_ENDED:
+                self.last_result = dict(e)
 
     def add_log(self, line: Text) -> None:
         """Add a line to the event log (the last :data:`LOG_LINES` are kept)."""
@@ -240,20 +235,26 @@ class TableModel:
         c = self.info.get("creator")
         return c if isinstance(c, str) else None
 
-    def may_manage(self) -> bool:
-        """Whether this client may start the game, seat bots or start a new one:
-        the creator, or any seated player once the creator is gone. The
-        server checks again; this only decides which keys look usable."""
-        if self.seat is None:
-            return False
-        me = self.name_of(self.seat)
-        creator = self.creator
-        if creator is None or creator == me:
-            return True
-        return not any(
-            p.get("name") == creator and p.get("connected") and not p.get("bot")
-            for p in self.players
-        )
+    @property
+    def capacity(self) -> int:
+        """The table's number of seats (those taken, if the server does not say)."""
+        seats = (self.info or {}).get("seats")
+        return int(seats) if isinstance(seats, int) and seats else len(self.players)
+
+    @property
+    def keeps_drawn_cards(self) -> bool:
+        """Whether a seat at this table may keep a card it drew rather than play it
+        (the table's rules hold ``play_drawn_card``, R4): the Pass key belongs on
+        the screen. Whether it applies now is the legal actions' say."""
+        return bool(((self.view or {}).get("rules") or {}).get("play_drawn_card"))
+
+    @property
+    def may_start(self) -> bool:
+        """Whether this client may start the game, seat bots or start a new one now
+        (its seat is in the table info's ``may_start``, protocol §11.2). The server
+        checks again; this only decides which keys look usable."""
+        may = (self.info or {}).get("may_start") or []
+        return self.seat is not None and self.seat in may
 
     @property
     def on_hold(self) -> bool:
@@ -282,8 +283,8 @@ class TableModel:
     def state(self) -> str:
         """The table's state: waiting, playing, finished or stopped."""
         if self.info is None:
-            return "waiting"
-        return str(self.info.get("state", "waiting"))
+            return TableState.WAITING
+        return str(self.info.get("state", TableState.WAITING))
 
     @property
     def spectators(self) -> int:
@@ -308,10 +309,14 @@ class TableModel:
 
     @property
     def legal(self) -> list[Action]:
-        """This seat's legal actions, as the server lists them."""
-        if self.view is None:
+        """This seat's legal actions, as the server lists them (protocol §8 ``legal``)."""
+        view = self.view
+        if view is None:
             return []
-        return [a for a in self.view.get("legal") or [] if isinstance(a, dict)]
+        if self._legal_of is not view:
+            self._legal_of = view
+            self._legal = legal_actions(view.get("legal"))
+        return self._legal
 
     @property
     def to_act(self) -> int | None:
@@ -321,38 +326,41 @@ class TableModel:
     @property
     def my_turn(self) -> bool:
         """Whether this seat must act now."""
-        return self.seat is not None and self.to_act == self.seat and self.phase == "play"
+        return self.seat is not None and self.to_act == self.seat and self.phase == Phase.PLAY
 
-    def plays(self, card: str) -> list[Action]:
+    def plays(self, card: str) -> list[Play]:
         """The legal plays of ``card`` (one per suit it may name, with or without announcing)."""
-        return [a for a in self.legal if a.get("play") == card]
+        return [a for a in self.legal if isinstance(a, Play) and a.card == card]
 
     def playable(self, card: str) -> bool:
         """Whether the server lists a play of ``card``."""
-        return any(a.get("play") == card for a in self.legal)
+        return any(isinstance(a, Play) and a.card == card for a in self.legal)
 
-    def find(self, key: str) -> Action | None:
-        """The first legal action of a kind (``draw``, ``pass``, ``announce``), or None."""
-        for a in self.legal:
-            if key in a and "play" not in a:
-                return a
-        return None
+    def find(self, kind: ActionKind) -> Action | None:
+        """The first legal action of a kind (``draw``, ``pass``, ``announce``…), or None."""
+        return next((a for a in self.legal if action_kind(a) == kind), None)
 
-    def suit_choices(self) -> list[Action]:
+    def suit_choices(self) -> list[NameSuit]:
         """The legal ``name_suit`` actions (the dealer names a turned-up 8 or 9's suit)."""
-        return [a for a in self.legal if "name_suit" in a]
+        return [a for a in self.legal if isinstance(a, NameSuit)]
 
     def idiot_targets(self) -> list[int]:
         """Seats this seat may call idiot on now."""
-        return [a["idiot"] for a in self.legal if "idiot" in a]
+        return [a.target for a in self.legal if isinstance(a, CallIdiot)]
+
+    def idiot_call(self, target: int) -> CallIdiot | None:
+        """The legal call of idiot on ``target``, or None."""
+        return next(
+            (a for a in self.legal if isinstance(a, CallIdiot) and a.target == target), None
+        )
 
     def can_announce_with_play(self) -> bool:
         """Whether some legal play may carry the "one card" announcement."""
-        return any(a.get("announce") and "play" in a for a in self.legal)
+        return any(isinstance(a, Play) and a.announce for a in self.legal)
 
     def owes_announcement(self) -> bool:
         """Whether this seat must still announce "one card"."""
-        return self.find("announce") is not None
+        return self.find(ActionKind.ANNOUNCE) is not None
 
     def hand_sizes(self) -> list[int]:
         """Cards held by each seat."""
@@ -367,12 +375,6 @@ class TableModel:
         return max(0.0, self.deadline - time.monotonic())
 
     def penalties_paid(self, seat: int) -> int:
-        """Shuffle-penalty points ``seat`` paid this game (from the server's ``next_penalty``)."""
-        if self.view is None:
-            return 0
-        nxt = self.view.get("next_penalty") or []
-        pressure = self.view.get("pressure") or []
-        if seat >= len(nxt) or seat >= len(pressure) or not pressure[seat]:
-            return 0
-        # next_penalty doubles each time from 5: paid so far = 5 + 10 + … = next − 5
-        return max(0, int(nxt[seat]) - 5)
+        """Shuffle-penalty points ``seat`` paid this game (the view's ``penalties_paid``, R10)."""
+        paid = (self.view or {}).get("penalties_paid") or []
+        return int(paid[seat]) if seat < len(paid) else 0

@@ -24,13 +24,14 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from craits.protocol import VERSION
+from craits.protocol.actions import Action, action_to_wire
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
 from rich.text import Text
 
 from .cards import CardStyle
 from .describe import Describer
 from .link import Link
-from .model import Action, Lobby, TableModel, wire_action
+from .model import Lobby, TableModel
 from .store import TokenStore
 
 log = logging.getLogger(__name__)
@@ -341,14 +342,14 @@ class Session:
         self._request(Intent(Want.RESUME), ClientMessage.RESUME, token=token)
 
     def act(self, action: Action) -> bool:
-        """Send one of the view's legal actions (its ``seat`` removed) with the view's seq."""
+        """Send one of the view's legal actions with the view's seq (and a new id)."""
         model = self.model
         if model is None:
             return False
         self._next_id += 1
-        action = wire_action(action)
+        form = action_to_wire(action)
         return self.send(
-            {"type": ClientMessage.ACT, "id": self._next_id, "action": action, "seq": model.seq}
+            {"type": ClientMessage.ACT, "id": self._next_id, "action": form, "seq": model.seq}
         )
 
     def join(self, table: str, name: str | None = None) -> None:

@@ -6,8 +6,8 @@ import io
 
 from craits.client.cards import CardStyle
 from craits.client.model import TableModel
-from craits.client.summary import hand_table
-from craits.client.widgets import seat_lines
+from craits.client.presenter import seat_lines
+from craits.client.results import hand_table
 from rich.console import Console
 
 
@@ -28,6 +28,7 @@ def test_the_shuffle_column_survives_the_next_deal() -> None:
         ],
         "scores": [0, 15],
         "pressure": [0, 1],
+        "penalties": [0, 5],
         "next_dealer": 1,
         "game_over": False,
         "winners": [],
