@@ -15,6 +15,7 @@ import logging
 from typing import Any, ClassVar
 
 from craits.protocol import VERSION
+from craits.protocol.types import ClientMsg, TableInfo
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
@@ -154,11 +155,11 @@ class CraitsApp(App[None]):
         return self.session.model
 
     @property
-    def tables(self) -> dict[str, dict[str, Any]]:
+    def tables(self) -> dict[str, TableInfo]:
         """The server's tables by name, as the lobby lists them."""
         return self.session.lobby.tables
 
-    def send(self, message: dict[str, Any]) -> bool:
+    def send(self, message: ClientMsg) -> bool:
         """Send a message now; False (and a notice) when there is no connection."""
         return self.session.send(message)
 

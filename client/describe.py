@@ -2,21 +2,36 @@
 
 Events are the server's maps (``{"event": kind, ...}``, protocol §9); names come
 from the table, and are shown as plain text (never parsed as markup). One
-method per :class:`~craits.protocol.vocab.EventKind` words it.
+method per :class:`~craits.protocol.vocab.EventKind` words it; the events of
+the deal and the scoring are apart from the moves and what they cause.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Sequence
 
+from craits.protocol.types import (
+    AnnouncedEvent,
+    CountEvent,
+    CutEvent,
+    DealtEvent,
+    DrewEvent,
+    HandEndedEvent,
+    IdiotEvent,
+    PassedEvent,
+    PlayAgainEvent,
+    PlayedEvent,
+    ReversedEvent,
+    ShufflePenaltyEvent,
+    SkippedEvent,
+    SuitNamedEvent,
+    TurnedUpEvent,
+    WireEvent,
+)
 from craits.protocol.vocab import DrawReason, EventKind, SkipReason
 from rich.text import Text
 
 from .cards import CardStyle
-
-Event = Mapping[str, Any]
-"""One event as the server sends it."""
 
 DRAW_REASONS: dict[str, str] = {
     DrawReason.TURN: "",
@@ -73,46 +88,37 @@ class Describer:
         self.style = style
         self._name_of = name_of
         self.me = me
-        self._words: dict[str, Callable[[Event], Text]] = {
-            EventKind.CUT: self._cut,
-            EventKind.DEALT: self._dealt,
-            EventKind.TURNED_UP: self._turned_up,
-            EventKind.PLAYED: self._played,
-            EventKind.SUIT_NAMED: self._suit_named,
-            EventKind.DREW: self._drew,
-            EventKind.SHUFFLE_PENALTY: self._shuffle_penalty,
-            EventKind.COUNT: self._count,
-            EventKind.SKIPPED: self._skipped,
-            EventKind.REVERSED: self._reversed,
-            EventKind.PLAY_AGAIN: self._play_again,
-            EventKind.PASSED: self._passed,
-            EventKind.ANNOUNCED: self._announced,
-            EventKind.IDIOT: self._idiot,
-            EventKind.HAND_ENDED: self._hand_ended,
-        }
 
-    def who(self, seat: object) -> str:
-        """``You`` for this seat, else the seat's name (``?`` if not a seat)."""
-        if not isinstance(seat, int):
+    def who(self, seat: int | None) -> str:
+        """``You`` for this seat, else the seat's name (``?`` if no seat)."""
+        if seat is None:
             return "?"
         return "You" if seat == self.me else self._name_of(seat)
 
-    def _verb(self, seat: object, mine: str, theirs: str) -> str:
+    def _verb(self, seat: int, mine: str, theirs: str) -> str:
         return mine if seat == self.me else theirs
 
-    def event(self, e: Event) -> Text | None:
-        """One event in words, or None for events not worth a line."""
-        words = self._words.get(str(e.get("event")))
-        return words(e) if words is not None else None
+    def event(self, e: WireEvent) -> Text:
+        """One event in words."""
+        match e["event"]:
+            case (
+                EventKind.CUT
+                | EventKind.DEALT
+                | EventKind.TURNED_UP
+                | EventKind.SHUFFLE_PENALTY
+                | EventKind.COUNT
+                | EventKind.HAND_ENDED
+            ):
+                return self._stage(e)
+            case _:
+                return self._move(e)
 
-    def update(self, events: list[Event]) -> list[Text]:
+    def update(self, events: Sequence[WireEvent]) -> list[Text]:
         """The events of one update as lines: each move starts a line, and what it
         caused follows it after a dash ("Ana played 7♥ — Ben drew a card (a 7)")."""
         lines: list[Text] = []
         for e in events:
             text = self.event(e)
-            if text is None:
-                continue
             if not lines or self._starts_line(e):
                 lines.append(text)
             else:
@@ -120,17 +126,74 @@ class Describer:
         return lines
 
     @staticmethod
-    def _starts_line(e: Event) -> bool:
-        kind = e.get("event")
-        if kind in NEW_LINE:
+    def _starts_line(e: WireEvent) -> bool:
+        if e["event"] in NEW_LINE:
             return True
-        return kind == EventKind.DREW and e.get("reason") in OWN_DRAWS
+        return e["event"] == EventKind.DREW and e["reason"] in OWN_DRAWS
+
+    def _stage(
+        self,
+        e: CutEvent
+        | DealtEvent
+        | TurnedUpEvent
+        | ShufflePenaltyEvent
+        | CountEvent
+        | HandEndedEvent,
+    ) -> Text:
+        """An event of the deal, the stock or the scoring in words."""
+        match e["event"]:
+            case EventKind.CUT:
+                return self._cut(e)
+            case EventKind.DEALT:
+                return self._dealt(e)
+            case EventKind.TURNED_UP:
+                return self._turned_up(e)
+            case EventKind.SHUFFLE_PENALTY:
+                return self._shuffle_penalty(e)
+            case EventKind.COUNT:
+                return self._count(e["count"])
+            case EventKind.HAND_ENDED:
+                return self._hand_ended(e)
+
+    def _move(
+        self,
+        e: PlayedEvent
+        | SuitNamedEvent
+        | DrewEvent
+        | SkippedEvent
+        | ReversedEvent
+        | PlayAgainEvent
+        | PassedEvent
+        | AnnouncedEvent
+        | IdiotEvent,
+    ) -> Text:
+        """A move, or what a move caused, in words."""
+        match e["event"]:
+            case EventKind.PLAYED:
+                return self._played(e)
+            case EventKind.SUIT_NAMED:
+                return self._suit_named(e)
+            case EventKind.DREW:
+                return self._drew(e)
+            case EventKind.SKIPPED:
+                return self._skipped(e)
+            case EventKind.REVERSED:
+                return Text(f"Play now goes {self.style.direction(e['direction'])}")
+            case EventKind.PLAY_AGAIN:
+                return self._play_again(e)
+            case EventKind.PASSED:
+                return Text(f"{self.who(e['seat'])} kept the drawn card")
+            case EventKind.ANNOUNCED:
+                return Text(f'{self.who(e["seat"])}: "One card!"')
+            case EventKind.IDIOT:
+                target = self.who(e["target"]).replace("You", "you")
+                return Text(f"{self.who(e['seat'])} called idiot on {target}", style="bold")
 
     # ------------------------------------------------------------ one per kind
 
-    def _cut(self, e: Event) -> Text:
+    def _cut(self, e: CutEvent) -> Text:
         out = Text("Cut for the deal: ")
-        for r, rnd in enumerate(e.get("rounds") or []):
+        for r, rnd in enumerate(e["rounds"]):
             if r:
                 out.append("; again: ")
             for i, (seat, card) in enumerate(rnd):
@@ -138,57 +201,57 @@ class Describer:
                     out.append(", ")
                 out.append(f"{self.who(seat)} ")
                 out.append_text(self.style.card(card))
-        dealer = e.get("dealer")
+        dealer = e["dealer"]
         out.append(f" — {self.who(dealer)} {self._verb(dealer, 'deal', 'deals')}")
         return out
 
-    def _dealt(self, e: Event) -> Text:
+    def _dealt(self, e: DealtEvent) -> Text:
         out = Text()
-        out.append(f"Hand {e.get('hand_number')}: ", style="bold")
-        dealer = e.get("dealer")
-        size = e.get("hand_size")
+        out.append(f"Hand {e['hand_number']}: ", style="bold")
+        dealer = e["dealer"]
+        size = e["hand_size"]
         out.append(
             f"{self.who(dealer)} {self._verb(dealer, 'deal', 'deals')} "
             f"{size} card{'s' if size != 1 else ''} each"
         )
         return out
 
-    def _turned_up(self, e: Event) -> Text:
-        out = Text(f"{self.who(e.get('seat'))} turned up ")
-        out.append_text(self.style.card(e.get("card", "")))
+    def _turned_up(self, e: TurnedUpEvent) -> Text:
+        out = Text(f"{self.who(e['seat'])} turned up ")
+        out.append_text(self.style.card(e["card"]))
         return out
 
-    def _played(self, e: Event) -> Text:
-        card = str(e.get("card", ""))
-        out = Text(f"{self.who(e.get('seat'))} played ")
+    def _played(self, e: PlayedEvent) -> Text:
+        card = e["card"]
+        out = Text(f"{self.who(e['seat'])} played ")
         out.append_text(self.style.card(card))
-        if card[:1] in WILD_RANKS and e.get("suit"):
+        if card[:1] in WILD_RANKS and e["suit"]:
             out.append(" and named ")
             out.append_text(self.style.suit_text(e["suit"]))
-        if e.get("announced"):
+        if e["announced"]:
             out.append(' — "One card!"')
         return out
 
-    def _suit_named(self, e: Event) -> Text:
-        out = Text(f"{self.who(e.get('seat'))} named ")
-        out.append_text(self.style.suit_text(e.get("suit", "")))
+    def _suit_named(self, e: SuitNamedEvent) -> Text:
+        out = Text(f"{self.who(e['seat'])} named ")
+        out.append_text(self.style.suit_text(e["suit"]))
         return out
 
-    def _drew(self, e: Event) -> Text:
-        n = e.get("n", 1)
-        cards = e.get("cards")
-        out = Text(f"{self.who(e.get('seat'))} drew ")
+    def _drew(self, e: DrewEvent) -> Text:
+        n = e["n"]
+        cards = e["cards"]
+        out = Text(f"{self.who(e['seat'])} drew ")
         if cards:
             out.append_text(self.style.cards(list(cards)))
         else:
             out.append("a card" if n == 1 else f"{n} cards")
-        out.append(DRAW_REASONS.get(str(e.get("reason")), ""))
+        out.append(DRAW_REASONS.get(e["reason"], ""))
         return out
 
-    def _shuffle_penalty(self, e: Event) -> Text:
-        seat = e.get("seat")
-        penalty = e.get("penalty")
-        if e.get("stock_size"):
+    def _shuffle_penalty(self, e: ShufflePenaltyEvent) -> Text:
+        seat = e["seat"]
+        penalty = e["penalty"]
+        if e["stock_size"]:
             return Text(
                 f"{self.who(seat)} shuffled the discard pile into a new stock: "
                 f"{penalty}-point penalty"
@@ -198,48 +261,35 @@ class Describer:
             f" a {penalty}-point penalty and the hand ends"
         )
 
-    def _count(self, e: Event) -> Text:
-        count = e.get("count", 0)
+    @staticmethod
+    def _count(count: int) -> Text:
         if count:
             return Text(f"The count is {count}", style="bold")
         return Text("The count is over")
 
-    def _skipped(self, e: Event) -> Text:
-        seat = e.get("seat")
-        what = SKIP_REASONS.get(str(e.get("reason")), "skipped")
+    def _skipped(self, e: SkippedEvent) -> Text:
+        seat = e["seat"]
+        what = SKIP_REASONS.get(e["reason"], "skipped")
         if seat == self.me:
             what = what.replace("loses", "lose").replace("skipped", "are skipped")
             return Text(f"You {what}")
         return Text(f"{self.who(seat)} {'is ' if what.startswith('skipped') else ''}{what}")
 
-    def _reversed(self, e: Event) -> Text:
-        return Text(f"Play now goes {self.style.direction(int(e.get('direction') or 1))}")
-
-    def _play_again(self, e: Event) -> Text:
-        seat = e.get("seat")
-        cards = e.get("cards", 1)
-        if cards and cards > 1:
+    def _play_again(self, e: PlayAgainEvent) -> Text:
+        seat = e["seat"]
+        cards = e["cards"]
+        if cards > 1:
             return Text(f"{self.who(seat)} must play {cards} more cards (a king)")
         return Text(f"{self.who(seat)} {self._verb(seat, 'play', 'plays')} again")
 
-    def _passed(self, e: Event) -> Text:
-        return Text(f"{self.who(e.get('seat'))} kept the drawn card")
-
-    def _announced(self, e: Event) -> Text:
-        return Text(f'{self.who(e.get("seat"))}: "One card!"')
-
-    def _idiot(self, e: Event) -> Text:
-        target = self.who(e.get("target")).replace("You", "you")
-        return Text(f"{self.who(e.get('seat'))} called idiot on {target}", style="bold")
-
-    def _hand_ended(self, e: Event) -> Text:
+    def _hand_ended(self, e: HandEndedEvent) -> Text:
         out = Text()
-        out.append(f"Hand {e.get('hand_number')} is over", style="bold")
-        gone = [r.get("seat") for r in e.get("results") or [] if r.get("went_out")]
+        out.append(f"Hand {e['hand_number']} is over", style="bold")
+        gone = [r["seat"] for r in e["results"] if r["went_out"]]
         if gone:
             out.append(" — " + ", ".join(self.who(g) for g in gone) + " went out")
-        if e.get("game_over"):
-            winners = e.get("winners") or []
+        if e["game_over"]:
+            winners = e["winners"]
             names = ", ".join(self.who(w) for w in winners)
             single = len(winners) == 1 and winners[0] != self.me
             out.append(f". Game over: {names} win{'s' if single else ''}!")

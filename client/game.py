@@ -47,8 +47,8 @@ class GamePanel(Vertical):
         Binding("i", "idiot", "Idiot"),
     ]
 
-    def __init__(self, session: Session, style: CardStyle, **kwargs: str):
-        super().__init__(**kwargs)
+    def __init__(self, session: Session, style: CardStyle, *, id: str | None = None):
+        super().__init__(id=id)
         self.session = session
         self.style = style
         self.selected: int | None = 0
@@ -222,7 +222,8 @@ class GamePanel(Vertical):
 
     def _name_the_turned_up_suit(self, model: TableModel) -> None:
         title = Text("Name the suit for the turned-up ")
-        title.append_text(self.style.card((model.view or {}).get("top") or ""))
+        top = model.view["top"] if model.view is not None else None
+        title.append_text(self.style.card(top or ""))
 
         def name(suit: str) -> None:
             model = self.session.model

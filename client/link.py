@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Protocol
 
 from craits.protocol import VERSION, ProtocolError, encode
 from craits.protocol.client import ConnectError, Connection
+from craits.protocol.messages import parse_server_message
+from craits.protocol.types import ClientMsg, ServerMsg
+from craits.protocol.vocab import ErrorCode
+
+log = logging.getLogger(__name__)
 
 
 class LinkState(StrEnum):
@@ -38,8 +45,8 @@ class LinkOwner(Protocol):
     def connected(self, first: bool) -> None:
         """The connection is up (``first``: for the first time); messages follow."""
 
-    def received(self, message: dict[str, Any]) -> None:
-        """A message from the server."""
+    def received(self, message: ServerMsg) -> None:
+        """A message from the server (of a type this client knows, with its keys)."""
 
     def unreachable(self, why: str) -> None:
         """The first connection failed (``why`` in one line); the link gives up."""
@@ -96,7 +103,7 @@ class Link:
             self.detail = detail
         self.owner.link_changed()
 
-    def send(self, message: dict[str, Any]) -> bool:
+    def send(self, message: ClientMsg) -> bool:
         """Queue a message for sending; False when there is no connection."""
         conn = self._conn
         if conn is None:
@@ -152,7 +159,7 @@ class Link:
                 async with asyncio.timeout(silence):
                     message = await conn.recv_frame()
                 if message is not None:
-                    self.owner.received(message)
+                    self._hand_on(message)
         except TimeoutError:
             why = "the server went silent"
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
@@ -164,6 +171,17 @@ class Link:
                 self._conn = None
             await conn.close()
         return why
+
+    def _hand_on(self, message: Mapping[str, Any]) -> None:
+        """Give a message to the owner, typed; one of a type this client does not
+        know is skipped (protocol §14), as is one without a key its type needs."""
+        try:
+            typed = parse_server_message(message)
+        except ProtocolError as exc:
+            if exc.code != ErrorCode.UNKNOWN_TYPE:
+                log.warning("skipped a message from the server: %s", exc.message)
+            return
+        self.owner.received(typed)
 
     async def _backoff(self, why: str) -> None:
         """Wait before the next try: 0.5 s, 1 s, 2 s… up to ``retry_max``, with jitter."""

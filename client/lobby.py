@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from craits.protocol.types import CreateTableMsg, TableInfo
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -110,9 +111,9 @@ class LobbyScreen(Screen[None]):
             return None
         return None if key.value is None else str(key.value)
 
-    def _selected_info(self) -> dict[str, Any] | None:
+    def _selected_info(self) -> TableInfo | None:
         name = self.selected_table()
-        return None if name is None else self.session.lobby.tables.get(name, {})
+        return None if name is None else self.session.lobby.tables.get(name)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what cannot be done now."""
@@ -138,9 +139,7 @@ class LobbyScreen(Screen[None]):
         if event.key != "j" or self.check_action("join", ()) is True:
             return
         event.stop()
-        why = presenter.join_refusal(
-            self._selected_info(), self.selected_table(), online=self.session.online
-        )
+        why = presenter.join_refusal(self._selected_info(), online=self.session.online)
         self.notify(why, severity="warning", timeout=4, markup=False)
 
     def action_join(self) -> None:
@@ -162,7 +161,7 @@ class LobbyScreen(Screen[None]):
     def action_create(self) -> None:
         """Open the new-table dialog."""
 
-        def done(request: dict[str, Any] | None) -> None:
+        def done(request: CreateTableMsg | None) -> None:
             if request is not None:
                 self.session.create_table(request)
 

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from craits.protocol.actions import Action, Play
+from craits.protocol.types import ChatLine, SeatInfo, TableInfo, View
 from craits.protocol.vocab import ActionKind, Phase, TableState
 from rich.text import Text
 
 from .cards import CardStyle
 from .model import TableModel
 from .options import describe_rules
+from .store import SavedSeat
 
 KeyState = bool | None
 """A key's state: True applies, None greyed out, False hidden."""
@@ -231,11 +232,11 @@ def topbar(model: TableModel) -> Text:
     out.append(model.name, style="bold")
     view = model.view
     if view is not None:
-        out.append(f" · hand {view.get('hand_number')}/{view.get('hands_in_game')}")
-        k = view.get("hand_size")
+        out.append(f" · hand {view['hand_number']}/{view['hands_in_game']}")
+        k = view["hand_size"]
         out.append(f" · {k} card{'s' if k != 1 else ''} dealt")
     else:
-        seats = (model.info or {}).get("seats", "?")
+        seats = "?" if model.info is None else model.info["seats"]
         out.append(f" · waiting for players ({len(model.players)}/{seats})")
     out.append(f" · {model.spectators} watching")
     if model.spectator:
@@ -269,14 +270,14 @@ def playable_cards(model: TableModel) -> set[str]:
     return {c for c in model.hand if model.playable(c)}
 
 
-def chat_line(line: dict[str, Any]) -> Text:
+def chat_line(line: ChatLine) -> Text:
     """One chat line: the name in bold (marked when watching), then the text as written."""
     text = Text()
-    text.append(str(line.get("name", "?")), style="bold")
-    if line.get("seat") is None:
+    text.append(line["name"], style="bold")
+    if line["seat"] is None:
         text.append(" (watching)", style="dim")
     text.append(": ")
-    text.append(str(line.get("text", "")))
+    text.append(line["text"])
     return text
 
 
@@ -297,7 +298,8 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
         return Text("Waiting for the connection to come back…", style="bold")
     if model.state == TableState.STOPPED:
         return Text("The table was stopped by a server error. q: leave", style="bold")
-    if model.view is None:
+    view = model.view
+    if view is None:
         return _before_the_game(model)
     phase = model.phase
     if phase == Phase.GAME_OVER:
@@ -307,7 +309,7 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
         return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
     out = _alerts(model)
     if model.my_turn and not model.spectator:
-        out.append_text(_your_turn(model, style, armed))
+        out.append_text(_your_turn(model, view, style, armed))
     else:
         out.append(f"{model.name_of(model.to_act)} to play.")
     return out
@@ -344,18 +346,17 @@ def _alerts(model: TableModel) -> Text:
     return out
 
 
-def _your_turn(model: TableModel, style: CardStyle, armed: bool) -> Text:
-    view = model.view or {}
+def _your_turn(model: TableModel, view: View, style: CardStyle, armed: bool) -> Text:
     out = Text()
     if model.suit_choices():
         out.append("You turned up a wild card: name the suit (Enter).", style="bold")
     elif model.find(ActionKind.PASS) is not None:
-        drawn = view.get("drawn")
+        drawn = view["drawn"]
         out.append("You drew ")
         out.append_text(style.card(drawn) if drawn else Text("a card"))
         out.append(": Enter plays it, p keeps it.", style="bold")
     elif model.find(ActionKind.DRAW) is not None:
-        count = view.get("count") or 0
+        count = view["count"]
         if count:
             out.append(f"No ace or two: d draws {count} cards.", style="bold")
         else:
@@ -372,12 +373,12 @@ def _your_turn(model: TableModel, style: CardStyle, armed: bool) -> Text:
     return out
 
 
-def _your_turn_what(view: dict[str, Any]) -> str:
-    if view.get("count"):
+def _your_turn_what(view: View) -> str:
+    if view["count"]:
         return f"Your turn — the count is {view['count']}: an ace or a two"
-    if view.get("again"):
+    if view["again"]:
         return "Your turn again (after a 6)"
-    if view.get("king_cards"):
+    if view["king_cards"]:
         return f"Your turn — {view['king_cards']} more for the king"
     return "Your turn"
 
@@ -388,14 +389,15 @@ def _your_turn_what(view: dict[str, Any]) -> str:
 def seat_lines(model: TableModel, style: CardStyle, timer: bool = True) -> Text:
     """One line per seat: whose turn, name, cards, score, and how the seat is doing
     (and the turn timer, unless ``timer`` is false: offline, it would be stale)."""
-    if model.view is None:
+    view = model.view
+    if view is None:
         return _seats_before_the_game(model)
     out = Text()
     out.append("  Player          Cards  Score", style="dim")
     left = model.seconds_left() if timer else None
     for seat in range(model.seat_count()):
         out.append("\n")
-        out.append_text(_seat_row(model, style, seat, left))
+        out.append_text(_seat_row(model, view, style, seat, left))
     return out
 
 
@@ -405,20 +407,21 @@ def _seats_before_the_game(model: TableModel) -> Text:
     for i in range(max(model.capacity, len(players))):
         if i:
             out.append("\n")
-        p = model.player(i) if i < len(players) else {}
-        if not p:
+        p = model.player(i) if i < len(players) else None
+        if p is None:
             out.append("   (empty seat)", style="dim")
             continue
         out.append("   ")
-        out.append(str(p.get("name", "?")), style="bold underline" if i == model.seat else "")
+        out.append(p["name"], style="bold underline" if i == model.seat else "")
         out.append_text(player_flags(p))
     return out
 
 
-def _seat_row(model: TableModel, style: CardStyle, seat: int, left: float | None) -> Text:
-    view = model.view or {}
+def _seat_row(
+    model: TableModel, view: View, style: CardStyle, seat: int, left: float | None
+) -> Text:
     out = Text()
-    turn = seat == view.get("to_act") and view.get("phase") == Phase.PLAY
+    turn = seat == view["to_act"] and view["phase"] == Phase.PLAY
     out.append(f"{style.turn_marker} " if turn else "  ", style="bold")
     name = model.name_of(seat)
     if len(name) > NAME_WIDTH:
@@ -426,9 +429,9 @@ def _seat_row(model: TableModel, style: CardStyle, seat: int, left: float | None
     me = seat == model.seat
     out.append(name, style="bold underline" if me else ("bold" if turn else ""))
     out.append(" " * (NAME_WIDTH - len(name)))
-    out.append(" D" if seat == view.get("dealer") else "  ", style="dim")
-    out.append(f" {_at(model.hand_sizes(), seat):>5}")
-    out.append(f"  {_at(view.get('scores'), seat):>5}")
+    out.append(" D" if seat == view["dealer"] else "  ", style="dim")
+    out.append(f" {_at(view['hand_sizes'], seat):>5}")
+    out.append(f"  {_at(view['scores'], seat):>5}")
     penalty = model.penalties_paid(seat)
     if penalty:
         out.append(f" (+{penalty})", style="dim")
@@ -440,32 +443,32 @@ def _seat_row(model: TableModel, style: CardStyle, seat: int, left: float | None
     return out
 
 
-def _at(values: object, seat: int) -> int:
-    """``values[seat]``, or 0 when the list is missing or short."""
-    if isinstance(values, list) and seat < len(values):
-        return int(values[seat])
-    return 0
+def _at(values: list[int], seat: int) -> int:
+    """``values[seat]``, or 0 when the list is short."""
+    return values[seat] if seat < len(values) else 0
 
 
-def _seat_marks(view: dict[str, Any], seat: int) -> Text:
+def _seat_marks(view: View, seat: int) -> Text:
     out = Text()
-    if seat in (view.get("unannounced") or []):
+    if seat in view["unannounced"]:
         out.append(" 1 card, unsaid!", style="bold reverse")
-    elif seat in (view.get("one_card") or []):
+    elif seat in view["one_card"]:
         out.append(" ONE CARD", style="bold reverse")
-    if _at(view.get("lost_turns"), seat):
+    if _at(view["lost_turns"], seat):
         out.append(" loses turn", style="italic")
     return out
 
 
-def player_flags(p: dict[str, Any]) -> Text:
+def player_flags(p: SeatInfo | None) -> Text:
     """How a seat is doing, after its name: a bot, offline, or away."""
     out = Text()
-    if p.get("bot"):
+    if p is None:
+        return out
+    if p["bot"]:
         out.append(" bot", style="dim")
-    elif p and not p.get("connected"):
+    elif not p["connected"]:
         out.append(" offline", style="italic")
-    elif p.get("away"):
+    elif p["away"]:
         out.append(" away", style="italic")
     return out
 
@@ -479,25 +482,25 @@ def pile_lines(model: TableModel, style: CardStyle) -> Text:
     if view is None:
         return Text("No game yet.", style="dim")
     out = Text("Top ")
-    top = view.get("top")
+    top = view["top"]
     if top:
         out.append_text(style.card(top))
     else:
         out.append("—")
-    suit = view.get("suit")
+    suit = view["suit"]
     if suit:
         out.append("   Suit in force ")
         out.append_text(style.suit_text(suit))
         if top and suit != top[-1]:
             out.append(f" (named, not {style.suit(top[-1])})", style="bold")
-    count = view.get("count") or 0
+    count = view["count"]
     if count:
         out.append(f"   COUNT {count}", style="bold reverse")
         out.append(": play A or 2, or draw", style="bold")
     out.append("\n")
     out.append(
-        f"Stock {view.get('stock_size', '?')} · discard {view.get('discard_size', '?')} · "
-        f"{style.direction(int(view.get('direction') or 1))}",
+        f"Stock {view['stock_size']} · discard {view['discard_size']} · "
+        f"{style.direction(view['direction'])}",
         style="dim",
     )
     return out
@@ -516,34 +519,30 @@ def status_text(online: bool, connecting: bool, detail: str, address: str, name:
     return Text(f"Connection lost: reconnecting to {address}…{more}", style="bold")
 
 
-def table_state(info: dict[str, Any]) -> str:
+def table_state(info: TableInfo) -> str:
     """A table's state in words: waiting, playing hand n/15, finished."""
-    state = str(info.get("state", "?"))
+    state = info["state"]
     if state == TableState.PLAYING:
-        return f"hand {info.get('hand_number', '?')}/{info.get('hands_in_game', '?')}"
-    return state
+        return f"hand {info['hand_number']}/{info['hands_in_game']}"
+    return str(state)
 
 
-def _players(info: dict[str, Any]) -> list[dict[str, Any]]:
-    return [p for p in info.get("players") or [] if isinstance(p, dict)]
-
-
-def _person(p: dict[str, Any]) -> Text:
-    out = Text(str(p.get("name", "?")))
-    if not p.get("connected"):
+def _person(p: SeatInfo) -> Text:
+    out = Text(p["name"])
+    if not p["connected"]:
         out.append(" (offline)", style="dim")
-    elif p.get("away"):
+    elif p["away"]:
         out.append(" (away)", style="dim")
     return out
 
 
-def players_text(info: dict[str, Any]) -> Text:
+def players_text(info: TableInfo) -> Text:
     """The players at a table: people by name, marked when away or disconnected,
     then the bots counted ("2 bots"), so a full table's line stays short."""
-    players = _players(info)
+    players = info["players"]
     if not players:
         return Text("—", style="dim")
-    people = [p for p in players if not p.get("bot")]
+    people = [p for p in players if not p["bot"]]
     out = Text(", ").join(_person(p) for p in people)
     bots = len(players) - len(people)
     if bots:
@@ -552,33 +551,32 @@ def players_text(info: dict[str, Any]) -> Text:
     return out
 
 
-def lobby_row(info: dict[str, Any]) -> tuple[Text, ...]:
+def lobby_row(info: TableInfo) -> tuple[Text, ...]:
     """A table's row in the lobby: name, seats taken, state, watchers, players, rules."""
-    rules = describe_rules(info.get("rules"))
-    timeout = info.get("turn_timeout_ms")
-    if isinstance(timeout, int):
-        rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
+    rules = describe_rules(info["rules"])
+    timeout = info["turn_timeout_ms"]
+    rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
     return (
-        Text(str(info.get("name", "?")), style="bold"),
-        Text(f"{len(_players(info))}/{info.get('seats', '?')}"),
+        Text(info["name"], style="bold"),
+        Text(f"{len(info['players'])}/{info['seats']}"),
         Text(table_state(info)),
-        Text(str(info.get("spectators", 0))),
+        Text(str(info["spectators"])),
         players_text(info),
         Text(rules),
     )
 
 
-def _full(info: dict[str, Any]) -> bool:
-    return len(_players(info)) >= int(info.get("seats") or 0)
+def _full(info: TableInfo) -> bool:
+    return len(info["players"]) >= info["seats"]
 
 
-def lobby_key(action: str, info: dict[str, Any] | None, *, online: bool, saved: bool) -> KeyState:
+def lobby_key(action: str, info: TableInfo | None, *, online: bool, saved: bool) -> KeyState:
     """The state of the lobby's key ``action``, ``info`` being the table under the
     cursor (None for none) and ``saved`` whether a seat is kept for this server."""
     if action in ("join", "spectate"):
         if not online or info is None:
             return None
-        if action == "join" and (info.get("state") != TableState.WAITING or _full(info)):
+        if action == "join" and (info["state"] != TableState.WAITING or _full(info)):
             return None
         return True
     if action == "create":
@@ -588,22 +586,23 @@ def lobby_key(action: str, info: dict[str, Any] | None, *, online: bool, saved: 
     return True
 
 
-def join_refusal(info: dict[str, Any] | None, name: str | None, *, online: bool) -> str:
-    """Why ``j`` does nothing now, in a line."""
+def join_refusal(info: TableInfo | None, *, online: bool) -> str:
+    """Why ``j`` does nothing now at the table ``info`` under the cursor, in a line."""
     if not online:
         return "Not connected — wait for the connection to come back."
-    if name is None:
+    if info is None:
         return "No table to join: n opens one."
-    if _full(info or {}):
+    name = info["name"]
+    if _full(info):
         return f"Table {name} is full: no seat to take (s watches it)."
     return f"Table {name} is already playing: s watches it."
 
 
-def lobby_hint(saved: dict[str, Any] | None, at_table: bool, tables: int) -> Text:
+def lobby_hint(saved: SavedSeat | None, at_table: bool, tables: int) -> Text:
     """The line under the list: the seat kept for this server, or what the keys do."""
     if saved and not at_table:
         return Text(
-            f"Your seat at {saved.get('table')} is kept: press r to go back to it.", style="bold"
+            f"Your seat at {saved['table']} is kept: press r to go back to it.", style="bold"
         )
     if not tables:
         return Text("No tables yet: press n to open one.")

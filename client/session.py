@@ -21,26 +21,61 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Literal, cast
 
 from craits.protocol import VERSION
 from craits.protocol.actions import Action, action_to_wire
-from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
+from craits.protocol.types import (
+    ActionMap,
+    ActMsg,
+    AddBotMsg,
+    BackMsg,
+    ChatLine,
+    ChatMsg,
+    ChatSendMsg,
+    ClientMsg,
+    CloseTableMsg,
+    CreateTableMsg,
+    DeadlineMsg,
+    ErrorMsg,
+    JoinedMsg,
+    JoinMsg,
+    LeaveMsg,
+    LeftMsg,
+    ListTablesMsg,
+    NewGameMsg,
+    ResumedMsg,
+    ResumeMsg,
+    ServerMsg,
+    SpectateMsg,
+    StartMsg,
+    StateMsg,
+    TableClosedMsg,
+    TableCreatedMsg,
+    TableInfoMsg,
+    TablesMsg,
+    UpdateMsg,
+)
+from craits.protocol.vocab import (
+    BotLevel,
+    ClientMessage,
+    ErrorCode,
+    NoticeKind,
+    ServerMessage,
+    TableState,
+)
 from rich.text import Text
 
 from .cards import CardStyle
 from .describe import Describer
 from .link import Link
 from .model import Lobby, TableModel
-from .store import TokenStore
+from .store import SavedSeat, TokenStore
 
 log = logging.getLogger(__name__)
 
 Severity = Literal["information", "warning", "error"]
 """How a notice is shown (Textual's notification severities)."""
-
-Message = dict[str, Any]
-"""A message as it crosses the wire."""
 
 _ERROR_CODES = frozenset(ErrorCode)
 
@@ -234,8 +269,8 @@ class Session:
         """Whether a connection is up."""
         return self.link.online
 
-    def saved_seat(self) -> dict[str, Any] | None:
-        """The seat saved for this server and name (``{"token", "table", "name", "seat"}``)."""
+    def saved_seat(self) -> SavedSeat | None:
+        """The seat saved for this server and name."""
         return self.store.get(self.store_key)
 
     def tell(self, news: News) -> None:
@@ -274,19 +309,10 @@ class Session:
             self._resume(model.token)
         elif model is not None and model.spectator:
             again = Intent(Want.WATCH_AGAIN, model.name)
-            self._request(again, ClientMessage.SPECTATE, table=model.name)
+            self._request(again, SpectateMsg(type=ClientMessage.SPECTATE, table=model.name))
         elif first:
             saved = self.saved_seat()
-            start = self._start
-            if (
-                saved
-                and start.want in (Want.NOTHING, Want.JOIN)
-                and start.table
-                in (
-                    None,
-                    saved["table"],
-                )
-            ):
+            if saved is not None and self._start in (IDLE, Intent(Want.JOIN, saved["table"])):
                 self._resume(saved["token"])
             else:
                 self.begin()
@@ -301,22 +327,19 @@ class Session:
         else:
             self.spectate(start.table)
 
-    def received(self, message: Message) -> None:
+    def received(self, message: ServerMsg) -> None:
         """Act on one message from the server. A message the client fails on is
         reported and skipped: the connection and the game go on."""
-        kind = message.get("type")
-        handler = HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            return
         try:
-            handler(self, message)
+            dispatch(self, message)
         except Exception as exc:
+            kind = message["type"]
             log.exception("failed on a %r message", kind)
             self.say(f"Could not show a {kind} message: {exc}", "error")
 
     # ------------------------------------------------------------- requests
 
-    def send(self, message: Message) -> bool:
+    def send(self, message: ClientMsg) -> bool:
         """Send a message now; False (and a notice) when there is no connection."""
         if self.link.send(message):
             return True
@@ -324,22 +347,22 @@ class Session:
             self.say("Not connected — wait for the connection to come back.", "warning")
         return False
 
-    def _request(self, intent: Intent, kind: ClientMessage, **fields: Any) -> bool:
+    def _request(self, intent: Intent, message: ClientMsg) -> bool:
         """Send a request and remember what it is for (nothing is asked when offline)."""
-        sent = self.send({"type": kind, **fields})
+        sent = self.send(message)
         if sent:
             self.intent = intent
         return sent
 
     def list_tables(self, offset: int = 0) -> None:
         """Ask for the list of tables from ``offset`` on, and for lobby updates."""
-        message: Message = {"type": ClientMessage.LIST_TABLES, "watch": True}
+        message = ListTablesMsg(type=ClientMessage.LIST_TABLES, watch=True)
         if offset:
             message["offset"] = offset
         self.send(message)
 
     def _resume(self, token: str) -> None:
-        self._request(Intent(Want.RESUME), ClientMessage.RESUME, token=token)
+        self._request(Intent(Want.RESUME), ResumeMsg(type=ClientMessage.RESUME, token=token))
 
     def act(self, action: Action) -> bool:
         """Send one of the view's legal actions with the view's seq (and a new id)."""
@@ -347,23 +370,25 @@ class Session:
         if model is None:
             return False
         self._next_id += 1
-        form = action_to_wire(action)
+        form = cast(ActionMap, action_to_wire(action))  # (the map form of an action)
         return self.send(
-            {"type": ClientMessage.ACT, "id": self._next_id, "action": form, "seq": model.seq}
+            ActMsg(type=ClientMessage.ACT, id=self._next_id, action=form, seq=model.seq)
         )
 
     def join(self, table: str, name: str | None = None) -> None:
         """Ask for a seat at ``table`` (as ``name``, by default the player's)."""
         name = name or self.player_name
-        self._request(Intent(Want.JOIN, table, name), ClientMessage.JOIN, table=table, name=name)
+        message = JoinMsg(type=ClientMessage.JOIN, table=table, name=name)
+        self._request(Intent(Want.JOIN, table, name), message)
 
     def spectate(self, table: str) -> None:
         """Ask to watch ``table``."""
-        self._request(Intent(Want.SPECTATE, table), ClientMessage.SPECTATE, table=table)
+        message = SpectateMsg(type=ClientMessage.SPECTATE, table=table)
+        self._request(Intent(Want.SPECTATE, table), message)
 
-    def create_table(self, request: Message) -> None:
-        """Open a table (``create_table`` fields) and take a seat at it once created."""
-        self._request(Intent(Want.CREATE, request["name"]), ClientMessage.CREATE_TABLE, **request)
+    def create_table(self, request: CreateTableMsg) -> None:
+        """Open a table and take a seat at it once created."""
+        self._request(Intent(Want.CREATE, request["name"]), request)
 
     def rejoin(self) -> None:
         """Take back the seat saved for this server."""
@@ -375,38 +400,39 @@ class Session:
         """Close the table (its creator, no game running): everyone at it goes
         back to the lobby once the server says it is closed."""
         if self.model is not None:
-            self._request(Intent(Want.CLOSE, self.model.name), ClientMessage.CLOSE_TABLE)
+            message = CloseTableMsg(type=ClientMessage.CLOSE_TABLE)
+            self._request(Intent(Want.CLOSE, self.model.name), message)
 
     def leave(self) -> None:
         """Leave the table: back to the lobby once the server confirms."""
-        if not self._request(Intent(Want.LEAVE), ClientMessage.LEAVE):
+        if not self._request(Intent(Want.LEAVE), LeaveMsg(type=ClientMessage.LEAVE)):
             # Offline: forget the table here; the seat can still be resumed.
             self.drop_table()
 
     def back(self) -> None:
         """Tell the server this player is back (it stops playing the seat)."""
         if self.model is not None and self.model.away and self.online:
-            self.send({"type": ClientMessage.BACK})
+            self.send(BackMsg(type=ClientMessage.BACK))
 
     def start_game(self) -> None:
         """Start the game with the players seated."""
-        self.send({"type": ClientMessage.START})
+        self.send(StartMsg(type=ClientMessage.START))
 
     def new_game(self) -> bool:
         """Start a new game at a table whose game is over; False when offline."""
-        return self.send({"type": ClientMessage.NEW_GAME})
+        return self.send(NewGameMsg(type=ClientMessage.NEW_GAME))
 
-    def add_bot(self, level: str) -> None:
-        """Seat a computer player of ``level`` (a :class:`~craits.protocol.vocab.BotLevel`)."""
-        self.send({"type": ClientMessage.ADD_BOT, "level": level})
+    def add_bot(self, level: BotLevel) -> None:
+        """Seat a computer player of ``level``."""
+        self.send(AddBotMsg(type=ClientMessage.ADD_BOT, level=level))
 
     def chat(self, text: str) -> None:
         """Say ``text`` to everyone at the table."""
-        self.send({"type": ClientMessage.CHAT, "text": text})
+        self.send(ChatSendMsg(type=ClientMessage.CHAT, text=text))
 
     # ---------------------------------------------------- the table shown
 
-    def at(self, table: object) -> TableModel | None:
+    def at(self, table: str | None) -> TableModel | None:
         """The model, if it is of ``table``."""
         model = self.model
         return model if model is not None and model.name == table else None
@@ -420,26 +446,22 @@ class Session:
         """Forget the seat saved for this server and name."""
         self.store.drop(self.store_key)
 
-    def seated(self, table: str, seat: Any, token: Any, name: str) -> None:
+    def seated(self, table: str, seat: int, token: str, name: str) -> None:
         """Sit at ``table`` (``joined``): a new model, and the seat saved."""
-        self.model = TableModel(
-            table, seat=seat, token=token if isinstance(token, str) else None, me=name
-        )
+        self.model = TableModel(table, seat=seat, token=token, me=name)
         info = self.lobby.tables.get(table)
         if info is not None:
             self.model.set_info(info)
-        if isinstance(token, str) and isinstance(seat, int):
-            self.store.put(self.store_key, token, table, name, seat)
+        self.store.put(self.store_key, token, table, name, seat)
         self.tell(TableShown())
 
-    def timed_out(self, model: TableModel, seat: object, lines: list[Text]) -> list[Text]:
+    def timed_out(self, model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
         """The log lines of a timeout move, led by whom the server played for."""
-        if seat == model.seat and seat is not None:
+        if seat == model.seat:
             self.say("Your turn timed out: the server played for you.", "warning", 6)
             prefix = Text("Time's up — the server played for you: ", style="bold")
         else:
-            who = model.name_of(seat if isinstance(seat, int) else None)
-            prefix = Text(f"Time's up — the server played for {who}: ")
+            prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
         if lines:
             return [prefix + lines[0], *lines[1:]]
         return [prefix]
@@ -448,24 +470,23 @@ class Session:
 # ----------------------------------------------------------- lobby messages
 
 
-def _on_tables(session: Session, m: Message) -> None:
+def _on_tables(session: Session, m: TablesMsg) -> None:
     more = session.lobby.take_page(m)
     if more is not None:
         session.list_tables(more)  # the list comes in pages: ask for the next one
     session.tell(LobbyChanged())
 
 
-def _on_table_created(session: Session, m: Message) -> None:
-    info = m.get("table")
-    if isinstance(info, dict) and "name" in info:
-        session.lobby.put(info)
-        session.tell(LobbyChanged())
-        if session.intent == Intent(Want.CREATE, info["name"]):
-            session.join(info["name"])
+def _on_table_created(session: Session, m: TableCreatedMsg) -> None:
+    info = m["table"]
+    session.lobby.put(info)
+    session.tell(LobbyChanged())
+    if session.intent == Intent(Want.CREATE, info["name"]):
+        session.join(info["name"])
 
 
-def _on_table_closed(session: Session, m: Message) -> None:
-    name = m.get("name")
+def _on_table_closed(session: Session, m: TableClosedMsg) -> None:
+    name = m["name"]
     session.lobby.drop(name)
     session.tell(LobbyChanged())
     model = session.at(name)
@@ -487,29 +508,29 @@ def _on_table_closed(session: Session, m: Message) -> None:
 # ------------------------------------------------------------ seat messages
 
 
-def _on_joined(session: Session, m: Message) -> None:
+def _on_joined(session: Session, m: JoinedMsg) -> None:
     intent, session.intent = session.intent, IDLE
     name = intent.name if intent.want == Want.JOIN and intent.name else session.player_name
-    session.seated(str(m.get("table")), m.get("seat"), m.get("token"), name)
+    session.seated(m["table"], m["seat"], m["token"], name)
 
 
-def _on_resumed(session: Session, m: Message) -> None:
+def _on_resumed(session: Session, m: ResumedMsg) -> None:
     if session.intent.want == Want.RESUME:
         session.intent = IDLE
-    table = str(m.get("table"))
+    table = m["table"]
     model = session.at(table)
     if model is None:
         saved = session.saved_seat()
         token = saved["token"] if saved else None
-        session.model = TableModel(table, seat=m.get("seat"), token=token, resumed=True)
+        session.model = TableModel(table, seat=m["seat"], token=token, resumed=True)
         session.say(f"Back at table {table}.")
     else:
-        model.seat = m.get("seat")
+        model.seat = m["seat"]
         session.say("Connection back: you are at the table again.")
     session.tell(TableShown())
 
 
-def _on_left(session: Session, m: Message) -> None:
+def _on_left(session: Session, m: LeftMsg) -> None:
     if session.intent.want == Want.LEAVE:
         session.intent = IDLE
     model = session.model
@@ -528,10 +549,8 @@ def _on_left(session: Session, m: Message) -> None:
 # ----------------------------------------------------------- table messages
 
 
-def _on_table_info(session: Session, m: Message) -> None:
-    info = m.get("table")
-    if not isinstance(info, dict) or "name" not in info:
-        return
+def _on_table_info(session: Session, m: TableInfoMsg) -> None:
+    info = m["table"]
     session.lobby.put(info)
     session.tell(LobbyChanged())
     model = session.at(info["name"])
@@ -550,11 +569,8 @@ def _on_table_info(session: Session, m: Message) -> None:
     session.tell(TableChanged())
 
 
-def _on_state(session: Session, m: Message) -> None:
-    info = m.get("table")
-    name = info.get("name") if isinstance(info, dict) else None
-    if not isinstance(name, str):
-        return
+def _on_state(session: Session, m: StateMsg) -> None:
+    name = m["table"]["name"]
     if session.intent.table == name and session.intent.want in (Want.SPECTATE, Want.WATCH_AGAIN):
         session.intent = IDLE
     model = session.at(name)
@@ -567,47 +583,46 @@ def _on_state(session: Session, m: Message) -> None:
     session.tell(TableShown())
 
 
-def _on_update(session: Session, m: Message) -> None:
-    model = session.at(m.get("table"))
+def _on_update(session: Session, m: UpdateMsg) -> None:
+    model = session.at(m["table"])
     if model is None:
         return
     was = model.phase
     model.apply_update(m)
-    events = [e for e in m.get("events") or [] if isinstance(e, dict)]
+    events = m["events"]
     model.note_events(events)
     lines = Describer(session.style, model.name_of, model.seat).update(events)
     notice = m.get("notice")
-    if isinstance(notice, dict) and notice.get("kind") == "timeout":
-        lines = session.timed_out(model, notice.get("seat"), lines)
+    if notice is not None and notice["kind"] == NoticeKind.TIMEOUT:
+        lines = session.timed_out(model, notice["seat"], lines)
     for line in lines:
         model.add_log(line)
     model.check_hand_end(was)
     session.tell(TableChanged(new_update=True))
 
 
-def _on_deadline(session: Session, m: Message) -> None:
+def _on_deadline(session: Session, m: DeadlineMsg) -> None:
     """The turn timer restarted without an update (this player came back)."""
-    model = session.at(m.get("table"))
-    if model is not None and m.get("seq") == model.seq:
-        model.set_deadline(m.get("deadline_ms"))
+    model = session.at(m["table"])
+    if model is not None and m["seq"] == model.seq:
+        model.set_deadline(m["deadline_ms"])
         session.tell(TableChanged())
 
 
-def _on_chat(session: Session, m: Message) -> None:
+def _on_chat(session: Session, m: ChatMsg) -> None:
     model = session.model
-    if model is None or m.get("table") not in (None, model.name):
+    if model is None or m["table"] != model.name:
         return
-    model.chat.append({k: m.get(k) for k in ("name", "seat", "text")})
+    model.chat.append(ChatLine(name=m["name"], seat=m["seat"], text=m["text"]))
     session.tell(TableChanged())
 
 
 # ------------------------------------------------------------------- errors
 
 
-def _on_error(session: Session, m: Message) -> None:
-    raw = str(m.get("code", ""))
-    code = ErrorCode(raw) if raw in _ERROR_CODES else None
-    text = str(m.get("message", raw))
+def _on_error(session: Session, m: ErrorMsg) -> None:
+    code = m["code"] if m["code"] in _ERROR_CODES else None
+    text = m["message"]
     if code in QUIET_ERRORS:
         return
     intent = session.intent
@@ -690,18 +705,32 @@ REACTIONS: dict[ErrorCode, Callable[[Session, Intent, str], bool]] = {
 reaction returns True when nothing more is to be said (else the server's words
 are shown)."""
 
-HANDLERS: dict[str, Callable[[Session, Message], None]] = {
-    ServerMessage.TABLES: _on_tables,
-    ServerMessage.TABLE_INFO: _on_table_info,
-    ServerMessage.TABLE_CLOSED: _on_table_closed,
-    ServerMessage.TABLE_CREATED: _on_table_created,
-    ServerMessage.JOINED: _on_joined,
-    ServerMessage.RESUMED: _on_resumed,
-    ServerMessage.LEFT: _on_left,
-    ServerMessage.STATE: _on_state,
-    ServerMessage.UPDATE: _on_update,
-    ServerMessage.DEADLINE: _on_deadline,
-    ServerMessage.CHAT: _on_chat,
-    ServerMessage.ERROR: _on_error,
-}
-"""The handler of each server message the client acts on (others are ignored)."""
+
+def dispatch(session: Session, m: ServerMsg) -> None:
+    """Hand a server message to its handler (the messages the client does not act
+    on, ``welcome``, ``ok``, ``pong``, ``records``…, are let go)."""
+    match m["type"]:
+        case ServerMessage.TABLES:
+            _on_tables(session, m)
+        case ServerMessage.TABLE_INFO:
+            _on_table_info(session, m)
+        case ServerMessage.TABLE_CLOSED:
+            _on_table_closed(session, m)
+        case ServerMessage.TABLE_CREATED:
+            _on_table_created(session, m)
+        case ServerMessage.JOINED:
+            _on_joined(session, m)
+        case ServerMessage.RESUMED:
+            _on_resumed(session, m)
+        case ServerMessage.LEFT:
+            _on_left(session, m)
+        case ServerMessage.STATE:
+            _on_state(session, m)
+        case ServerMessage.UPDATE:
+            _on_update(session, m)
+        case ServerMessage.DEADLINE:
+            _on_deadline(session, m)
+        case ServerMessage.CHAT:
+            _on_chat(session, m)
+        case ServerMessage.ERROR:
+            _on_error(session, m)

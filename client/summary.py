@@ -4,8 +4,9 @@ and the end of the game (standings and winners)."""
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from craits.protocol.types import HandEndedEvent
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -29,7 +30,7 @@ class SummaryScreen(Dialog[None]):
         Binding("q", "close", "Close", show=False),
     ]
 
-    def __init__(self, session: Session, style: CardStyle, result: dict[str, Any]):
+    def __init__(self, session: Session, style: CardStyle, result: HandEndedEvent):
         super().__init__()
         self.session = session
         self.style = style

@@ -152,8 +152,9 @@ class TableScreen(Screen[None]):
     def _close_stale_dialogs(self, all_game: bool = False) -> None:
         """Close a question about the game that an update made pointless."""
         screen = self.app.screen
-        check = screen.still_valid if isinstance(screen, ChoiceDialog) else None
-        if check is not None and (all_game or not check()):
+        if not isinstance(screen, ChoiceDialog) or screen.still_valid is None:
+            return
+        if all_game or not screen.still_valid():
             screen.finish(None)
 
     def _write_logs(self, model: TableModel) -> None:
@@ -165,8 +166,8 @@ class TableScreen(Screen[None]):
                 log.add(line, bullet)
             self._log_shown = model.logged
         chat = self.query_one("#chatlog", WrappedLog)
-        for line in model.chat[self._chat_shown :]:
-            chat.add(presenter.chat_line(line))
+        for said in model.chat[self._chat_shown :]:
+            chat.add(presenter.chat_line(said))
         self._chat_shown = len(model.chat)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -187,7 +188,7 @@ class TableScreen(Screen[None]):
     def action_add_bot(self) -> None:
         """Seat a computer player (choosing its level)."""
 
-        def done(level: str | None) -> None:
+        def done(level: BotLevel | None) -> None:
             if level:
                 self.session.add_bot(level)
 

@@ -55,6 +55,11 @@ def test_no_stale_turn_timer_while_offline() -> None:
         "to_act": 1,
         "hand_sizes": [5, 5],
         "scores": [0, 0],
+        "dealer": 0,
+        "penalties_paid": [0, 0],
+        "unannounced": [],
+        "one_card": [],
+        "lost_turns": [0, 0],
     }
     model.set_deadline(42_000)
     online = seat_lines(model, CardStyle()).plain
