@@ -312,10 +312,18 @@ class Session:
             self._request(again, SpectateMsg(type=ClientMessage.SPECTATE, table=model.name))
         elif first:
             saved = self.saved_seat()
-            if saved is not None and self._start in (IDLE, Intent(Want.JOIN, saved["table"])):
+            if saved is not None and self._takes_back(saved):
                 self._resume(saved["token"])
             else:
                 self.begin()
+
+    def _takes_back(self, saved: SavedSeat) -> bool:
+        """Whether to take back the seat saved, at start: unless the command line
+        asks to watch a table, or to sit at another."""
+        start = self._start
+        if start.want == Want.SPECTATE:
+            return False
+        return start.table is None or start.table == saved["table"]
 
     def begin(self) -> None:
         """Do what the command line asked: join or watch a table (once)."""
