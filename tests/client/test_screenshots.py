@@ -142,3 +142,63 @@ async def test_screenshot_the_hand_summary(
         await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2")
         await wait_text(pilot, app, "The next hand is dealt")
         await shoot(pilot, app, "summary")
+
+
+async def test_screenshot_waiting_for_the_creator(server: Any, connect: Any, make_app: Any) -> None:
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t1", "seats": 3, "turn_timeout_ms": 0})
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    await ben.expect("joined")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        await wait_text(pilot, app, "Waiting for the creator (Ben) to start.")
+        await shoot(pilot, app, "waiting-player")
+
+
+async def test_screenshot_a_spectator(server: Any, connect: Any, make_app: Any) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    cy = await connect("Cy")
+    await cy.send({"type": "join", "table": "t1", "name": "Cy"})
+    await cy.expect("joined")
+    update = await cy.expect("update")
+    move = next(a for a in update["view"]["legal"] if "play" in a)
+    await cy.act(strip_seat(move))
+    app = make_app("Watcher", spectate="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
+        await wait_text(pilot, app, "Ben to play")
+        await shoot(pilot, app, "spectator")
+
+
+async def test_screenshot_the_end_of_a_game(server: Any, make_app: Any) -> None:
+    app = make_app("Ana")
+    monkey_grace = summary.GRACE
+    summary.GRACE = 0.0
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: app.link == "online", what="the connection")
+            await pilot.press("n")
+            await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="form")
+            app.screen.query_one("#table-name", Input).value = "mine"
+            app.screen.query_one("#timeout", Input).value = "0"
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+            table = server.tables["mine"]
+            script(table, ["AC", "2C"], deal_order(BEN, ANA, "KH"))
+            await pilot.press("b")
+            await wait_text(pilot, app, "Add a bot")
+            await pilot.press("b")
+            await wait_for(pilot, lambda: app.model.view is not None, what="the game")
+            table.game.hand_number = 15
+            table.game.hands[0] = ["7H"]
+            table._after([])
+            await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+            await wait_for(pilot, lambda: app.model.state == "finished", what="finished")
+            await wait_text(pilot, app, "n: start a new game")
+            await shoot(pilot, app, "game-over")
+    finally:
+        summary.GRACE = monkey_grace
