@@ -8,8 +8,9 @@ import sys
 from typing import Any
 
 import pytest
+from craits.protocol.vocab import TURN_ACTIONS as TURN_KEYS
 from craits.server.app import Server, ServerConfig
-from craits.server.botclient import TURN_KEYS, BotClient, BotError, BotStats, connect_bot
+from craits.server.bots.client import BotClient, BotError, BotStats, connect_bot
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -98,7 +99,7 @@ async def _practice_game(server: Server) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "craits.server.botclient",
+        "craits.server.bots",
         f"127.0.0.1:{server.port}",
         "--table",
         "practice",
@@ -122,7 +123,7 @@ async def test_connection_failure_is_one_clean_line() -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "craits.server.botclient",
+        "craits.server.bots",
         "127.0.0.1:1",
         "--table",
         "t",

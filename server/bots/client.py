@@ -1,0 +1,408 @@
+"""The network bot: a computer player that sits at a table over TCP, like any client.
+
+It connects to a Craits server, says ``hello``, joins a table (or creates it
+first), and plays every turn from its own seat's ``view`` only, with the
+policies of :mod:`craits.server.bots` (:func:`~.levels.choose`). It sends each
+action as an ``act`` with a fresh, never reused ``id`` and the ``seq`` of the
+update it answers (protocol §11.5, §11.6), takes its "one card" and "idiot"
+chances off its turn (R7), waits out the pause between hands, answers the
+heartbeat, and stops at the end of the game (or plays on, ``games=0``).
+
+Frames are read by the protocol's one reader (:class:`craits.protocol.wire.FrameReader`,
+:func:`craits.protocol.wire.decode`); every code it reads or writes comes from
+:mod:`craits.protocol.vocab`.
+
+The same :class:`BotClient` drives ``scripts/loadtest.py``: it is an
+:class:`asyncio.Protocol` (no task per connection), so thousands of bots fit
+in one process, and it can record round trips and errors in a shared
+:class:`BotStats`. ``craits-bot`` (:mod:`.cli`) is its command line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+from craits.protocol import MAX_NAME
+from craits.protocol.vocab import (
+    CONNECTION_CLOSING_ERRORS,
+    DEFAULT_BOT_LEVEL,
+    LOST_RACE_ERRORS,
+    SEAT_LOST_ERRORS,
+    ClientMessage,
+    ErrorCode,
+    GamePhase,
+    ServerMessage,
+)
+
+from .levels import LEVELS, choose
+from .link import BotError, BotStats, Message, ServerLink
+from .view import is_turn_action
+
+__all__ = [
+    "FATAL_CODES",
+    "IDLESS_ACT_CODES",
+    "MAX_REFUSALS",
+    "NAME_TRIES",
+    "RACE_CODES",
+    "BotClient",
+    "BotError",
+    "BotStats",
+    "connect_bot",
+]
+
+RACE_CODES: frozenset[ErrorCode] = LOST_RACE_ERRORS
+"""Refusals that only mean another action got in first: decide again on the newer view."""
+IDLESS_ACT_CODES: frozenset[ErrorCode] = frozenset(
+    {
+        ErrorCode.NOT_AT_TABLE,
+        ErrorCode.SPECTATOR,
+        ErrorCode.NOT_SEATED,
+        ErrorCode.GAME_NOT_RUNNING,
+        ErrorCode.BAD_MESSAGE,
+    }
+)
+"""Errors taken as the answer to the pending ``act`` even without its ``id``
+(protocol §11.5: a schema failure has none)."""
+FATAL_CODES: frozenset[ErrorCode] = (
+    CONNECTION_CLOSING_ERRORS
+    | SEAT_LOST_ERRORS
+    | {ErrorCode.BAD_FRAME, ErrorCode.UNSUPPORTED_VERSION}
+)
+"""Errors after which the bot cannot go on: the connection closes (protocol §4.6,
+§4.7, §12.1), or it holds no seat to play from."""
+_RETRY_CODES = RACE_CODES | {ErrorCode.GAME_NOT_RUNNING}
+"""Refusals of an ``act`` after which the bot looks at the newest view again
+(a lost race, or the hand ended meanwhile)."""
+_LATE_LOBBY_CODES = frozenset({ErrorCode.NOT_CREATOR, ErrorCode.CANNOT_START})
+"""Refusals of a ``new_game`` someone else started first."""
+MAX_REFUSALS = 5
+"""Unexpected refusals in a row after which the bot gives up (a bug somewhere)."""
+NAME_TRIES = 5
+"""Names tried when the one asked for is taken at the table."""
+
+
+class BotClient(ServerLink):
+    """One bot on one connection: an :class:`asyncio.Protocol` that plays by itself.
+
+    Create it, hand it to :meth:`asyncio.loop.create_connection` (or use
+    :func:`connect_bot`), then await :attr:`done`: it resolves to 0 once the
+    bot has played ``games`` games (0: never), or fails with
+    :class:`BotError`. :attr:`joined` resolves once the bot is seated.
+    """
+
+    def __init__(
+        self,
+        table: str,
+        name: str,
+        level: str = DEFAULT_BOT_LEVEL,
+        think: float = 0.6,
+        jitter: float = 0.0,
+        create: int | None = None,
+        rules: dict[str, Any] | None = None,
+        games: int = 1,
+        rng: random.Random | None = None,
+        stats: BotStats | None = None,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        """Set the bot up.
+
+        Args:
+            table: the table to join.
+            name: the player name to ask for (another is tried if taken).
+            level: a level of :data:`craits.server.bots.LEVELS`.
+            think: seconds to wait before each decision, on average.
+            jitter: each wait is ``think`` times a uniform draw in
+                ``[1 - jitter, 1 + jitter]`` (0: always ``think``).
+            create: create the table with this many seats first (unless it exists).
+            rules: house rules for a table it creates (protocol §5).
+            games: games to play before :attr:`done` resolves; 0 for ever.
+            rng: the random source of the ``random`` level and of names.
+            stats: counters to add to, shared with other bots if wanted.
+            say: called with a one-line progress message (joined, game over).
+
+        Raises:
+            ValueError: an unknown level.
+        """
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        super().__init__(name[:MAX_NAME], stats)
+        self.table = table
+        self.level = level
+        self.think = think
+        self.jitter = min(max(jitter, 0.0), 1.0)
+        self.create = create
+        self.rules = rules
+        self.games = games
+        self.rng = rng or random.Random()
+        self.say = say or (lambda _line: None)
+        self.joined: asyncio.Future[int] = self._new_wait()
+        self.seat: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+        self.games_played = 0
+        self.created = False
+        self._creator: str | None = None
+        self._people: set[str] = set()
+        # Action ids: a microsecond clock reading to start with, then +1 per
+        # action, so ids never repeat at a seat — not even across restarts.
+        self._next_id = time.time_ns() // 1000
+        self._pending: int | None = None
+        self._acked = False
+        self._sent_at = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._want = False
+        self._refusals = 0
+        self._name_tries = 0
+        self._over_seq = -1
+
+    def _waits(self) -> tuple[asyncio.Future[Any], ...]:
+        return (self.welcomed, self.joined)
+
+    def _stop_timers(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _after_reading(self) -> None:
+        """Decide once on the newest view, if one of the messages asked for it."""
+        if self._want:
+            self._want = False
+            if self.think <= 0:
+                self._decide()
+            elif self._timer is None:
+                self._timer = self._loop.call_later(self._think_time(), self._decide)
+
+    # -------------------------------------------------------------- messages
+
+    def _handle(self, m: Message) -> None:
+        """Handle one message from the server (unknown types are ignored, protocol §14)."""
+        kind = m.get("type")
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is not None:
+            handler(self, m)
+
+    def _on_ok(self, m: Message) -> None:
+        """The pending ``act`` was applied; its round trip ends with the next update."""
+        if m.get("id") == self._pending and self._pending is not None:
+            self._acked = True
+            self._refusals = 0
+            if self.stats.recording:
+                self.stats.moves += 1
+
+    def _on_welcome(self, m: Message) -> None:
+        """The handshake is done: create the table first if asked to, else join it."""
+        if not self.create:
+            self._join()
+            return
+        message: Message = {
+            "type": ClientMessage.CREATE_TABLE,
+            "name": self.table,
+            "seats": self.create,
+        }
+        if self.rules:
+            message["rules"] = self.rules
+        self._send(message)
+
+    def _on_table_created(self, m: Message) -> None:
+        """The bot created its table: it sits down at it."""
+        self.created = True
+        self._join()
+
+    def _on_joined(self, m: Message) -> None:
+        """The bot is seated."""
+        self.seat = m.get("seat")
+        if not self.joined.done():
+            self.joined.set_result(self.seat if self.seat is not None else -1)
+        self.say(f"{self.name}: seated at table {self.table!r}, seat {self.seat}")
+
+    def _on_table_closed(self, m: Message) -> None:
+        """A table was closed: the end, if it was the bot's."""
+        if m.get("name") == self.table:
+            self._fail(f"table {self.table!r} was closed")
+
+    def _join(self) -> None:
+        self._send({"type": ClientMessage.JOIN, "table": self.table, "name": self.name})
+
+    def _on_table_info(self, m: Message) -> None:
+        """Note the table's creator and the people connected at it (protocol §10):
+        whether the bot may start the next game (§11.2)."""
+        info = m.get("table") or {}
+        if info.get("name") != self.table:
+            return
+        self._creator = info.get("creator")
+        self._people = {
+            p["name"]
+            for p in info.get("players", [])
+            if p.get("bot") is None and p.get("connected") and p.get("name") != self.name
+        }
+
+    def _on_view(self, m: Message) -> None:
+        """An ``update`` or ``state``: the newest view, and whether to act on it."""
+        v = m.get("view")
+        self.seq = m.get("seq", self.seq)
+        if v is None:
+            return
+        self.view = v
+        if self._pending is not None and self._acked and m.get("type") == ServerMessage.UPDATE:
+            # The update after our ok is our own move's: the round trip ends here.
+            if self.stats.recording:
+                self.stats.rtts.append(time.perf_counter() - self._sent_at)
+            self._pending = None
+        phase = v.get("phase")
+        if phase == GamePhase.GAME_OVER:
+            self._game_over(v)
+        elif phase == GamePhase.PLAY and v.get("legal") and self._pending is None:
+            self._want = True
+
+    def _on_error(self, m: Message) -> None:
+        """An error: the answer to the pending ``act``, or to a lobby request."""
+        code = m.get("code")
+        if not isinstance(code, str):
+            code = "?"
+        text = m.get("message")
+        if not isinstance(text, str):
+            text = code
+        answered = self._pending is not None and (
+            m.get("id") == self._pending or ("id" not in m and code in IDLESS_ACT_CODES)
+        )
+        if answered:
+            self._on_refusal(code, text)
+        else:
+            self._on_request_error(code, text)
+
+    def _on_refusal(self, code: str, text: str) -> None:
+        """The pending ``act`` was refused: decide again, or give up (protocol §11.6, §12)."""
+        self._pending = None
+        if code in _RETRY_CODES:
+            # Someone acted first (or the hand ended): look at the newest view again.
+            self.stats.races[code] += 1
+            self._want = True
+            return
+        self.stats.errors[code] += 1
+        self._refusals += 1
+        if code in FATAL_CODES:
+            self._fail(f"the server refused: {text} ({code})")
+        elif self._refusals >= MAX_REFUSALS:
+            self._fail(f"{self._refusals} actions refused in a row, last: {text} ({code})")
+        else:
+            self._want = True
+
+    def _on_request_error(self, code: str, text: str) -> None:
+        """A request other than ``act`` was refused: work around it, or give up."""
+        if code in _LATE_LOBBY_CODES and self.joined.done():
+            return  # a new_game someone else started first
+        if code == ErrorCode.TABLE_EXISTS and self.create and not self.created:
+            self._join()  # --create on an existing table: just sit down
+            return
+        if code == ErrorCode.NAME_TAKEN and self._name_tries < NAME_TRIES:
+            self._name_tries += 1
+            suffix = f"-{self.rng.randrange(100, 1000)}"
+            self.name = self.name[: MAX_NAME - len(suffix)] + suffix
+            self._join()
+            return
+        self.stats.errors[code] += 1
+        if code == ErrorCode.NO_SUCH_TABLE:
+            text += "; create it with --create SEATS"
+        self._fail(f"server: {text} ({code})")
+
+    # -------------------------------------------------------------- deciding
+
+    def _think_time(self) -> float:
+        if not self.jitter:
+            return self.think
+        return self.think * self.rng.uniform(1 - self.jitter, 1 + self.jitter)
+
+    def _decide(self) -> None:
+        """Take the bot's action now, from the newest view, if it has one to take."""
+        self._timer = None
+        v = self.view
+        if (
+            v is None
+            or self._closing
+            or self._pending is not None
+            or v.get("phase") != GamePhase.PLAY
+        ):
+            return
+        choice = choose(self.level, v, self.rng)
+        if choice is None:
+            return
+        action = {k: x for k, x in choice.items() if k != "seat"}
+        self._next_id += 1
+        message: Message = {"type": ClientMessage.ACT, "id": self._next_id, "action": action}
+        if is_turn_action(action):
+            message["seq"] = self.seq  # protocol §11.6
+        self._pending = self._next_id
+        self._acked = False
+        self._sent_at = time.perf_counter()
+        self._send(message)
+
+    def _game_over(self, v: dict[str, Any]) -> None:
+        if self._over_seq == self.seq:
+            return
+        self._over_seq = self.seq
+        self._stop_timers()
+        self.games_played += 1
+        self.stats.games += 1
+        result = v.get("result") or {}
+        seat = v.get("seat")
+        won = seat in result.get("winners", [])
+        self.say(
+            f"{self.name}: game over at {self.table!r}; scores {v.get('scores')}, "
+            f"{'won' if won else 'lost'} (seat {seat})"
+        )
+        if self.games and self.games_played >= self.games:
+            self._finish(0)
+            return
+        # Start the next game: the creator may; so may anyone once the creator is gone.
+        if self.created or self._creator is None or self._creator not in self._people:
+            if self.think > 0:
+                self._loop.call_later(self._think_time(), self._new_game)
+            else:
+                self._new_game()
+
+    def _new_game(self) -> None:
+        v = self.view
+        if v is not None and v.get("phase") == GamePhase.GAME_OVER:
+            self._send({"type": ClientMessage.NEW_GAME})
+
+
+_HANDLERS: dict[str, Callable[[BotClient, Message], None]] = {
+    ServerMessage.UPDATE: BotClient._on_view,
+    ServerMessage.STATE: BotClient._on_view,
+    ServerMessage.OK: BotClient._on_ok,
+    ServerMessage.ERROR: BotClient._on_error,
+    ServerMessage.TABLE_INFO: BotClient._on_table_info,
+    ServerMessage.WELCOME: BotClient._on_welcome,
+    ServerMessage.TABLE_CREATED: BotClient._on_table_created,
+    ServerMessage.JOINED: BotClient._on_joined,
+    ServerMessage.TABLE_CLOSED: BotClient._on_table_closed,
+}
+"""What the bot does with each message type it reads (protocol §7); it ignores the others."""
+
+
+async def connect_bot(host: str, port: int, bot: BotClient, timeout: float = 5.0) -> None:
+    """Connect ``bot`` to ``host:port`` and wait for the server's ``welcome``.
+
+    Raises:
+        BotError: unreachable, no answer in time, or the hello was refused.
+    """
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(timeout):
+            await loop.create_connection(lambda: bot, host, port)
+            await bot.welcomed
+    except TimeoutError:
+        bot.close()
+        raise BotError(f"no answer from {host}:{port} within {timeout:g} s") from None
+    except OSError as exc:
+        if isinstance(exc, socket.gaierror) or not exc.errno or exc.errno < 0:
+            why = exc.strerror or str(exc)
+        else:
+            why = os.strerror(exc.errno).lower()
+        raise BotError(f"cannot reach {host}:{port}: {why}") from None
