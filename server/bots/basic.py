@@ -6,16 +6,27 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from craits.protocol.vocab import ActionKind
-
 from ..engine.cards import POINTS
 from .cards import best_suit, follow_ups, is_wild, pick, rest_after, suit_to_name
 from .scoring import Situation, play_score
-from .view import ActionDict, SeatView, first_of, of_kind, seat_view, to_act
+from .view import (
+    ANNOUNCE,
+    DRAW,
+    IDIOT,
+    NAME_SUIT,
+    PASS,
+    PLAY,
+    ActionDict,
+    SeatView,
+    first_of,
+    of_kind,
+    seat_view,
+    to_act,
+)
 
 __all__ = ["choose_basic", "endgame"]
 
-_DRAW_OR_PASS = (ActionKind.DRAW, ActionKind.PASS)
+_DRAW_OR_PASS = (DRAW, PASS)
 
 
 def endgame(v: SeatView) -> bool:
@@ -28,7 +39,7 @@ def endgame(v: SeatView) -> bool:
 def _owed_announcement(legal: Sequence[ActionDict]) -> ActionDict | None:
     """A "one card" announcement the seat owes, on its own (not with a play, R7)."""
     for a in legal:
-        if a.get(ActionKind.ANNOUNCE) is True and ActionKind.PLAY not in a:
+        if a.get(ANNOUNCE) is True and PLAY not in a:
             return a
     return None
 
@@ -36,7 +47,7 @@ def _owed_announcement(legal: Sequence[ActionDict]) -> ActionDict | None:
 def _idiot_call(legal: Sequence[ActionDict], seat: int) -> ActionDict | None:
     """A legal idiot call on another seat (R7)."""
     for a in legal:
-        if ActionKind.IDIOT in a and a[ActionKind.IDIOT] != seat:
+        if IDIOT in a and a[IDIOT] != seat:
             return a
     return None
 
@@ -44,10 +55,10 @@ def _idiot_call(legal: Sequence[ActionDict], seat: int) -> ActionDict | None:
 def _name_pending_suit(v: SeatView, names: Sequence[ActionDict]) -> ActionDict:
     """Name the suit of a turned-up 8 or 9 (R3, R5): the one the hand holds most of,
     ties keeping the card's own."""
-    allowed = [a[ActionKind.NAME_SUIT] for a in names]
+    allowed = [a[NAME_SUIT] for a in names]
     top = v["top"]
     suit = best_suit(v["hand"], allowed, top[1] if top else allowed[0])
-    return next(a for a in names if a[ActionKind.NAME_SUIT] == suit)
+    return next(a for a in names if a[NAME_SUIT] == suit)
 
 
 def _keeps_drawn_card(v: SeatView, card: str) -> bool:
@@ -63,7 +74,7 @@ def _keeps_drawn_card(v: SeatView, card: str) -> bool:
 def _candidates(plays: Sequence[ActionDict], keep_wilds: bool) -> list[str]:
     """The cards of ``plays``, each once, in order; with ``keep_wilds``, 8s and 9s
     only if nothing else is legal (R5: keep the wilds for then)."""
-    cards = list(dict.fromkeys(a[ActionKind.PLAY] for a in plays))
+    cards = list(dict.fromkeys(a[PLAY] for a in plays))
     if keep_wilds:
         plain = [c for c in cards if not is_wild(c)]
         if plain:
@@ -98,12 +109,12 @@ def _choose_play(v: SeatView, plays: Sequence[ActionDict]) -> ActionDict:
 def _turn(v: SeatView, legal: Sequence[ActionDict]) -> ActionDict | None:
     """The basic bot's turn (R3, R4): name a pending suit, play or pass on a drawn
     card, play, else draw or pass."""
-    names = of_kind(legal, ActionKind.NAME_SUIT)
+    names = of_kind(legal, NAME_SUIT)
     if names:
         return _name_pending_suit(v, names)
-    plays = of_kind(legal, ActionKind.PLAY)
-    passes = of_kind(legal, ActionKind.PASS)
-    if plays and passes and _keeps_drawn_card(v, plays[0][ActionKind.PLAY]):
+    plays = of_kind(legal, PLAY)
+    passes = of_kind(legal, PASS)
+    if plays and passes and _keeps_drawn_card(v, plays[0][PLAY]):
         return passes[0]
     if plays:
         return _choose_play(v, plays)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from craits.protocol.vocab import SUITS, ActionKind
+from craits.protocol.vocab import SUITS
 
 from ..engine.cards import COLOUR_PARTNER, POINTS
-from .view import ActionDict
+from .view import ANNOUNCE, PLAY, ActionDict
 
 __all__ = [
     "COUNT_RANKS",
@@ -77,15 +77,15 @@ def pick(legal: Sequence[ActionDict], card: str, suit: str | None, announce: boo
     Raises:
         IndexError: ``legal`` holds no play of ``card``.
     """
-    same = [a for a in legal if a.get(ActionKind.PLAY) == card]
+    same = [a for a in legal if a.get(PLAY) == card]
     for a in same:
-        if a.get("suit") == suit and bool(a.get(ActionKind.ANNOUNCE)) == announce:
+        if a.get("suit") == suit and bool(a.get(ANNOUNCE)) == announce:
             return a
     for a in same:
         if a.get("suit") == suit:
             return a
     for a in same:
-        if bool(a.get(ActionKind.ANNOUNCE)) == announce:
+        if bool(a.get(ANNOUNCE)) == announce:
             return a
     return same[0]
 

@@ -48,7 +48,7 @@ _NO_STOCK_SEEN = 1 << 30
 """The stock size assumed when a view does not give it: no draw empties it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Situation:
     """What the basic bot reads off its view to weigh a play: who sits where, and the stakes.
 

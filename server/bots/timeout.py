@@ -5,29 +5,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from craits.protocol.vocab import ActionKind
-
 from ..engine.cards import POINTS
 from .cards import is_wild, pick, rest_after, suit_to_name
-from .view import ActionDict, SeatView, first_of, of_kind, seat_view
+from .view import DRAW, NAME_SUIT, PASS, PLAY, ActionDict, SeatView, first_of, of_kind, seat_view
 
 __all__ = ["timeout_action"]
 
-_DRAW_OR_PASS = (ActionKind.DRAW, ActionKind.PASS)
+_DRAW_OR_PASS = (DRAW, PASS)
 
 
 def _own_suit(v: SeatView, names: Sequence[ActionDict]) -> ActionDict:
     """The naming of a turned-up 8 or 9's own suit (R3), else the first offered."""
     top = v.get("top")
     own = top[1] if top else None
-    return next((a for a in names if a[ActionKind.NAME_SUIT] == own), names[0])
+    return next((a for a in names if a[NAME_SUIT] == own), names[0])
 
 
 def _shed_most(v: SeatView, plays: Sequence[ActionDict]) -> ActionDict:
     """The play of the card to shed first: non-wild before wild (R5), then the most
     points (R9), then the first offered; a wild names the suit the rest holds most
     of (R5), and a play leaving one card announces it (R7)."""
-    cards = list(dict.fromkeys(a[ActionKind.PLAY] for a in plays))
+    cards = list(dict.fromkeys(a[PLAY] for a in plays))
     # max() keeps the first on ties.
     card = max(cards, key=lambda c: (not is_wild(c), POINTS[c[0]]))
     rest = rest_after(v["hand"], card)
@@ -65,10 +63,10 @@ def timeout_action(view: Mapping[str, Any]) -> ActionDict:
     """
     v = seat_view(view)
     legal = v["legal"]
-    names = of_kind(legal, ActionKind.NAME_SUIT)
+    names = of_kind(legal, NAME_SUIT)
     if names:
         return _own_suit(v, names)
-    plays = of_kind(legal, ActionKind.PLAY)
+    plays = of_kind(legal, PLAY)
     if plays:
         return _shed_most(v, plays)
     action = first_of(legal, _DRAW_OR_PASS)
