@@ -81,6 +81,10 @@ _RETRY_CODES = RACE_CODES | {ErrorCode.GAME_NOT_RUNNING}
 (a lost race, or the hand ended meanwhile)."""
 _LATE_LOBBY_CODES = frozenset({ErrorCode.NOT_CREATOR, ErrorCode.CANNOT_START})
 """Refusals of a ``new_game`` someone else started first."""
+_IN_PLAY: str = GamePhase.PLAY.value
+_GAME_OVER: str = GamePhase.GAME_OVER.value
+_UPDATE: str = ServerMessage.UPDATE.value
+"""Codes read from every view the bot receives, bound once as plain strings."""
 MAX_REFUSALS = 5
 """Unexpected refusals in a row after which the bot gives up (a bug somewhere)."""
 NAME_TRIES = 5
@@ -249,15 +253,15 @@ class BotClient(ServerLink):
         if v is None:
             return
         self.view = v
-        if self._pending is not None and self._acked and m.get("type") == ServerMessage.UPDATE:
+        if self._pending is not None and self._acked and m.get("type") == _UPDATE:
             # The update after our ok is our own move's: the round trip ends here.
             if self.stats.recording:
                 self.stats.rtts.append(time.perf_counter() - self._sent_at)
             self._pending = None
         phase = v.get("phase")
-        if phase == GamePhase.GAME_OVER:
+        if phase == _GAME_OVER:
             self._game_over(v)
-        elif phase == GamePhase.PLAY and v.get("legal") and self._pending is None:
+        elif phase == _IN_PLAY and v.get("legal") and self._pending is None:
             self._want = True
 
     def _on_error(self, m: Message) -> None:
@@ -322,12 +326,7 @@ class BotClient(ServerLink):
         """Take the bot's action now, from the newest view, if it has one to take."""
         self._timer = None
         v = self.view
-        if (
-            v is None
-            or self._closing
-            or self._pending is not None
-            or v.get("phase") != GamePhase.PLAY
-        ):
+        if v is None or self._closing or self._pending is not None or v.get("phase") != _IN_PLAY:
             return
         choice = choose(self.level, v, self.rng)
         if choice is None:
@@ -368,7 +367,7 @@ class BotClient(ServerLink):
 
     def _new_game(self) -> None:
         v = self.view
-        if v is not None and v.get("phase") == GamePhase.GAME_OVER:
+        if v is not None and v.get("phase") == _GAME_OVER:
             self._send({"type": ClientMessage.NEW_GAME})
 
 
