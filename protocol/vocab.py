@@ -154,18 +154,24 @@ class SkipReason(StrEnum):
     """Hit by the queen of spades (R11)."""
 
 
-# --- game phases (RULES.md R2, R8) -----------------------------------------
-
-
-class GamePhase(StrEnum):
-    """The ``phase`` of a view (protocol §8): where the game stands."""
+class Phase(StrEnum):
+    """Where a game stands (the view's ``phase``, protocol §8)."""
 
     PLAY = "play"
     """A hand is being played."""
     HAND_OVER = "hand_over"
-    """Between hands: the hand ended (R8) and the next deal comes after a pause."""
+    """Between hands: the hand is scored, the next deal comes after a pause (R8, R9)."""
     GAME_OVER = "game_over"
-    """The last hand ended (R2)."""
+    """The last hand is over (R2)."""
+
+
+class NoticeKind(StrEnum):
+    """Why the server played for a seat (the ``notice`` of an ``update``, protocol §11.4)."""
+
+    TIMEOUT = "timeout"
+    """The turn timed out; the seat is now away."""
+    AWAY = "away"
+    """A move for a seat already away."""
 
 
 # --- rules options (RULES.md) -----------------------------------------------
@@ -349,20 +355,22 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.STALE: "the action answers an older update (seq); the game moved on",
     ErrorCode.INTERNAL: "the server failed to handle the message",
 }
-"""Each error code's meaning, as ``docs/protocol.md`` §12 gives it."""
+"""Each error code's meaning in a line (``docs/protocol.md`` §12 says when each is sent)."""
 
 CONNECTION_CLOSING_ERRORS = frozenset(
     {
+        ErrorCode.BAD_FRAME,
         ErrorCode.FRAME_TOO_LARGE,
+        ErrorCode.UNSUPPORTED_VERSION,
         ErrorCode.RATE_LIMITED,
         ErrorCode.TOO_MANY_ERRORS,
         ErrorCode.TIMEOUT,
         ErrorCode.SERVER_FULL,
         ErrorCode.SHUTDOWN,
-        ErrorCode.REPLACED,
     }
 )
-"""Error codes after which the server closes the connection (protocol §4.6, §4.7)."""
+"""Error codes after which the server closes the connection (protocol §4.6, §4.7,
+§12.1). ``replaced`` is not one: the connection stays, back in the lobby."""
 
 ACTION_ERRORS = frozenset(
     {
@@ -452,3 +460,20 @@ class ServerMessage(StrEnum):
     CHAT = "chat"
     RECORDS = "records"
     RECORD = "record"
+
+
+# --- game records -----------------------------------------------------------
+
+
+class LogEntryKind(StrEnum):
+    """The kind of each entry ``[kind, data]`` of a game's log: the journal and a
+    game record's ``log`` (``docs/records.md``, "The log")."""
+
+    SHUFFLE = "shuffle"
+    """A shuffle the game made, ``{order, salt, sha256}`` (R2, R3, R10)."""
+    START = "start"
+    """The game starts: the cut, then hand 1 (R2, R3)."""
+    ACTION = "action"
+    """An accepted action, ``{seat, id, action}``."""
+    NEXT_HAND = "next_hand"
+    """The next hand is dealt (R2)."""

@@ -36,7 +36,7 @@ from craits.protocol.vocab import (
     SEAT_LOST_ERRORS,
     ClientMessage,
     ErrorCode,
-    GamePhase,
+    Phase,
     ServerMessage,
 )
 
@@ -81,8 +81,8 @@ _RETRY_CODES = RACE_CODES | {ErrorCode.GAME_NOT_RUNNING}
 (a lost race, or the hand ended meanwhile)."""
 _LATE_LOBBY_CODES = frozenset({ErrorCode.NOT_CREATOR, ErrorCode.CANNOT_START})
 """Refusals of a ``new_game`` someone else started first."""
-_IN_PLAY: str = GamePhase.PLAY.value
-_GAME_OVER: str = GamePhase.GAME_OVER.value
+_IN_PLAY: str = Phase.PLAY.value
+_GAME_OVER: str = Phase.GAME_OVER.value
 _UPDATE: str = ServerMessage.UPDATE.value
 """Codes read from every view the bot receives, bound once as plain strings."""
 MAX_REFUSALS = 5

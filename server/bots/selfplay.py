@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from craits.protocol.vocab import GamePhase
+from craits.protocol.vocab import Phase
 
 from ..engine import Game, Rules, action_from_dict, view
 from ..engine.events import CountChanged, Event, HandEnded, IdiotCalled, ShufflePenalty
@@ -21,8 +21,8 @@ from .view import ActionDict, is_turn_action
 __all__ = ["GameRecord", "play_game"]
 
 # The engine's phase (a literal type) compared with the vocabulary's codes.
-_PLAY: str = GamePhase.PLAY
-_GAME_OVER: str = GamePhase.GAME_OVER
+_PLAY: str = Phase.PLAY.value
+_GAME_OVER: str = Phase.GAME_OVER.value
 
 
 @dataclass

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NotRequired, TypedDict, cast
 
-from craits.protocol.vocab import TURN_ACTIONS, ActionKind, GamePhase
+from craits.protocol.vocab import TURN_ACTIONS, ActionKind, Phase
 
 __all__ = [
     "ANNOUNCE",
@@ -43,7 +43,7 @@ PASS: str = ActionKind.PASS.value
 ANNOUNCE: str = ActionKind.ANNOUNCE.value
 IDIOT: str = ActionKind.IDIOT.value
 NAME_SUIT: str = ActionKind.NAME_SUIT.value
-_IN_PLAY: str = GamePhase.PLAY.value
+_IN_PLAY: str = Phase.PLAY.value
 _TURN_KEYS = tuple(kind.value for kind in ActionKind if kind in TURN_ACTIONS)
 
 ActionDict = dict[str, Any]
@@ -65,7 +65,7 @@ class SeatView(TypedDict):
     players: int
     """Seats in the game, 2–8."""
     phase: str
-    """A :class:`~craits.protocol.vocab.GamePhase`."""
+    """A :class:`~craits.protocol.vocab.Phase`."""
     direction: int
     """1 clockwise, -1 counter-clockwise (R5, the 10)."""
     to_act: int | None

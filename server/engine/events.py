@@ -143,7 +143,9 @@ class HandEnded(NamedTuple):
     """The hand is over (R8, R10): every hand revealed and scored (R9).
 
     ``scores``: game totals after it; ``pressure``: shuffle penalties paid so far;
-    ``next_dealer``: who deals next (R2); ``game_over``; ``winners`` (when over).
+    ``next_dealer``: who deals next (R2); ``game_over``; ``winners`` (when over);
+    ``penalties``: the shuffle-penalty points each seat paid during this hand (R10),
+    already counted in ``scores``.
     """
 
     hand_number: int
@@ -153,6 +155,7 @@ class HandEnded(NamedTuple):
     next_dealer: int
     game_over: bool
     winners: tuple[int, ...]
+    penalties: tuple[int, ...]
 
 
 Event = (

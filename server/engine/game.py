@@ -39,7 +39,7 @@ from .events import (
     TurnedUp,
 )
 from .rules import Rules
-from .scoring import score_cards
+from .scoring import score_cards, shuffle_penalty
 
 HAND_SIZES = (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
 """Cards dealt to each player in hands 1…15 (R2)."""
@@ -114,6 +114,8 @@ class Game:
         again: the player to act must play again after a 6 (R5).
         scores: game totals, shuffle penalties included.
         pressure: shuffle penalties paid by each seat this game (R10).
+        hand_penalties: shuffle-penalty points each seat paid this hand (R10); not
+            part of a position (a game loaded from one starts them at 0).
         lost_turns: turns each seat still loses (R7).
         unannounced: seats that may be called idiot on (R7), in seat order.
         jacks: jacks in a row on top of the pile (R11).
@@ -133,6 +135,7 @@ class Game:
         "discard",
         "drawn",
         "hand_number",
+        "hand_penalties",
         "hands",
         "jacks",
         "king_cards",
@@ -178,6 +181,7 @@ class Game:
         self.again = False
         self.scores = [0] * players
         self.pressure = [0] * players
+        self.hand_penalties = [0] * players
         self.lost_turns = [0] * players
         self.unannounced: list[int] = []
         self.jacks = 0
@@ -250,6 +254,7 @@ class Game:
         self.count = 0
         self.again = False
         self.lost_turns = [0] * n
+        self.hand_penalties = [0] * n
         self.unannounced = []
         self.jacks = 0
         self.king_cards = 0
@@ -599,9 +604,10 @@ class Game:
 
     def _penalty(self, seat: int, ev: list[Event]) -> None:
         """``seat`` pays a shuffle penalty: 5 × 2^(penalties paid before) (R10)."""
-        penalty = 5 << self.pressure[seat]
+        penalty = shuffle_penalty(self.pressure[seat])
         self.pressure[seat] += 1
         self.scores[seat] += penalty
+        self.hand_penalties[seat] += penalty
         stock = self.stock
         ev.append(ShufflePenalty(seat, penalty, len(stock), tuple(reversed(stock))))
 
@@ -734,6 +740,7 @@ class Game:
             next_dealer,
             over,
             winners,
+            tuple(self.hand_penalties),
         )
         ev.append(self.result)
 

@@ -1,4 +1,4 @@
-"""Scoring a hand (RULES.md R9)."""
+"""Scoring a hand (RULES.md R9) and the shuffle penalty (R10)."""
 
 from __future__ import annotations
 
@@ -44,3 +44,18 @@ def score_cards(
     total += len(cancelled) * rules.cancelling_three_scores
     total += idle * (100 if rules.three_penalty else 3)
     return total, cancelled
+
+
+def shuffle_penalty(paid_before: int) -> int:
+    """Points a seat pays for its next shuffle penalty (R10): 5, doubled for each paid before.
+
+    ``paid_before`` is how many shuffle penalties the seat paid earlier in the game
+    (its pressure): 0 → 5, 1 → 10, 2 → 20, …
+    """
+    return 5 << paid_before
+
+
+def penalties_paid(pressure: int) -> int:
+    """Points a seat paid in shuffle penalties over ``pressure`` penalties (R10):
+    5 + 10 + 20 + … = 5 × (2^pressure − 1)."""
+    return 5 * ((1 << pressure) - 1)

@@ -14,6 +14,7 @@ from typing import Any
 from .actions import action_to_dict
 from .events import Dealt, Drew, Event, ShufflePenalty, event_to_dict
 from .game import Game, hand_size
+from .scoring import penalties_paid, shuffle_penalty
 
 
 def event_for(event: Event, seat: int | None) -> Event:
@@ -51,7 +52,8 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
     ``jacks``, ``king_cards``, ``pending``, ``drawn`` (own drawn card, else
     None), ``deciding_drawn`` (the seat to act is deciding on a drawn card),
     ``stock_size``, ``discard_size``, ``scores``, ``pressure``,
-    ``next_penalty``, ``lost_turns``, ``unannounced``, ``one_card`` (seats
+    ``next_penalty``, ``penalties_paid`` (shuffle-penalty points each seat paid
+    this game, R10), ``lost_turns``, ``unannounced``, ``one_card`` (seats
     holding one card that announced or owe nothing), ``legal`` (this seat's
     legal actions in dict form; empty for spectators), and ``result`` (the
     revealed hands and scoring, once a hand is over).
@@ -156,7 +158,8 @@ def _public_view(game: Game) -> dict[str, Any]:
         "discard_size": len(game.discard),
         "scores": list(game.scores),
         "pressure": list(game.pressure),
-        "next_penalty": [5 << p for p in game.pressure],
+        "next_penalty": [shuffle_penalty(p) for p in game.pressure],
+        "penalties_paid": [penalties_paid(p) for p in game.pressure],
         "lost_turns": list(game.lost_turns),
         "unannounced": unannounced,
         "one_card": [s for s, k in enumerate(sizes) if k == 1 and s not in unannounced],

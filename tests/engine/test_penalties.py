@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from craits.server.engine import Draw, Play, view
+from craits.server.engine import Draw, Play, event_to_dict, view
 from craits.server.engine.events import CountChanged, Drew, HandEnded, ShufflePenalty
 
 from .helpers import all_cards, deck_from, game_at
@@ -117,3 +117,62 @@ def test_R10_short_stock_partial_draw_is_kept() -> None:
     assert Drew(0, 1, ("9S",), "count") in events
     assert ShufflePenalty(0, 5, 0, ()) in events
     assert game.scores == [5 + 30 + 10, 30]
+
+
+def test_R10_hand_ended_carries_the_hands_penalties() -> None:
+    """R10: the end of a hand says what each seat paid in shuffle penalties during it,
+    on the wire too; penalties of earlier hands are not in it."""
+    game = game_at(
+        players=2,
+        turn=0,
+        hands=[["KH", "QH"], ["5H", "6H"]],
+        stock=[],
+        discard=["4D", "AS", "3C"],
+        scores=[100, 7],
+        pressure=[1, 2],
+    )
+    game.apply(Draw(0))  # reshuffles 4D, AS: seat 0 pays 10
+    game.apply(Draw(1))  # the last card of the stock: no penalty
+    events = game.apply(Draw(0))  # nothing under 3C: seat 0 pays 20, the hand ends
+    end = events[-1]
+    assert isinstance(end, HandEnded)
+    assert end.penalties == (30, 0)
+    assert end.pressure == (3, 2)
+    assert event_to_dict(end)["penalties"] == [30, 0]
+    points = [r.points for r in end.results]
+    assert list(end.scores) == [100 + 30 + points[0], 7 + points[1]]
+
+
+def test_R10_a_hand_without_shuffles_has_no_penalties() -> None:
+    """R10: penalties paid in earlier hands (pressure) are not this hand's."""
+    game = game_at(
+        players=2,
+        turn=0,
+        hands=[["KH"], ["5C", "6C"]],
+        stock=["4C"],
+        discard=["QH"],
+        pressure=[2, 3],
+    )
+    (*_, end) = game.apply(Play(0, "KH"))
+    assert isinstance(end, HandEnded)
+    assert end.penalties == (0, 0)
+    assert event_to_dict(end)["penalties"] == [0, 0]
+
+
+@pytest.mark.parametrize(("pressure", "paid"), [(0, 0), (1, 5), (2, 15), (3, 35), (6, 315)])
+def test_R10_view_says_the_penalties_paid_this_game(pressure: int, paid: int) -> None:
+    """R10: the view gives each seat's shuffle-penalty points paid so far this game
+    (5 + 10 + 20 + …), for every seat and spectator alike."""
+    game = game_at(
+        players=3,
+        turn=1,
+        hands=[["KH"], ["5C", "6C"], ["QD"]],
+        stock=[],
+        discard=["AS", "9D", "3S", "JH"],
+        pressure=[4, pressure, 0],
+    )
+    assert view(game, None)["penalties_paid"] == [75, paid, 0]
+    game.apply(Draw(1))  # reshuffles: seat 1 pays its next penalty
+    after = [75, paid + (5 << pressure), 0]
+    for seat in (None, 0, 1, 2):
+        assert view(game, seat)["penalties_paid"] == after
