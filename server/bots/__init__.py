@@ -32,11 +32,21 @@ The modules, each with one job:
 
 from __future__ import annotations
 
-from .basic import choose_basic
-from .levels import LEVELS, POLICIES, RANDOM_OFF_TURN_RATE, Policy, choose, choose_random, policy
+from .basic import basic_policy, choose_basic
+from .levels import (
+    LEVELS,
+    POLICIES,
+    RANDOM_OFF_TURN_RATE,
+    Policy,
+    choose,
+    choose_random,
+    decide,
+    policy,
+    random_policy,
+)
 from .selfplay import GameRecord, play_game
-from .timeout import timeout_action
-from .view import ActionDict, SeatView, seat_view
+from .timeout import timeout_action, timeout_move
+from .view import ActionDict, as_dict, seat_view
 
 __all__ = [
     "LEVELS",
@@ -45,12 +55,16 @@ __all__ = [
     "ActionDict",
     "GameRecord",
     "Policy",
-    "SeatView",
+    "as_dict",
+    "basic_policy",
     "choose",
     "choose_basic",
     "choose_random",
+    "decide",
     "play_game",
     "policy",
+    "random_policy",
     "seat_view",
     "timeout_action",
+    "timeout_move",
 ]

@@ -6,37 +6,38 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from craits.protocol.types import LegalAction, LegalNameSuit, LegalPlay, View
+
 from ..engine.cards import POINTS
 from .cards import best_suit, follow_ups, is_wild, pick, rest_after, suit_to_name
 from .scoring import Situation, play_score
 from .view import (
     ANNOUNCE,
-    DRAW,
-    IDIOT,
-    NAME_SUIT,
-    PASS,
     PLAY,
     ActionDict,
-    SeatView,
-    first_of,
-    of_kind,
+    as_dict,
+    draw_or_pass,
+    idiot_calls,
+    own_hand,
+    own_seat,
+    passes,
+    plays,
     seat_view,
+    suit_namings,
     to_act,
 )
 
-__all__ = ["choose_basic", "endgame"]
-
-_DRAW_OR_PASS = (DRAW, PASS)
+__all__ = ["basic_policy", "choose_basic", "endgame"]
 
 
-def endgame(v: SeatView) -> bool:
+def endgame(v: View) -> bool:
     """Whether an opponent is down to one card and may go out at any moment (R8):
     then the 50 or 30 points of a wild are worth more shed than kept (R9)."""
     seat = v["seat"]
     return any(k <= 1 for s, k in enumerate(v["hand_sizes"]) if s != seat)
 
 
-def _owed_announcement(legal: Sequence[ActionDict]) -> ActionDict | None:
+def _owed_announcement(legal: Sequence[LegalAction]) -> LegalAction | None:
     """A "one card" announcement the seat owes, on its own (not with a play, R7)."""
     for a in legal:
         if a.get(ANNOUNCE) is True and PLAY not in a:
@@ -44,37 +45,37 @@ def _owed_announcement(legal: Sequence[ActionDict]) -> ActionDict | None:
     return None
 
 
-def _idiot_call(legal: Sequence[ActionDict], seat: int) -> ActionDict | None:
+def _idiot_call(legal: Sequence[LegalAction], seat: int) -> LegalAction | None:
     """A legal idiot call on another seat (R7)."""
-    for a in legal:
-        if IDIOT in a and a[IDIOT] != seat:
+    for a in idiot_calls(legal):
+        if a["idiot"] != seat:
             return a
     return None
 
 
-def _name_pending_suit(v: SeatView, names: Sequence[ActionDict]) -> ActionDict:
+def _name_pending_suit(v: View, names: Sequence[LegalNameSuit]) -> LegalNameSuit:
     """Name the suit of a turned-up 8 or 9 (R3, R5): the one the hand holds most of,
     ties keeping the card's own."""
-    allowed = [a[NAME_SUIT] for a in names]
+    allowed = [a["name_suit"] for a in names]
     top = v["top"]
-    suit = best_suit(v["hand"], allowed, top[1] if top else allowed[0])
-    return next(a for a in names if a[NAME_SUIT] == suit)
+    suit = best_suit(own_hand(v), allowed, top[1] if top else allowed[0])
+    return next(a for a in names if a["name_suit"] == suit)
 
 
-def _keeps_drawn_card(v: SeatView, card: str) -> bool:
+def _keeps_drawn_card(v: View, card: str) -> bool:
     """With a drawn card to play or pass on (``play_drawn_card``, R4): whether to keep
     it — a wild kept for later (R5) unless an opponent may go out (R8), or a 6 with
     no card to follow it (R5)."""
     if is_wild(card):
         return not endgame(v)
-    rest = rest_after(v["hand"], card)
+    rest = rest_after(own_hand(v), card)
     return card[0] == "6" and not follow_ups(rest, card[1], "6")
 
 
-def _candidates(plays: Sequence[ActionDict], keep_wilds: bool) -> list[str]:
-    """The cards of ``plays``, each once, in order; with ``keep_wilds``, 8s and 9s
-    only if nothing else is legal (R5: keep the wilds for then)."""
-    cards = list(dict.fromkeys(a[PLAY] for a in plays))
+def _candidates(legal_plays: Sequence[LegalPlay], keep_wilds: bool) -> list[str]:
+    """The cards of ``legal_plays``, each once, in order; with ``keep_wilds``, 8s and
+    9s only if nothing else is legal (R5: keep the wilds for then)."""
+    cards = list(dict.fromkeys(a["play"] for a in legal_plays))
     if keep_wilds:
         plain = [c for c in cards if not is_wild(c)]
         if plain:
@@ -82,15 +83,15 @@ def _candidates(plays: Sequence[ActionDict], keep_wilds: bool) -> list[str]:
     return cards
 
 
-def _choose_play(v: SeatView, plays: Sequence[ActionDict]) -> ActionDict:
-    """The basic bot's play among ``plays`` (all for the seat to act): the best by
-    :func:`~.scoring.play_score`, the first on a tie, announcing "one card" if it
-    leaves one (R7)."""
-    hand = v["hand"]
+def _choose_play(v: View, legal_plays: Sequence[LegalPlay]) -> LegalPlay:
+    """The basic bot's play among ``legal_plays`` (all for the seat to act): the best
+    by :func:`~.scoring.play_score`, the first on a tie, announcing "one card" if
+    it leaves one (R7)."""
+    hand = own_hand(v)
     late = endgame(v)
     situation = Situation.of(v)
     best: tuple[float, str, str] | None = None
-    for card in _candidates(plays, keep_wilds=not v["count"] and not late):
+    for card in _candidates(legal_plays, keep_wilds=not v["count"] and not late):
         rest = rest_after(hand, card)
         suit = suit_to_name(card, rest) or card[1]
         score = play_score(situation, card, suit, rest)
@@ -103,29 +104,28 @@ def _choose_play(v: SeatView, plays: Sequence[ActionDict]) -> ActionDict:
     assert best is not None, "no play to choose from"
     _, card, suit = best
     rest = rest_after(hand, card)
-    return pick(plays, card, suit if is_wild(card) else None, len(rest) == 1)
+    return pick(legal_plays, card, suit if is_wild(card) else None, len(rest) == 1)
 
 
-def _turn(v: SeatView, legal: Sequence[ActionDict]) -> ActionDict | None:
+def _turn(v: View, legal: Sequence[LegalAction]) -> LegalAction | None:
     """The basic bot's turn (R3, R4): name a pending suit, play or pass on a drawn
     card, play, else draw or pass."""
-    names = of_kind(legal, NAME_SUIT)
+    names = suit_namings(legal)
     if names:
         return _name_pending_suit(v, names)
-    plays = of_kind(legal, PLAY)
-    passes = of_kind(legal, PASS)
-    if plays and passes and _keeps_drawn_card(v, plays[0][PLAY]):
-        return passes[0]
-    if plays:
-        return _choose_play(v, plays)
-    return first_of(legal, _DRAW_OR_PASS)
+    legal_plays = plays(legal)
+    legal_passes = passes(legal)
+    if legal_plays and legal_passes and _keeps_drawn_card(v, legal_plays[0]["play"]):
+        return legal_passes[0]
+    if legal_plays:
+        return _choose_play(v, legal_plays)
+    return draw_or_pass(legal)
 
 
-def choose_basic(view: Mapping[str, Any], rng: random.Random | None = None) -> ActionDict | None:
+def basic_policy(v: View, rng: random.Random | None = None) -> LegalAction | None:
     """The ``"basic"`` policy: a sensible, deterministic player.
 
-    ``view`` is the seat's view (protocol §8, :func:`craits.server.engine.view`).
-    In order of priority:
+    ``v`` is the seat's view (protocol §8). In order of priority:
 
     1. announces "one card" if it owes the announcement (R7);
     2. calls idiot whenever a legal call exists, on its turn or not (R7);
@@ -151,15 +151,22 @@ def choose_basic(view: Mapping[str, Any], rng: random.Random | None = None) -> A
     ``rng`` is accepted for a common signature and not used.
 
     Returns:
-        One of the dicts of ``view["legal"]``, or None when it has nothing to do.
+        One of the entries of ``v["legal"]``, or None when it has nothing to do.
     """
-    v = seat_view(view)
     legal = v["legal"]
     if not legal:
         return None
-    call = _owed_announcement(legal) or _idiot_call(legal, v["seat"])
+    call = _owed_announcement(legal) or _idiot_call(legal, own_seat(v))
     if call is not None:
         return call
     if not to_act(v):
         return None
     return _turn(v, legal)
+
+
+def choose_basic(view: Mapping[str, Any], rng: random.Random | None = None) -> ActionDict | None:
+    """:func:`basic_policy` on plain data: ``view`` a seat's view as the engine gives
+    it (:func:`craits.server.engine.view`); returns one of the dicts of
+    ``view["legal"]`` (the same object), or None."""
+    choice = basic_policy(seat_view(view))
+    return None if choice is None else as_dict(choice)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from craits.protocol.types import LegalPlay
 from craits.protocol.vocab import SUITS
 
 from ..engine.cards import COLOUR_PARTNER, POINTS
-from .view import ANNOUNCE, PLAY, ActionDict
 
 __all__ = [
     "COUNT_RANKS",
@@ -69,23 +69,23 @@ def suit_to_name(card: str, rest: Sequence[str]) -> str | None:
     return None
 
 
-def pick(legal: Sequence[ActionDict], card: str, suit: str | None, announce: bool) -> ActionDict:
-    """The legal play dict of ``card`` naming ``suit``, announcing if ``announce`` (R5, R7).
+def pick(legal: Sequence[LegalPlay], card: str, suit: str | None, announce: bool) -> LegalPlay:
+    """The legal play of ``card`` naming ``suit``, announcing if ``announce`` (R5, R7).
 
     Falls back on the closest legal variant (another suit or announce flag).
 
     Raises:
         IndexError: ``legal`` holds no play of ``card``.
     """
-    same = [a for a in legal if a.get(PLAY) == card]
+    same = [a for a in legal if a["play"] == card]
     for a in same:
-        if a.get("suit") == suit and bool(a.get(ANNOUNCE)) == announce:
+        if a.get("suit") == suit and bool(a.get("announce")) == announce:
             return a
     for a in same:
         if a.get("suit") == suit:
             return a
     for a in same:
-        if bool(a.get(ANNOUNCE)) == announce:
+        if bool(a.get("announce")) == announce:
             return a
     return same[0]
 

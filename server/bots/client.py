@@ -29,6 +29,21 @@ from collections.abc import Callable
 from typing import Any
 
 from craits.protocol import MAX_NAME
+from craits.protocol.types import (
+    ActMsg,
+    CreateTableMsg,
+    ErrorMsg,
+    JoinedMsg,
+    OkMsg,
+    RulesMap,
+    ServerMsg,
+    StateMsg,
+    TableClosedMsg,
+    TableInfoMsg,
+    UpdateMsg,
+    View,
+    action_map,
+)
 from craits.protocol.vocab import (
     CONNECTION_CLOSING_ERRORS,
     DEFAULT_BOT_LEVEL,
@@ -40,8 +55,8 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 
-from .levels import LEVELS, choose
-from .link import BotError, BotStats, Message, ServerLink
+from .levels import LEVELS, decide
+from .link import BotError, BotStats, ServerLink
 from .view import is_turn_action
 
 __all__ = [
@@ -69,11 +84,7 @@ IDLESS_ACT_CODES: frozenset[ErrorCode] = frozenset(
 )
 """Errors taken as the answer to the pending ``act`` even without its ``id``
 (protocol §11.5: a schema failure has none)."""
-FATAL_CODES: frozenset[ErrorCode] = (
-    CONNECTION_CLOSING_ERRORS
-    | SEAT_LOST_ERRORS
-    | {ErrorCode.BAD_FRAME, ErrorCode.UNSUPPORTED_VERSION}
-)
+FATAL_CODES: frozenset[ErrorCode] = CONNECTION_CLOSING_ERRORS | SEAT_LOST_ERRORS
 """Errors after which the bot cannot go on: the connection closes (protocol §4.6,
 §4.7, §12.1), or it holds no seat to play from."""
 _RETRY_CODES = RACE_CODES | {ErrorCode.GAME_NOT_RUNNING}
@@ -83,7 +94,6 @@ _LATE_LOBBY_CODES = frozenset({ErrorCode.NOT_CREATOR, ErrorCode.CANNOT_START})
 """Refusals of a ``new_game`` someone else started first."""
 _IN_PLAY: str = Phase.PLAY.value
 _GAME_OVER: str = Phase.GAME_OVER.value
-_UPDATE: str = ServerMessage.UPDATE.value
 """Codes read from every view the bot receives, bound once as plain strings."""
 MAX_REFUSALS = 5
 """Unexpected refusals in a row after which the bot gives up (a bug somewhere)."""
@@ -108,7 +118,7 @@ class BotClient(ServerLink):
         think: float = 0.6,
         jitter: float = 0.0,
         create: int | None = None,
-        rules: dict[str, Any] | None = None,
+        rules: RulesMap | None = None,
         games: int = 1,
         rng: random.Random | None = None,
         stats: BotStats | None = None,
@@ -147,7 +157,7 @@ class BotClient(ServerLink):
         self.say = say or (lambda _line: None)
         self.joined: asyncio.Future[int] = self._new_wait()
         self.seat: int | None = None
-        self.view: dict[str, Any] | None = None
+        self.view: View | None = None
         self.seq = 0
         self.games_played = 0
         self.created = False
@@ -184,27 +194,39 @@ class BotClient(ServerLink):
 
     # -------------------------------------------------------------- messages
 
-    def _handle(self, m: Message) -> None:
-        """Handle one message from the server (unknown types are ignored, protocol §14)."""
-        kind = m.get("type")
-        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is not None:
-            handler(self, m)
+    def _handle(self, msg: ServerMsg) -> None:
+        """Handle one message from the server; it needs no other (protocol §7)."""
+        if msg["type"] == ServerMessage.UPDATE or msg["type"] == ServerMessage.STATE:
+            self._on_view(msg)
+        elif msg["type"] == ServerMessage.OK:
+            self._on_ok(msg)
+        elif msg["type"] == ServerMessage.ERROR:
+            self._on_error(msg)
+        elif msg["type"] == ServerMessage.TABLE_INFO:
+            self._on_table_info(msg)
+        elif msg["type"] == ServerMessage.WELCOME:
+            self._on_welcome()
+        elif msg["type"] == ServerMessage.TABLE_CREATED:
+            self._on_table_created()
+        elif msg["type"] == ServerMessage.JOINED:
+            self._on_joined(msg)
+        elif msg["type"] == ServerMessage.TABLE_CLOSED:
+            self._on_table_closed(msg)
 
-    def _on_ok(self, m: Message) -> None:
+    def _on_ok(self, msg: OkMsg) -> None:
         """The pending ``act`` was applied; its round trip ends with the next update."""
-        if m.get("id") == self._pending and self._pending is not None:
+        if msg["id"] == self._pending and self._pending is not None:
             self._acked = True
             self._refusals = 0
             if self.stats.recording:
                 self.stats.moves += 1
 
-    def _on_welcome(self, m: Message) -> None:
+    def _on_welcome(self) -> None:
         """The handshake is done: create the table first if asked to, else join it."""
         if not self.create:
             self._join()
             return
-        message: Message = {
+        message: CreateTableMsg = {
             "type": ClientMessage.CREATE_TABLE,
             "name": self.table,
             "seats": self.create,
@@ -213,67 +235,62 @@ class BotClient(ServerLink):
             message["rules"] = self.rules
         self._send(message)
 
-    def _on_table_created(self, m: Message) -> None:
+    def _on_table_created(self) -> None:
         """The bot created its table: it sits down at it."""
         self.created = True
         self._join()
 
-    def _on_joined(self, m: Message) -> None:
+    def _on_joined(self, msg: JoinedMsg) -> None:
         """The bot is seated."""
-        self.seat = m.get("seat")
+        self.seat = msg["seat"]
         if not self.joined.done():
-            self.joined.set_result(self.seat if self.seat is not None else -1)
+            self.joined.set_result(self.seat)
         self.say(f"{self.name}: seated at table {self.table!r}, seat {self.seat}")
 
-    def _on_table_closed(self, m: Message) -> None:
+    def _on_table_closed(self, msg: TableClosedMsg) -> None:
         """A table was closed: the end, if it was the bot's."""
-        if m.get("name") == self.table:
+        if msg["name"] == self.table:
             self._fail(f"table {self.table!r} was closed")
 
     def _join(self) -> None:
         self._send({"type": ClientMessage.JOIN, "table": self.table, "name": self.name})
 
-    def _on_table_info(self, m: Message) -> None:
+    def _on_table_info(self, msg: TableInfoMsg) -> None:
         """Note the table's creator and the people connected at it (protocol §10):
         whether the bot may start the next game (§11.2)."""
-        info = m.get("table") or {}
-        if info.get("name") != self.table:
+        info = msg["table"]
+        if info["name"] != self.table:
             return
-        self._creator = info.get("creator")
+        self._creator = info["creator"]
         self._people = {
             p["name"]
-            for p in info.get("players", [])
-            if p.get("bot") is None and p.get("connected") and p.get("name") != self.name
+            for p in info["players"]
+            if p["bot"] is None and p["connected"] and p["name"] != self.name
         }
 
-    def _on_view(self, m: Message) -> None:
+    def _on_view(self, msg: UpdateMsg | StateMsg) -> None:
         """An ``update`` or ``state``: the newest view, and whether to act on it."""
-        v = m.get("view")
-        self.seq = m.get("seq", self.seq)
+        v = msg["view"]
+        self.seq = msg["seq"]
         if v is None:
             return
         self.view = v
-        if self._pending is not None and self._acked and m.get("type") == _UPDATE:
+        if self._pending is not None and self._acked and msg["type"] == ServerMessage.UPDATE:
             # The update after our ok is our own move's: the round trip ends here.
             if self.stats.recording:
                 self.stats.rtts.append(time.perf_counter() - self._sent_at)
             self._pending = None
-        phase = v.get("phase")
+        phase = v["phase"]
         if phase == _GAME_OVER:
             self._game_over(v)
-        elif phase == _IN_PLAY and v.get("legal") and self._pending is None:
+        elif phase == _IN_PLAY and v["legal"] and self._pending is None:
             self._want = True
 
-    def _on_error(self, m: Message) -> None:
+    def _on_error(self, msg: ErrorMsg) -> None:
         """An error: the answer to the pending ``act``, or to a lobby request."""
-        code = m.get("code")
-        if not isinstance(code, str):
-            code = "?"
-        text = m.get("message")
-        if not isinstance(text, str):
-            text = code
+        code, text = msg["code"], msg["message"]
         answered = self._pending is not None and (
-            m.get("id") == self._pending or ("id" not in m and code in IDLESS_ACT_CODES)
+            msg.get("id") == self._pending or ("id" not in msg and code in IDLESS_ACT_CODES)
         )
         if answered:
             self._on_refusal(code, text)
@@ -326,14 +343,14 @@ class BotClient(ServerLink):
         """Take the bot's action now, from the newest view, if it has one to take."""
         self._timer = None
         v = self.view
-        if v is None or self._closing or self._pending is not None or v.get("phase") != _IN_PLAY:
+        if v is None or self._closing or self._pending is not None or v["phase"] != _IN_PLAY:
             return
-        choice = choose(self.level, v, self.rng)
+        choice = decide(self.level, v, self.rng)
         if choice is None:
             return
-        action = {k: x for k, x in choice.items() if k != "seat"}
+        action = action_map(choice)
         self._next_id += 1
-        message: Message = {"type": ClientMessage.ACT, "id": self._next_id, "action": action}
+        message: ActMsg = {"type": ClientMessage.ACT, "id": self._next_id, "action": action}
         if is_turn_action(action):
             message["seq"] = self.seq  # protocol §11.6
         self._pending = self._next_id
@@ -341,18 +358,19 @@ class BotClient(ServerLink):
         self._sent_at = time.perf_counter()
         self._send(message)
 
-    def _game_over(self, v: dict[str, Any]) -> None:
+    def _game_over(self, v: View) -> None:
+        """The game is over: say how it went; stop, or start the next one if the bot may."""
         if self._over_seq == self.seq:
             return
         self._over_seq = self.seq
         self._stop_timers()
         self.games_played += 1
         self.stats.games += 1
-        result = v.get("result") or {}
-        seat = v.get("seat")
-        won = seat in result.get("winners", [])
+        result = v["result"]
+        seat = v["seat"]
+        won = result is not None and seat in result["winners"]
         self.say(
-            f"{self.name}: game over at {self.table!r}; scores {v.get('scores')}, "
+            f"{self.name}: game over at {self.table!r}; scores {v['scores']}, "
             f"{'won' if won else 'lost'} (seat {seat})"
         )
         if self.games and self.games_played >= self.games:
@@ -367,22 +385,8 @@ class BotClient(ServerLink):
 
     def _new_game(self) -> None:
         v = self.view
-        if v is not None and v.get("phase") == _GAME_OVER:
+        if v is not None and v["phase"] == _GAME_OVER:
             self._send({"type": ClientMessage.NEW_GAME})
-
-
-_HANDLERS: dict[str, Callable[[BotClient, Message], None]] = {
-    ServerMessage.UPDATE: BotClient._on_view,
-    ServerMessage.STATE: BotClient._on_view,
-    ServerMessage.OK: BotClient._on_ok,
-    ServerMessage.ERROR: BotClient._on_error,
-    ServerMessage.TABLE_INFO: BotClient._on_table_info,
-    ServerMessage.WELCOME: BotClient._on_welcome,
-    ServerMessage.TABLE_CREATED: BotClient._on_table_created,
-    ServerMessage.JOINED: BotClient._on_joined,
-    ServerMessage.TABLE_CLOSED: BotClient._on_table_closed,
-}
-"""What the bot does with each message type it reads (protocol §7); it ignores the others."""
 
 
 async def connect_bot(host: str, port: int, bot: BotClient, timeout: float = 5.0) -> None:

@@ -7,10 +7,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, assert_never
 
+from craits.protocol.types import LegalAction, View
 from craits.protocol.vocab import BotLevel
 
-from .basic import choose_basic
-from .view import ActionDict, seat_view, to_act
+from .basic import basic_policy
+from .view import ActionDict, as_dict, seat_view, to_act
 
 __all__ = [
     "LEVELS",
@@ -19,26 +20,27 @@ __all__ = [
     "Policy",
     "choose",
     "choose_random",
+    "decide",
     "policy",
+    "random_policy",
 ]
 
 RANDOM_OFF_TURN_RATE = 0.1
 """How often the random bot takes an action offered off its turn (R7 calls)."""
 
 
-def choose_random(view: Mapping[str, Any], rng: random.Random) -> ActionDict | None:
-    """The ``"random"`` policy: a uniform choice among ``view["legal"]``.
+def random_policy(v: View, rng: random.Random) -> LegalAction | None:
+    """The ``"random"`` policy: a uniform choice among ``v["legal"]``.
 
-    On the seat's turn (``view["to_act"] == view["seat"]``) it always picks one,
+    On the seat's turn (``v["to_act"] == v["seat"]``) it always picks one,
     uniformly among every legal action (so it announces "one card" or calls
     idiot, R7, only when the draw falls on those). Off its turn it acts only
     with probability :data:`RANDOM_OFF_TURN_RATE`, then uniformly.
 
     Returns:
-        One of the dicts of ``view["legal"]``, or None (nothing legal, or it lets
+        One of the entries of ``v["legal"]``, or None (nothing legal, or it lets
         an off-turn chance go).
     """
-    v = seat_view(view)
     legal = v["legal"]
     if not legal:
         return None
@@ -47,9 +49,16 @@ def choose_random(view: Mapping[str, Any], rng: random.Random) -> ActionDict | N
     return rng.choice(legal)
 
 
-Policy = Callable[[Mapping[str, Any], random.Random], ActionDict | None]
+def choose_random(view: Mapping[str, Any], rng: random.Random) -> ActionDict | None:
+    """:func:`random_policy` on plain data: ``view`` a seat's view as the engine gives
+    it; returns one of the dicts of ``view["legal"]`` (the same object), or None."""
+    choice = random_policy(seat_view(view), rng)
+    return None if choice is None else as_dict(choice)
+
+
+Policy = Callable[[View, random.Random], LegalAction | None]
 """A bot level's policy: (the seat's view, a random source) → one of the view's
-legal actions, or None when it does nothing now."""
+legal entries, or None when it does nothing now."""
 
 
 def _policy_of(level: BotLevel) -> Policy:
@@ -57,9 +66,9 @@ def _policy_of(level: BotLevel) -> Policy:
     holds this match exhaustive)."""
     match level:
         case BotLevel.RANDOM:
-            return choose_random
+            return random_policy
         case BotLevel.BASIC:
-            return choose_basic
+            return basic_policy
         case _:
             assert_never(level)
 
@@ -83,13 +92,26 @@ def policy(level: str) -> Policy:
     return found
 
 
-def choose(level: str, view: Mapping[str, Any], rng: random.Random) -> ActionDict | None:
-    """The action bot ``level`` takes now, from its seat's ``view`` only.
+def decide(level: str, v: View, rng: random.Random) -> LegalAction | None:
+    """The action bot ``level`` takes now, from its seat's view ``v`` only (protocol §8).
 
-    ``view`` is :func:`craits.server.engine.view` for the bot's seat (protocol §8);
     ``rng`` is used for the random level's choices. Call it whenever the view
     changes: on the seat's turn it always answers; off its turn it may answer
     with an announcement or an idiot call (R7), or None.
+
+    Returns:
+        One of the entries of ``v["legal"]`` (the same object), or None when
+        the bot does nothing now (including when nothing is legal).
+
+    Raises:
+        ValueError: ``level`` is not one of :data:`LEVELS`.
+    """
+    return policy(level)(v, rng)
+
+
+def choose(level: str, view: Mapping[str, Any], rng: random.Random) -> ActionDict | None:
+    """:func:`decide` on plain data, as the server holds it: ``view`` is
+    :func:`craits.server.engine.view` for the bot's seat.
 
     Returns:
         One of the dicts of ``view["legal"]`` (the same object), or None when
@@ -98,4 +120,5 @@ def choose(level: str, view: Mapping[str, Any], rng: random.Random) -> ActionDic
     Raises:
         ValueError: ``level`` is not one of :data:`LEVELS`.
     """
-    return policy(level)(view, rng)
+    choice = policy(level)(seat_view(view), rng)
+    return None if choice is None else as_dict(choice)

@@ -1,10 +1,11 @@
 """The network bot's connection to a server: an :class:`asyncio.Protocol` that speaks frames.
 
 :class:`ServerLink` says ``hello``, reads frames with the protocol's one reader
-(:class:`~craits.protocol.wire.FrameReader`, :func:`~craits.protocol.wire.decode`),
-answers the heartbeat (protocol §4.2), sends messages, and ends: closed by the
-bot, or failed with a one-line :class:`BotError`. It decides nothing about the
-game: :class:`~.client.BotClient` builds on it.
+(:class:`~craits.protocol.wire.FrameReader`, :func:`~craits.protocol.wire.decode`)
+into typed messages (:func:`~craits.protocol.messages.parse_server_message`),
+answers the heartbeat (protocol §4.2), sends typed messages, and ends: closed
+by the bot, or failed with a one-line :class:`BotError`. It decides nothing
+about the game: :class:`~.client.BotClient` builds on it.
 """
 
 from __future__ import annotations
@@ -14,14 +15,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from craits.protocol import MAX_SERVER_FRAME, VERSION, encode
-from craits.protocol.vocab import ClientMessage, ServerMessage
-from craits.protocol.wire import FrameReader, ProtocolError, decode
+from craits.protocol.messages import parse_server_message
+from craits.protocol.types import ClientMsg, PongMsg, ServerMsg, WelcomeMsg
+from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
+from craits.protocol.wire import (
+    MAX_SERVER_FRAME,
+    VERSION,
+    FrameReader,
+    ProtocolError,
+    decode,
+    encode,
+)
 
-__all__ = ["SERVER_DEPTH", "BotError", "BotStats", "Message", "ServerLink"]
-
-Message = dict[str, Any]
-"""A message as :func:`~craits.protocol.wire.decode` gives it, or as it is sent."""
+__all__ = ["SERVER_DEPTH", "BotError", "BotStats", "ServerLink"]
 
 SERVER_DEPTH = 16
 """Deepest nesting accepted in a server's message (a record's hands run deep)."""
@@ -87,7 +93,7 @@ class ServerLink(asyncio.Protocol):
         self.stats = stats if stats is not None else BotStats()
         loop = asyncio.get_running_loop()
         self._loop = loop
-        self.welcomed: asyncio.Future[Message] = self._new_wait()
+        self.welcomed: asyncio.Future[WelcomeMsg] = self._new_wait()
         self.done: asyncio.Future[int] = loop.create_future()
         self.transport: asyncio.Transport | None = None
         self._frames = FrameReader(MAX_SERVER_FRAME)
@@ -95,7 +101,7 @@ class ServerLink(asyncio.Protocol):
 
     # ------------------------------------------------------------ for subclasses
 
-    def _handle(self, m: Message) -> None:
+    def _handle(self, msg: ServerMsg) -> None:
         """Handle one message from the server (not a heartbeat ``ping``)."""
 
     def _after_reading(self) -> None:
@@ -131,9 +137,10 @@ class ServerLink(asyncio.Protocol):
         )
 
     def data_received(self, data: bytes) -> None:
-        """Read the frames now complete and handle each; a bad frame ends the link."""
+        """Read the frames now complete and handle each; a bad frame ends the link
+        (the good frames before it are handled first)."""
         try:
-            for body in self._frames.feed(data):
+            for body in self._frames.frames(data):
                 self._receive(decode(body, MAX_SERVER_FRAME, depth=SERVER_DEPTH))
                 if self._closing:
                     return
@@ -142,19 +149,29 @@ class ServerLink(asyncio.Protocol):
             return
         self._after_reading()
 
-    def _receive(self, m: Message) -> None:
-        """Count one message; answer a heartbeat, note the welcome, hand on the rest."""
+    def _receive(self, data: dict[str, Any]) -> None:
+        """Count one message; answer a heartbeat, note the welcome, hand on the rest.
+
+        Raises:
+            ProtocolError: ``bad_message``, a message without a key its type requires.
+        """
         self.stats.frames_in += 1
-        kind = m.get("type")
-        if kind == ServerMessage.PING:
-            pong: Message = {"type": ClientMessage.PONG}
-            if "nonce" in m:
-                pong["nonce"] = m["nonce"]
+        try:
+            msg = parse_server_message(data)
+        except ProtocolError as exc:
+            if exc.code == ErrorCode.UNKNOWN_TYPE:
+                return  # a type this bot does not know: ignored (protocol §14)
+            raise
+        if msg["type"] == ServerMessage.PING:
+            pong: PongMsg = {"type": ClientMessage.PONG}
+            nonce = data.get("nonce")
+            if isinstance(nonce, int):
+                pong["nonce"] = nonce
             self._send(pong)
             return
-        if kind == ServerMessage.WELCOME and not self.welcomed.done():
-            self.welcomed.set_result(m)
-        self._handle(m)
+        if msg["type"] == ServerMessage.WELCOME and not self.welcomed.done():
+            self.welcomed.set_result(msg)
+        self._handle(msg)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """The connection ended: fine if the bot closed it, a failure otherwise."""
@@ -163,7 +180,7 @@ class ServerLink(asyncio.Protocol):
             self.stats.dropped += 1
             self._fail("the server closed the connection")
 
-    def _send(self, message: Message) -> None:
+    def _send(self, message: ClientMsg) -> None:
         """Send one message, unless the link is ending."""
         if self.transport is not None and not self._closing:
             self.transport.write(encode(message))

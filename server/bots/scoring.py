@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from craits.protocol.types import View
+
 from ..engine.cards import POINTS
 from .cards import COUNT_RANKS, WILD_RANKS, follow_ups
-from .view import SeatView
+from .view import own_seat
 
 __all__ = [
     "Situation",
@@ -79,13 +81,17 @@ class Situation:
     next_penalty: Sequence[int]
 
     @classmethod
-    def of(cls, v: SeatView) -> Situation:
-        """The situation of the seat whose view is ``v``."""
+    def of(cls, v: View) -> Situation:
+        """The situation of the seat whose view is ``v``.
+
+        Raises:
+            ValueError: a spectator's view.
+        """
         n = v["players"]
         rules = v.get("rules", {})
         return cls(
             players=n,
-            seat=v["seat"],
+            seat=own_seat(v),
             direction=v["direction"],
             hand_sizes=v["hand_sizes"],
             count=v["count"],

@@ -11,12 +11,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from craits.protocol.types import LegalAction
 from craits.protocol.vocab import Phase
 
 from ..engine import Game, Rules, action_from_dict, view
 from ..engine.events import CountChanged, Event, HandEnded, IdiotCalled, ShufflePenalty
 from .levels import Policy, policy
-from .view import ActionDict, is_turn_action
+from .view import is_turn_action, seat_view
 
 __all__ = ["GameRecord", "play_game"]
 
@@ -111,7 +112,7 @@ class _SelfPlay:
                 self.off_turn_calls(actor)
                 if game.phase != _PLAY:
                     break
-            a = self.policies[actor](view(game, actor), self.rng)
+            a = self.policies[actor](seat_view(view(game, actor)), self.rng)
             if a is None:
                 raise RuntimeError(
                     f"seat {actor} ({self.levels[actor]}) gave no action on its turn"
@@ -130,12 +131,12 @@ class _SelfPlay:
             for s in self.others:
                 if s == actor or game.phase != _PLAY:
                     continue
-                a = self.policies[s](view(game, s), self.rng)
+                a = self.policies[s](seat_view(view(game, s)), self.rng)
                 if a is not None:
                     self.apply(s, a)
                     acted = True
 
-    def apply(self, seat: int, action: ActionDict) -> None:
+    def apply(self, seat: int, action: LegalAction) -> None:
         """Apply ``seat``'s ``action`` and count it and its events."""
         events = self.game.apply(action_from_dict(action, seat))
         self.record.actions += 1

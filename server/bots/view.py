@@ -1,36 +1,49 @@
-"""The seat's view as the bots read it: a typed lens on the view of protocol §8.
+"""The seat's view as the bots read it: the protocol's :class:`~craits.protocol.types.View`.
 
-A bot decides from exactly what a person at its seat would see: the view that
-:func:`craits.server.engine.view` builds for the seat, and that the server
-sends in every ``update`` and ``state``. It arrives as plain data (a map with
-string keys); :func:`seat_view` gives it the type :class:`SeatView`, which
-names the keys the bots read, so the policies are checked against them.
+A bot decides from exactly what a person at its seat would see: the view of
+protocol §8, which :func:`craits.server.engine.view` builds for the seat and
+the server sends in every ``update`` and ``state``. The policies read it as a
+:class:`~craits.protocol.types.View` and answer with one of its ``legal``
+entries, a :data:`~craits.protocol.types.LegalAction` (the very object).
 
-A bot only ever decides for a seat (``seat`` is an int): a spectator's view
-(``seat`` null) has no legal actions, and every policy returns at once on an
-empty ``legal``.
+The engine hands the view over as plain data (``dict[str, Any]``), and the
+server passes a policy's answer on as plain data: :func:`seat_view` and
+:func:`as_dict` are the two crossings, and change nothing.
+
+A bot only ever decides for a seat: a spectator's view (``seat`` null) has no
+legal actions, and every policy returns at once on an empty ``legal``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, cast
 
+from craits.protocol.types import (
+    LegalAction,
+    LegalDraw,
+    LegalIdiot,
+    LegalNameSuit,
+    LegalPass,
+    LegalPlay,
+    View,
+)
 from craits.protocol.vocab import TURN_ACTIONS, ActionKind, Phase
 
 __all__ = [
     "ANNOUNCE",
-    "DRAW",
-    "IDIOT",
-    "NAME_SUIT",
-    "PASS",
     "PLAY",
     "ActionDict",
-    "SeatView",
-    "first_of",
+    "as_dict",
+    "draw_or_pass",
+    "idiot_calls",
     "is_turn_action",
-    "of_kind",
+    "own_hand",
+    "own_seat",
+    "passes",
+    "plays",
     "seat_view",
+    "suit_namings",
     "to_act",
 ]
 
@@ -38,88 +51,96 @@ __all__ = [
 # the vocabulary: the bots look keys up in every legal action of every view they
 # see, and a plain str key does that about twice as fast as the enum member.
 PLAY: str = ActionKind.PLAY.value
-DRAW: str = ActionKind.DRAW.value
-PASS: str = ActionKind.PASS.value
 ANNOUNCE: str = ActionKind.ANNOUNCE.value
-IDIOT: str = ActionKind.IDIOT.value
-NAME_SUIT: str = ActionKind.NAME_SUIT.value
+_DRAW: str = ActionKind.DRAW.value
+_PASS: str = ActionKind.PASS.value
+_IDIOT: str = ActionKind.IDIOT.value
+_NAME_SUIT: str = ActionKind.NAME_SUIT.value
 _IN_PLAY: str = Phase.PLAY.value
 _TURN_KEYS = tuple(kind.value for kind in ActionKind if kind in TURN_ACTIONS)
 
 ActionDict = dict[str, Any]
-"""An action in the dict form of :func:`craits.server.engine.action_to_dict`:
-one of ``view["legal"]``, e.g. ``{"seat": 1, "play": "8S", "suit": "D"}``
-(protocol §6, plus ``seat``). A policy answers with the very object."""
+"""A legal action as plain data, as the server's callers hold it: the dict form
+of :func:`craits.server.engine.action_to_dict`, e.g. ``{"seat": 1, "play": "8S",
+"suit": "D"}`` (protocol §6, plus ``seat``)."""
 
 
-class SeatView(TypedDict):
-    """The keys of a seat's view (protocol §8) that the bots read.
-
-    The view holds more keys (``hand_number``, ``scores``, ``result``…); a
-    policy does not need them. ``rules``, ``stock_size``, ``next_penalty`` and
-    ``jacks`` are read with a default, so a hand-made view may leave them out.
-    """
-
-    seat: int
-    """The bot's seat."""
-    players: int
-    """Seats in the game, 2–8."""
-    phase: str
-    """A :class:`~craits.protocol.vocab.Phase`."""
-    direction: int
-    """1 clockwise, -1 counter-clockwise (R5, the 10)."""
-    to_act: int | None
-    """The seat that must act now; None between hands."""
-    hand: list[str]
-    """The bot's cards (R1 codes)."""
-    hand_sizes: list[int]
-    """Cards held, by seat."""
-    top: str | None
-    """The discard pile's top card."""
-    count: int
-    """The count in progress (R6); 0 when there is none."""
-    legal: list[ActionDict]
-    """The seat's legal actions right now (protocol §8), off-turn calls included."""
-    rules: NotRequired[dict[str, bool | int]]
-    """The rules options that differ from the defaults."""
-    stock_size: NotRequired[int]
-    """Cards in the stock (R10)."""
-    next_penalty: NotRequired[list[int]]
-    """Each seat's next shuffle penalty, in points (R10)."""
-    jacks: NotRequired[int]
-    """Jacks in a row on the discard pile (R11)."""
-
-
-def seat_view(data: Mapping[str, Any]) -> SeatView:
+def seat_view(data: Mapping[str, Any]) -> View:
     """``data``, a seat's view as the engine or the server gives it, typed for reading.
 
     Nothing is copied or checked: the view is trusted as it came (from the
     engine, or from the server the bot plays at).
     """
-    return cast(SeatView, data)
+    return cast(View, data)
 
 
-def to_act(v: SeatView) -> bool:
+def as_dict(action: LegalAction) -> ActionDict:
+    """``action``, one of a view's legal entries, as the plain dict it is."""
+    return cast(ActionDict, action)
+
+
+def own_seat(v: View) -> int:
+    """The seat whose view ``v`` is.
+
+    Raises:
+        ValueError: a spectator's view (it has no legal action to choose from).
+    """
+    seat = v["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view: no seat to decide for")
+    return seat
+
+
+def own_hand(v: View) -> list[str]:
+    """The cards of the seat whose view ``v`` is.
+
+    Raises:
+        ValueError: a spectator's view.
+    """
+    hand = v["hand"]
+    if hand is None:
+        raise ValueError("a spectator's view: no hand to play from")
+    return hand
+
+
+def to_act(v: View) -> bool:
     """Whether the seat of ``v`` is the one to act now (a hand in play, R4)."""
     return v.get("phase") == _IN_PLAY and v.get("seat") is not None and v["to_act"] == v["seat"]
 
 
-def is_turn_action(action: Mapping[str, Any]) -> bool:
+def is_turn_action(action: Mapping[str, object]) -> bool:
     """Whether ``action`` is a turn of its seat's (play, draw, pass or a suit named, R3, R4),
     not a call that may come off turn (R7)."""
     return any(key in action for key in _TURN_KEYS)
 
 
-def of_kind(legal: Iterable[ActionDict], kind: str) -> list[ActionDict]:
-    """The actions of ``legal`` of one kind (an :class:`~craits.protocol.vocab.ActionKind`:
-    each action names its kind by its key, protocol §6)."""
-    return [a for a in legal if kind in a]
+# Each legal entry names its kind by its key (protocol §6): these pick one kind.
 
 
-def first_of(legal: Sequence[ActionDict], kinds: Iterable[str]) -> ActionDict | None:
-    """The first action of ``legal`` of the first of ``kinds`` that has one, or None."""
-    for kind in kinds:
+def plays(legal: Iterable[LegalAction]) -> list[LegalPlay]:
+    """The plays of ``legal`` (R4), in order."""
+    return cast(list[LegalPlay], [a for a in legal if PLAY in a])
+
+
+def passes(legal: Iterable[LegalAction]) -> list[LegalPass]:
+    """The passes of ``legal`` (R4, option ``play_drawn_card``)."""
+    return cast(list[LegalPass], [a for a in legal if _PASS in a])
+
+
+def suit_namings(legal: Iterable[LegalAction]) -> list[LegalNameSuit]:
+    """The suits the dealer may name for a turned-up 8 or 9 (R3), in order."""
+    return cast(list[LegalNameSuit], [a for a in legal if _NAME_SUIT in a])
+
+
+def idiot_calls(legal: Iterable[LegalAction]) -> list[LegalIdiot]:
+    """The idiot calls of ``legal`` (R7), in order."""
+    return cast(list[LegalIdiot], [a for a in legal if _IDIOT in a])
+
+
+def draw_or_pass(legal: Sequence[LegalAction]) -> LegalDraw | LegalPass | None:
+    """The draw of ``legal`` (R4, R6), else its pass, else None."""
+    for key in (_DRAW, _PASS):
         for a in legal:
-            if kind in a:
-                return a
+            if key in a:
+                return cast(LegalDraw | LegalPass, a)
     return None

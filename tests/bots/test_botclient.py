@@ -198,6 +198,23 @@ def test_the_bots_error_code_sets_are_the_vocabularys() -> None:
     } == FATAL_CODES
 
 
+WELCOME = {
+    "type": "welcome",
+    "version": 1,
+    "server": "a scripted peer",
+    "heartbeat_ms": 10_000,
+    "limits": {
+        "max_frame": 65_536,
+        "max_name": 24,
+        "max_chat": 300,
+        "rate": 100,
+        "burst": 200,
+        "max_tables": 10,
+    },
+}
+"""The server's ``welcome`` (protocol §4.1), as a scripted peer sends it."""
+
+
 async def _scripted_peer(
     script: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
 ) -> tuple[asyncio.Server, int]:
@@ -214,13 +231,18 @@ async def _read_message(reader: asyncio.StreamReader) -> dict[str, Any]:
 
 async def test_frames_in_pieces_a_ping_answered_then_a_bad_frame_ends_the_bot() -> None:
     """The bot reads frames however the bytes arrive (the protocol's FrameReader),
-    answers a ping with its nonce, and stops with one line at an empty frame."""
+    skips a message type it does not know (protocol §14), answers a ping with its
+    nonce, and stops with one line at an empty frame."""
     pongs: list[dict[str, Any]] = []
 
     async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         hello = await _read_message(reader)
         assert hello["type"] == "hello" and hello["client"] == "craits-bot"
-        frames = encode({"type": "welcome", "version": 1}) + encode({"type": "ping", "nonce": 7})
+        frames = (
+            encode(WELCOME)
+            + encode({"type": "lobby_news", "text": "a type from a later server"})
+            + encode({"type": "ping", "nonce": 7})
+        )
         for i in range(len(frames)):  # one byte at a time
             writer.write(frames[i : i + 1])
             await writer.drain()
@@ -238,16 +260,19 @@ async def test_frames_in_pieces_a_ping_answered_then_a_bad_frame_ends_the_bot() 
         with pytest.raises(BotError, match=r"does not speak the Craits protocol \(empty frame\)"):
             await asyncio.wait_for(bot.done, 10)
     assert pongs == [{"type": "pong", "nonce": 7}]
-    assert bot.stats.frames_in == 2 and bot.stats.dropped == 0
+    assert bot.stats.frames_in == 3 and bot.stats.dropped == 0
 
 
-async def test_a_frame_over_the_limit_ends_the_bot_before_its_body() -> None:
+async def test_a_frame_over_the_limit_ends_the_bot_after_the_frames_before_it() -> None:
+    """The welcome in the same bytes as a header over the limit is still handled
+    (the bot joins); then the bot stops, the body never read."""
+    joins: list[dict[str, Any]] = []
+
     async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await _read_message(reader)
-        writer.write(encode({"type": "welcome", "version": 1}))
-        await _read_message(reader)  # the join
-        writer.write((MAX_SERVER_FRAME + 1).to_bytes(4, "big"))
+        writer.write(encode(WELCOME) + (MAX_SERVER_FRAME + 1).to_bytes(4, "big"))
         await writer.drain()
+        joins.append(await _read_message(reader))
         await reader.read()
         writer.close()
 
@@ -256,6 +281,27 @@ async def test_a_frame_over_the_limit_ends_the_bot_before_its_body() -> None:
         bot = BotClient("t", "Ana", think=0)
         await connect_bot("127.0.0.1", port, bot)
         with pytest.raises(BotError, match="exceeds the 1048576-byte limit"):
+            await asyncio.wait_for(bot.done, 10)
+    assert joins == [{"type": "join", "table": "t", "name": "Ana"}]
+
+
+async def test_a_message_without_a_key_its_type_requires_ends_the_bot() -> None:
+    """A known message missing a required key is not the Craits protocol: one line."""
+
+    async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await _read_message(reader)
+        writer.write(encode(WELCOME))
+        await _read_message(reader)  # the join
+        writer.write(encode({"type": "joined", "table": "t", "token": "x"}))
+        await writer.drain()
+        await reader.read()
+        writer.close()
+
+    peer, port = await _scripted_peer(script)
+    async with peer:
+        bot = BotClient("t", "Ana", think=0)
+        await connect_bot("127.0.0.1", port, bot)
+        with pytest.raises(BotError, match=r"protocol \(joined: missing field 'seat'\)"):
             await asyncio.wait_for(bot.done, 10)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
-from craits.server.bots import LEVELS, POLICIES, choose, choose_basic, choose_random, play_game
+from craits.server.bots import LEVELS, POLICIES, basic_policy, choose, play_game, random_policy
 from craits.server.bots.scoring import (
     Situation,
     continuity_term,
@@ -51,8 +51,8 @@ def test_levels_are_the_vocabularys_bot_levels() -> None:
     assert tuple(LEVELS) == tuple(BotLevel)
     assert set(POLICIES) == set(BotLevel)
     assert DEFAULT_BOT_LEVEL in LEVELS
-    assert POLICIES[BotLevel.BASIC] is choose_basic
-    assert POLICIES[BotLevel.RANDOM] is choose_random
+    assert POLICIES[BotLevel.BASIC] is basic_policy
+    assert POLICIES[BotLevel.RANDOM] is random_policy
 
 
 def test_choose_takes_a_level_as_a_plain_string() -> None:
