@@ -69,7 +69,7 @@ def _keeps_drawn_card(v: View, card: str) -> bool:
     if is_wild(card):
         return not endgame(v)
     rest = rest_after(own_hand(v), card)
-    return card[0] == "6" and not follow_ups(rest, card[1], "6")
+    return card[0] == "6" and not follow_ups(rest, card[1], card[0])
 
 
 def _candidates(legal_plays: Sequence[LegalPlay], keep_wilds: bool) -> list[str]:

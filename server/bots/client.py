@@ -2,15 +2,15 @@
 
 It connects to a Craits server, says ``hello``, joins a table (or creates it
 first), and plays every turn from its own seat's ``view`` only, with the
-policies of :mod:`craits.server.bots` (:func:`~.levels.choose`). It sends each
+policies of :mod:`craits.server.bots` (:func:`~.levels.decide`). It sends each
 action as an ``act`` with a fresh, never reused ``id`` and the ``seq`` of the
 update it answers (protocol §11.5, §11.6), takes its "one card" and "idiot"
 chances off its turn (R7), waits out the pause between hands, answers the
 heartbeat, and stops at the end of the game (or plays on, ``games=0``).
 
-Frames are read by the protocol's one reader (:class:`craits.protocol.wire.FrameReader`,
-:func:`craits.protocol.wire.decode`); every code it reads or writes comes from
-:mod:`craits.protocol.vocab`.
+Frames are read by the protocol's one reader, into the protocol's typed
+messages (:class:`~.link.ServerLink`); every code it reads or writes comes
+from :mod:`craits.protocol.vocab`.
 
 The same :class:`BotClient` drives ``scripts/loadtest.py``: it is an
 :class:`asyncio.Protocol` (no task per connection), so thousands of bots fit
