@@ -1,9 +1,16 @@
 """The game's vocabulary, defined once: every code that crosses a module boundary.
 
-Card and suit codes, action kinds, event kinds and their reasons, the rules
-options with their defaults, error codes, bot levels and table states. The
-rules engine, the protocol, the server, the bots and the client all import
-these names from here; none of them spells the codes out again.
+Card and suit codes, action kinds, event kinds and their reasons, game
+phases, the rules options with their defaults, table states, bot levels,
+error codes, message types, notice kinds and the kinds of a game log's
+entries. The rules engine, the protocol, the server, the bots and the client
+all import these names from here; none of them spells the codes out again.
+``tests/protocol/test_doc.py`` holds the tables of ``docs/protocol.md`` and
+``docs/records.md`` equal to them.
+
+A code compares equal to its plain string, so a decoded message's strings
+match the members with ``==`` and ``match`` (not ``is``); on hot paths,
+prefer a member's ``.value`` as a dict key (an enum member hashes slower).
 
 This module imports nothing but the standard library (an import contract in
 ``pyproject.toml`` keeps it so), so the pure rules engine may use it.
