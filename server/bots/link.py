@@ -141,7 +141,9 @@ class ServerLink(asyncio.Protocol):
         (the good frames before it are handled first)."""
         try:
             for body in self._frames.frames(data):
-                self._receive(decode(body, MAX_SERVER_FRAME, depth=SERVER_DEPTH))
+                self._receive(
+                    decode(body, MAX_SERVER_FRAME, depth=SERVER_DEPTH, check_values=False)
+                )
                 if self._closing:
                     return
         except ProtocolError as exc:
