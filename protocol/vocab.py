@@ -154,6 +154,17 @@ class SkipReason(StrEnum):
     """Hit by the queen of spades (R11)."""
 
 
+class GamePhase(StrEnum):
+    """Where a game stands: the ``phase`` of a view (protocol §8)."""
+
+    PLAY = "play"
+    """A hand is being played (R3–R8)."""
+    HAND_OVER = "hand_over"
+    """A hand is over and scored (R9); the next is dealt on (R2)."""
+    GAME_OVER = "game_over"
+    """The last hand is over (R2): the lowest totals win."""
+
+
 # --- rules options (RULES.md) -----------------------------------------------
 
 
