@@ -1,16 +1,35 @@
-"""The Craits wire protocol: framing, msgpack encoding, message schemas.
+"""The Craits wire protocol: framing, msgpack encoding, message schemas and types.
 
-See ``docs/protocol.md`` for every message. This package imports nothing of
-the server or the client.
+See ``docs/protocol.md`` for every message. The modules:
+
+- :mod:`~craits.protocol.vocab`: the game's vocabulary (card, suit, action,
+  event, error, table-state, bot-level and message-type codes), defined once;
+- :mod:`~craits.protocol.actions`: the action type and its one parser;
+- :mod:`~craits.protocol.types`: a TypedDict for every message, both ways;
+- :mod:`~craits.protocol.wire`: framing, encoding, the one frame reader;
+- :mod:`~craits.protocol.messages`: the client messages' schemas and their
+  check, and the typed reading of a server message;
+- :mod:`~craits.protocol.client`: a minimal asyncio client connection.
+
+This package imports nothing of the server or the client.
 """
 
-from .messages import ERROR_CODES, MAX_CHAT, MAX_NAME, SCHEMAS, validate
+from .messages import (
+    ERROR_CODES,
+    MAX_CHAT,
+    MAX_NAME,
+    SCHEMAS,
+    parse_client_message,
+    parse_server_message,
+    validate,
+)
 from .wire import (
     DEFAULT_PORT,
     MAX_FRAME,
     MAX_SERVER_FRAME,
     SUPPORTED_VERSIONS,
     VERSION,
+    FrameReader,
     ProtocolError,
     decode,
     encode,
@@ -27,9 +46,12 @@ __all__ = [
     "SCHEMAS",
     "SUPPORTED_VERSIONS",
     "VERSION",
+    "FrameReader",
     "ProtocolError",
     "decode",
     "encode",
     "frame_length",
+    "parse_client_message",
+    "parse_server_message",
     "validate",
 ]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .vocab import ActionKind, is_card, is_suit
+from .vocab import PLAY_FIELDS, SUITS, ActionKind, is_card, is_suit
 
 
 class Play(NamedTuple):
@@ -87,6 +87,13 @@ class ActionFormError(ValueError):
 
 
 _KINDS = ", ".join(ActionKind)
+_SUIT_LIST = ", ".join(SUITS[:-1]) + " or " + SUITS[-1]
+# the keys as plain strings: the enum members hash slower, and these build every legal action
+_PLAY = ActionKind.PLAY.value
+_IDIOT = ActionKind.IDIOT.value
+_NAME_SUIT = ActionKind.NAME_SUIT.value
+_SUIT, _ANNOUNCE = PLAY_FIELDS
+_PLAY_KEYS = frozenset((_PLAY, *PLAY_FIELDS))
 
 
 def _at(where: str, key: str) -> str:
@@ -109,24 +116,24 @@ def _seat_number(value: object, where: str) -> int:
 
 def _suit(value: object, where: str) -> str:
     if not is_suit(value):
-        raise ActionFormError(where, "must be a suit: S, H, D or C")
+        raise ActionFormError(where, f"must be a suit: {_SUIT_LIST}")
     assert isinstance(value, str)
     return value
 
 
 def _play(data: Mapping[str, Any], seat: int, where: str) -> Play:
     for key in data:
-        if key not in ("play", "suit", "announce"):
+        if key not in _PLAY_KEYS:
             raise ActionFormError(where, f"unexpected field {str(key)[:40]!r} with play")
-    card = data["play"]
+    card = data[_PLAY]
     if not is_card(card):
-        raise ActionFormError(_at(where, "play"), "must be a card code such as 'TD'")
-    suit = data.get("suit")
+        raise ActionFormError(_at(where, _PLAY), "must be a card code such as 'TD'")
+    suit = data.get(_SUIT)
     if suit is not None:
-        suit = _suit(suit, _at(where, "suit"))
-    announce = data.get("announce", False)
+        suit = _suit(suit, _at(where, _SUIT))
+    announce = data.get(_ANNOUNCE, False)
     if not isinstance(announce, bool):
-        raise ActionFormError(_at(where, "announce"), "must be true or false")
+        raise ActionFormError(_at(where, _ANNOUNCE), "must be true or false")
     return Play(seat, card, suit, announce)
 
 
@@ -145,7 +152,7 @@ def parse_action(data: object, seat: int = NO_SEAT, where: str = "action") -> Ac
     """
     if not isinstance(data, Mapping):
         raise ActionFormError(where, "must be a map")
-    if "play" in data:
+    if _PLAY in data:
         return _play(data, seat, where)
     if len(data) != 1:
         raise ActionFormError(where, f"must be one of {_KINDS}")
@@ -182,20 +189,23 @@ _KIND_OF: dict[type, ActionKind] = {
 }
 
 
+_FLAG_KEY: dict[type, str] = {kind: value.value for kind, value in _KIND_OF.items()}
+
+
 def action_to_wire(action: Action) -> dict[str, Any]:
     """The map form of ``action`` without its seat (protocol §6), e.g. ``{"play": "8S"}``."""
     match action:
         case Play(card=card, suit=suit, announce=announce):
-            d: dict[str, Any] = {"play": card}
+            d: dict[str, Any] = {_PLAY: card}
             if suit is not None:
-                d["suit"] = suit
+                d[_SUIT] = suit
             if announce:
-                d["announce"] = True
+                d[_ANNOUNCE] = True
             return d
         case CallIdiot(target=target):
-            return {"idiot": target}
+            return {_IDIOT: target}
         case NameSuit(suit=suit):
-            return {"name_suit": suit}
+            return {_NAME_SUIT: suit}
         case Draw() | Pass() | Announce():
-            return {str(_KIND_OF[type(action)]): True}
+            return {_FLAG_KEY[type(action)]: True}
     raise TypeError(f"not an action: {action!r}")

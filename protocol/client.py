@@ -1,7 +1,8 @@
 """A minimal asyncio client connection: used by the terminal client, bots, tests and load tests.
 
-It frames and decodes messages, does the hello/welcome handshake, and answers
-the server's heartbeat pings. It makes no decision about the game.
+It frames and decodes messages (with the one frame reader,
+:class:`~craits.protocol.wire.FrameReader`), does the hello/welcome handshake,
+and answers the server's heartbeat pings. It makes no decision about the game.
 """
 
 from __future__ import annotations
@@ -9,9 +10,27 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
-from .wire import HEADER, MAX_SERVER_FRAME, VERSION, ProtocolError, decode, encode, frame_length
+from .messages import parse_server_message
+from .types import HelloMsg, PongMsg, ServerMsg
+from .vocab import ClientMessage, ServerMessage
+from .wire import (
+    HEADER,
+    MAX_SERVER_FRAME,
+    VERSION,
+    FrameReader,
+    ProtocolError,
+    decode,
+    encode,
+)
+
+READ_SIZE = 256 * 1024
+"""Most bytes taken from the stream at a time."""
+SERVER_DEPTH = 16
+"""Deepest nesting accepted in a server's message (the server's go to 9, §2)."""
 
 
 class ConnectError(Exception):
@@ -43,13 +62,21 @@ class Connection:
     """One framed msgpack connection to a Craits server.
 
     Use :meth:`open` to connect and shake hands; then :meth:`send` and
-    :meth:`recv`. Pings from the server are answered inside :meth:`recv`.
+    :meth:`recv` (or :meth:`recv_message`, typed). Pings from the server are
+    answered inside :meth:`recv`. Frames are read with a
+    :class:`~craits.protocol.wire.FrameReader` limited to
+    :data:`~craits.protocol.wire.MAX_SERVER_FRAME`.
     """
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
         self.reader = reader
         self.writer = writer
         self.welcome: dict[str, Any] = {}
+        """The server's ``welcome`` (a :class:`~craits.protocol.types.WelcomeMsg`),
+        once :meth:`open` shook hands."""
+        self._frames = FrameReader(MAX_SERVER_FRAME)
+        self._bodies: deque[bytes] = deque()
+        self._error: ProtocolError | None = None
 
     @classmethod
     async def open(
@@ -70,7 +97,11 @@ class Connection:
             async with asyncio.timeout(timeout):
                 reader, writer = await asyncio.open_connection(host, port)
                 conn = cls(reader, writer)
-                hello: dict[str, Any] = {"type": "hello", "version": version, "client": "craits"}
+                hello: HelloMsg = {
+                    "type": ClientMessage.HELLO,
+                    "version": version,
+                    "client": "craits",
+                }
                 if name:
                     hello["name"] = name
                 await conn.send(hello)
@@ -88,14 +119,15 @@ class Connection:
             raise ConnectError(f"cannot reach {host}:{port}: {why}") from None
         except (asyncio.IncompleteReadError, ProtocolError):
             raise ConnectError(f"{host}:{port} does not speak the Craits protocol") from None
-        if reply.get("type") != "welcome":
+        if reply.get("type") != ServerMessage.WELCOME:
             await conn.close()
             raise ConnectError(f"{host}:{port} refused: {reply.get('message', reply)}")
         conn.welcome = reply
         return conn
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one message and wait until it may be buffered further.
+    async def send(self, message: Mapping[str, Any]) -> None:
+        """Send one message (a :data:`~craits.protocol.types.ClientMsg`) and
+        wait until it may be buffered further.
 
         Raises:
             ConnectionError: the connection is closed.
@@ -115,19 +147,42 @@ class Connection:
             if message is not None:
                 return message
 
+    async def recv_message(self) -> ServerMsg:
+        """The next message from the server, typed (see
+        :func:`~craits.protocol.messages.parse_server_message`); heartbeat
+        pings are answered and skipped.
+
+        Raises:
+            asyncio.IncompleteReadError: the server closed the connection.
+            ProtocolError: the server sent a bad frame (``bad_frame``,
+                ``frame_too_large``), a message of a type this client does not
+                know (``unknown_type``: a caller may skip it and read on, §14),
+                or one without a key its type requires (``bad_message``).
+        """
+        return parse_server_message(await self.recv())
+
     async def recv_frame(self) -> dict[str, Any] | None:
         """The next frame from the server: a message, or None for a heartbeat
         ping (answered with a pong), so a caller can tell the server is alive.
 
         Raises:
             asyncio.IncompleteReadError: the server closed the connection.
-            ProtocolError: the server sent a bad frame.
+            ProtocolError: the server sent a bad frame; every good frame before
+                it is returned first.
         """
-        header = await self.reader.readexactly(4)
-        n = frame_length(header, MAX_SERVER_FRAME)
-        message = decode(await self.reader.readexactly(n), MAX_SERVER_FRAME, depth=16)
-        if message.get("type") == "ping":
-            pong: dict[str, Any] = {"type": "pong"}
+        while not self._bodies:
+            if self._error is not None:
+                raise self._error
+            data = await self.reader.read(READ_SIZE)
+            if not data:
+                raise asyncio.IncompleteReadError(b"", self._frames.pending or None)
+            try:
+                self._bodies.extend(self._frames.frames(data))
+            except ProtocolError as exc:
+                self._error = exc  # after the frames that came before it
+        message = decode(self._bodies.popleft(), MAX_SERVER_FRAME, depth=SERVER_DEPTH)
+        if message.get("type") == ServerMessage.PING:
+            pong: PongMsg = {"type": ClientMessage.PONG}
             if "nonce" in message:
                 pong["nonce"] = message["nonce"]
             self.writer.write(encode(pong))

@@ -1,19 +1,24 @@
-"""The messages a client may send, their schemas, and the error codes.
+"""The messages both ways: the client's schemas, checked; the server's, typed.
 
-:func:`validate` checks a decoded message against its schema before anything
-else sees it: unknown types, missing or extra fields, wrong types, integers
-out of range, bad card or suit codes all raise :class:`ProtocolError` naming
-the problem. ``docs/protocol.md`` documents every message.
+:func:`validate` (and :func:`parse_client_message`, its typed form) checks a
+decoded client message against its schema before anything else sees it:
+unknown types, missing or extra fields, wrong types, integers out of range,
+bad card or suit codes all raise :class:`ProtocolError` naming the problem.
+:func:`parse_server_message` gives a client a decoded server message as a
+:data:`~craits.protocol.types.ServerMsg` to narrow on its ``type``.
+``docs/protocol.md`` documents every message; :mod:`craits.protocol.types`
+types them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from .actions import Action, ActionFormError, parse_action
-from .vocab import ERROR_MEANINGS
+from .types import SERVER_MESSAGE_TYPES, CheckedClientMsg, RulesMap, ServerMsg
+from .vocab import ERROR_MEANINGS, SUITS, ClientMessage, ErrorCode, is_card, is_suit
 from .wire import ProtocolError
 
 MAX_NAME = 24
@@ -26,25 +31,33 @@ MAX_ID = 2**53
 """Action ids are integers 0 … 2^53 (safe in every language's numbers)."""
 MAX_TURN_TIMEOUT_MS = 3_600_000
 """Longest turn timeout a table may have: one hour, in milliseconds."""
+MAX_RULES = 32
+"""Most entries in ``create_table.rules``."""
+MAX_RULE_NAME = 40
+"""Longest option name in ``create_table.rules``, in characters."""
+MAX_RULE_VALUE = 1000
+"""Integer rules values are -1000 … 1000 (the server checks each option's own values)."""
 
-_CARD = re.compile(r"[A23456789TJQK][SHDC]\Z")
 _NAME_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
+_SUIT_LIST = ", ".join(SUITS[:-1]) + " or " + SUITS[-1]
 
 ERROR_CODES: dict[str, str] = {str(code): meaning for code, meaning in ERROR_MEANINGS.items()}
 """Every error code the server sends, with its meaning."""
 
 
-Check = Callable[[Any, str], Any]
+Check = Callable[[object, str], object]
+"""A field's check: ``check(value, where)`` returns the value to use (a name
+stripped, an action parsed) or raises :class:`ProtocolError` naming ``where``."""
 
 
 def _fail(where: str, what: str) -> ProtocolError:
-    return ProtocolError("bad_message", f"{where}: {what}")
+    return ProtocolError(ErrorCode.BAD_MESSAGE, f"{where}: {what}")
 
 
 def integer(lo: int, hi: int) -> Check:
     """A check for an integer in ``lo…hi`` (booleans are not integers)."""
 
-    def check(v: Any, where: str) -> int:
+    def check(v: object, where: str) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
             raise _fail(where, f"must be an integer, not {_kind(v)}")
         if not lo <= v <= hi:
@@ -57,7 +70,7 @@ def integer(lo: int, hi: int) -> Check:
 def string(lo: int, hi: int) -> Check:
     """A check for a string of ``lo…hi`` characters."""
 
-    def check(v: Any, where: str) -> str:
+    def check(v: object, where: str) -> str:
         if not isinstance(v, str):
             raise _fail(where, f"must be a string, not {_kind(v)}")
         if not lo <= len(v) <= hi:
@@ -67,7 +80,7 @@ def string(lo: int, hi: int) -> Check:
     return check
 
 
-def name(v: Any, where: str) -> str:
+def name(v: object, where: str) -> str:
     """A display or table name: 1…24 characters, no control characters or brackets,
     surrounding spaces removed."""
     if not isinstance(v, str):
@@ -80,51 +93,56 @@ def name(v: Any, where: str) -> str:
     return v
 
 
-def boolean(v: Any, where: str) -> bool:
+def boolean(v: object, where: str) -> bool:
     """A check for true or false."""
     if not isinstance(v, bool):
         raise _fail(where, f"must be true or false, not {_kind(v)}")
     return v
 
 
-def true(v: Any, where: str) -> bool:
+def true(v: object, where: str) -> bool:
     """A check for the value true."""
     if v is not True:
         raise _fail(where, "must be true")
-    return v
+    return True
 
 
-def card(v: Any, where: str) -> str:
-    """A card code (``"TD"``: rank ``A23456789TJQK`` then suit ``SHDC``)."""
-    if not isinstance(v, str) or not _CARD.match(v):
+def card(v: object, where: str) -> str:
+    """A card code (``"TD"``: rank ``A23456789TJQK`` then suit ``SHDC``, R1)."""
+    if not is_card(v):
         raise _fail(where, "must be a card code such as 'TD'")
+    assert isinstance(v, str)
     return v
 
 
-def suit(v: Any, where: str) -> str:
-    """A suit code: ``S``, ``H``, ``D`` or ``C``."""
-    if not isinstance(v, str) or v not in ("S", "H", "D", "C"):
-        raise _fail(where, "must be a suit: S, H, D or C")
+def suit(v: object, where: str) -> str:
+    """A suit code: ``S``, ``H``, ``D`` or ``C`` (R1)."""
+    if not is_suit(v):
+        raise _fail(where, f"must be a suit: {_SUIT_LIST}")
+    assert isinstance(v, str)
     return v
 
 
-def rules(v: Any, where: str) -> dict[str, bool | int]:
-    """Rules options: a map of option name to true/false or an integer (checked by the server)."""
+def rules(v: object, where: str) -> RulesMap:
+    """Rules options: a map of option name to true/false or an integer (each
+    option's name and values are checked by the server: ``bad_rules``)."""
     if not isinstance(v, dict):
         raise _fail(where, f"must be a map, not {_kind(v)}")
-    if len(v) > 32:
+    if len(v) > MAX_RULES:
         raise _fail(where, "too many options")
+    out: RulesMap = {}
     for key, value in v.items():
-        if not isinstance(key, str) or len(key) > 40:
+        if not isinstance(key, str) or len(key) > MAX_RULE_NAME:
             raise _fail(where, "option names must be strings")
-        if isinstance(value, bool):
-            continue
-        if not isinstance(value, int) or not -1000 <= value <= 1000:
+        if not isinstance(value, bool) and (
+            not isinstance(value, int) or not -MAX_RULE_VALUE <= value <= MAX_RULE_VALUE
+        ):
             raise _fail(f"{where}.{key}", "must be true, false or a small integer")
-    return v
+        out[key] = value
+    return out
 
 
-def action(v: Any, where: str) -> Action:
+def action(v: object, where: str) -> Action:
     """An action (protocol §6): ``{"play": card, "suit"?, "announce"?}``,
     ``{"draw": true}``, ``{"pass": true}``, ``{"announce": true}``,
     ``{"idiot": seat}`` or ``{"name_suit": suit}``; checked by the one parser,
@@ -133,81 +151,152 @@ def action(v: Any, where: str) -> Action:
     try:
         return parse_action(v, where=where)
     except ActionFormError as exc:
-        raise ProtocolError("bad_message", str(exc)) from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
 
 
 SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
-    "hello": {
+    ClientMessage.HELLO: {
         "version": (integer(0, 2**31), True),
         "name": (name, False),
         "client": (string(0, 64), False),
     },
-    "ping": {"nonce": (integer(0, MAX_ID), False)},
-    "pong": {"nonce": (integer(0, MAX_ID), False)},
-    "list_tables": {"watch": (boolean, False), "offset": (integer(0, 1_000_000), False)},
-    "create_table": {
+    ClientMessage.PING: {"nonce": (integer(0, MAX_ID), False)},
+    ClientMessage.PONG: {"nonce": (integer(0, MAX_ID), False)},
+    ClientMessage.LIST_TABLES: {
+        "watch": (boolean, False),
+        "offset": (integer(0, 1_000_000), False),
+    },
+    ClientMessage.CREATE_TABLE: {
         "name": (name, True),
         "seats": (integer(2, 8), True),
         "rules": (rules, False),
         "turn_timeout_ms": (integer(0, MAX_TURN_TIMEOUT_MS), False),
     },
-    "join": {"table": (name, True), "name": (name, True)},
-    "spectate": {"table": (name, True)},
-    "resume": {"token": (string(1, MAX_TOKEN), True)},
-    "leave": {},
-    "back": {},
-    "start": {},
-    "new_game": {},
-    "close_table": {},
-    "add_bot": {"level": (string(1, 16), False)},
-    "act": {
+    ClientMessage.JOIN: {"table": (name, True), "name": (name, True)},
+    ClientMessage.SPECTATE: {"table": (name, True)},
+    ClientMessage.RESUME: {"token": (string(1, MAX_TOKEN), True)},
+    ClientMessage.LEAVE: {},
+    ClientMessage.BACK: {},
+    ClientMessage.START: {},
+    ClientMessage.NEW_GAME: {},
+    ClientMessage.CLOSE_TABLE: {},
+    ClientMessage.ADD_BOT: {"level": (string(1, 16), False)},
+    ClientMessage.ACT: {
         "id": (integer(0, MAX_ID), True),
         "action": (action, True),
         "seq": (integer(0, MAX_ID), False),
     },
-    "chat": {"text": (string(1, MAX_CHAT), True)},
-    "list_records": {},
-    "get_record": {"game": (integer(0, MAX_ID), True)},
+    ClientMessage.CHAT: {"text": (string(1, MAX_CHAT), True)},
+    ClientMessage.LIST_RECORDS: {},
+    ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True)},
 }
-"""Every message type a client may send, with its fields: (check, required)."""
+"""Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
+with its fields: (check, required)."""
 
 
-def _kind(v: Any) -> str:
+def _kind(v: object) -> str:
     if v is None:
         return "nil"
-    return {bool: "a boolean", int: "an integer", str: "a string", bytes: "binary"}.get(
-        type(v), f"a {type(v).__name__}"
-    )
+    return _KINDS.get(type(v)) or f"a {type(v).__name__}"
 
 
-def _fields(msg: dict[str, Any], spec: dict[str, tuple[Check, bool]], where: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+_KINDS: dict[type, str] = {bool: "a boolean", int: "an integer", str: "a string", bytes: "binary"}
+
+
+Schema = dict[str, tuple[Check, bool]]
+
+# keyed by the plain string: looking up an enum member costs more than a str
+_SCHEMA_OF: dict[str, tuple[ClientMessage, Schema]] = {
+    str(kind): (kind, SCHEMAS[kind]) for kind in ClientMessage
+}
+
+
+def _schema(msg: Mapping[str, object]) -> tuple[str, ClientMessage, Schema]:
+    """The ``type`` of a client message, checked against :class:`ClientMessage`:
+    as sent, as the vocabulary's member, and its schema."""
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a string field 'type'")
+    found = _SCHEMA_OF.get(kind)
+    if found is None:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")
+    return kind, found[0], found[1]
+
+
+def _fields(
+    msg: Mapping[str, object], kind: str, spec: Schema, out: dict[str, Any]
+) -> dict[str, Any]:
+    """Check every field of ``msg`` but its ``type`` into ``out``, and return it."""
     for key in msg:
-        if key not in spec:
-            raise _fail(where, f"unexpected field {str(key)[:40]!r}")
+        if key not in spec and key != "type":
+            raise _fail(kind, f"unexpected field {str(key)[:40]!r}")
     for key, (check, required) in spec.items():
         if key in msg:
-            out[key] = check(msg[key], f"{where}.{key}" if where else key)
+            out[key] = check(msg[key], f"{kind}.{key}")
         elif required:
-            raise _fail(where, f"missing field {key!r}")
+            raise _fail(kind, f"missing field {key!r}")
     return out
 
 
-def validate(msg: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def validate(msg: Mapping[str, object]) -> tuple[ClientMessage, dict[str, Any]]:
     """Check a decoded client message against its schema.
 
     Returns:
-        ``(type, fields)``: the message type and its checked fields (names
-        stripped of surrounding spaces).
+        ``(type, fields)``: the message type and its checked fields, without
+        ``type`` (names stripped of surrounding spaces; ``act``'s ``action`` an
+        :data:`~craits.protocol.actions.Action`). :func:`parse_client_message`
+        gives the same as one typed message.
 
     Raises:
         ProtocolError: ``unknown_type`` or ``bad_message``, naming the problem.
     """
+    kind, member, spec = _schema(msg)
+    return member, _fields(msg, kind, spec, {})
+
+
+def parse_client_message(msg: Mapping[str, object]) -> CheckedClientMsg:
+    """A decoded client message checked against its schema, as a typed message.
+
+    The result is a new map: ``type`` is the :class:`ClientMessage` member, the
+    fields are :func:`validate`'s (names stripped; ``act``'s ``action`` parsed,
+    its seat :data:`~craits.protocol.actions.NO_SEAT`). Narrow it on
+    ``msg["type"] == ClientMessage.…``.
+
+    Raises:
+        ProtocolError: ``unknown_type`` or ``bad_message``, naming the problem.
+    """
+    kind, member, spec = _schema(msg)
+    # the schema of ``kind`` checked every field: the map is that message's TypedDict
+    return cast(CheckedClientMsg, _fields(msg, kind, spec, {"type": member}))
+
+
+_SERVER_REQUIRED: dict[str, frozenset[str]] = {
+    # typing sets __required_keys__ on every TypedDict class
+    str(kind): frozenset(vars(typed)["__required_keys__"])
+    for kind, typed in SERVER_MESSAGE_TYPES.items()
+}
+
+
+def parse_server_message(msg: Mapping[str, Any]) -> ServerMsg:
+    """A decoded server message, typed: its ``type`` is checked against
+    :class:`~craits.protocol.vocab.ServerMessage` and its required keys are
+    present; the values are not checked (the server is trusted, and an
+    ``update`` is not walked through). Returns ``msg`` itself; narrow it on
+    ``msg["type"] == ServerMessage.…``.
+
+    Raises:
+        ProtocolError: ``unknown_type`` for a type this client does not know
+            (§14: a client ignores those), ``bad_message`` for no string
+            ``type`` or a missing key.
+    """
     kind = msg.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "a message needs a string field 'type'")
-    spec = SCHEMAS.get(kind)
-    if spec is None:
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}")
-    body = {k: v for k, v in msg.items() if k != "type"}
-    return kind, _fields(body, spec, kind)
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a string field 'type'")
+    required = _SERVER_REQUIRED.get(kind)
+    if required is None:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind[:40]!r}")
+    if not msg.keys() >= required:
+        missing = min(required - msg.keys())
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: missing field {missing!r}")
+    # the type is known and its keys are there: the map is that message's TypedDict
+    return cast(ServerMsg, msg)

@@ -1,9 +1,16 @@
 """The game's vocabulary, defined once: every code that crosses a module boundary.
 
-Card and suit codes, action kinds, event kinds and their reasons, the rules
-options with their defaults, error codes, bot levels and table states. The
-rules engine, the protocol, the server, the bots and the client all import
-these names from here; none of them spells the codes out again.
+Card and suit codes, action kinds, event kinds and their reasons, game
+phases, the rules options with their defaults, table states, bot levels,
+error codes, message types, notice kinds and the kinds of a game log's
+entries. The rules engine, the protocol, the server, the bots and the client
+all import these names from here; none of them spells the codes out again.
+``tests/protocol/test_doc.py`` holds the tables of ``docs/protocol.md`` and
+``docs/records.md`` equal to them.
+
+A code compares equal to its plain string, so a decoded message's strings
+match the members with ``==`` and ``match`` (not ``is``); on hot paths,
+prefer a member's ``.value`` as a dict key (an enum member hashes slower).
 
 This module imports nothing but the standard library (an import contract in
 ``pyproject.toml`` keeps it so), so the pure rules engine may use it.
@@ -154,15 +161,24 @@ class SkipReason(StrEnum):
     """Hit by the queen of spades (R11)."""
 
 
-class GamePhase(StrEnum):
-    """Where a game stands: the ``phase`` of a view (protocol §8)."""
+class Phase(StrEnum):
+    """Where a game stands (the view's ``phase``, protocol §8)."""
 
     PLAY = "play"
-    """A hand is being played (R3–R8)."""
+    """A hand is being played."""
     HAND_OVER = "hand_over"
-    """A hand is over and scored (R9); the next is dealt on (R2)."""
+    """Between hands: the hand is scored, the next deal comes after a pause (R8, R9)."""
     GAME_OVER = "game_over"
-    """The last hand is over (R2): the lowest totals win."""
+    """The last hand is over (R2)."""
+
+
+class NoticeKind(StrEnum):
+    """Why the server played for a seat (the ``notice`` of an ``update``, protocol §11.4)."""
+
+    TIMEOUT = "timeout"
+    """The turn timed out; the seat is now away."""
+    AWAY = "away"
+    """A move for a seat already away."""
 
 
 # --- rules options (RULES.md) -----------------------------------------------
@@ -346,20 +362,22 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.STALE: "the action answers an older update (seq); the game moved on",
     ErrorCode.INTERNAL: "the server failed to handle the message",
 }
-"""Each error code's meaning, as ``docs/protocol.md`` §12 gives it."""
+"""Each error code's meaning in a line (``docs/protocol.md`` §12 says when each is sent)."""
 
 CONNECTION_CLOSING_ERRORS = frozenset(
     {
+        ErrorCode.BAD_FRAME,
         ErrorCode.FRAME_TOO_LARGE,
+        ErrorCode.UNSUPPORTED_VERSION,
         ErrorCode.RATE_LIMITED,
         ErrorCode.TOO_MANY_ERRORS,
         ErrorCode.TIMEOUT,
         ErrorCode.SERVER_FULL,
         ErrorCode.SHUTDOWN,
-        ErrorCode.REPLACED,
     }
 )
-"""Error codes after which the server closes the connection (protocol §4.6, §4.7)."""
+"""Error codes after which the server closes the connection (protocol §4.6, §4.7,
+§12.1). ``replaced`` is not one: the connection stays, back in the lobby."""
 
 ACTION_ERRORS = frozenset(
     {
@@ -429,3 +447,20 @@ class ServerMessage(StrEnum):
     CHAT = "chat"
     RECORDS = "records"
     RECORD = "record"
+
+
+# --- game records -----------------------------------------------------------
+
+
+class LogEntryKind(StrEnum):
+    """The kind of each entry ``[kind, data]`` of a game's log: the journal and a
+    game record's ``log`` (``docs/records.md``, "The log")."""
+
+    SHUFFLE = "shuffle"
+    """A shuffle the game made, ``{order, salt, sha256}`` (R2, R3, R10)."""
+    START = "start"
+    """The game starts: the cut, then hand 1 (R2, R3)."""
+    ACTION = "action"
+    """An accepted action, ``{seat, id, action}``."""
+    NEXT_HAND = "next_hand"
+    """The next hand is dealt (R2)."""

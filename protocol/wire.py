@@ -10,9 +10,12 @@ types, invalid UTF-8 and nesting deeper than :data:`MAX_DEPTH`.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]  # msgpack ships no type information
+
+from .vocab import ErrorCode
 
 VERSION = 1
 """The protocol version this code speaks."""
@@ -31,35 +34,43 @@ HEADER = struct.Struct(">I")
 
 
 class ProtocolError(Exception):
-    """A message that breaks the protocol. ``code`` is the wire error code.
+    """A message that breaks the protocol. ``code`` is the wire error code
+    (an :class:`~craits.protocol.vocab.ErrorCode`), ``message`` says why.
 
     Codes: ``bad_frame`` (not msgpack, bad UTF-8, trailing bytes…),
-    ``frame_too_large``, ``bad_message`` (fails its schema), ``unknown_type``.
+    ``frame_too_large``, ``bad_message`` (fails its schema), ``unknown_type``;
+    the server also raises it with ``hello_first``.
+
+    Raises:
+        ValueError: ``code`` is not an error code of the vocabulary.
     """
 
     def __init__(self, code: str, message: str):
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)
         self.message = message
 
 
-def encode(message: dict[str, Any]) -> bytes:
-    """One framed message: the 4-byte length, then the msgpack body.
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One framed message (any message of :mod:`craits.protocol.types`): the
+    4-byte length, then the msgpack body. Enum codes of the vocabulary encode
+    as the plain strings they are.
 
     Raises:
         TypeError: the message holds a value msgpack cannot encode.
     """
-    body = msgpack.packb(message, use_bin_type=True)
+    body: bytes = msgpack.packb(message, use_bin_type=True)
     return HEADER.pack(len(body)) + body
 
 
-def pack(value: Any) -> bytes:
+def pack(value: object) -> bytes:
     """The msgpack encoding of ``value`` (no frame header).
 
     Raises:
         TypeError: ``value`` holds something msgpack cannot encode.
     """
-    return msgpack.packb(value, use_bin_type=True)
+    body: bytes = msgpack.packb(value, use_bin_type=True)
+    return body
 
 
 def frame(body: bytes) -> bytes:
@@ -96,18 +107,20 @@ def map_entries(encoded: bytes) -> tuple[int, bytes]:
     raise ValueError("not an encoded msgpack map")
 
 
-def frame_length(header: bytes, limit: int = MAX_FRAME) -> int:
+def frame_length(header: bytes | bytearray, limit: int = MAX_FRAME) -> int:
     """The body length announced by a 4-byte header.
 
     Raises:
         ProtocolError: ``frame_too_large`` if it exceeds ``limit`` bytes;
             ``bad_frame`` for an empty frame.
     """
-    (n,) = HEADER.unpack(header)
+    n: int = HEADER.unpack(header)[0]
     if n > limit:
-        raise ProtocolError("frame_too_large", f"frame of {n} bytes exceeds the {limit}-byte limit")
+        raise ProtocolError(
+            ErrorCode.FRAME_TOO_LARGE, f"frame of {n} bytes exceeds the {limit}-byte limit"
+        )
     if n == 0:
-        raise ProtocolError("bad_frame", "empty frame")
+        raise ProtocolError(ErrorCode.BAD_FRAME, "empty frame")
     return n
 
 
@@ -137,16 +150,16 @@ def decode(body: bytes, limit: int = MAX_FRAME, depth: int = MAX_DEPTH) -> dict[
             max_ext_len=0,
         )
     except UnicodeDecodeError:
-        raise ProtocolError("bad_frame", "a string is not valid UTF-8") from None
+        raise ProtocolError(ErrorCode.BAD_FRAME, "a string is not valid UTF-8") from None
     except msgpack.ExtraData:
-        raise ProtocolError("bad_frame", "trailing bytes after the message") from None
+        raise ProtocolError(ErrorCode.BAD_FRAME, "trailing bytes after the message") from None
     except Exception as exc:  # msgpack raises several types for bad input
-        raise ProtocolError("bad_frame", f"not a msgpack message: {_short(exc)}") from None
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"not a msgpack message: {_short(exc)}") from None
     problem = _plain(value, depth)
     if problem:
-        raise ProtocolError("bad_frame", problem)
+        raise ProtocolError(ErrorCode.BAD_FRAME, problem)
     if not isinstance(value, dict):
-        raise ProtocolError("bad_frame", "a message must be a msgpack map")
+        raise ProtocolError(ErrorCode.BAD_FRAME, "a message must be a msgpack map")
     return value
 
 
@@ -191,17 +204,18 @@ class FrameReader:
     """The one frame reader: bytes in as they arrive, whole frame bodies out.
 
     Sans-I/O, so the server's protocol, the client's stream connection and the
-    network bot all read frames the same way. Feed it what the transport
-    delivered; it returns each complete frame body (length header removed) and
-    keeps any unfinished frame for the next call.
+    network bot all read frames the same way. Give it what the transport
+    delivered; it hands back each complete frame body (length header removed)
+    and keeps any unfinished frame for the next call.
 
     Args:
         limit: the largest body accepted, in bytes (:data:`MAX_FRAME` for a
             server reading clients, :data:`MAX_SERVER_FRAME` for a client).
 
-    A header with a body over ``limit`` or an empty body raises at once, as
-    soon as the whole 4-byte header is in: the body is never buffered. A
-    header still incomplete is never read as if the missing bytes were zero.
+    A header with a body over ``limit`` or an empty body raises as soon as the
+    whole 4-byte header is in: the body is never buffered. A header still
+    incomplete is never read as if the missing bytes were zero: it waits in
+    :attr:`pending` for the rest.
     """
 
     __slots__ = ("_buffer", "limit")
@@ -212,7 +226,8 @@ class FrameReader:
 
     @property
     def pending(self) -> int:
-        """Bytes held of a frame not yet complete (0 between frames)."""
+        """Bytes held of a frame not yet complete (0 between frames): a frame,
+        or its header, has begun when this is not 0."""
         return len(self._buffer)
 
     def feed(self, data: bytes) -> list[bytes]:
@@ -221,23 +236,41 @@ class FrameReader:
         Raises:
             ProtocolError: ``frame_too_large`` or ``bad_frame`` (an empty
                 frame) for a header that announces one; the frames before it
-                in ``data`` are lost with it, as the connection must close.
+                in ``data`` are lost with it (use :meth:`frames` to get them
+                first).
         """
+        return list(self.frames(data))
+
+    def frames(self, data: bytes) -> Iterator[bytes]:
+        """Add ``data`` (at once) and iterate over every frame body now
+        complete, in order. Each header is read only when the frame before it
+        has been taken, so every good frame before a bad header is handed out
+        before the error: what a server does when it handles each message as
+        it comes. Stopping early (the connection closed) keeps the rest.
+
+        Raises:
+            ProtocolError: ``frame_too_large`` or ``bad_frame`` (an empty
+                frame), raised by the iteration on reaching a header that
+                announces one.
+        """
+        self._buffer += data
+        return self._bodies()
+
+    def _bodies(self) -> Iterator[bytes]:
         buffer = self._buffer
-        buffer += data
-        size = len(buffer)
+        limit = self.limit
         start = 0
-        bodies: list[bytes] = []
-        while size - start >= 4:
-            n = frame_length(buffer[start : start + 4], self.limit)
-            end = start + 4 + n
-            if end > size:
-                break
-            bodies.append(bytes(buffer[start + 4 : end]))
-            start = end
-        if start:
-            del buffer[:start]
-        return bodies
+        try:
+            while len(buffer) - start >= 4:
+                end = start + 4 + frame_length(buffer[start : start + 4], limit)
+                if end > len(buffer):
+                    break
+                body = bytes(buffer[start + 4 : end])
+                start = end
+                yield body
+        finally:
+            if start:
+                del buffer[:start]
 
     def clear(self) -> None:
         """Forget any partial frame held."""

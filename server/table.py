@@ -241,7 +241,17 @@ class Table:
             "hand_number": game.hand_number if game else 0,
             "hands_in_game": self.rules.hands,
             "on_hold": self.on_hold(),
+            "may_start": self.may_start(),
         }
+
+    def may_start(self) -> list[int]:
+        """The seats whose players may start the game, seat bots or start a new
+        game right now (protocol §11.2): the creator's seat while the creator
+        is at the table; once the creator is gone, every seat a connection
+        holds. Seats without a connection (bots, players gone) are never in it."""
+        return [
+            i for i, s in enumerate(self.seats) if s.member is not None and self.can_start(s.member)
+        ]
 
     def on_hold(self) -> bool:
         """A game is running but no player is playing (every person's seat is

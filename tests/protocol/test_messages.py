@@ -1,0 +1,252 @@
+"""The client messages' schemas and their typed check; the typed reading of a
+server message (docs/protocol.md §5, §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from craits.protocol.actions import NO_SEAT, CallIdiot, Play
+from craits.protocol.messages import (
+    ERROR_CODES,
+    SCHEMAS,
+    parse_client_message,
+    parse_server_message,
+    validate,
+)
+from craits.protocol.types import (
+    CLIENT_MESSAGE_TYPES,
+    SERVER_MESSAGE_TYPES,
+    ActionMap,
+    CheckedAct,
+    CheckedAddBot,
+    LegalAction,
+    ServerMsg,
+    action_map,
+)
+from craits.protocol.vocab import ERROR_MEANINGS, ClientMessage, ErrorCode, ServerMessage
+from craits.protocol.wire import ProtocolError
+
+GOOD: dict[ClientMessage, dict[str, Any]] = {
+    ClientMessage.HELLO: {"type": "hello", "version": 1, "name": " Ana ", "client": "x"},
+    ClientMessage.PING: {"type": "ping", "nonce": 3},
+    ClientMessage.PONG: {"type": "pong"},
+    ClientMessage.LIST_TABLES: {"type": "list_tables", "watch": True, "offset": 100},
+    ClientMessage.CREATE_TABLE: {
+        "type": "create_table",
+        "name": "t1",
+        "seats": 4,
+        "rules": {"short_game": True, "cancelling_three_scores": 0},
+        "turn_timeout_ms": 0,
+    },
+    ClientMessage.JOIN: {"type": "join", "table": "t1", "name": "Ben"},
+    ClientMessage.SPECTATE: {"type": "spectate", "table": "t1"},
+    ClientMessage.RESUME: {"type": "resume", "token": "abc"},
+    ClientMessage.LEAVE: {"type": "leave"},
+    ClientMessage.BACK: {"type": "back"},
+    ClientMessage.START: {"type": "start"},
+    ClientMessage.NEW_GAME: {"type": "new_game"},
+    ClientMessage.CLOSE_TABLE: {"type": "close_table"},
+    ClientMessage.ADD_BOT: {"type": "add_bot", "level": "random"},
+    ClientMessage.ACT: {"type": "act", "id": 7, "action": {"play": "8S", "suit": "D"}, "seq": 12},
+    ClientMessage.CHAT: {"type": "chat", "text": "gl hf"},
+    ClientMessage.LIST_RECORDS: {"type": "list_records"},
+    ClientMessage.GET_RECORD: {"type": "get_record", "game": 1},
+}
+
+
+def test_every_client_message_type_has_a_schema_and_a_type() -> None:
+    assert set(SCHEMAS) == set(ClientMessage) == set(CLIENT_MESSAGE_TYPES) == set(GOOD)
+
+
+@pytest.mark.parametrize("kind", list(ClientMessage))
+def test_each_schema_has_the_fields_of_its_typed_message(kind: ClientMessage) -> None:
+    """The TypedDict a client sends and the schema the server checks agree:
+    the same fields, the same ones required."""
+    typed = CLIENT_MESSAGE_TYPES[kind]
+    spec = SCHEMAS[kind]
+    assert set(typed.__annotations__) - {"type"} == set(spec)
+    required = {key for key, (_, needed) in spec.items() if needed}
+    assert set(typed.__required_keys__) - {"type"} == required
+
+
+@pytest.mark.parametrize("kind", list(ClientMessage))
+def test_a_good_message_passes_both_ways_alike(kind: ClientMessage) -> None:
+    message = GOOD[kind]
+    got_kind, fields = validate(message)
+    assert got_kind == kind and type(got_kind) is ClientMessage
+    assert "type" not in fields
+    typed = parse_client_message(message)
+    assert typed["type"] is kind
+    assert {k: v for k, v in typed.items() if k != "type"} == fields
+    assert set(fields) == set(message) - {"type"}
+
+
+def test_names_come_back_stripped_and_the_action_parsed() -> None:
+    hello = parse_client_message(GOOD[ClientMessage.HELLO])
+    assert hello["type"] == ClientMessage.HELLO
+    assert hello.get("name") == "Ana"
+    act = parse_client_message(GOOD[ClientMessage.ACT])
+    assert act["type"] == ClientMessage.ACT
+    checked: CheckedAct = act
+    assert checked["action"] == Play(NO_SEAT, "8S", "D", False)
+    assert checked.get("seq") == 12
+    kind, fields = validate({"type": "act", "id": 1, "action": {"idiot": 2}})
+    assert kind == "act" and fields["action"] == CallIdiot(NO_SEAT, 2)
+
+
+def test_add_bot_level_is_left_for_the_server_to_judge() -> None:
+    """An unknown level passes the schema: the server refuses it without
+    counting it as a bad message (§12.1)."""
+    bot = parse_client_message({"type": "add_bot", "level": "grandmaster"})
+    assert bot["type"] == ClientMessage.ADD_BOT
+    checked: CheckedAddBot = bot
+    assert checked.get("level") == "grandmaster"
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "text"),
+    [
+        ({"version": 1}, "bad_message", "a message needs a string field 'type'"),
+        ({"type": 5}, "bad_message", "a message needs a string field 'type'"),
+        ({"type": "dance"}, "unknown_type", "unknown message type 'dance'"),
+        ({"type": "hello"}, "bad_message", "hello: missing field 'version'"),
+        ({"type": "leave", "x": 1}, "bad_message", "leave: unexpected field 'x'"),
+        (
+            {"type": "act", "id": True, "action": {"draw": True}},
+            "bad_message",
+            "act.id: must be an integer, not a boolean",
+        ),
+        ({"type": "act", "id": 1, "action": {"draw": True}, "seq": None}, "bad_message", "nil"),
+        ({"type": "act", "id": 1, "action": {"play": "ZZ"}}, "bad_message", "act.action.play"),
+        (
+            {"type": "act", "id": 1, "action": {"seat": 0, "draw": True}},
+            "bad_message",
+            "act.action",
+        ),
+        ({"type": "join", "table": "t", "name": "a[b]"}, "bad_message", "square brackets"),
+        ({"type": "join", "table": "t", "name": "   "}, "bad_message", "join.name: must be 1..24"),
+        ({"type": "create_table", "name": "t", "seats": 9}, "bad_message", "must be 2..8"),
+        (
+            {"type": "create_table", "name": "t", "seats": 2, "rules": {"x": 1.5}},
+            "bad_message",
+            "create_table.rules.x",
+        ),
+        ({"type": "chat", "text": "x" * 301}, "bad_message", "must be 1..300 characters"),
+    ],
+)
+def test_a_bad_message_is_refused_the_same_way_both_ways(
+    message: dict[str, Any], code: str, text: str
+) -> None:
+    for check in (validate, parse_client_message):
+        with pytest.raises(ProtocolError, match=text.replace("[", r"\[")) as err:
+            check(message)
+        assert err.value.code == code
+        assert type(err.value.code) is ErrorCode
+
+
+def test_error_codes_are_the_vocabulary() -> None:
+    assert list(ERROR_CODES) == [str(code) for code in ErrorCode]
+    assert {str(code): meaning for code, meaning in ERROR_MEANINGS.items()} == ERROR_CODES
+
+
+def test_a_protocol_error_code_must_be_an_error_code() -> None:
+    assert ProtocolError("bad_frame", "x").code is ErrorCode.BAD_FRAME
+    with pytest.raises(ValueError):
+        ProtocolError("no_such_code", "x")
+
+
+# ----------------------------------------------------------- server → client
+
+
+def test_every_server_message_type_has_a_type() -> None:
+    assert set(SERVER_MESSAGE_TYPES) == set(ServerMessage)
+
+
+def test_a_server_message_is_typed_as_is() -> None:
+    message = {"type": "ok", "id": 4, "later": "ignored"}
+    got = parse_server_message(message)
+    assert got is message
+    assert got["type"] == ServerMessage.OK
+    if got["type"] == ServerMessage.OK:  # narrows the union for a type checker
+        assert got["id"] == 4
+
+
+def narrowed(msg: ServerMsg) -> str:
+    """How client code reads a server message: match on the vocabulary."""
+    match msg["type"]:
+        case ServerMessage.WELCOME:
+            return f"welcome {msg['limits']['max_frame']}"
+        case ServerMessage.ERROR:
+            return f"error {msg['code']} {msg.get('id')}"
+        case ServerMessage.UPDATE:
+            return f"update {msg['seq']} {msg['view']['phase']}"
+        case _:
+            return str(msg["type"])
+
+
+def test_a_decoded_message_narrows_on_its_plain_string_type() -> None:
+    """A decoded message holds plain strings; they equal the enum members, so
+    ``match`` and ``==`` on the vocabulary work at run time as they type-check."""
+    welcome = {
+        "type": "welcome",
+        "version": 1,
+        "server": "craits",
+        "heartbeat_ms": 10000,
+        "limits": {"max_frame": 65536},
+    }
+    assert narrowed(parse_server_message(welcome)) == "welcome 65536"
+    error = {"type": "error", "code": "stale", "message": "moved on", "id": 9}
+    assert narrowed(parse_server_message(error)) == "error stale 9"
+    assert narrowed(parse_server_message({"type": "ping"})) == "ping"
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "text"),
+    [
+        ({}, "bad_message", "a message needs a string field 'type'"),
+        ({"type": b"ok"}, "bad_message", "a message needs a string field 'type'"),
+        ({"type": "surprise", "x": 1}, "unknown_type", "unknown message type 'surprise'"),
+        ({"type": "ok"}, "bad_message", "ok: missing field 'id'"),
+        ({"type": "update", "table": "t", "seq": 1, "events": []}, "bad_message", "missing"),
+        ({"type": "error", "code": "x"}, "bad_message", "error: missing field 'message'"),
+    ],
+)
+def test_a_server_message_without_a_known_type_or_its_keys_is_refused(
+    message: dict[str, Any], code: str, text: str
+) -> None:
+    with pytest.raises(ProtocolError, match=text) as err:
+        parse_server_message(message)
+    assert err.value.code == code
+
+
+def test_optional_keys_may_be_absent() -> None:
+    assert parse_server_message({"type": "pong"})["type"] == ServerMessage.PONG
+    update = {
+        "type": "update",
+        "table": "t",
+        "seq": 1,
+        "events": [],
+        "view": {},
+        "deadline_ms": None,
+    }
+    assert parse_server_message(update) is update
+
+
+@pytest.mark.parametrize(
+    ("entry", "sent"),
+    [
+        ({"seat": 1, "play": "8S", "suit": "D"}, {"play": "8S", "suit": "D"}),
+        ({"seat": 0, "play": "KD", "announce": True}, {"play": "KD", "announce": True}),
+        ({"seat": 0, "draw": True}, {"draw": True}),
+        ({"seat": 0, "pass": True}, {"pass": True}),
+        ({"seat": 2, "announce": True}, {"announce": True}),
+        ({"seat": 2, "idiot": 1}, {"idiot": 1}),
+        ({"seat": 1, "name_suit": "S"}, {"name_suit": "S"}),
+    ],
+)
+def test_a_legal_entry_is_sent_without_its_seat(entry: LegalAction, sent: ActionMap) -> None:
+    assert action_map(entry) == sent
+    assert "seat" in entry  # the view's entry is left as it was
+    _, fields = validate({"type": "act", "id": 1, "action": action_map(entry)})
+    assert fields["action"].seat == NO_SEAT
