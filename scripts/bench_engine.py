@@ -16,7 +16,7 @@ import argparse
 import random
 import time
 
-from craits.protocol.vocab import GamePhase
+from craits.protocol.vocab import Phase
 from craits.server.engine import Game, Moment, Rules
 
 
@@ -30,7 +30,7 @@ def play_game(players: int, rules: Rules, rng: random.Random, views: bool = Fals
     actions = 0
     choice = rng.choice
     audience: list[int | None] = [*range(players), None]
-    playing, over = GamePhase.PLAY, GamePhase.GAME_OVER
+    playing, over = Phase.PLAY, Phase.GAME_OVER
     while True:
         while game.phase == playing:
             events = game.apply(choice(game.legal_actions()))

@@ -33,7 +33,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from craits.protocol.vocab import GamePhase
+from craits.protocol.vocab import Phase
 from craits.server.engine import Action, Announce, CallIdiot, Game, HandEnded, Rules, full_deck
 from craits.server.engine.events import ShufflePenalty
 from craits.server.engine.scoring import penalties_paid
@@ -96,7 +96,7 @@ class _Soak:
         while True:
             in_hand = 0
             self.hand_paid = [0] * game.players
-            while game.phase == GamePhase.PLAY:
+            while game.phase == Phase.PLAY:
                 self.act()
                 stats.actions += 1
                 in_hand += 1
@@ -105,7 +105,7 @@ class _Soak:
             stats.hands += 1
             stats.longest_hand = max(stats.longest_hand, in_hand)
             self.check_hand_end()
-            if game.phase == GamePhase.GAME_OVER:
+            if game.phase == Phase.GAME_OVER:
                 return
             game.next_hand()
 
@@ -140,7 +140,7 @@ class _Soak:
             cards += h
         if sorted(cards) != self.deck:
             raise _Broke(f"cards created or lost after {act!r}")
-        if game.phase == GamePhase.PLAY and not all(game.hands) and not self._may_hold_none():
+        if game.phase == Phase.PLAY and not all(game.hands) and not self._may_hold_none():
             raise _Broke(f"a seat holds no cards and the hand goes on after {act!r}")
         if any(p != penalties_paid(k) for p, k in zip(self.paid, game.pressure, strict=True)):
             raise _Broke(f"penalties {self.paid} do not match pressure {game.pressure}")
@@ -173,7 +173,7 @@ class _Soak:
             raise _Broke(f"next dealer {result.next_dealer} after dealer {game.dealer}")
         if result.game_over != (game.hand_number == self.rules.hands):
             raise _Broke(f"game_over is {result.game_over} after hand {game.hand_number}")
-        if game.phase == GamePhase.GAME_OVER:
+        if game.phase == Phase.GAME_OVER:
             low = min(game.scores)
             if list(result.winners) != [s for s, v in enumerate(game.scores) if v == low]:
                 raise _Broke(f"winners {result.winners} for totals {game.scores}")

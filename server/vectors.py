@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from craits.protocol.vocab import ActionKind, GamePhase
+from craits.protocol.vocab import ActionKind, Phase
 from craits.server.engine import (
     Game,
     HandEnded,
@@ -65,7 +65,7 @@ def load_position(
     _load_cards(game, position)
     _load_totals(game, position)
     _load_counters(game, position)
-    game.phase = GamePhase.PLAY
+    game.phase = Phase.PLAY
     return game
 
 
@@ -219,7 +219,7 @@ def _observed(game: Game, position: dict[str, Any], key: str) -> object:
         return position[key]
     if key == "legal":
         return _NOT_CHECKED if game.pending is not None else sorted(game.legal())
-    over = game.phase != GamePhase.PLAY
+    over = game.phase != Phase.PLAY
     if key == "hand_over":
         return over
     read = _RESULTS.get(key)

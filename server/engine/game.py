@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from craits.protocol.vocab import ActionKind, DrawReason, GamePhase, SkipReason
+from craits.protocol.vocab import ActionKind, DrawReason, Phase, SkipReason
 
 from . import errors as E
 from .actions import Action, Announce, CallIdiot, Draw, NameSuit, Pass, Play
@@ -64,7 +64,7 @@ HAND_SIZES = (8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8)
 
 # The vocabulary's members used in play, bound once: reading a member off its
 # enum costs ~70 ns on Python 3.11, a module global ~5 ns.
-_IN_PLAY, _HAND_OVER, _GAME_OVER = GamePhase.PLAY, GamePhase.HAND_OVER, GamePhase.GAME_OVER
+_IN_PLAY, _HAND_OVER, _GAME_OVER = Phase.PLAY, Phase.HAND_OVER, Phase.GAME_OVER
 _BY_TURN, _BY_SIX, _BY_KING = DrawReason.TURN, DrawReason.SIX, DrawReason.KING
 _BY_COUNT, _BY_FIVE, _BY_SEVEN = DrawReason.COUNT, DrawReason.FIVE, DrawReason.SEVEN
 _BY_JACK, _BY_QUEEN, _BY_IDIOT = DrawReason.JACK, DrawReason.QUEEN, DrawReason.IDIOT
@@ -152,7 +152,7 @@ class Game:
         king_cards: cards the player to act must still play after a king (R11).
         pending: seat that must name the suit for a turned-up 8 or 9 (R3), or None.
         drawn: the card just drawn that may be played or passed on (R4), or None.
-        phase: a :class:`~craits.protocol.vocab.GamePhase`: ``"play"``,
+        phase: a :class:`~craits.protocol.vocab.Phase`: ``"play"``,
             ``"hand_over"`` or ``"game_over"``.
         result: the last :class:`HandEnded`, once a hand is over.
     """
@@ -219,7 +219,7 @@ class Game:
         self.king_cards = 0
         self.pending: int | None = None
         self.drawn: str | None = None
-        self.phase: GamePhase = _HAND_OVER
+        self.phase: Phase = _HAND_OVER
         self.result: HandEnded | None = None
 
     # ------------------------------------------------------------------ setup

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from craits.protocol.vocab import GamePhase
+from craits.protocol.vocab import Phase
 
 from .actions import action_to_dict
 from .events import Dealt, Drew, Event, ShufflePenalty, event_to_dict
@@ -133,7 +133,7 @@ _PERSONAL = (Dealt, Drew, ShufflePenalty)
 
 def _public_view(game: Game) -> dict[str, Any]:
     """The part of every seat's view that is the same for all seats."""
-    playing = game.phase == GamePhase.PLAY
+    playing = game.phase == Phase.PLAY
     sizes = [len(h) for h in game.hands]
     unannounced = list(game.unannounced)
     upcoming, paid = penalty_figures(game.pressure)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from craits.protocol.vocab import ActionKind, GamePhase
+from craits.protocol.vocab import ActionKind, Phase
 from craits.server.engine import Draw, Game, IllegalAction, Pass, Play, Rules
 from craits.server.engine.cards import CARDS
 
@@ -63,11 +63,11 @@ def test_playable_cards_legal_actions_legal_and_apply_agree(seed: int) -> None:
     game, _ = Game.start(2 + seed, Rules.from_dict(options), rng)
     for _ in range(2):
         steps = 0
-        while game.phase == GamePhase.PLAY and steps < 400:
+        while game.phase == Phase.PLAY and steps < 400:
             _agree(game)
             game.apply(rng.choice(game.legal_actions()))
             steps += 1
-        if game.phase != GamePhase.HAND_OVER:
+        if game.phase != Phase.HAND_OVER:
             break
         game.next_hand()
 

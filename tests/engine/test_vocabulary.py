@@ -61,7 +61,7 @@ def test_reasons_and_phases_on_the_wire_are_vocabulary_members() -> None:
     rng = random.Random(2)
     game, _ = Game.start(4, Rules(face_cards=True), rng)
     seen: list[object] = []
-    while game.phase == vocab.GamePhase.PLAY and len(seen) < 2000:
+    while game.phase == vocab.Phase.PLAY and len(seen) < 2000:
         for event in game.apply(rng.choice(game.legal_actions())):
             seen.append(event)
             wire = event_to_dict(event)
@@ -72,5 +72,5 @@ def test_reasons_and_phases_on_the_wire_are_vocabulary_members() -> None:
             elif isinstance(event, Skipped):
                 assert isinstance(event.reason, vocab.SkipReason)
     assert any(isinstance(e, Drew) for e in seen)
-    assert isinstance(game.phase, vocab.GamePhase)
-    assert view(game, None)["phase"] in {p.value for p in vocab.GamePhase}
+    assert isinstance(game.phase, vocab.Phase)
+    assert view(game, None)["phase"] in {p.value for p in vocab.Phase}
