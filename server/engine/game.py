@@ -396,10 +396,7 @@ class Game:
     def playable_cards(self, seat: int) -> list[str]:
         """Distinct cards of ``seat``'s hand it may play if it is (or were) its turn (R4, R6)."""
         allowed = self._allowed(seat)
-        cards = [c for c in self.hands[seat] if c in allowed]
-        if len(cards) > 1:
-            cards = list(dict.fromkeys(cards))
-        return cards
+        return [c for c in dict.fromkeys(self.hands[seat]) if c in allowed]
 
     def legal(self) -> set[str]:
         """The legal moves of the seat to act as the vectors write them (R4).
