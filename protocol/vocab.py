@@ -1,9 +1,16 @@
 """The game's vocabulary, defined once: every code that crosses a module boundary.
 
-Card and suit codes, action kinds, event kinds and their reasons, the rules
-options with their defaults, error codes, bot levels and table states. The
-rules engine, the protocol, the server, the bots and the client all import
-these names from here; none of them spells the codes out again.
+Card and suit codes, action kinds, event kinds and their reasons, game
+phases, the rules options with their defaults, table states, bot levels,
+error codes, message types, notice kinds and the kinds of a game log's
+entries. The rules engine, the protocol, the server, the bots and the client
+all import these names from here; none of them spells the codes out again.
+``tests/protocol/test_doc.py`` holds the tables of ``docs/protocol.md`` and
+``docs/records.md`` equal to them.
+
+A code compares equal to its plain string, so a decoded message's strings
+match the members with ``==`` and ``match`` (not ``is``); on hot paths,
+prefer a member's ``.value`` as a dict key (an enum member hashes slower).
 
 This module imports nothing but the standard library (an import contract in
 ``pyproject.toml`` keeps it so), so the pure rules engine may use it.
@@ -391,6 +398,26 @@ ACTION_ERRORS = frozenset(
     }
 )
 """The engine's codes: one per kind of illegal action (R3–R7, R11, R12)."""
+
+LOST_RACE_ERRORS = frozenset(
+    {ErrorCode.STALE, ErrorCode.NOTHING_TO_ANNOUNCE, ErrorCode.NOTHING_TO_CALL_IDIOT_ON}
+)
+"""Refusals of an ``act`` that only mean the game moved on before it arrived:
+another action got in first (protocol §11.6, R7). Look at the newest view and
+decide again, with a new ``id``."""
+
+SEAT_LOST_ERRORS = frozenset(
+    {
+        ErrorCode.REPLACED,
+        ErrorCode.TABLE_STOPPED,
+        ErrorCode.NOT_AT_TABLE,
+        ErrorCode.NOT_SEATED,
+        ErrorCode.SPECTATOR,
+    }
+)
+"""Error codes that say this connection holds no seat it may act from (any
+more): resumed elsewhere, the table stopped, or it is not seated at a table
+(protocol §11.1, §11.7, §12.2)."""
 
 
 # --- message types ----------------------------------------------------------

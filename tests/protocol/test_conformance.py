@@ -1,0 +1,264 @@
+"""The types of ``craits.protocol.types`` are what a real server sends.
+
+A real server on a loopback port, real connections: a game played out to its
+end with bots, a spectator, chat, a refusal, records, a resume that replaces
+a connection, leaving, a table closing, and a turn timeout answered with
+``back``. Every message received is read with ``parse_server_message`` and
+checked, key by key and value by value, against its TypedDict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import typing
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from craits.protocol.client import Connection
+from craits.protocol.messages import parse_server_message
+from craits.protocol.types import (
+    SERVER_MESSAGE_TYPES,
+    LegalAction,
+    ServerMsg,
+    UpdateMsg,
+    View,
+    action_map,
+)
+from craits.protocol.vocab import EventKind, Phase, ServerMessage
+from craits.server.app import Server, ServerConfig
+
+from tests.protocol.shapes import problems
+
+STAGE = 20.0
+"""Seconds any one stage may take (generous: the machine is shared)."""
+
+
+class Peer:
+    """A connection that checks every message it receives against the types."""
+
+    def __init__(self, conn: Connection, seen: Counter[str], events: Counter[str]) -> None:
+        self.conn = conn
+        self.seen = seen
+        self.events = events
+        self.view: View | None = None
+        self.seq = 0
+        self.token = ""
+        self.seat: int | None = None
+        self._id = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.conn.send(message)
+
+    async def recv(self) -> ServerMsg:
+        message = await self.conn.recv_message()
+        assert not problems(message, SERVER_MESSAGE_TYPES[ServerMessage(message["type"])]), (
+            problems(message, SERVER_MESSAGE_TYPES[ServerMessage(message["type"])]),
+            message,
+        )
+        assert not problems(message, ServerMsg)
+        self.seen[message["type"]] += 1
+        if message["type"] == ServerMessage.UPDATE:
+            self.events.update(e["event"] for e in message["events"])
+            self.view, self.seq = message["view"], message["seq"]
+        elif message["type"] == ServerMessage.STATE:
+            self.view, self.seq = message["view"], message["seq"]
+        elif message["type"] == ServerMessage.JOINED:
+            self.token, self.seat = message["token"], message["seat"]
+        return message
+
+    async def expect(self, kind: ServerMessage, where: Callable[[Any], bool] | None = None) -> Any:
+        async with asyncio.timeout(STAGE):
+            while True:
+                message = await self.recv()
+                if message["type"] == kind and (where is None or where(message)):
+                    return message
+
+    async def act(self, entry: LegalAction) -> int:
+        self._id += 1
+        await self.send(
+            {"type": "act", "id": self._id, "action": action_map(entry), "seq": self.seq}
+        )
+        return self._id
+
+    def my_legal(self) -> list[LegalAction]:
+        view = self.view
+        if view is None or view["phase"] != Phase.PLAY:
+            return []
+        return view["legal"]
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        heartbeat=5.0,
+        turn_timeout=0.0,
+        hand_pause=0.01,
+        bot_delay=0.0,
+        away_delay=0.5,
+        rate=100_000.0,
+        burst=100_000.0,
+        data_dir=tmp_path,
+    )
+    srv = Server(config)
+    await srv.start()
+    yield srv
+    await srv.stop()
+
+
+@pytest.fixture
+async def peers(server: Server) -> AsyncIterator[Callable[[str], Any]]:
+    seen: Counter[str] = Counter()
+    events: Counter[str] = Counter()
+    opened: list[Peer] = []
+
+    async def open_peer(name: str) -> Peer:
+        conn = await Connection.open("127.0.0.1", server.port, name=name)
+        assert not problems(parse_server_message(conn.welcome), ServerMsg)
+        seen["welcome"] += 1
+        peer = Peer(conn, seen, events)
+        opened.append(peer)
+        return peer
+
+    open_peer.seen = seen  # type: ignore[attr-defined]
+    open_peer.events = events  # type: ignore[attr-defined]
+    yield open_peer
+    for peer in opened:
+        await peer.conn.close()
+
+
+async def play_out(ana: Peer, stale_once: bool = True) -> UpdateMsg:
+    """Ana takes her first legal action whenever she has one, until the game is over."""
+    refused = not stale_once
+    async with asyncio.timeout(STAGE * 2):
+        while True:
+            message = await ana.recv()
+            if message["type"] == ServerMessage.UPDATE:
+                ended = [e for e in message["events"] if e["event"] == EventKind.HAND_ENDED]
+                if ended and ended[-1]["game_over"]:
+                    return message
+            if message["type"] in (ServerMessage.UPDATE, ServerMessage.STATE) and ana.my_legal():
+                if not refused:
+                    refused = True
+                    ana._id += 1
+                    stale = {"draw": True}
+                    await ana.send({"type": "act", "id": ana._id, "action": stale, "seq": 0})
+                    await ana.expect(ServerMessage.ERROR, lambda m: m.get("id") == ana._id)
+                if ana.my_legal():  # the game waits for her: act on the newest view
+                    await ana.act(ana.my_legal()[0])
+
+
+async def test_every_message_of_a_whole_session_fits_its_type(
+    peers: Callable[[str], Any],
+) -> None:
+    ana: Peer = await peers("Ana")
+    await ana.send({"type": "list_tables", "watch": True})
+    await ana.expect(ServerMessage.TABLES)
+    await ana.send({"type": "ping", "nonce": 5})
+    assert (await ana.expect(ServerMessage.PONG))["nonce"] == 5
+    rules = {"short_game": True, "play_drawn_card": True, "face_cards": True}
+    await ana.send({"type": "create_table", "name": "conf", "seats": 3, "rules": rules})
+    await ana.expect(ServerMessage.TABLE_CREATED)
+    await ana.send({"type": "join", "table": "conf", "name": "Ana"})
+    await ana.expect(ServerMessage.STATE)
+
+    eve: Peer = await peers("Eve")
+    await eve.send({"type": "spectate", "table": "conf"})
+    await eve.expect(ServerMessage.STATE, lambda m: m["seat"] is None)
+    await ana.send({"type": "chat", "text": "gl hf"})
+    await eve.expect(ServerMessage.CHAT)
+    await ana.send({"type": "add_bot", "level": "random"})
+    await ana.send({"type": "add_bot"})
+    last = await play_out(ana)
+    assert last["view"]["phase"] == Phase.GAME_OVER
+
+    await ana.send({"type": "list_records"})
+    records = await ana.expect(ServerMessage.RECORDS)
+    assert records["games"]
+    await ana.send({"type": "get_record", "game": records["games"][0]["id"]})
+    record = await ana.expect(ServerMessage.RECORD)
+    assert record["record"]["complete"]
+
+    ben: Peer = await peers("Ben")
+    await ben.send({"type": "resume", "token": ana.token})
+    await ben.expect(ServerMessage.RESUMED)
+    await ben.expect(ServerMessage.STATE)
+    await ana.expect(ServerMessage.ERROR, lambda m: m["code"] == "replaced")
+    await ben.send({"type": "leave"})
+    await ben.expect(ServerMessage.LEFT)
+    await eve.send({"type": "leave"})
+    await eve.expect(ServerMessage.LEFT)
+    await ana.expect(ServerMessage.TABLE_CLOSED, lambda m: m["name"] == "conf")
+
+    # a turn timeout, then away play, then back: a deadline
+    carl: Peer = await peers("Carl")
+    dana: Peer = await peers("Dana")
+    await carl.send({"type": "create_table", "name": "clock", "seats": 3, "turn_timeout_ms": 800})
+    await carl.expect(ServerMessage.TABLE_CREATED)
+    await carl.send({"type": "join", "table": "clock", "name": "Carl"})
+    await carl.expect(ServerMessage.JOINED)
+    await dana.send({"type": "join", "table": "clock", "name": "Dana"})
+    await dana.expect(ServerMessage.JOINED)
+    await carl.send({"type": "add_bot"})
+    await carl_times_out_and_comes_back(carl, dana)
+
+    seen: Counter[str] = peers.seen  # type: ignore[attr-defined]
+    events: Counter[str] = peers.events  # type: ignore[attr-defined]
+    assert set(ServerMessage) - set(seen) == {ServerMessage.PING}, seen
+    assert {"cut", "dealt", "turned_up", "played", "drew", "hand_ended"} <= set(events), events
+
+
+async def carl_times_out_and_comes_back(carl: Peer, dana: Peer) -> None:
+    """Dana plays at once; Carl never does until the server has played for him
+    (a ``timeout`` notice), then says ``back`` when his seat is to act again."""
+
+    async def dana_plays() -> None:
+        while True:
+            message = await dana.recv()
+            if message["type"] in (ServerMessage.UPDATE, ServerMessage.STATE) and dana.my_legal():
+                await dana.act(dana.my_legal()[0])
+
+    dana_task = asyncio.create_task(dana_plays())
+    away = False
+    try:
+        async with asyncio.timeout(STAGE * 2):
+            while True:
+                message = await carl.recv()
+                if message["type"] != ServerMessage.UPDATE:
+                    continue
+                notice = message.get("notice")
+                if notice is not None and notice["seat"] == carl.seat:
+                    away = True
+                view = message["view"]
+                if away and view["phase"] == Phase.PLAY and view["to_act"] == view["seat"]:
+                    await carl.send({"type": "back"})
+                    deadline = await carl.expect(ServerMessage.DEADLINE)
+                    assert deadline["deadline_ms"] is not None
+                    return
+    finally:
+        dana_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await dana_task
+
+
+def test_the_checker_finds_what_is_wrong() -> None:
+    """The check is real: it names a missing key, a key too many, a wrong code,
+    a wrong type deep inside, a bool for an int."""
+    good = {"type": "ok", "id": 3}
+    assert problems(good, ServerMsg) == []
+    assert problems({"type": "ok"}, SERVER_MESSAGE_TYPES[ServerMessage.OK])
+    assert problems({"type": "ok", "id": 3, "x": 1}, SERVER_MESSAGE_TYPES[ServerMessage.OK])
+    assert problems({"type": "ok", "id": True}, ServerMsg)
+    error = {"type": "error", "code": "no_such_code", "message": "m"}
+    assert problems(error, SERVER_MESSAGE_TYPES[ServerMessage.ERROR])
+    table = {"type": "table_closed", "name": 5}
+    assert problems(table, ServerMsg)
+    chat = {"type": "chat", "table": "t", "name": "n", "seat": None, "text": "x"}
+    assert problems(chat, ServerMsg) == []
+    assert problems({**chat, "seat": "0"}, ServerMsg)
+    assert typing.get_args(ServerMsg)
