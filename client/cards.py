@@ -1,8 +1,8 @@
 """How cards and suits look on screen: rank, suit symbol and colour (never colour alone).
 
-Card codes are the protocol's (RULES.md, "Card codes"): a rank of
-``A 2 3 4 5 6 7 8 9 T J Q K`` then a suit of ``S H D C``. This module only
-draws them; it knows nothing of which card may be played.
+Card codes are the vocabulary's (:mod:`craits.protocol.vocab`, RULES.md R1): a
+rank of ``A 2 3 4 5 6 7 8 9 T J Q K`` then a suit of ``S H D C``. This module
+only draws them; it knows nothing of which card may be played.
 """
 
 from __future__ import annotations
@@ -11,19 +11,12 @@ import locale
 import os
 import sys
 
+from craits.protocol.vocab import RANKS, RED_SUITS, SUIT_SYMBOLS, SUITS, Suit
 from rich.text import Text
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-"""The suit symbols shown by default."""
-SUIT_LETTERS = {"S": "S", "H": "H", "D": "D", "C": "C"}
-"""The suit letters shown with ``--ascii``."""
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-"""Suit names, for words."""
-RED_SUITS = frozenset("HD")
-"""Hearts and diamonds are red; spades and clubs black (RULES.md)."""
-RANK_ORDER = "A23456789TJQK"
-"""Ranks in deck order, used to sort a hand for display."""
-SUIT_ORDER = "SHCD"
+SUIT_LETTERS = {s: s for s in SUITS}
+"""The suit letters shown with ``--ascii``: the codes themselves."""
+SUIT_ORDER = "".join((Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS))
 """Suits in display order: colours alternate, so neighbouring suits differ in colour too."""
 RED_STYLE = "bold red"
 """Style of a red card's text. Black cards keep the terminal's own colour (light or dark)."""
@@ -34,7 +27,7 @@ def unicode_suits_ok(encoding: str | None = None) -> bool:
     locale is not plain C/POSIX."""
     enc = encoding or getattr(sys.stdout, "encoding", None) or locale.getpreferredencoding(False)
     try:
-        "♠♥♦♣".encode(enc or "ascii")
+        "".join(SUIT_SYMBOLS.values()).encode(enc or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     for var in ("LC_ALL", "LC_CTYPE", "LANG"):
@@ -68,7 +61,7 @@ class CardStyle:
 
     def card(self, card: str, style: str = "") -> Text:
         """A card as styled text: red suits in red (the symbol says the suit too)."""
-        colour = RED_STYLE if card[-1:] in RED_SUITS else "bold"
+        colour = RED_STYLE if is_red(card) else "bold"
         return Text(self.label(card), style=f"{colour} {style}".strip())
 
     def suit_text(self, suit: str) -> Text:
@@ -97,6 +90,11 @@ class CardStyle:
         return "counter-clockwise" if self.ascii else "↺ counter-clockwise"
 
 
+def is_red(card: str) -> bool:
+    """Whether ``card`` (a card code) is of a red suit."""
+    return card[-1:] in RED_SUITS
+
+
 def sort_key(card: str) -> tuple[int, int]:
     """Display order of a hand: by suit (colours alternating), then by rank."""
-    return (SUIT_ORDER.find(card[1:2]), RANK_ORDER.find(card[:1]))
+    return (SUIT_ORDER.find(card[1:2]), RANKS.find(card[:1]))

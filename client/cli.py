@@ -13,10 +13,11 @@ import getpass
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
-from craits.protocol import DEFAULT_PORT, MAX_NAME
+from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.client import ConnectError, Connection, parse_address
+from craits.protocol.types import ListTablesMsg, TableInfo
+from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
 
 from .cards import unicode_suits_ok
 from .options import describe_rules
@@ -83,38 +84,33 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _plain(text: Any) -> str:
+def _plain(text: str) -> str:
     """Network text made safe for a terminal line: no control characters."""
-    return _BAD_NAME.sub("?", str(text)).strip()
+    return _BAD_NAME.sub("?", text).strip()
 
 
-def format_tables(tables: list[dict[str, Any]]) -> str:
+def format_tables(tables: list[TableInfo]) -> str:
     """The ``--list`` output: a header, then one line per table (tab-separated)."""
     lines = ["table\tseats\tplayers\tstate\trules\twatching"]
-    for t in sorted(tables, key=lambda t: str(t.get("name", ""))):
-        players = [p for p in t.get("players") or [] if isinstance(p, dict)]
-        names = ",".join(_plain(p.get("name", "?")) for p in players) or "-"
-        state = str(t.get("state", "?"))
-        if state == "playing":
-            state = f"playing {t.get('hand_number', '?')}/{t.get('hands_in_game', '?')}"
-        lines.append(
-            "\t".join(
-                [
-                    _plain(t.get("name", "?")),
-                    f"{len(players)}/{t.get('seats', '?')}",
-                    names,
-                    state,
-                    describe_rules(t.get("rules")),
-                    str(t.get("spectators", 0)),
-                ]
-            )
-        )
+    for t in sorted(tables, key=lambda t: t["name"]):
+        players = t["players"]
+        names = ",".join(_plain(p["name"]) for p in players) or "-"
+        state = str(t["state"])
+        if state == TableState.PLAYING:
+            state = f"playing {t['hand_number']}/{t['hands_in_game']}"
+        fields = [
+            _plain(t["name"]),
+            f"{len(players)}/{t['seats']}",
+            names,
+            state,
+            describe_rules(t["rules"]),
+            str(t["spectators"]),
+        ]
+        lines.append("\t".join(fields))
     return "\n".join(lines)
 
 
-async def list_tables(
-    host: str, port: int, name: str, timeout: float = 5.0
-) -> list[dict[str, Any]]:
+async def list_tables(host: str, port: int, name: str, timeout: float = 5.0) -> list[TableInfo]:
     """The server's tables, by one short connection.
 
     Raises:
@@ -122,18 +118,25 @@ async def list_tables(
     """
     conn = await Connection.open(host, port, name, timeout=timeout)
     try:
-        await conn.send({"type": "list_tables"})
+        await conn.send(ListTablesMsg(type=ClientMessage.LIST_TABLES))
         async with asyncio.timeout(timeout):
             while True:
-                message = await conn.recv()
-                if message.get("type") == "tables":
-                    return [t for t in message.get("tables") or [] if isinstance(t, dict)]
-                if message.get("type") == "error":
-                    raise ConnectError(f"{host}:{port} refused: {message.get('message')}")
+                try:
+                    message = await conn.recv_message()
+                except ProtocolError as exc:
+                    if exc.code == ErrorCode.UNKNOWN_TYPE:
+                        continue  # a message this client does not know (protocol §14)
+                    raise
+                if message["type"] == ServerMessage.TABLES:
+                    return message["tables"]
+                if message["type"] == ServerMessage.ERROR:
+                    raise ConnectError(f"{host}:{port} refused: {message['message']}")
     except TimeoutError:
         raise ConnectError(f"no list of tables from {host}:{port}") from None
     except (asyncio.IncompleteReadError, OSError):
         raise ConnectError(f"{host}:{port} closed the connection") from None
+    except ProtocolError as exc:
+        raise ConnectError(f"bad data from {host}:{port} ({exc.message})") from None
     finally:
         await conn.close()
 

@@ -1,183 +1,124 @@
 """The game's events in words: "Ana played 7♥ — Ben drew a card".
 
-Events are the server's dicts (``{"event": kind, ...}``); names come from the
-table, and are shown as plain text (never parsed as markup).
+Events are the server's maps (``{"event": kind, ...}``, protocol §9); names come
+from the table, and are shown as plain text (never parsed as markup). One
+method per :class:`~craits.protocol.vocab.EventKind` words it; the events of
+the deal and the scoring are apart from the moves and what they cause.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
+from craits.protocol.types import (
+    AnnouncedEvent,
+    CountEvent,
+    CutEvent,
+    DealtEvent,
+    DrewEvent,
+    HandEndedEvent,
+    IdiotEvent,
+    PassedEvent,
+    PlayAgainEvent,
+    PlayedEvent,
+    ReversedEvent,
+    ShufflePenaltyEvent,
+    SkippedEvent,
+    SuitNamedEvent,
+    TurnedUpEvent,
+    WireEvent,
+)
+from craits.protocol.vocab import DrawReason, EventKind, SkipReason
 from rich.text import Text
 
 from .cards import CardStyle
 
-DRAW_REASONS = {
-    "turn": "",
-    "count": " for the count",
-    "six": " after a 6",
-    "king": " in a king's run",
-    "five": " (a 5)",
-    "seven": " (a 7)",
-    "idiot": " as the idiot penalty",
-    "jack": " (a jack)",
-    "queen": " (the queen of spades)",
+DRAW_REASONS: dict[str, str] = {
+    DrawReason.TURN: "",
+    DrawReason.COUNT: " for the count",
+    DrawReason.SIX: " after a 6",
+    DrawReason.KING: " in a king's run",
+    DrawReason.FIVE: " (a 5)",
+    DrawReason.SEVEN: " (a 7)",
+    DrawReason.IDIOT: " as the idiot penalty",
+    DrawReason.JACK: " (a jack)",
+    DrawReason.QUEEN: " (the queen of spades)",
 }
+"""Why a seat drew, in words after "drew a card"."""
+
+OWN_DRAWS = frozenset({DrawReason.TURN, DrawReason.COUNT, DrawReason.SIX, DrawReason.KING})
+"""Draws that are a seat's own move (they start a line), not the effect of another's card."""
+
 NEW_LINE = frozenset(
-    {"cut", "dealt", "played", "suit_named", "passed", "announced", "idiot", "hand_ended"}
+    {
+        EventKind.CUT,
+        EventKind.DEALT,
+        EventKind.PLAYED,
+        EventKind.SUIT_NAMED,
+        EventKind.PASSED,
+        EventKind.ANNOUNCED,
+        EventKind.IDIOT,
+        EventKind.HAND_ENDED,
+    }
 )
 """Events that start a new line of the log (a move, or a new stage of the game)."""
-SKIP_REASONS = {
-    "four": "skipped by a 4",
-    "lost_turn": "loses a turn",
-    "jack": "loses the turn to a jack",
-    "queen": "loses the turn to the queen of spades",
+
+SKIP_REASONS: dict[str, str] = {
+    SkipReason.FOUR: "skipped by a 4",
+    SkipReason.LOST_TURN: "loses a turn",
+    SkipReason.JACK: "loses the turn to a jack",
+    SkipReason.QUEEN: "loses the turn to the queen of spades",
 }
+"""Why a seat's turn was skipped, in words after its name."""
+
+WILD_RANKS = ("8", "9")
+"""Ranks whose play names a suit (R5): the log says which."""
 
 
 class Describer:
-    """Turns events into short sentences for one seat's (or a spectator's) log."""
+    """Turns events into short sentences for one seat's (or a spectator's) log.
+
+    Args:
+        style: how cards and suits are written.
+        name_of: the name at a seat.
+        me: this client's seat (``You``), or None when watching.
+    """
 
     def __init__(self, style: CardStyle, name_of: Callable[[int | None], str], me: int | None):
         self.style = style
         self._name_of = name_of
         self.me = me
 
-    def who(self, seat: Any) -> str:
-        """``You`` for this seat, else the seat's name."""
-        if not isinstance(seat, int):
+    def who(self, seat: int | None) -> str:
+        """``You`` for this seat, else the seat's name (``?`` if no seat)."""
+        if seat is None:
             return "?"
         return "You" if seat == self.me else self._name_of(seat)
 
-    def _verb(self, seat: Any, mine: str, theirs: str) -> str:
+    def _verb(self, seat: int, mine: str, theirs: str) -> str:
         return mine if seat == self.me else theirs
 
-    def event(self, e: dict[str, Any]) -> Text | None:
-        """One event in words, or None for events not worth a line."""
-        kind = e.get("event")
-        seat = e.get("seat")
-        out = Text()
-        s = self.style
-        if kind == "cut":
-            out.append("Cut for the deal: ")
-            rounds = e.get("rounds") or []
-            for r, rnd in enumerate(rounds):
-                if r:
-                    out.append("; again: ")
-                for i, pair in enumerate(rnd):
-                    if i:
-                        out.append(", ")
-                    out.append(f"{self.who(pair[0])} ")
-                    out.append_text(s.card(pair[1]))
-            out.append(
-                f" — {self.who(e.get('dealer'))} {self._verb(e.get('dealer'), 'deal', 'deals')}"
-            )
-            return out
-        if kind == "dealt":
-            out.append(f"Hand {e.get('hand_number')}: ", style="bold")
-            dealer = e.get("dealer")
-            out.append(
-                f"{self.who(dealer)} {self._verb(dealer, 'deal', 'deals')} "
-                f"{e.get('hand_size')} card{'s' if e.get('hand_size') != 1 else ''} each"
-            )
-            return out
-        if kind == "turned_up":
-            out.append(f"{self.who(seat)} turned up ")
-            out.append_text(s.card(e.get("card", "")))
-            return out
-        if kind == "played":
-            card = str(e.get("card", ""))
-            out.append(f"{self.who(seat)} played ")
-            out.append_text(s.card(card))
-            if card[:1] in ("8", "9") and e.get("suit"):
-                out.append(" and named ")
-                out.append_text(s.suit_text(e["suit"]))
-            if e.get("announced"):
-                out.append(' — "One card!"')
-            return out
-        if kind == "suit_named":
-            out.append(f"{self.who(seat)} named ")
-            out.append_text(s.suit_text(e.get("suit", "")))
-            return out
-        if kind == "drew":
-            n = e.get("n", 1)
-            cards = e.get("cards")
-            reason = DRAW_REASONS.get(str(e.get("reason")), "")
-            out.append(f"{self.who(seat)} drew ")
-            if cards:
-                out.append_text(s.cards(list(cards)))
-            else:
-                out.append("a card" if n == 1 else f"{n} cards")
-            out.append(reason)
-            return out
-        if kind == "shuffle_penalty":
-            penalty = e.get("penalty")
-            if e.get("stock_size"):
-                out.append(
-                    f"{self.who(seat)} shuffled the discard pile into a new stock: "
-                    f"{penalty}-point penalty"
-                )
-            else:
-                out.append(
-                    f"Nothing left to draw: {self.who(seat)} pay{'s' if seat != self.me else ''}"
-                )
-                out.append(f" a {penalty}-point penalty and the hand ends")
-            return out
-        if kind == "count":
-            count = e.get("count", 0)
-            if count:
-                out.append(f"The count is {count}", style="bold")
-            else:
-                out.append("The count is over")
-            return out
-        if kind == "skipped":
-            what = SKIP_REASONS.get(str(e.get("reason")), "skipped")
-            if seat == self.me:
-                what = what.replace("loses", "lose").replace("skipped", "are skipped")
-                if what.startswith("are") or what.startswith("lose"):
-                    return Text(f"You {what}")
-            return Text(f"{self.who(seat)} {'is ' if what.startswith('skipped') else ''}{what}")
-        if kind == "reversed":
-            return Text(f"Play now goes {self.style.direction(int(e.get('direction') or 1))}")
-        if kind == "play_again":
-            cards = e.get("cards", 1)
-            if cards and cards > 1:
-                return Text(f"{self.who(seat)} must play {cards} more cards (a king)")
-            return Text(f"{self.who(seat)} {self._verb(seat, 'play', 'plays')} again")
-        if kind == "passed":
-            return Text(f"{self.who(seat)} kept the drawn card")
-        if kind == "announced":
-            return Text(f'{self.who(seat)}: "One card!"')
-        if kind == "idiot":
-            target = e.get("target")
-            return Text(
-                f"{self.who(seat)} called idiot on {self.who(target).replace('You', 'you')}",
-                style="bold",
-            )
-        if kind == "hand_ended":
-            out.append(f"Hand {e.get('hand_number')} is over", style="bold")
-            gone = [r.get("seat") for r in e.get("results") or [] if r.get("went_out")]
-            if gone:
-                out.append(" — " + ", ".join(self.who(g) for g in gone) + " went out")
-            if e.get("game_over"):
-                winners = e.get("winners") or []
-                names = ", ".join(self.who(w) for w in winners)
-                single = len(winners) == 1 and winners[0] != self.me
-                out.append(f". Game over: {names} win{'s' if single else ''}!")
-            return out
-        return None
+    def event(self, e: WireEvent) -> Text:
+        """One event in words."""
+        match e["event"]:
+            case (
+                EventKind.CUT
+                | EventKind.DEALT
+                | EventKind.TURNED_UP
+                | EventKind.SHUFFLE_PENALTY
+                | EventKind.COUNT
+                | EventKind.HAND_ENDED
+            ):
+                return self._stage(e)
+            case _:
+                return self._move(e)
 
-    def update(self, events: list[dict[str, Any]]) -> list[Text]:
+    def update(self, events: Sequence[WireEvent]) -> list[Text]:
         """The events of one update as lines: each move starts a line, and what it
         caused follows it after a dash ("Ana played 7♥ — Ben drew a card (a 7)")."""
         lines: list[Text] = []
         for e in events:
-            if not isinstance(e, dict):
-                continue
             text = self.event(e)
-            if text is None:
-                continue
             if not lines or self._starts_line(e):
                 lines.append(text)
             else:
@@ -185,8 +126,171 @@ class Describer:
         return lines
 
     @staticmethod
-    def _starts_line(e: dict[str, Any]) -> bool:
-        kind = e.get("event")
-        if kind in NEW_LINE:
+    def _starts_line(e: WireEvent) -> bool:
+        if e["event"] in NEW_LINE:
             return True
-        return kind == "drew" and e.get("reason") in ("turn", "count", "six", "king")
+        return e["event"] == EventKind.DREW and e["reason"] in OWN_DRAWS
+
+    def _stage(
+        self,
+        e: CutEvent
+        | DealtEvent
+        | TurnedUpEvent
+        | ShufflePenaltyEvent
+        | CountEvent
+        | HandEndedEvent,
+    ) -> Text:
+        """An event of the deal, the stock or the scoring in words."""
+        match e["event"]:
+            case EventKind.CUT:
+                return self._cut(e)
+            case EventKind.DEALT:
+                return self._dealt(e)
+            case EventKind.TURNED_UP:
+                return self._turned_up(e)
+            case EventKind.SHUFFLE_PENALTY:
+                return self._shuffle_penalty(e)
+            case EventKind.COUNT:
+                return self._count(e["count"])
+            case EventKind.HAND_ENDED:
+                return self._hand_ended(e)
+
+    def _move(
+        self,
+        e: PlayedEvent
+        | SuitNamedEvent
+        | DrewEvent
+        | SkippedEvent
+        | ReversedEvent
+        | PlayAgainEvent
+        | PassedEvent
+        | AnnouncedEvent
+        | IdiotEvent,
+    ) -> Text:
+        """A move, or what a move caused, in words."""
+        match e["event"]:
+            case EventKind.PLAYED:
+                return self._played(e)
+            case EventKind.SUIT_NAMED:
+                return self._suit_named(e)
+            case EventKind.DREW:
+                return self._drew(e)
+            case EventKind.SKIPPED:
+                return self._skipped(e)
+            case EventKind.REVERSED:
+                return Text(f"Play now goes {self.style.direction(e['direction'])}")
+            case EventKind.PLAY_AGAIN:
+                return self._play_again(e)
+            case EventKind.PASSED:
+                return Text(f"{self.who(e['seat'])} kept the drawn card")
+            case EventKind.ANNOUNCED:
+                return Text(f'{self.who(e["seat"])}: "One card!"')
+            case EventKind.IDIOT:
+                target = self.who(e["target"]).replace("You", "you")
+                return Text(f"{self.who(e['seat'])} called idiot on {target}", style="bold")
+
+    # ------------------------------------------------------------ one per kind
+
+    def _cut(self, e: CutEvent) -> Text:
+        out = Text("Cut for the deal: ")
+        for r, rnd in enumerate(e["rounds"]):
+            if r:
+                out.append("; again: ")
+            for i, (seat, card) in enumerate(rnd):
+                if i:
+                    out.append(", ")
+                out.append(f"{self.who(seat)} ")
+                out.append_text(self.style.card(card))
+        dealer = e["dealer"]
+        out.append(f" — {self.who(dealer)} {self._verb(dealer, 'deal', 'deals')}")
+        return out
+
+    def _dealt(self, e: DealtEvent) -> Text:
+        out = Text()
+        out.append(f"Hand {e['hand_number']}: ", style="bold")
+        dealer = e["dealer"]
+        size = e["hand_size"]
+        out.append(
+            f"{self.who(dealer)} {self._verb(dealer, 'deal', 'deals')} "
+            f"{size} card{'s' if size != 1 else ''} each"
+        )
+        return out
+
+    def _turned_up(self, e: TurnedUpEvent) -> Text:
+        out = Text(f"{self.who(e['seat'])} turned up ")
+        out.append_text(self.style.card(e["card"]))
+        return out
+
+    def _played(self, e: PlayedEvent) -> Text:
+        card = e["card"]
+        out = Text(f"{self.who(e['seat'])} played ")
+        out.append_text(self.style.card(card))
+        if card[:1] in WILD_RANKS and e["suit"]:
+            out.append(" and named ")
+            out.append_text(self.style.suit_text(e["suit"]))
+        if e["announced"]:
+            out.append(' — "One card!"')
+        return out
+
+    def _suit_named(self, e: SuitNamedEvent) -> Text:
+        out = Text(f"{self.who(e['seat'])} named ")
+        out.append_text(self.style.suit_text(e["suit"]))
+        return out
+
+    def _drew(self, e: DrewEvent) -> Text:
+        n = e["n"]
+        cards = e["cards"]
+        out = Text(f"{self.who(e['seat'])} drew ")
+        if cards:
+            out.append_text(self.style.cards(list(cards)))
+        else:
+            out.append("a card" if n == 1 else f"{n} cards")
+        out.append(DRAW_REASONS.get(e["reason"], ""))
+        return out
+
+    def _shuffle_penalty(self, e: ShufflePenaltyEvent) -> Text:
+        seat = e["seat"]
+        penalty = e["penalty"]
+        if e["stock_size"]:
+            return Text(
+                f"{self.who(seat)} shuffled the discard pile into a new stock: "
+                f"{penalty}-point penalty"
+            )
+        return Text(
+            f"Nothing left to draw: {self.who(seat)} pay{'s' if seat != self.me else ''}"
+            f" a {penalty}-point penalty and the hand ends"
+        )
+
+    @staticmethod
+    def _count(count: int) -> Text:
+        if count:
+            return Text(f"The count is {count}", style="bold")
+        return Text("The count is over")
+
+    def _skipped(self, e: SkippedEvent) -> Text:
+        seat = e["seat"]
+        what = SKIP_REASONS.get(e["reason"], "skipped")
+        if seat == self.me:
+            what = what.replace("loses", "lose").replace("skipped", "are skipped")
+            return Text(f"You {what}")
+        return Text(f"{self.who(seat)} {'is ' if what.startswith('skipped') else ''}{what}")
+
+    def _play_again(self, e: PlayAgainEvent) -> Text:
+        seat = e["seat"]
+        cards = e["cards"]
+        if cards > 1:
+            return Text(f"{self.who(seat)} must play {cards} more cards (a king)")
+        return Text(f"{self.who(seat)} {self._verb(seat, 'play', 'plays')} again")
+
+    def _hand_ended(self, e: HandEndedEvent) -> Text:
+        out = Text()
+        out.append(f"Hand {e['hand_number']} is over", style="bold")
+        gone = [r["seat"] for r in e["results"] if r["went_out"]]
+        if gone:
+            out.append(" — " + ", ".join(self.who(g) for g in gone) + " went out")
+        if e["game_over"]:
+            winners = e["winners"]
+            names = ", ".join(self.who(w) for w in winners)
+            single = len(winners) == 1 and winners[0] != self.me
+            out.append(f". Game over: {names} win{'s' if single else ''}!")
+        return out

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import resources
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from craits.protocol.messages import MAX_NAME
+from craits.protocol.types import CreateTableMsg, RulesMap
+from craits.protocol.vocab import SUIT_NAMES, SUIT_SYMBOLS, ClientMessage
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -16,9 +18,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Static
 
 from .cards import CardStyle
-from .options import RULE_OPTIONS
+from .options import RULE_OPTIONS, switched_value
 
 ResultType = TypeVar("ResultType")
+ChoiceType = TypeVar("ChoiceType")
 
 
 class Dialog(ModalScreen[ResultType]):
@@ -58,7 +61,7 @@ class DigitInput(Input):
         self.cursor_position = len(self.value)
 
 
-class CreateTableDialog(Dialog[dict[str, Any] | None]):
+class CreateTableDialog(Dialog[CreateTableMsg]):
     """Open a table: its name, seats, RULES.md options and turn timeout.
 
     Dismissed with the ``create_table`` fields, or None when cancelled.
@@ -101,7 +104,9 @@ class CreateTableDialog(Dialog[dict[str, Any] | None]):
                 )
             with Grid(id="options"):
                 for opt in RULE_OPTIONS:
-                    yield OptionBox(f"{opt.label} ({opt.rule})", id=f"opt-{opt.name}", compact=True)
+                    yield OptionBox(
+                        f"{opt.label} ({opt.section})", id=f"opt-{opt.name}", compact=True
+                    )
             yield Static(id="create-error", classes="error-line")
             with Horizontal(classes="buttons"):
                 yield Button("Create", variant="primary", id="do-create", compact=True)
@@ -113,8 +118,8 @@ class CreateTableDialog(Dialog[dict[str, Any] | None]):
         """Start in the name field."""
         self.query_one("#table-name", Input).focus()
 
-    def request(self) -> dict[str, Any] | str:
-        """The ``create_table`` fields, or what is wrong with the form."""
+    def request(self) -> CreateTableMsg | str:
+        """The ``create_table`` message, or what is wrong with the form."""
         name = self.query_one("#table-name", Input).value.strip()
         if not name:
             return "The table needs a name."
@@ -132,11 +137,17 @@ class CreateTableDialog(Dialog[dict[str, Any] | None]):
             return "Turn timeout: whole seconds (0: no timer)."
         if not 0 <= timeout <= 3600:
             return "Turn timeout: 0 to 3600 seconds."
-        rules: dict[str, Any] = {}
+        rules: RulesMap = {}
         for opt in RULE_OPTIONS:
             if self.query_one(f"#opt-{opt.name}", Checkbox).value:
-                rules[opt.name] = opt.on_value
-        return {"name": name, "seats": seats, "rules": rules, "turn_timeout_ms": timeout * 1000}
+                rules[opt.name] = switched_value(opt)
+        return CreateTableMsg(
+            type=ClientMessage.CREATE_TABLE,
+            name=name,
+            seats=seats,
+            rules=rules,
+            turn_timeout_ms=timeout * 1000,
+        )
 
     def action_create(self) -> None:
         """Check the form and send it."""
@@ -192,7 +203,7 @@ class AskDialog(Dialog[str | None]):
         self.finish(None)
 
 
-class ChoiceDialog(Dialog[Any]):
+class ChoiceDialog(Dialog[ChoiceType]):
     """Choose one of a few options by key or click; Escape cancels (dismissed with None).
 
     Args:
@@ -207,7 +218,7 @@ class ChoiceDialog(Dialog[Any]):
     def __init__(
         self,
         title: str | Text,
-        choices: list[tuple[str, Text, Any]],
+        choices: list[tuple[str, Text, ChoiceType]],
         still_valid: Callable[[], bool] | None = None,
         *,
         compact: bool = False,
@@ -237,7 +248,7 @@ class ChoiceDialog(Dialog[Any]):
         if buttons:
             buttons.first().focus()
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         """An option's key chooses it."""
         key = str(event.key).lower()
         for i, (k, _label, value) in enumerate(self.choices):
@@ -261,17 +272,14 @@ def suit_dialog(
     title: str | Text,
     suits: list[str],
     still_valid: Callable[[], bool] | None = None,
-) -> ChoiceDialog:
+) -> ChoiceDialog[str]:
     """A dialog offering exactly ``suits`` (the ones the legal actions allow): a
     compact one at the bottom of the screen, so the hand stays in sight."""
-    choices = []
+    choices: list[tuple[str, Text, str]] = []
     for s in suits:
-        text = Text.assemble(style.suit_text(s), " ", (SUIT_WORDS[s], ""))
+        text = Text.assemble(style.suit_text(s), " ", (SUIT_NAMES[s], ""))
         choices.append((s.lower(), text, s))
     return ChoiceDialog(title, choices, still_valid, compact=True)
-
-
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 class ConfirmDialog(Dialog[bool]):
@@ -312,8 +320,8 @@ def rules_text(ascii: bool = False) -> str:
     """The rules summary bundled with the client (Markdown)."""
     text = resources.files("craits.client").joinpath("rules_help.md").read_text(encoding="utf-8")
     if ascii:
-        for sym, letter in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C")):
-            text = text.replace(sym, letter)
+        for letter, symbol in SUIT_SYMBOLS.items():
+            text = text.replace(symbol, letter)
     return text
 
 
@@ -324,11 +332,14 @@ class RulesScreen(Dialog[None]):
         Binding("escape,q,question_mark", "close", "Close"),
     ]
 
+    def __init__(self, ascii: bool = False):
+        super().__init__()
+        self.ascii = ascii
+
     def compose(self) -> ComposeResult:
-        """The bundled rules text."""
-        ascii = bool(getattr(getattr(self.app, "style", None), "ascii", False))
+        """The bundled rules text (suits as letters with ``ascii``)."""
         with VerticalScroll(id="rules", classes="dialog"):
-            yield Markdown(rules_text(ascii))
+            yield Markdown(rules_text(self.ascii))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

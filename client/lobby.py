@@ -1,69 +1,36 @@
-"""The lobby: the server's tables, kept up to date; open, join or watch one."""
+"""The lobby: the server's tables, kept up to date; open, join or watch one.
+
+What the rows, the status line and the keys say comes from
+:mod:`craits.client.presenter`; requests go through the session.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
-from rich.text import Text
+from craits.protocol.types import CreateTableMsg, TableInfo
+from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from . import presenter
+from .cards import CardStyle
 from .dialogs import AskDialog, CreateTableDialog, RulesScreen
-from .options import describe_rules
-
-if TYPE_CHECKING:
-    from .app import CraitsApp
-
-
-def status_text(app: CraitsApp) -> Text:
-    """The link in a line: where we are connected, or that we are trying."""
-    if app.link == "online":
-        return Text.assemble(
-            ("Craits", "bold"), f" at {app.address} — you are ", (app.player_name, "bold")
-        )
-    if app.link == "connecting":
-        return Text(f"Connecting to {app.address}… (q quits)", style="bold")
-    detail = f" — {app.link_detail}" if app.link_detail else ""
-    return Text(f"Connection lost: reconnecting to {app.address}…{detail}", style="bold")
-
-
-def table_state(info: dict[str, Any]) -> str:
-    """A table's state in words: waiting, playing hand n/15, finished."""
-    state = str(info.get("state", "?"))
-    if state == "playing":
-        return f"hand {info.get('hand_number', '?')}/{info.get('hands_in_game', '?')}"
-    return state
-
-
-def players_text(info: dict[str, Any]) -> Text:
-    """The players at a table: people by name, marked when away or disconnected,
-    then the bots counted ("2 bots"), so a full table's line stays short."""
-    out = Text()
-    players = [p for p in info.get("players") or [] if isinstance(p, dict)]
-    people = [p for p in players if not p.get("bot")]
-    bots = len(players) - len(people)
-    for i, p in enumerate(people):
-        if i:
-            out.append(", ")
-        out.append(str(p.get("name", "?")))
-        if not p.get("connected"):
-            out.append(" (offline)", style="dim")
-        elif p.get("away"):
-            out.append(" (away)", style="dim")
-    if bots:
-        out.append(", " if people else "")
-        out.append(f"{bots} bot" if bots == 1 else f"{bots} bots", style="dim")
-    if not players:
-        out.append("—", style="dim")
-    return out
+from .link import LinkState
+from .session import Session
 
 
 class LobbyScreen(Screen[None]):
-    """The list of tables; keys open, join and watch them."""
+    """The list of tables; keys open, join and watch them.
 
-    BINDINGS = [  # noqa: RUF012
+    Args:
+        session: the session (the list of tables, and where requests go).
+        style: how cards are drawn (the rules page with ``--ascii``).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "join", "Join"),
         Binding("s", "spectate", "Watch"),
         Binding("n", "create", "New table"),
@@ -72,8 +39,11 @@ class LobbyScreen(Screen[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    app: CraitsApp  # type: ignore[assignment]
-    _ready = False
+    def __init__(self, session: Session, style: CardStyle):
+        super().__init__()
+        self.session = session
+        self.style = style
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         """Status line, the tables, a hint, and the keys."""
@@ -86,12 +56,15 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         """Set the columns and show what is known."""
         table = self.query_one("#tables", DataTable)
-        table.add_column("Table", key="name")
-        table.add_column("Seats", key="seats")
-        table.add_column("State", key="state")
-        table.add_column("Watching", key="watching")
-        table.add_column("Players", key="players")
-        table.add_column("Rules", key="rules")
+        for label, key in (
+            ("Table", "name"),
+            ("Seats", "seats"),
+            ("State", "state"),
+            ("Watching", "watching"),
+            ("Players", "players"),
+            ("Rules", "rules"),
+        ):
+            table.add_column(label, key=key)
         table.focus()
         self._ready = True
         self.sync()
@@ -101,46 +74,30 @@ class LobbyScreen(Screen[None]):
         self.sync()
 
     def sync(self) -> None:
-        """Show the link state and the tables as the app knows them now."""
+        """Show the link state and the tables as the session knows them now."""
         if not self._ready:
             return
-        app = self.app
-        self.query_one("#lobby-status", Static).update(status_text(app))
-        self.query_one("#lobby-status").set_class(app.link != "online", "-offline")
+        session = self.session
+        link = session.link
+        tables = session.lobby.tables
+        status = presenter.status_text(
+            session.online,
+            link.state == LinkState.CONNECTING,
+            link.detail,
+            session.address,
+            session.player_name,
+        )
+        self.query_one("#lobby-status", Static).update(status)
+        self.query_one("#lobby-status").set_class(not session.online, "-offline")
         table = self.query_one("#tables", DataTable)
         selected = self.selected_table()
         table.clear()
-        for name in sorted(app.tables):
-            info = app.tables[name]
-            taken = len(info.get("players") or [])
-            timeout = info.get("turn_timeout_ms")
-            rules = describe_rules(info.get("rules"))
-            if isinstance(timeout, int):
-                rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
-            table.add_row(
-                Text(name, style="bold"),
-                Text(f"{taken}/{info.get('seats', '?')}"),
-                Text(table_state(info)),
-                Text(str(info.get("spectators", 0))),
-                players_text(info),
-                Text(rules),
-                key=name,
-            )
-        if selected is not None and selected in app.tables:
+        for name in sorted(tables):
+            table.add_row(*presenter.lobby_row(tables[name]), key=name)
+        if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))
-        hint = self.query_one("#lobby-hint", Static)
-        saved = app.store.get(app.store_key)
-        if saved and app.model is None:
-            hint.update(
-                Text(
-                    f"Your seat at {saved.get('table')} is kept: press r to go back to it.",
-                    style="bold",
-                )
-            )
-        elif not app.tables:
-            hint.update("No tables yet: press n to open one.")
-        else:
-            hint.update("j: take a seat · s: watch · Enter: either · n: open a new table")
+        hint = presenter.lobby_hint(session.saved_seat(), session.model is not None, len(tables))
+        self.query_one("#lobby-hint", Static).update(hint)
         self.refresh_bindings()
 
     def selected_table(self) -> str | None:
@@ -154,27 +111,17 @@ class LobbyScreen(Screen[None]):
             return None
         return None if key.value is None else str(key.value)
 
+    def _selected_info(self) -> TableInfo | None:
+        name = self.selected_table()
+        return None if name is None else self.session.lobby.tables.get(name)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out what cannot be done now."""
-        app = self.app
-        if action in ("join", "spectate"):
-            name = self.selected_table()
-            if not app.online or name is None:
-                return None
-            info = app.tables.get(name, {})
-            if action == "join" and (
-                info.get("state") != "waiting"
-                or len(info.get("players") or []) >= int(info.get("seats") or 0)
-            ):
-                return None
-            return True
-        if action == "create":
-            return True if app.online else None
-        if action == "rejoin":
-            if app.store.get(app.store_key) is None:
-                return False
-            return True if app.online else None
-        return True
+        session = self.session
+        saved = session.saved_seat() is not None
+        return presenter.lobby_key(
+            action, self._selected_info(), online=session.online, saved=saved
+        )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter or a click on a table: take a seat (or watch, once its game runs)."""
@@ -187,70 +134,61 @@ class LobbyScreen(Screen[None]):
         """The keys that apply depend on the table under the cursor."""
         self.refresh_bindings()
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         """``j`` where it does nothing (its key greyed out): say why."""
         if event.key != "j" or self.check_action("join", ()) is True:
             return
         event.stop()
-        name = self.selected_table()
-        if not self.app.online:
-            why = "Not connected — wait for the connection to come back."
-        elif name is None:
-            why = "No table to join: n opens one."
-        else:
-            info = self.app.tables.get(name, {})
-            if len(info.get("players") or []) >= int(info.get("seats") or 0):
-                why = f"Table {name} is full: no seat to take (s watches it)."
-            else:
-                why = f"Table {name} is already playing: s watches it."
-        self.app.say(why, severity="warning", timeout=4)
+        why = presenter.join_refusal(self._selected_info(), online=self.session.online)
+        self.notify(why, severity="warning", timeout=4, markup=False)
 
     def action_join(self) -> None:
         """Take a seat at the table under the cursor."""
         name = self.selected_table()
-        if name and self.app.online:
-            self.app.join(name)
+        if name and self.session.online:
+            self.session.join(name)
 
     def action_spectate(self) -> None:
         """Watch the table under the cursor."""
         name = self.selected_table()
-        if name and self.app.online:
-            self.app.spectate(name)
+        if name and self.session.online:
+            self.session.spectate(name)
 
     def action_rejoin(self) -> None:
         """Take back the seat kept for this server."""
-        self.app.rejoin()
+        self.session.rejoin()
 
     def action_create(self) -> None:
         """Open the new-table dialog."""
 
-        def done(request: dict[str, Any] | None) -> None:
+        def done(request: CreateTableMsg | None) -> None:
             if request is not None:
-                self.app.create_table(request)
+                self.session.create_table(request)
 
-        default = f"{self.app.player_name}'s table"[:24]
-        taken = set(self.app.tables)
+        player = self.session.player_name
+        default = f"{player}'s table"[:24]
+        taken = set(self.session.lobby.tables)
         n = 2
         while default in taken:
-            default = f"{self.app.player_name[:18]}'s {n}"
+            default = f"{player[:18]}'s {n}"
             n += 1
         self.app.push_screen(CreateTableDialog(default), done)
 
     def action_rules(self) -> None:
         """Show the rules."""
-        self.app.push_screen(RulesScreen())
+        self.app.push_screen(RulesScreen(self.style.ascii))
 
     def action_quit(self) -> None:
         """Leave the program."""
-        self.app.action_quit_app()
+        self.session.close()
+        self.app.exit()
 
     def ask_name(self, table: str, why: str) -> None:
         """The name was taken at ``table``: ask for another, then join with it."""
 
         def done(name: str | None) -> None:
             if name:
-                self.app.join(table, name)
+                self.session.join(table, name)
 
-        self.app.push_screen(
-            AskDialog(f"{why}. Join {table} as:", f"{self.app.player_name[:22]}2"), done
-        )
+        default = f"{self.session.player_name[:22]}2"
+        self.app.push_screen(AskDialog(f"{why}. Join {table} as:", default), done)

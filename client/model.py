@@ -1,35 +1,78 @@
-"""What the client knows of the table it sits at or watches: the server's messages, kept.
+"""What the client knows of the tables: the lobby's list, and the table it sits at
+or watches, kept from the server's typed messages (:mod:`craits.protocol.types`).
 
-The model decides no rule. What a seat may do comes from ``view["legal"]``
-(the server's list of legal actions); an action is sent back as one of those
-dicts without its ``"seat"``.
+The model decides no rule. What a seat may do comes from the view's ``legal``
+(the server's list of legal actions), read as the protocol's actions
+(:mod:`craits.protocol.actions`); one of them is sent back in ``act``. Who may
+start comes from the table info's ``may_start``, the penalties paid from the
+view's ``penalties_paid`` and a hand's from its ``hand_ended`` event.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
+from craits.protocol.actions import (
+    Action,
+    CallIdiot,
+    NameSuit,
+    Play,
+    action_kind,
+    parse_action,
+)
+from craits.protocol.types import (
+    ChatLine,
+    HandEndedEvent,
+    LegalAction,
+    SeatInfo,
+    StateMsg,
+    TableInfo,
+    TablesMsg,
+    UpdateMsg,
+    View,
+    WireEvent,
+    action_map,
+)
+from craits.protocol.vocab import ActionKind, EventKind, Phase, TableState
 from rich.text import Text
 
 from .cards import sort_key
 
-Action = dict[str, Any]
-"""An action in the wire's dict form (``{"play": "7H"}``, ``{"draw": True}``…)."""
-
-
-def wire_action(legal: Action) -> Action:
-    """A legal action from the view, as ``act`` sends it: without ``"seat"``."""
-    return {k: v for k, v in legal.items() if k != "seat"}
-
-
 LOG_LINES = 300
 """Event-log (and chat) lines kept per table."""
 
-PENALTIES_KEY = "client_penalties"
-"""Key of a kept ``hand_ended`` result holding the hand's shuffle penalties per seat
-(the event does not carry them: the client counts them from ``shuffle_penalty`` events)."""
+
+def legal_actions(listed: list[LegalAction]) -> list[Action]:
+    """The view's ``legal`` list (action maps with their ``seat``, protocol §8) as actions."""
+    return [parse_action(action_map(entry), entry["seat"]) for entry in listed]
+
+
+class Lobby:
+    """The server's tables as the lobby lists them, by name (protocol §7.2)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, TableInfo] = {}
+
+    def take_page(self, message: TablesMsg) -> int | None:
+        """Take a ``tables`` message (one page of the list; the first page starts
+        the list over). Returns the offset of the next page to ask for, or None."""
+        tables = message["tables"]
+        offset = message["offset"]
+        if offset == 0:
+            self.tables = {}
+        self.tables.update({t["name"]: t for t in tables})
+        if tables and offset + len(tables) < message["total"]:
+            return offset + len(tables)
+        return None
+
+    def put(self, info: TableInfo) -> None:
+        """Take one table's info (new, or changed)."""
+        self.tables[info["name"]] = info
+
+    def drop(self, name: str) -> None:
+        """Forget a closed table."""
+        self.tables.pop(name, None)
 
 
 @dataclass
@@ -49,7 +92,6 @@ class TableModel:
         log: the event log in words (the latest lines), oldest first.
         logged: how many lines were ever added to ``log``.
         last_result: the last ``hand_ended`` event (the hand-end summary).
-        hand_penalties: shuffle-penalty points paid per seat in this hand (R10).
         resumed: this client took the seat back with its token.
         summary_due: a hand just ended and its summary is still to be shown.
     """
@@ -58,75 +100,98 @@ class TableModel:
     seat: int | None = None
     token: str | None = None
     me: str | None = None
-    info: dict[str, Any] | None = None
-    view: dict[str, Any] | None = None
+    info: TableInfo | None = None
+    view: View | None = None
     seq: int = 0
     deadline: float | None = None
-    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
     log: list[Text] = field(default_factory=list)
     logged: int = 0
-    last_result: dict[str, Any] | None = None
-    hand_penalties: dict[int, int] = field(default_factory=dict)
+    last_result: HandEndedEvent | None = None
     resumed: bool = False
     summary_due: bool = False
+    _legal_of: View | None = field(default=None, repr=False, compare=False)
+    _legal: list[Action] = field(default_factory=list, repr=False, compare=False)
 
     # ------------------------------------------------------------- messages
 
-    def apply_state(self, message: dict[str, Any]) -> None:
+    def apply_state(self, message: StateMsg) -> None:
         """Take a full ``state`` message (on joining, watching or resuming)."""
-        if isinstance(message.get("table"), dict):
-            self.set_info(message["table"])
-        self.seat = message.get("seat")
-        self.view = message.get("view")
+        self.set_info(message["table"])
+        self.seat = message["seat"]
+        self.view = message["view"]
         if self.seat is not None and self.me is None:
-            self.me = self.player(self.seat).get("name")
-        self.seq = int(message.get("seq") or 0)
-        self.set_deadline(message.get("deadline_ms"))
-        chat = message.get("chat")
-        if isinstance(chat, list):
-            self.chat = [c for c in chat if isinstance(c, dict)]
+            player = self.player(self.seat)
+            self.me = player["name"] if player is not None else None
+        self.seq = message["seq"]
+        self.set_deadline(message["deadline_ms"])
+        self.chat = list(message["chat"])
 
-    def apply_update(self, message: dict[str, Any]) -> None:
+    def apply_update(self, message: UpdateMsg) -> None:
         """Take an ``update``: the new view, seq and deadline."""
-        if message.get("view") is not None:
-            self.view = message["view"]
-            if isinstance(self.view, dict) and isinstance(self.view.get("seat"), int):
-                self.seat = self.view["seat"]
-        self.seq = int(message.get("seq") or self.seq)
-        self.set_deadline(message.get("deadline_ms"))
+        self.view = message["view"]
+        if self.view["seat"] is not None:
+            self.seat = self.view["seat"]
+        self.seq = message["seq"]
+        self.set_deadline(message["deadline_ms"])
 
-    def note_events(self, events: list[dict[str, Any]]) -> None:
-        """Keep what the summary needs from an update's events: penalties, the result."""
+    def note_events(self, events: list[WireEvent]) -> None:
+        """Keep what the summary needs from an update's events: the hand's result
+        (the ``hand_ended`` event, kept whatever is dealt next)."""
         for e in events:
-            kind = e.get("event")
-            if kind == "dealt":
-                self.hand_penalties = {}
-            elif kind == "shuffle_penalty" and isinstance(e.get("seat"), int):
-                seat = e["seat"]
-                self.hand_penalties[seat] = self.hand_penalties.get(seat, 0) + int(
-                    e.get("penalty") or 0
-                )
-            elif kind == "hand_ended":
-                # the summary shows this hand's penalties, whatever is dealt next
-                self.last_result = {**e, PENALTIES_KEY: dict(self.hand_penalties)}
+            if e["event"] == EventKind.HAND_ENDED:
+                self.last_result = e
 
-    def set_info(self, info: dict[str, Any]) -> None:
+    def add_log(self, line: Text) -> None:
+        """Add a line to the event log (the last :data:`LOG_LINES` are kept)."""
+        self.log.append(line)
+        self.logged += 1
+        if len(self.log) > LOG_LINES:
+            del self.log[: len(self.log) - LOG_LINES]
+
+    def log_intro(self) -> None:
+        """The log's first line: where this client is (once)."""
+        if self.log:
+            return
+        if self.spectator:
+            intro = f"You are watching table {self.name}."
+        elif self.resumed:
+            intro = f"You are back in your seat at table {self.name}."
+        else:
+            intro = f"You sit at table {self.name}."
+        self.add_log(Text(intro, style="italic"))
+
+    def check_hand_end(self, was: Phase | None) -> None:
+        """After a message that moved the game from phase ``was``: keep the result
+        of a hand that ended, and mark its summary due if this client saw it end."""
+        phase = self.phase
+        if phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or was == phase:
+            return
+        if self.last_result is None and self.view is not None:
+            self.last_result = self.view["result"]
+        if was == Phase.PLAY:
+            self.summary_due = True
+
+    def set_info(self, info: TableInfo) -> None:
         """Take the table info. Before a game, seats move down when someone
         leaves: find this player again by name."""
         self.info = info
         if self.view is None and self.me is not None and self.seat is not None:
-            for p in self.players:
-                if p.get("name") == self.me and isinstance(p.get("seat"), int):
+            for p in info["players"]:
+                if p["name"] == self.me:
                     self.seat = p["seat"]
 
-    def set_deadline(self, ms: Any) -> None:
+    def set_deadline(self, ms: int | None) -> None:
         """The turn timer: ``ms`` milliseconds from now, or none."""
-        if isinstance(ms, int) and not isinstance(ms, bool):
-            self.deadline = time.monotonic() + ms / 1000
-        else:
-            self.deadline = None
+        self.deadline = None if ms is None else time.monotonic() + ms / 1000
 
-    # --------------------------------------------------------------- people
+    def seconds_left(self) -> float | None:
+        """Seconds until the seat to act times out, or None without a timer."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    # ------------------------------------------------------- the table info
 
     @property
     def spectator(self) -> bool:
@@ -134,60 +199,30 @@ class TableModel:
         return self.seat is None
 
     @property
-    def players(self) -> list[dict[str, Any]]:
+    def players(self) -> list[SeatInfo]:
         """The seats as the table info lists them (name, connected, away, bot)."""
-        if self.info is None:
-            return []
-        return [p for p in self.info.get("players", []) if isinstance(p, dict)]
+        return [] if self.info is None else self.info["players"]
 
-    def seat_count(self) -> int:
-        """Number of seats in the game (or taken, before it)."""
-        if self.view is not None:
-            return int(self.view.get("players") or len(self.players))
-        return len(self.players)
+    @property
+    def capacity(self) -> int:
+        """The table's number of seats (those taken, before the server says)."""
+        return len(self.players) if self.info is None else self.info["seats"]
 
-    def player(self, seat: int) -> dict[str, Any]:
-        """Seat ``seat``'s info (an empty dict if unknown)."""
-        for p in self.players:
-            if p.get("seat") == seat:
-                return p
-        return {}
+    def player(self, seat: int) -> SeatInfo | None:
+        """Seat ``seat``'s info, or None if it is not taken."""
+        return next((p for p in self.players if p["seat"] == seat), None)
 
     def name_of(self, seat: int | None) -> str:
         """The name at a seat (``seat N`` if unknown)."""
         if seat is None:
             return "a spectator"
-        name = self.player(seat).get("name")
-        return str(name) if name else f"seat {seat + 1}"
+        player = self.player(seat)
+        return player["name"] if player is not None and player["name"] else f"seat {seat + 1}"
 
     @property
     def creator(self) -> str | None:
         """The name of the table's creator, if the server says."""
-        if self.info is None:
-            return None
-        c = self.info.get("creator")
-        return c if isinstance(c, str) else None
-
-    def may_manage(self) -> bool:
-        """Whether this client may start the game, seat bots or start a new one:
-        the creator, or any seated player once the creator is gone. The
-        server checks again; this only decides which keys look usable."""
-        if self.seat is None:
-            return False
-        me = self.name_of(self.seat)
-        creator = self.creator
-        if creator is None or creator == me:
-            return True
-        return not any(
-            p.get("name") == creator and p.get("connected") and not p.get("bot")
-            for p in self.players
-        )
-
-    @property
-    def on_hold(self) -> bool:
-        """The server holds the game: no person is playing (every person's
-        seat is away or disconnected) until one is back (protocol §11.4)."""
-        return bool(self.info and self.info.get("on_hold"))
+        return None if self.info is None else self.info["creator"]
 
     def is_creator(self, name: str) -> bool:
         """Whether this client opened the table (only its creator may close it).
@@ -199,108 +234,123 @@ class TableModel:
             return False
         if self.seat is not None:
             return creator == self.name_of(self.seat)
-        return creator == name and not any(p.get("name") == creator for p in self.players)
+        return creator == name and not any(p["name"] == creator for p in self.players)
+
+    @property
+    def may_start(self) -> bool:
+        """Whether this client may start the game, seat bots or start a new one now
+        (its seat is in the table info's ``may_start``, protocol §11.2). The server
+        checks again; this only decides which keys look usable."""
+        return self.info is not None and self.seat in self.info["may_start"]
+
+    @property
+    def keeps_drawn_cards(self) -> bool:
+        """Whether a seat at this table may keep a card it drew rather than play it
+        (the table's rules hold ``play_drawn_card``, R4): the Pass key belongs on
+        the screen. Whether it applies now is the legal actions' say."""
+        return self.view is not None and bool(self.view["rules"].get("play_drawn_card"))
+
+    @property
+    def on_hold(self) -> bool:
+        """The server holds the game: no person is playing (every person's
+        seat is away or disconnected) until one is back (protocol §11.4)."""
+        return self.info is not None and self.info["on_hold"]
 
     @property
     def away(self) -> bool:
         """Whether the server marks this seat away (it plays the seat's turns)."""
-        return self.seat is not None and bool(self.player(self.seat).get("away"))
+        player = None if self.seat is None else self.player(self.seat)
+        return player is not None and player["away"]
 
     @property
-    def state(self) -> str:
-        """The table's state: waiting, playing, finished or stopped."""
-        if self.info is None:
-            return "waiting"
-        return str(self.info.get("state", "waiting"))
+    def state(self) -> TableState:
+        """The table's state: waiting, playing, finished, stopped or paused."""
+        return TableState.WAITING if self.info is None else TableState(self.info["state"])
 
     @property
     def spectators(self) -> int:
         """How many are watching."""
-        if self.info is None:
-            return 0
-        return int(self.info.get("spectators") or 0)
+        return 0 if self.info is None else self.info["spectators"]
 
-    # ----------------------------------------------------------------- game
+    # ------------------------------------------------------------- the view
 
     @property
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         """``play``, ``hand_over``, ``game_over``, or None before a game."""
-        return None if self.view is None else self.view.get("phase")
+        return None if self.view is None else Phase(self.view["phase"])
+
+    def seat_count(self) -> int:
+        """Number of seats in the game (or taken, before it)."""
+        return len(self.players) if self.view is None else self.view["players"]
 
     @property
     def hand(self) -> list[str]:
         """This seat's cards, sorted for display (empty when watching)."""
-        if self.view is None or not self.view.get("hand"):
+        if self.view is None or not self.view["hand"]:
             return []
         return sorted(self.view["hand"], key=sort_key)
 
-    @property
-    def legal(self) -> list[Action]:
-        """This seat's legal actions, as the server lists them."""
-        if self.view is None:
-            return []
-        return [a for a in self.view.get("legal") or [] if isinstance(a, dict)]
+    def hand_sizes(self) -> list[int]:
+        """Cards held by each seat."""
+        return [] if self.view is None else self.view["hand_sizes"]
+
+    def penalties_paid(self, seat: int) -> int:
+        """Shuffle-penalty points ``seat`` paid this game (the view's ``penalties_paid``, R10)."""
+        paid = [] if self.view is None else self.view["penalties_paid"]
+        return paid[seat] if seat < len(paid) else 0
 
     @property
     def to_act(self) -> int | None:
         """The seat that must act now, or None."""
-        return None if self.view is None else self.view.get("to_act")
+        return None if self.view is None else self.view["to_act"]
 
     @property
     def my_turn(self) -> bool:
         """Whether this seat must act now."""
-        return self.seat is not None and self.to_act == self.seat and self.phase == "play"
+        return self.seat is not None and self.to_act == self.seat and self.phase == Phase.PLAY
 
-    def plays(self, card: str) -> list[Action]:
+    # -------------------------------------------------------- legal actions
+
+    @property
+    def legal(self) -> list[Action]:
+        """This seat's legal actions, as the server lists them (protocol §8 ``legal``)."""
+        view = self.view
+        if view is None:
+            return []
+        if self._legal_of is not view:
+            self._legal_of = view
+            self._legal = legal_actions(view["legal"])
+        return self._legal
+
+    def plays(self, card: str) -> list[Play]:
         """The legal plays of ``card`` (one per suit it may name, with or without announcing)."""
-        return [a for a in self.legal if a.get("play") == card]
+        return [a for a in self.legal if isinstance(a, Play) and a.card == card]
 
     def playable(self, card: str) -> bool:
         """Whether the server lists a play of ``card``."""
-        return any(a.get("play") == card for a in self.legal)
+        return any(isinstance(a, Play) and a.card == card for a in self.legal)
 
-    def find(self, key: str) -> Action | None:
-        """The first legal action of a kind (``draw``, ``pass``, ``announce``), or None."""
-        for a in self.legal:
-            if key in a and "play" not in a:
-                return a
-        return None
+    def find(self, kind: ActionKind) -> Action | None:
+        """The first legal action of a kind (``draw``, ``pass``, ``announce``…), or None."""
+        return next((a for a in self.legal if action_kind(a) == kind), None)
 
-    def suit_choices(self) -> list[Action]:
+    def suit_choices(self) -> list[NameSuit]:
         """The legal ``name_suit`` actions (the dealer names a turned-up 8 or 9's suit)."""
-        return [a for a in self.legal if "name_suit" in a]
+        return [a for a in self.legal if isinstance(a, NameSuit)]
 
     def idiot_targets(self) -> list[int]:
         """Seats this seat may call idiot on now."""
-        return [a["idiot"] for a in self.legal if "idiot" in a]
+        return [a.target for a in self.legal if isinstance(a, CallIdiot)]
+
+    def idiot_call(self, target: int) -> CallIdiot | None:
+        """The legal call of idiot on ``target``, or None."""
+        calls = (a for a in self.legal if isinstance(a, CallIdiot) and a.target == target)
+        return next(calls, None)
 
     def can_announce_with_play(self) -> bool:
         """Whether some legal play may carry the "one card" announcement."""
-        return any(a.get("announce") and "play" in a for a in self.legal)
+        return any(isinstance(a, Play) and a.announce for a in self.legal)
 
     def owes_announcement(self) -> bool:
         """Whether this seat must still announce "one card"."""
-        return self.find("announce") is not None
-
-    def hand_sizes(self) -> list[int]:
-        """Cards held by each seat."""
-        if self.view is None:
-            return []
-        return list(self.view.get("hand_sizes") or [])
-
-    def seconds_left(self) -> float | None:
-        """Seconds until the seat to act times out, or None without a timer."""
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - time.monotonic())
-
-    def penalties_paid(self, seat: int) -> int:
-        """Shuffle-penalty points ``seat`` paid this game (from the server's ``next_penalty``)."""
-        if self.view is None:
-            return 0
-        nxt = self.view.get("next_penalty") or []
-        pressure = self.view.get("pressure") or []
-        if seat >= len(nxt) or seat >= len(pressure) or not pressure[seat]:
-            return 0
-        # next_penalty doubles each time from 5: paid so far = 5 + 10 + … = next − 5
-        return max(0, int(nxt[seat]) - 5)
+        return self.find(ActionKind.ANNOUNCE) is not None

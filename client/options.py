@@ -1,4 +1,5 @@
-"""The house variants of RULES.md as the client offers them: names, labels, defaults.
+"""The house variants of RULES.md as the client offers them: a view over the
+vocabulary's :data:`~craits.protocol.vocab.RULE_OPTIONS`.
 
 This is only what to show. The server checks every option when a table is
 created (``bad_rules``).
@@ -6,45 +7,28 @@ created (``bad_rules``).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+
+from craits.protocol.vocab import RULE_OPTIONS, RuleOption
+
+__all__ = ["RULE_OPTIONS", "RuleOption", "changed_options", "describe_rules", "switched_value"]
 
 
-class RuleOption(NamedTuple):
-    """One option of RULES.md: its wire name, the rule, and how it is shown."""
-
-    name: str
-    rule: str
-    label: str
-    short: str
-    default: Any = False
-    on_value: Any = True
+def switched_value(option: RuleOption) -> bool | int:
+    """The value an option takes when the player switches it on in the create-table
+    dialog: the first of its values that is not the default (``True`` for a flag,
+    ``0`` for ``cancelling_three_scores``)."""
+    return next(v for v in option.values if v != option.default)
 
 
-RULE_OPTIONS: tuple[RuleOption, ...] = (
-    RuleOption("short_game", "R2", "Short game: hands 1–8", "short"),
-    RuleOption("strip_kings_queens", "R1", "No K/Q with 2–3 players", "no K/Q"),
-    RuleOption("dealer_follows_direction", "R2", "Deal follows direction", "deal dir"),
-    RuleOption("play_drawn_card", "R4", "Play a drawn card", "play drawn"),
-    RuleOption("seven_hits_next", "R5", "7 always hits next", "7 hits next"),
-    RuleOption("idiot_card", "R7", "Idiot costs 1 card only", "idiot 1 card"),
-    RuleOption("one_card_deal", "R7", "Announce 1-card deal", "1-card deal"),
-    RuleOption("going_out_bonus", "R9", "Going out scores −10", "out −10"),
-    RuleOption("threes_cancel_eights", "R9", "3s may cancel 8s", "3 cancels 8"),
-    RuleOption("cancelling_three_scores", "R9", "Cancelling 3 scores 0", "3 scores 0", 3, 0),
-    RuleOption("three_penalty", "R9", "Three penalty", "3 penalty"),
-    RuleOption("face_cards", "R11", "Face cards act: J Q♠ K", "face cards"),
-)
-"""Every option, in the order the create-table dialog shows them."""
-
-
-def changed_options(rules: dict[str, Any] | None) -> list[RuleOption]:
+def changed_options(rules: Mapping[str, object] | None) -> list[RuleOption]:
     """The options of a table's ``rules`` that differ from the rule book's defaults."""
     if not rules:
         return []
     return [o for o in RULE_OPTIONS if o.name in rules and rules[o.name] != o.default]
 
 
-def describe_rules(rules: dict[str, Any] | None) -> str:
+def describe_rules(rules: Mapping[str, object] | None) -> str:
     """Short words for the options a table changed (``standard`` if none)."""
     changed = changed_options(rules)
     return ", ".join(o.short for o in changed) if changed else "standard"

@@ -11,8 +11,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar, cast
 
+from craits.protocol.actions import (
+    ActionFormError,
+    Announce,
+    CallIdiot,
+    Draw,
+    NameSuit,
+    Pass,
+    Play,
+    parse_action,
+)
+from craits.protocol.types import GameRecord, HandEndedEvent, Move, RecordHand
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -22,13 +33,21 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from .cards import CardStyle, sort_key
+from .results import cancelled_text
 
 
 class RecordError(Exception):
     """The file is not a readable Craits game record; ``str()`` says why in one line."""
 
 
-def load_record(path: Path) -> dict[str, Any]:
+RECORD_FORMAT = "craits-record"
+"""The ``format`` of a game record (``docs/records.md``)."""
+
+DAMAGED = (KeyError, IndexError, TypeError, ValueError)
+"""What reading a damaged record's hand raises."""
+
+
+def load_record(path: Path) -> GameRecord:
     """Read a game record file.
 
     Raises:
@@ -40,100 +59,117 @@ def load_record(path: Path) -> dict[str, Any]:
         raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
     except ValueError:
         raise RecordError(f"{path} is not a JSON file") from None
-    if not isinstance(record, dict) or record.get("format") != "craits-record":
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{path} is not a Craits game record")
     if not isinstance(record.get("hands"), list) or not isinstance(record.get("players"), list):
         raise RecordError(f"{path} is a damaged Craits game record")
-    return record
+    # the format and the lists checked; a hand damaged further is shown as such
+    return cast(GameRecord, record)
 
 
-def describe_move(move: dict[str, Any], names: list[str], style: CardStyle) -> Text:
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else "?"
+
+
+def describe_move(move: Move, names: list[str], style: CardStyle) -> Text:
     """One move of the record in words, e.g. "Ana plays 8♠ and names ♦"."""
-    seat = move.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-    action = move.get("action") or {}
-    line = Text(who + " ")
-    if "play" in action:
-        line.append("plays ")
-        line.append_text(style.card(str(action["play"])))
-        if action.get("suit"):
-            line.append(" and names ")
-            line.append_text(style.suit_text(str(action["suit"])))
-        if action.get("announce"):
-            line.append(", announcing one card")
-    elif "draw" in action:
-        line.append("draws")
-    elif "pass" in action:
-        line.append("keeps the drawn card")
-    elif "announce" in action:
-        line.append("announces one card")
-    elif "idiot" in action:
-        target = action["idiot"]
-        other = names[target] if isinstance(target, int) and 0 <= target < len(names) else "?"
-        line.append(f'calls "idiot" on {other}')
-    elif "name_suit" in action:
-        line.append("names ")
-        line.append_text(style.suit_text(str(action["name_suit"])))
-    else:
+    line = Text(_name(names, move["seat"]) + " ")
+    try:
+        action = parse_action(move["action"], move["seat"])
+    except ActionFormError:
         line.append("does something this viewer does not know")
+        return line
+    match action:
+        case Play(card=card, suit=suit, announce=announce):
+            line.append("plays ")
+            line.append_text(style.card(card))
+            if suit:
+                line.append(" and names ")
+                line.append_text(style.suit_text(suit))
+            if announce:
+                line.append(", announcing one card")
+        case Draw():
+            line.append("draws")
+        case Pass():
+            line.append("keeps the drawn card")
+        case Announce():
+            line.append("announces one card")
+        case CallIdiot(target=target):
+            line.append(f'calls "idiot" on {_name(names, target)}')
+        case NameSuit(suit=suit):
+            line.append("names ")
+            line.append_text(style.suit_text(suit))
     return line
 
 
-def render_hand(record: dict[str, Any], index: int, style: CardStyle) -> RenderableType:
-    """Everything about hand ``index`` of the record, every hand visible."""
-    names = [str(n) for n in record["players"]]
-    hand = record["hands"][index]
-    dealer = hand.get("dealer")
+def _title(record: GameRecord, hand: RecordHand, style: CardStyle) -> Text:
+    names = record["players"]
     title = Text(
-        f"Hand {hand.get('hand_number')} of {len(record['hands'])} — "
-        f"{names[dealer] if isinstance(dealer, int) else '?'} deals; turned up ",
+        f"Hand {hand['hand_number']} of {len(record['hands'])} — "
+        f"{_name(names, hand['dealer'])} deals; turned up ",
         style="bold",
     )
-    if hand.get("turned_up"):
+    if hand["turned_up"]:
         title.append_text(style.card(hand["turned_up"]))
+    return title
+
+
+def _dealt(names: list[str], hand: RecordHand, style: CardStyle) -> Table:
     dealt = Table(title="Dealt", show_header=False, box=None, padding=(0, 1))
-    for seat, cards in enumerate(hand.get("dealt") or []):
-        dealt.add_row(Text(names[seat]), style.cards(sorted(cards or [], key=sort_key)))
+    for seat, cards in enumerate(hand["dealt"]):
+        dealt.add_row(Text(names[seat]), style.cards(sorted(cards, key=sort_key)))
+    return dealt
+
+
+def _moves(names: list[str], hand: RecordHand, style: CardStyle) -> Text:
     moves = Text()
-    for i, move in enumerate(hand.get("moves") or [], 1):
+    for i, move in enumerate(hand["moves"], 1):
         moves.append(f"{i:>3}. ")
         moves.append_text(describe_move(move, names, style))
         moves.append("\n")
+    return moves
+
+
+def _scoring(names: list[str], result: HandEndedEvent, style: CardStyle) -> list[RenderableType]:
+    scores = Table(title="Scoring", box=None, padding=(0, 1))
+    for col in ("player", "left in hand", "threes cancelled", "points", "total", "penalties"):
+        scores.add_column(col)
+    totals = result["scores"]
+    pressure = result["pressure"]
+    for r in result["results"]:
+        seat = r["seat"]
+        cancelled = cancelled_text(r["cancelled"], style, sep=" ")
+        if r["cancelled"]:
+            cancelled.append(" ")
+        scores.add_row(
+            Text(names[seat] + (" (out)" if r["went_out"] else "")),
+            style.cards(r["cards"]),
+            cancelled,
+            str(r["points"]),
+            str(totals[seat]) if seat < len(totals) else "",
+            str(pressure[seat]) if seat < len(pressure) else "",
+        )
+    parts: list[RenderableType] = [Text(""), scores]
+    if result["game_over"]:
+        winners = ", ".join(names[s] for s in result["winners"])
+        parts.append(Text(f"\nGame over — won by {winners}", style="bold"))
+    return parts
+
+
+def render_hand(record: GameRecord, index: int, style: CardStyle) -> RenderableType:
+    """Everything about hand ``index`` of the record, every hand visible."""
+    names = [str(n) for n in record["players"]]
+    hand = record["hands"][index]
     parts: list[RenderableType] = [
-        title,
+        _title(record, hand, style),
         Text(""),
-        dealt,
+        _dealt(names, hand, style),
         Text(""),
         Text("Moves", style="bold"),
-        moves,
+        _moves(names, hand, style),
     ]
-    result = hand.get("result")
-    if isinstance(result, dict):
-        scores = Table(title="Scoring", box=None, padding=(0, 1))
-        for col in ("player", "left in hand", "threes cancelled", "points", "total", "penalties"):
-            scores.add_column(col)
-        totals = result.get("scores") or []
-        pressure = result.get("pressure") or []
-        for r in result.get("results") or []:
-            seat = r["seat"]
-            cancelled = Text()
-            for three, card in r.get("cancelled") or []:
-                cancelled.append_text(style.card(three))
-                cancelled.append("→")
-                cancelled.append_text(style.card(card))
-                cancelled.append(" ")
-            scores.add_row(
-                Text(names[seat] + (" (out)" if r.get("went_out") else "")),
-                style.cards(list(r.get("cards") or [])),
-                cancelled,
-                str(r.get("points")),
-                str(totals[seat]) if seat < len(totals) else "",
-                str(pressure[seat]) if seat < len(pressure) else "",
-            )
-        parts += [Text(""), scores]
-        if result.get("game_over"):
-            winners = ", ".join(names[s] for s in result.get("winners") or [])
-            parts.append(Text(f"\nGame over — won by {winners}", style="bold"))
+    if hand["result"] is not None:
+        parts += _scoring(names, hand["result"], style)
     return Group(*parts)
 
 
@@ -148,7 +184,7 @@ class ReplayApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, record: dict[str, Any], ascii: bool = False):
+    def __init__(self, record: GameRecord, ascii: bool = False):
         super().__init__()
         self.record = record
         self.style = CardStyle(ascii)
@@ -164,7 +200,7 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         """Show the first hand."""
         players = ", ".join(str(p) for p in self.record["players"])
-        self.sub_title = f"table {self.record.get('table')} — {players}"
+        self.sub_title = f"table {self.record['table']} — {players}"
         self.show()
 
     def show(self) -> None:
@@ -172,7 +208,11 @@ class ReplayApp(App[None]):
         if not self.record["hands"]:
             self.query_one("#hand", Static).update("This record holds no hand.")
             return
-        self.query_one("#hand", Static).update(render_hand(self.record, self.index, self.style))
+        try:
+            shown: RenderableType = render_hand(self.record, self.index, self.style)
+        except DAMAGED as exc:
+            shown = Text(f"Hand {self.index + 1} of this record is damaged ({exc!r}).")
+        self.query_one("#hand", Static).update(shown)
         for scroll in self.query(VerticalScroll):
             scroll.scroll_home(animate=False)  # another hand starts at its top
         self.refresh_bindings()

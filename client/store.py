@@ -22,7 +22,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import platformdirs
 from craits.protocol import DEFAULT_PORT
@@ -65,6 +65,26 @@ def normalize_key(key: str) -> str:
     return f"{shown}:{port}{sep}{name}"
 
 
+class SavedSeat(TypedDict):
+    """A seat kept for a server and name: its resume token (protocol §11.7), table,
+    the name it was taken under, and its number."""
+
+    token: str
+    table: str
+    name: str
+    seat: int
+
+
+def _saved_seat(entry: object) -> SavedSeat | None:
+    """``entry`` as a saved seat, or None if it is not one (a damaged file)."""
+    if not isinstance(entry, dict):
+        return None
+    token, table, name, seat = (entry.get(k) for k in ("token", "table", "name", "seat"))
+    if isinstance(token, str) and isinstance(table, str) and isinstance(seat, int):
+        return SavedSeat(token=token, table=table, name=str(name), seat=seat)
+    return None
+
+
 def default_path() -> Path:
     """Where the tokens live: ``<user state dir>/craits/resume.json``."""
     return Path(platformdirs.user_state_dir("craits")) / FILE_NAME
@@ -76,15 +96,15 @@ class TokenStore:
     def __init__(self, path: Path | None = None):
         self.path = path if path is not None else default_path()
 
-    def _load(self) -> dict[str, Any]:
+    def _load(self) -> dict[str, object]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
 
-    def get(self, server: str) -> dict[str, Any] | None:
-        """The seat saved for ``server``: ``{"token", "table", "name", "seat"}``, or None.
+    def get(self, server: str) -> SavedSeat | None:
+        """The seat saved for ``server``, or None.
 
         An entry under the normalized key comes first; else one saved under an
         older spelling of the same key (the last such one in the file).
@@ -94,14 +114,15 @@ class TokenStore:
         found = [data.get(key)]
         found += [v for k, v in reversed(data.items()) if k != key and normalize_key(k) == key]
         for entry in found:
-            if isinstance(entry, dict) and isinstance(entry.get("token"), str):
-                return entry
+            seat = _saved_seat(entry)
+            if seat is not None:
+                return seat
         return None
 
     def put(self, server: str, token: str, table: str, name: str, seat: int) -> None:
         """Save the seat held at ``server`` (under the normalized key only)."""
         data = self._without(self._load(), server)
-        data[normalize_key(server)] = {"token": token, "table": table, "name": name, "seat": seat}
+        data[normalize_key(server)] = SavedSeat(token=token, table=table, name=name, seat=seat)
         self._save(data)
 
     def drop(self, server: str) -> None:
@@ -112,11 +133,11 @@ class TokenStore:
             self._save(kept)
 
     @staticmethod
-    def _without(data: dict[str, Any], server: str) -> dict[str, Any]:
+    def _without(data: dict[str, object], server: str) -> dict[str, object]:
         key = normalize_key(server)
         return {k: v for k, v in data.items() if normalize_key(k) != key}
 
-    def _save(self, data: dict[str, Any]) -> None:
+    def _save(self, data: dict[str, object]) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".resume-", suffix=".json")

@@ -1,4 +1,4 @@
-"""Small widgets of the table screen: the hand, the seats, the pile, the logs."""
+"""Small widgets of the table screen: the hand and the logs."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .cards import CardStyle
-from .model import TableModel
+from .cards import CardStyle, is_red
 
 CELL = 6
 """Columns per card in the hand: ``[10♥]`` and a space."""
@@ -84,7 +83,7 @@ class HandView(Widget, can_focus=True):
                 label = self.style.label(card)
                 cell = f"[{label}]" if playable else f" {label} "
                 style = "bold" if playable else "dim"
-                if card[-1:] in "HD":
+                if is_red(card):
                     style += " red"
                 if i == self.selected:
                     style += " reverse"
@@ -210,106 +209,3 @@ class WrappedLog(ScrollView, can_focus=False):
         else:
             strip = Strip.blank(width, self.rich_style)
         return strip.apply_style(self.rich_style)
-
-
-def seat_lines(model: TableModel, style: CardStyle, timer: bool = True) -> Text:
-    """One line per seat: whose turn, name, cards, score, and how the seat is doing
-    (and the turn timer, unless ``timer`` is false: offline, it would be stale)."""
-    view = model.view
-    out = Text()
-    if view is None:
-        players = model.players
-        capacity = int((model.info or {}).get("seats") or len(players))
-        for i in range(max(capacity, len(players))):
-            if i:
-                out.append("\n")
-            p = model.player(i) if i < len(players) else {}
-            if not p:
-                out.append("   (empty seat)", style="dim")
-                continue
-            out.append("   ")
-            out.append(str(p.get("name", "?")), style="bold underline" if i == model.seat else "")
-            out.append_text(_flags(p))
-        return out
-    sizes = model.hand_sizes()
-    scores = list(view.get("scores") or [])
-    unannounced = set(view.get("unannounced") or [])
-    one_card = set(view.get("one_card") or [])
-    lost = list(view.get("lost_turns") or [])
-    to_act = view.get("to_act")
-    dealer = view.get("dealer")
-    left = model.seconds_left() if timer else None
-    out.append("  Player          Cards  Score", style="dim")
-    for seat in range(model.seat_count()):
-        out.append("\n")
-        turn = seat == to_act and view.get("phase") == "play"
-        out.append(f"{style.turn_marker} " if turn else "  ", style="bold")
-        name = model.name_of(seat)
-        if len(name) > 12:
-            name = name[:11] + "…"
-        me = seat == model.seat
-        out.append(name, style="bold underline" if me else ("bold" if turn else ""))
-        out.append(" " * (12 - len(name)))
-        out.append(" D" if seat == dealer else "  ", style="dim")
-        n = sizes[seat] if seat < len(sizes) else 0
-        out.append(f" {n:>5}")
-        score = scores[seat] if seat < len(scores) else 0
-        out.append(f"  {score:>5}")
-        pen = model.penalties_paid(seat)
-        if pen:
-            out.append(f" (+{pen})", style="dim")
-        if seat in unannounced:
-            out.append(" 1 card, unsaid!", style="bold reverse")
-        elif seat in one_card:
-            out.append(" ONE CARD", style="bold reverse")
-        if seat < len(lost) and lost[seat]:
-            out.append(" loses turn", style="italic")
-        out.append_text(_flags(model.player(seat)))
-        if turn and left is not None:
-            secs = int(left + 0.999)
-            out.append(
-                f" {secs // 60}:{secs % 60:02d}", style="bold" if secs > 10 else "bold reverse"
-            )
-    return out
-
-
-def _flags(p: dict[str, Any]) -> Text:
-    out = Text()
-    if p.get("bot"):
-        out.append(" bot", style="dim")
-    elif p and not p.get("connected"):
-        out.append(" offline", style="italic")
-    elif p.get("away"):
-        out.append(" away", style="italic")
-    return out
-
-
-def pile_lines(model: TableModel, style: CardStyle) -> Text:
-    """The top card, the suit in force, the count, direction, stock and discard."""
-    view = model.view
-    out = Text()
-    if view is None:
-        return Text("No game yet.", style="dim")
-    top = view.get("top")
-    out.append("Top ")
-    if top:
-        out.append_text(style.card(top))
-    else:
-        out.append("—")
-    suit = view.get("suit")
-    if suit:
-        out.append("   Suit in force ")
-        out.append_text(style.suit_text(suit))
-        if top and suit != top[-1]:
-            out.append(f" (named, not {style.suit(top[-1])})", style="bold")
-    count = view.get("count") or 0
-    if count:
-        out.append(f"   COUNT {count}", style="bold reverse")
-        out.append(": play A or 2, or draw", style="bold")
-    out.append("\n")
-    out.append(
-        f"Stock {view.get('stock_size', '?')} · discard {view.get('discard_size', '?')} · "
-        f"{style.direction(int(view.get('direction') or 1))}",
-        style="dim",
-    )
-    return out

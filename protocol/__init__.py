@@ -14,27 +14,76 @@ See ``docs/protocol.md`` for every message. The modules:
 This package imports nothing of the server or the client.
 """
 
-from .messages import (
-    ERROR_CODES,
-    MAX_CHAT,
-    MAX_NAME,
-    SCHEMAS,
-    parse_client_message,
-    parse_server_message,
-    validate,
-)
-from .wire import (
-    DEFAULT_PORT,
-    MAX_FRAME,
-    MAX_SERVER_FRAME,
-    SUPPORTED_VERSIONS,
-    VERSION,
-    FrameReader,
-    ProtocolError,
-    decode,
-    encode,
-    frame_length,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .messages import (
+        ERROR_CODES,
+        MAX_CHAT,
+        MAX_NAME,
+        SCHEMAS,
+        parse_client_message,
+        parse_server_message,
+        validate,
+    )
+    from .wire import (
+        DEFAULT_PORT,
+        MAX_FRAME,
+        MAX_SERVER_FRAME,
+        SUPPORTED_VERSIONS,
+        VERSION,
+        FrameReader,
+        ProtocolError,
+        decode,
+        encode,
+        frame_length,
+    )
+
+# The names above are loaded on first use (PEP 562), so importing the vocabulary
+# or the action type (as the pure rules engine does) loads neither msgpack nor
+# the framing code.
+_HOMES = {
+    **dict.fromkeys(
+        (
+            "ERROR_CODES",
+            "MAX_CHAT",
+            "MAX_NAME",
+            "SCHEMAS",
+            "parse_client_message",
+            "parse_server_message",
+            "validate",
+        ),
+        "messages",
+    ),
+    **dict.fromkeys(
+        (
+            "DEFAULT_PORT",
+            "MAX_FRAME",
+            "MAX_SERVER_FRAME",
+            "SUPPORTED_VERSIONS",
+            "VERSION",
+            "FrameReader",
+            "ProtocolError",
+            "decode",
+            "encode",
+            "frame_length",
+        ),
+        "wire",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_PORT",

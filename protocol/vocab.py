@@ -399,6 +399,26 @@ ACTION_ERRORS = frozenset(
 )
 """The engine's codes: one per kind of illegal action (R3–R7, R11, R12)."""
 
+LOST_RACE_ERRORS = frozenset(
+    {ErrorCode.STALE, ErrorCode.NOTHING_TO_ANNOUNCE, ErrorCode.NOTHING_TO_CALL_IDIOT_ON}
+)
+"""Refusals of an ``act`` that only mean the game moved on before it arrived:
+another action got in first (protocol §11.6, R7). Look at the newest view and
+decide again, with a new ``id``."""
+
+SEAT_LOST_ERRORS = frozenset(
+    {
+        ErrorCode.REPLACED,
+        ErrorCode.TABLE_STOPPED,
+        ErrorCode.NOT_AT_TABLE,
+        ErrorCode.NOT_SEATED,
+        ErrorCode.SPECTATOR,
+    }
+)
+"""Error codes that say this connection holds no seat it may act from (any
+more): resumed elsewhere, the table stopped, or it is not seated at a table
+(protocol §11.1, §11.7, §12.2)."""
+
 
 # --- message types ----------------------------------------------------------
 

@@ -53,7 +53,7 @@ from typing import Any
 from craits.protocol import MAX_SERVER_FRAME, VERSION, decode, encode
 from craits.protocol.vocab import ClientMessage, ServerMessage
 from craits.protocol.wire import FrameReader
-from craits.server.botclient import BotClient, BotError, BotStats
+from craits.server.bots.client import BotClient, BotError, BotStats
 
 SCRIPTS = Path(__file__).resolve().parent
 CONNECT_CONCURRENCY = 64
@@ -239,7 +239,7 @@ async def open_tables(
     sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
     bots: list[BotClient] = []
     failures: list[str] = []
-    rules = {"short_game": True} if args.short_game else None
+    rules: dict[str, bool | int] | None = {"short_game": True} if args.short_game else None
     prefix = f"L{os.getpid() % 10000}-{random.Random().randrange(1000):03d}"
 
     async def seat(bot: BotClient) -> None:

@@ -18,8 +18,18 @@ import sys
 import time
 from collections import defaultdict
 
+from craits.protocol.vocab import BotLevel
 from craits.server.bots import LEVELS, GameRecord, play_game
 from craits.server.engine import Rules
+
+DEFAULT_SEATS = ",".join([BotLevel.BASIC] + [BotLevel.RANDOM] * 3)
+"""One basic bot against three random ones."""
+SEAT_HEADER = (
+    "seat  level    win rate  mean score  went out/hand  shuffle pen./game  idiot calls/game"
+)
+LEVEL_HEADER = (
+    "level    seats  share of wins  win rate per seat  mean score  idiot calls suffered/game"
+)
 
 
 def parse_seats(text: str, players: int | None) -> list[str]:
@@ -41,42 +51,62 @@ def parse_seats(text: str, players: int | None) -> list[str]:
     return levels
 
 
-def report(records: list[GameRecord], seconds: float) -> None:
-    """Print the figures of ``records`` (all with the same seats)."""
-    games = len(records)
-    levels = records[0].levels
-    n = len(levels)
-    wins = [0.0] * n
+def win_shares(records: list[GameRecord]) -> list[float]:
+    """Wins of each seat over ``records``; a win shared by k seats counts 1/k to each (R2)."""
+    wins = [0.0] * len(records[0].levels)
     for r in records:
         for s in r.winners:
             wins[s] += 1 / len(r.winners)
+    return wins
+
+
+def seat_rows(records: list[GameRecord], wins: list[float]) -> list[str]:
+    """One line per seat: level, win rate, mean score, how often it went out (R8),
+    its shuffle penalties (R10) and idiot calls (R7)."""
+    games = len(records)
+    levels = records[0].levels
     hands = sum(r.hands for r in records)
-    print(f"{games} games of {n} players ({','.join(levels)}) in {seconds:.1f} s")
-    print()
-    print("seat  level    win rate  mean score  went out/hand  shuffle pen./game  idiot calls/game")
-    for s in range(n):
-        print(
+    rows = [
+        "seat  level    win rate  mean score  went out/hand  shuffle pen./game  idiot calls/game"
+    ]
+    for s in range(len(levels)):
+        rows.append(
             f"{s:>4}  {levels[s]:<7} {wins[s] / games:>8.1%}"
             f"  {statistics.fmean(r.scores[s] for r in records):>10.1f}"
             f"  {sum(r.went_out[s] for r in records) / hands:>13.3f}"
             f"  {sum(r.shuffle_penalties[s] for r in records) / games:>17.3f}"
             f"  {sum(r.idiot_calls[s] for r in records) / games:>16.3f}"
         )
-    print()
+    return rows
+
+
+def level_rows(records: list[GameRecord], wins: list[float]) -> list[str]:
+    """One line per level: its seats' share of the wins, mean score, idiot calls suffered (R7)."""
+    games = len(records)
     by_level: dict[str, list[int]] = defaultdict(list)
-    for s, level in enumerate(levels):
+    for s, level in enumerate(records[0].levels):
         by_level[level].append(s)
-    print("level    seats  share of wins  win rate per seat  mean score  idiot calls suffered/game")
+    rows = [
+        "level    seats  share of wins  win rate per seat  mean score  idiot calls suffered/game"
+    ]
     for level, seats in by_level.items():
         share = sum(wins[s] for s in seats) / games
         scores = statistics.fmean(r.scores[s] for r in records for s in seats)
         suffered = sum(r.idiot_called[s] for r in records for s in seats) / games / len(seats)
-        print(
+        rows.append(
             f"{level:<7}  {len(seats):>5}  {share:>13.1%}  {share / len(seats):>17.1%}"
             f"  {scores:>10.1f}  {suffered:>25.3f}"
         )
+    return rows
+
+
+def hand_figures(records: list[GameRecord], seconds: float) -> list[tuple[str, str]]:
+    """Figures per hand and per game: actions, turns, shuffle penalties (R10),
+    counts (R6), idiot calls (R7), and the speed of the run."""
+    games = len(records)
+    hands = sum(r.hands for r in records)
     peaks = [p for r in records for p in r.count_peaks]
-    lines = [
+    return [
         ("actions per hand (all, incl. calls)", f"{sum(r.actions for r in records) / hands:.1f}"),
         (
             "turns per hand (play/draw/pass/name)",
@@ -92,9 +122,20 @@ def report(records: list[GameRecord], seconds: float) -> None:
         ("idiot calls per game", f"{sum(sum(r.idiot_calls) for r in records) / games:.2f}"),
         ("games per second", f"{games / seconds:.1f}"),
     ]
+
+
+def report(records: list[GameRecord], seconds: float) -> None:
+    """Print the figures of ``records`` (all with the same seats), played in ``seconds``."""
+    levels = records[0].levels
+    wins = win_shares(records)
+    print(f"{len(records)} games of {len(levels)} players ({','.join(levels)}) in {seconds:.1f} s")
+    print()
+    print("\n".join(seat_rows(records, wins)))
+    print()
+    print("\n".join(level_rows(records, wins)))
     print()
     print("hands:")
-    for label, value in lines:
+    for label, value in hand_figures(records, seconds):
         print(f"  {label:<38}{value}")
 
 
@@ -110,9 +151,8 @@ def main() -> None:
     )
     parser.add_argument(
         "--seats",
-        default="basic,random,random,random",
-        help=f"comma-separated level of each seat ({', '.join(LEVELS)}); "
-        "default basic,random,random,random",
+        default=DEFAULT_SEATS,
+        help=f"comma-separated level of each seat ({', '.join(LEVELS)}); default {DEFAULT_SEATS}",
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument(

@@ -15,9 +15,10 @@ announces "one card" or calls idiot instead (R7). After every action:
 - the shuffle penalties paid equal 5 × (2^pressure − 1) per seat (R10).
 
 At every hand's end the totals must equal the hand points plus penalties
-(R9, R10), the next dealer must follow R2, and a game over must come after
+(R9, R10), the hand's penalties on its end must be those paid during it (R10),
+the next dealer must follow R2, and a game over must come after
 hand 15 (8 with ``short_game``) with the lowest totals as winners.
-With ``--full`` the position round trip (to_position → from_position) is
+With ``--full`` the position round trip (to_position → load_position) is
 checked after every action too.
 
 Prints games, actions, invariant breaks and elapsed time; exits 1 on any break.
@@ -32,8 +33,11 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from craits.server.engine import Announce, CallIdiot, Game, HandEnded, Rules, full_deck
+from craits.protocol.vocab import Phase
+from craits.server.engine import Action, Announce, CallIdiot, Game, HandEnded, Rules, full_deck
 from craits.server.engine.events import ShufflePenalty
+from craits.server.engine.scoring import penalties_paid
+from craits.server.vectors import load_position
 
 BOOL_OPTIONS = tuple(k for k, v in Rules().to_dict().items() if isinstance(v, bool))
 
@@ -56,7 +60,7 @@ class Stats:
     breaks: list[str] = field(default_factory=list)
 
 
-def _side_action(game: Game, rng: random.Random) -> object | None:
+def _side_action(game: Game, rng: random.Random) -> Action | None:
     """Now and then, an announcement or idiot call by any seat (R7), else None."""
     if not game.unannounced or rng.random() < 0.5:
         return None
@@ -65,91 +69,126 @@ def _side_action(game: Game, rng: random.Random) -> object | None:
     return rng.choice(side) if side else None
 
 
+class _Broke(Exception):
+    """An invariant broke; the message says which."""
+
+
+class _Soak:
+    """One whole random game, its invariants checked after every action and hand."""
+
+    def __init__(self, players: int, rules: Rules, rng: random.Random, full: bool) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.full = full
+        self.deck = sorted(full_deck(players, rules.strip_kings_queens))
+        self.game, _ = Game.start(players, rules, rng)
+        self.paid = [0] * players  # shuffle penalties paid this game, from the events
+        self.points = [0] * players  # hand points this game, from the results
+        self.hand_paid = [0] * players  # shuffle penalties paid this hand
+
+    def play(self, stats: Stats, max_actions: int) -> None:
+        """Play the game to its end (R2), hand by hand.
+
+        Raises:
+            _Broke: an invariant broke.
+        """
+        game = self.game
+        while True:
+            in_hand = 0
+            self.hand_paid = [0] * game.players
+            while game.phase == Phase.PLAY:
+                self.act()
+                stats.actions += 1
+                in_hand += 1
+                if in_hand > max_actions:
+                    raise _Broke(f"the hand did not end within {max_actions} actions")
+            stats.hands += 1
+            stats.longest_hand = max(stats.longest_hand, in_hand)
+            self.check_hand_end()
+            if game.phase == Phase.GAME_OVER:
+                return
+            game.next_hand()
+
+    def act(self) -> None:
+        """One action: the seat to act's random choice, or a side call (R7); then the checks."""
+        game = self.game
+        act = _side_action(game, self.rng)
+        if act is None:
+            legal = game.legal_actions()
+            if not legal:
+                raise _Broke(f"seat {game.to_act} has no legal action")
+            act = self.rng.choice(legal)
+        try:
+            events = game.apply(act)
+        except Exception as exc:  # an engine bug: a legal action refused or a crash
+            raise _Broke(f"{act!r} raised {type(exc).__name__}: {exc}") from None
+        for ev in events:
+            match ev:
+                case ShufflePenalty():
+                    self.paid[ev.seat] += ev.penalty
+                    self.hand_paid[ev.seat] += ev.penalty
+                case HandEnded():
+                    for r in ev.results:
+                        self.points[r.seat] += r.points
+        self.check_action(act)
+
+    def check_action(self, act: Action) -> None:
+        """The invariants after every action (R1, R6, R8, R10; the round trip with ``full``)."""
+        game = self.game
+        cards = game.stock + game.discard
+        for h in game.hands:
+            cards += h
+        if sorted(cards) != self.deck:
+            raise _Broke(f"cards created or lost after {act!r}")
+        if game.phase == Phase.PLAY and not all(game.hands) and not self._may_hold_none():
+            raise _Broke(f"a seat holds no cards and the hand goes on after {act!r}")
+        if any(p != penalties_paid(k) for p, k in zip(self.paid, game.pressure, strict=True)):
+            raise _Broke(f"penalties {self.paid} do not match pressure {game.pressure}")
+        if self.full:
+            pos = game.to_position()
+            if load_position(pos, self.rules).to_position() != pos:
+                raise _Broke(f"position round trip differs after {act!r}")
+
+    def _may_hold_none(self) -> bool:
+        """Whether a seat may hold no cards while the hand goes on: into the count (R6),
+        or the seat to act that a 6 or a king obliges to play on (R5, R8, R11)."""
+        game = self.game
+        return bool(game.count) or (
+            game.hands[game.turn] == [] and (game.again or bool(game.king_cards))
+        )
+
+    def check_hand_end(self) -> None:
+        """The invariants at a hand's end: totals (R9, R10), the next dealer (R2), game over."""
+        game = self.game
+        result = game.result
+        if result is None:
+            raise _Broke("a hand ended without a result")
+        totals = [p + q for p, q in zip(self.points, self.paid, strict=True)]
+        if list(result.scores) != totals or game.scores != totals:
+            raise _Broke(f"totals {game.scores} are not hand points + penalties {totals}")
+        if list(result.penalties) != self.hand_paid:
+            raise _Broke(f"the hand's penalties {result.penalties} are not {self.hand_paid}")
+        step = game.direction if self.rules.dealer_follows_direction else 1
+        if result.next_dealer != (game.dealer + step) % game.players:
+            raise _Broke(f"next dealer {result.next_dealer} after dealer {game.dealer}")
+        if result.game_over != (game.hand_number == self.rules.hands):
+            raise _Broke(f"game_over is {result.game_over} after hand {game.hand_number}")
+        if game.phase == Phase.GAME_OVER:
+            low = min(game.scores)
+            if list(result.winners) != [s for s, v in enumerate(game.scores) if v == low]:
+                raise _Broke(f"winners {result.winners} for totals {game.scores}")
+
+
 def play_game(
     players: int, rules: Rules, rng: random.Random, stats: Stats, max_actions: int, full: bool
 ) -> None:
-    """Play one whole random game, checking the invariants; record breaks in ``stats``."""
-    deck = sorted(full_deck(players, rules.strip_kings_queens))
-    game, _ = Game.start(players, rules, rng)
-    label = f"game {stats.games} ({players} players, {rules.changed()})"
-    paid = [0] * players
-    points = [0] * players
-
-    def broke(what: str) -> None:
-        stats.breaks.append(f"{label}, hand {game.hand_number}: {what}")
-
-    while True:
-        in_hand = 0
-        while game.phase == "play":
-            act = _side_action(game, rng)
-            if act is None:
-                legal = game.legal_actions()
-                if not legal:
-                    broke(f"seat {game.to_act} has no legal action")
-                    return
-                act = rng.choice(legal)
-            try:
-                events = game.apply(act)
-            except Exception as exc:  # an engine bug: a legal action refused or a crash
-                broke(f"{act!r} raised {type(exc).__name__}: {exc}")
-                return
-            stats.actions += 1
-            in_hand += 1
-            for ev in events:
-                if type(ev) is ShufflePenalty:
-                    paid[ev.seat] += ev.penalty
-                elif type(ev) is HandEnded:
-                    for r in ev.results:
-                        points[r.seat] += r.points
-            cards = game.stock + game.discard
-            for h in game.hands:
-                cards += h
-            cards.sort()
-            if cards != deck:
-                broke(f"cards created or lost after {act!r}")
-                return
-            if (
-                game.phase == "play"
-                and not all(game.hands)
-                and not game.count
-                and not (game.hands[game.turn] == [] and (game.again or game.king_cards))
-            ):
-                broke(f"a seat holds no cards and the hand goes on after {act!r}")
-                return
-            if in_hand > max_actions:
-                broke(f"the hand did not end within {max_actions} actions")
-                return
-            if any(p != 5 * ((1 << k) - 1) for p, k in zip(paid, game.pressure, strict=True)):
-                broke(f"penalties {paid} do not match pressure {game.pressure}")
-                return
-            if full:
-                pos = game.to_position()
-                if Game.from_position(pos, rules).to_position() != pos:
-                    broke(f"position round trip differs after {act!r}")
-                    return
-        stats.hands += 1
-        stats.longest_hand = max(stats.longest_hand, in_hand)
-        result = game.result
-        if result is None:
-            broke("a hand ended without a result")
-            return
-        totals = [p + q for p, q in zip(points, paid, strict=True)]
-        if list(result.scores) != totals or game.scores != totals:
-            broke(f"totals {game.scores} are not hand points + penalties {totals}")
-            return
-        step = game.direction if rules.dealer_follows_direction else 1
-        if result.next_dealer != (game.dealer + step) % players:
-            broke(f"next dealer {result.next_dealer} after dealer {game.dealer}")
-            return
-        if result.game_over != (game.hand_number == rules.hands):
-            broke(f"game_over is {result.game_over} after hand {game.hand_number}")
-            return
-        if game.phase == "game_over":
-            low = min(game.scores)
-            if list(result.winners) != [s for s, v in enumerate(game.scores) if v == low]:
-                broke(f"winners {result.winners} for totals {game.scores}")
-            return
-        game.next_hand()
+    """Play one whole random game, checking the invariants; record a break in ``stats``."""
+    soak = _Soak(players, rules, rng, full)
+    try:
+        soak.play(stats, max_actions)
+    except _Broke as broke:
+        label = f"game {stats.games} ({players} players, {rules.changed()})"
+        stats.breaks.append(f"{label}, hand {soak.game.hand_number}: {broke}")
 
 
 def soak(games: int, seed: int, players: int, max_actions: int, full: bool) -> Stats:

@@ -26,6 +26,7 @@ the tmux sessions running for a look: ``tmux attach -t <name>``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -35,7 +36,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 # A private tmux server for this run: it never meets the user's own sessions.
 TMUX = ["tmux", "-L", f"craits-check-{os.getpid()}"]
@@ -149,22 +152,82 @@ def check_cli(client: str, port: int, dead_port: int) -> None:
         raise CheckFailed(f"unreachable server: want one line and a failure, got {dead!r}")
 
 
-def run(keep: bool) -> None:
-    """The whole check."""
+@contextlib.contextmanager
+def served(*options: str, log: IO[str] | int = subprocess.PIPE) -> Iterator[tuple[int, str]]:
+    """A ``craits-server`` on a free loopback port with a throwaway journal, and a
+    temporary folder for the clients' state; both gone afterwards. Yields the
+    port and the folder."""
     server_cmd = tool("craits-server")
-    client = tool("craits-client")
     port = free_port()
     state = tempfile.mkdtemp(prefix="craits-tmux-")
     data = ["--data-dir", f"{state}/server"]  # a throwaway journal
     server = subprocess.Popen(
-        [server_cmd, "--port", str(port), "--bots", "1", "--hand-pause", "0.5", *data],
+        [server_cmd, "--port", str(port), *options, *data],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
         text=True,
     )
-    pane = None
     try:
         wait_port(port)
+        yield port, state
+    finally:
+        server.terminate()
+        try:
+            server.wait(5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def sit_at_practice(pane: Pane) -> None:
+    """From the lobby, join the practice table: a hand, the seats, whose turn it is."""
+    # 1. the lobby lists the practice table
+    pane.wait("the lobby with the practice table", lambda s: "practice" in s and "Join" in s)
+    # 2. join it: two seats, so the game starts: a hand, whose turn, the keys
+    pane.keys("j")
+    screen = pane.wait(
+        "the table with a hand",
+        lambda s: (
+            "Your hand" in s
+            and len(CARD.findall(s)) >= 8
+            and ("Leave" in s or "Name the suit" in s)
+        ),
+    )
+    if "Name the suit" in screen:
+        # the dealer turned up an 8 or 9 (R3): name the first suit offered (a
+        # 9 offers only its colour's suits, so "s" is no answer to a red 9)
+        pane.keys("1")
+        screen = pane.wait(
+            "the table after naming the suit",
+            lambda s: "Your hand" in s and len(CARD.findall(s)) >= 8 and "Leave" in s,
+        )
+    if "Tess" not in screen or "basic-bot-1" not in screen:
+        raise CheckFailed(f"the seats are not shown. Screen:\n{screen}")
+    pane.wait(
+        "whose turn it is",
+        lambda s: "Your turn" in s or "to play" in s or "Nothing to play" in s,
+    )
+
+
+def leave_and_quit(pane: Pane) -> None:
+    """Leave the game (confirming), then quit from the lobby: the client exits quickly."""
+    # 3. leave (confirming), then quit from the lobby: the client exits quickly
+    pane.keys("q")
+    pane.wait("the leave question", lambda s: "Leave the game?" in s)
+    pane.keys("y")
+    pane.wait("back in the lobby", lambda s: "practice" in s and "Rejoin" in s)
+    pane.keys("q")
+    end = time.monotonic() + 2.0
+    while pane.alive() and time.monotonic() < end:
+        time.sleep(0.05)
+    if pane.alive():
+        raise CheckFailed(f"the client did not exit within 2 s of q. Screen:\n{pane.screen()}")
+
+
+def run(keep: bool) -> None:
+    """The whole check."""
+    client = tool("craits-client")
+    with served("--bots", "1", "--hand-pause", "0.5") as (port, state):
         check_cli(client, port, free_port())
         env = {
             "XDG_STATE_HOME": state,
@@ -175,52 +238,12 @@ def run(keep: bool) -> None:
         pane = Pane(
             f"craits-check-{os.getpid()}", [client, f"127.0.0.1:{port}", "--name", "Tess"], env
         )
-        # 1. the lobby lists the practice table
-        pane.wait("the lobby with the practice table", lambda s: "practice" in s and "Join" in s)
-        # 2. join it: two seats, so the game starts: a hand, whose turn, the keys
-        pane.keys("j")
-        screen = pane.wait(
-            "the table with a hand",
-            lambda s: (
-                "Your hand" in s
-                and len(CARD.findall(s)) >= 8
-                and ("Leave" in s or "Name the suit" in s)
-            ),
-        )
-        if "Name the suit" in screen:
-            # the dealer turned up an 8 or 9 (R3): name the first suit offered (a
-            # 9 offers only its colour's suits, so "s" is no answer to a red 9)
-            pane.keys("1")
-            screen = pane.wait(
-                "the table after naming the suit",
-                lambda s: "Your hand" in s and len(CARD.findall(s)) >= 8 and "Leave" in s,
-            )
-        if "Tess" not in screen or "basic-bot-1" not in screen:
-            raise CheckFailed(f"the seats are not shown. Screen:\n{screen}")
-        pane.wait(
-            "whose turn it is",
-            lambda s: "Your turn" in s or "to play" in s or "Nothing to play" in s,
-        )
-        # 3. leave (confirming), then quit from the lobby: the client exits quickly
-        pane.keys("q")
-        pane.wait("the leave question", lambda s: "Leave the game?" in s)
-        pane.keys("y")
-        pane.wait("back in the lobby", lambda s: "practice" in s and "Rejoin" in s)
-        pane.keys("q")
-        end = time.monotonic() + 2.0
-        while pane.alive() and time.monotonic() < end:
-            time.sleep(0.05)
-        if pane.alive():
-            raise CheckFailed(f"the client did not exit within 2 s of q. Screen:\n{pane.screen()}")
-    finally:
-        if pane is not None and not keep:
-            pane.kill()
-        server.terminate()
         try:
-            server.wait(5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(state, ignore_errors=True)
+            sit_at_practice(pane)
+            leave_and_quit(pane)
+        finally:
+            if not keep:
+                pane.kill()
 
 
 def step(pane: Pane) -> str:
@@ -284,84 +307,78 @@ def first_playable(screen: str) -> int | None:
     return next((i for i, ok in enumerate(hand_cards(screen)) if ok), None)
 
 
+def play_to_the_end(ann: Pane, bob: Pane, open_pane: Callable[[str], Pane], timeout: float) -> None:
+    """Ann and Bob play by keys until both see the final standings; at hand 3 Bob's
+    terminal is closed and a new one must land back in his seat."""
+    end = time.monotonic() + timeout
+    reopened = False
+    done: set[str] = set()
+    while len(done) < 2:
+        if time.monotonic() > end:
+            raise CheckFailed(
+                "no end of game in time. Ann:\n" + ann.screen() + "\nBob:\n" + bob.screen()
+            )
+        for p in (ann, bob):
+            did = step(p) if p.name not in done else ""
+            if did == "over":
+                done.add(p.name)
+            if did and os.environ.get("CRAITS_CHECK_TRACE"):
+                print(f"{time.strftime('%H:%M:%S')} {p.name}: {did}", flush=True)
+        if not reopened and "hand 3/8" in ann.screen():
+            # Bob closes his terminal; a new one takes his seat back by itself
+            bob.kill()
+            time.sleep(0.3)
+            bob = open_pane("Bob")
+            bob.wait("Bob back in his seat", lambda s: "You are back in your" in s, 15)
+            reopened = True
+        time.sleep(0.05)
+    if not reopened:
+        raise CheckFailed("the game ended before Bob's terminal could be reopened")
+
+
 def play_game(keep: bool, timeout: float = 1500.0) -> None:
     """Two players and a spectator, a whole short game, one terminal closed and reopened."""
-    server_cmd = tool("craits-server")
     client = tool("craits-client")
-    port = free_port()
-    state = tempfile.mkdtemp(prefix="craits-tmux-")
-    data = ["--data-dir", f"{state}/server"]  # a throwaway journal
     log = open(os.environ.get("CRAITS_CHECK_SERVER_LOG", os.devnull), "w")  # noqa: SIM115
-    server = subprocess.Popen(
-        [server_cmd, "--port", str(port), "--hand-pause", "0.3", "--log-level", "debug", *data],
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-    )
-    panes: dict[str, Pane] = {}
-    tag = os.getpid()
+    options = ("--hand-pause", "0.3", "--log-level", "debug")
+    with served(*options, log=log) as (port, state):
+        panes: dict[str, Pane] = {}
+        tag = os.getpid()
 
-    def open_pane(name: str, *extra: str) -> Pane:
-        env = {
-            "XDG_STATE_HOME": f"{state}/{name}",
-            "TERM": "xterm-256color",
-            "LANG": "C.UTF-8",
-        }
-        cmd = [client, f"127.0.0.1:{port}", "--name", name, *extra]
-        panes[name] = Pane(f"craits-{name}-{tag}", cmd, env)
-        return panes[name]
+        def open_pane(name: str, *extra: str) -> Pane:
+            env = {
+                "XDG_STATE_HOME": f"{state}/{name}",
+                "TERM": "xterm-256color",
+                "LANG": "C.UTF-8",
+            }
+            cmd = [client, f"127.0.0.1:{port}", "--name", name, *extra]
+            panes[name] = Pane(f"craits-{name}-{tag}", cmd, env)
+            return panes[name]
 
-    try:
-        wait_port(port)
-        ann = open_pane("Ann")
-        ann.wait("Ann's lobby", lambda s: "No tables yet" in s)
-        ann.keys("n")
-        ann.wait("the new-table form", lambda s: "Open a table" in s)
-        time.sleep(0.3)
-        ann.keys("Tab", "Tab", "Tab", "Space")  # name, seats, turn timer, "Short game"
-        ann.keys("C-s")
-        ann.wait("Ann at her table", lambda s: "Waiting for players" in s)
-        bob = open_pane("Bob")
-        bob.wait("Bob's lobby", lambda s: "Ann's table" in s)
-        bob.keys("j")
-        cat = open_pane("Cat", "--spectate", "Ann's table")
-        for p in (ann, bob):
-            p.wait(f"{p.name}'s hand", lambda s: "Your hand" in s and "Players" in s)
-        cat.wait("Cat watching", lambda s: "no hand" in s)
-        end = time.monotonic() + timeout
-        reopened = False
-        done: set[str] = set()
-        while len(done) < 2:
-            if time.monotonic() > end:
-                raise CheckFailed(
-                    "no end of game in time. Ann:\n" + ann.screen() + "\nBob:\n" + bob.screen()
-                )
-            for p in (ann, bob):
-                did = step(p) if p.name not in done else ""
-                if did == "over":
-                    done.add(p.name)
-                if did and os.environ.get("CRAITS_CHECK_TRACE"):
-                    print(f"{time.strftime('%H:%M:%S')} {p.name}: {did}", flush=True)
-            if not reopened and "hand 3/8" in ann.screen():
-                # Bob closes his terminal; a new one takes his seat back by itself
-                bob.kill()
-                time.sleep(0.3)
-                bob = open_pane("Bob")
-                bob.wait("Bob back in his seat", lambda s: "You are back in your" in s, 15)
-                reopened = True
-            time.sleep(0.05)
-        if not reopened:
-            raise CheckFailed("the game ended before Bob's terminal could be reopened")
-        cat.wait("Cat sees the standings", lambda s: "wins the game" in s or "Shared win" in s, 15)
-    finally:
-        if not keep:
-            for p in panes.values():
-                p.kill()
-        server.terminate()
         try:
-            server.wait(5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(state, ignore_errors=True)
+            ann = open_pane("Ann")
+            ann.wait("Ann's lobby", lambda s: "No tables yet" in s)
+            ann.keys("n")
+            ann.wait("the new-table form", lambda s: "Open a table" in s)
+            time.sleep(0.3)
+            ann.keys("Tab", "Tab", "Tab", "Space")  # name, seats, turn timer, "Short game"
+            ann.keys("C-s")
+            ann.wait("Ann at her table", lambda s: "Waiting for players" in s)
+            bob = open_pane("Bob")
+            bob.wait("Bob's lobby", lambda s: "Ann's table" in s)
+            bob.keys("j")
+            cat = open_pane("Cat", "--spectate", "Ann's table")
+            for p in (ann, bob):
+                p.wait(f"{p.name}'s hand", lambda s: "Your hand" in s and "Players" in s)
+            cat.wait("Cat watching", lambda s: "no hand" in s)
+            play_to_the_end(ann, bob, open_pane, timeout)
+            cat.wait(
+                "Cat sees the standings", lambda s: "wins the game" in s or "Shared win" in s, 15
+            )
+        finally:
+            if not keep:
+                for p in panes.values():
+                    p.kill()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import Notice
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL, NoticeKind
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL, NoticeKind, Phase
 from craits.server import bots
 from craits.server.engine import IllegalAction, action_from_dict, view
 from craits.server.interfaces import TablePaused
@@ -87,7 +87,7 @@ class TurnClock:
         if game is None or not table.playing or table.on_hold():
             return  # on hold: no player here; the table waits for one to come back
         config = table.config
-        if game.phase == "hand_over":
+        if game.phase == Phase.HAND_OVER:
             self._later(config.hand_pause, self._next_hand)
             return
         seat = game.to_act
@@ -123,13 +123,13 @@ class TurnClock:
     def _next_hand(self) -> None:
         table = self.table
         game = table.gamelog.game
-        if game is not None and game.phase == "hand_over":
+        if game is not None and game.phase == Phase.HAND_OVER:
             table.play.publish(table.gamelog.next_hand())
 
     def _bot_move(self) -> None:
         table = self.table
         game = table.gamelog.game
-        if game is None or game.phase != "play":
+        if game is None or game.phase != Phase.PLAY:
             return
         seat = game.to_act
         assert seat is not None
@@ -142,7 +142,7 @@ class TurnClock:
         """The turn timed out (or the seat is away): the server plays for the seat."""
         table = self.table
         game = table.gamelog.game
-        if game is None or game.phase != "play":
+        if game is None or game.phase != Phase.PLAY:
             return
         seat = game.to_act
         assert seat is not None
@@ -175,7 +175,7 @@ class TurnClock:
         """Bots not to act may announce or call idiot (R7), as their level decides."""
         table = self.table
         game = table.gamelog.game
-        if game is None or game.phase != "play" or not game.unannounced:
+        if game is None or game.phase != Phase.PLAY or not game.unannounced:
             return
         for i, s in enumerate(table.seats):
             if s.bot is None or i == game.to_act:
@@ -191,7 +191,7 @@ class TurnClock:
     def _bot_call(self, seat: int, data: dict[str, Any]) -> None:
         table = self.table
         game = table.gamelog.game
-        if game is None or game.phase != "play" or not table.playing:
+        if game is None or game.phase != Phase.PLAY or not table.playing:
             return
         try:
             self._play_for(seat, data)

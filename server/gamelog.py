@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from craits.protocol.actions import Action, action_to_wire
-from craits.protocol.vocab import LogEntryKind
+from craits.protocol.vocab import LogEntryKind, Phase
 from craits.server.engine import Event, Game, IllegalAction, Rules, event_to_dict
 from craits.server.engine.events import Dealt
 from craits.server.fairness import HandCommitments, RecordingShuffle, shuffle_entries
@@ -140,7 +140,7 @@ class GameLog:
         shuffles = self.rng.take()
         journal = self.journal
         if journal is not None and self.game_id is not None:
-            result = game.result if game.phase == "game_over" else None
+            result = game.result if game.phase == Phase.GAME_OVER else None
             try:
                 self._ticket = journal.append(
                     self.game_id,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from craits.protocol.actions import Action
 from craits.protocol.types import ErrorMsg, Notice, OkMsg
-from craits.protocol.vocab import ErrorCode, ServerMessage, TableState
+from craits.protocol.vocab import ErrorCode, Phase, ServerMessage, TableState
 from craits.server.engine import Event, IllegalAction, Moment
 from craits.server.engine.events import Announced, Dealt, HandEnded, IdiotCalled
 from craits.server.interfaces import Member, TableError
@@ -99,7 +99,7 @@ class Play:
             member.send(cached)
             return
         game = table.gamelog.game
-        if game is None or not table.playing or game.phase != "play":
+        if game is None or not table.playing or game.phase != Phase.PLAY:
             raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")
         try:
             if seq is not None and seq != table.seq:
@@ -109,7 +109,7 @@ class Play:
             refused: ErrorMsg = {
                 "type": ServerMessage.ERROR,
                 "id": action_id,
-                "code": ErrorCode(exc.code),
+                "code": exc.code,
                 "message": str(exc),
             }
             s.remember(action_id, refused)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from craits.protocol.vocab import EventKind, LogEntryKind
+from craits.protocol.vocab import EventKind, LogEntryKind, Phase
 from craits.server.engine import Event, Game, Rules, action_from_dict, event_to_dict
 from craits.server.engine.shuffles import ScriptedShuffle
 
@@ -118,6 +118,7 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
 
     log = [(k, d) for k, d in game_row["entries"]]
     game = replay(len(players), rules, log, collect)
+    over = game.phase == Phase.GAME_OVER
     scores = list(game.scores)
     order = sorted(range(len(players)), key=lambda s: scores[s])
     standings = []
@@ -135,9 +136,9 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
         "finished": iso_time(game_row["finished"]),
         "players": players,
         "rules": rules.to_dict(),
-        "complete": game.phase == "game_over",
+        "complete": over,
         "hands": hands,
         "standings": standings,
-        "winners": list(game.result.winners) if game.phase == "game_over" and game.result else [],
+        "winners": list(game.result.winners) if over and game.result else [],
         "log": [[k, d] for k, d in log],
     }

@@ -32,7 +32,7 @@ from craits.protocol.types import (
     TableInfoMsg,
     View,
 )
-from craits.protocol.vocab import ErrorCode, ServerMessage, TableState
+from craits.protocol.vocab import ErrorCode, Phase, ServerMessage, TableState
 from craits.server.broadcast import Broadcaster
 from craits.server.clock import TurnClock
 from craits.server.engine import Event, Game, Rules, view
@@ -293,7 +293,7 @@ class Table:
             self.gamelog.game_id = saved.game.id
             game = self.gamelog.replay(saved.game.entries, len(saved.game.players))
             self.seq = max(self.seq, len(saved.game.entries))
-            if game.phase == "game_over":
+            if game.phase == Phase.GAME_OVER:
                 state = FINISHED
         elif state is PLAYING:
             state = STOPPED

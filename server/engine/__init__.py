@@ -4,7 +4,8 @@ No sockets, clocks, threads or global randomness: the shuffle source is passed
 in. The main entry points:
 
 - :class:`Game` — a game's state; :meth:`Game.start`, :meth:`Game.apply`,
-  :meth:`Game.legal_actions`, :meth:`Game.to_position`, :meth:`Game.from_position`.
+  :meth:`Game.legal_actions`, :meth:`Game.to_position` (loading a position is
+  the rule vectors' :func:`craits.server.vectors.load_position`).
 - :class:`Rules` — the house variants, with the rule book's defaults.
 - the actions (:class:`Play`, :class:`Draw`, …) and events, and one error
   class per kind of illegal action (:mod:`.errors`).
@@ -25,7 +26,7 @@ from .actions import (
 from .cards import CARDS, complete_deck, full_deck
 from .errors import IllegalAction
 from .events import Event, HandEnded, event_to_dict
-from .game import Game, cut_dealer, hand_size
+from .game import Game, ShuffleSource, cut_dealer, hand_size
 from .rules import Rules
 from .scoring import score_cards
 from .views import Moment, event_dict_for, event_for, view
@@ -45,6 +46,7 @@ __all__ = [
     "Pass",
     "Play",
     "Rules",
+    "ShuffleSource",
     "action_from_dict",
     "action_to_dict",
     "complete_deck",

@@ -1,35 +1,68 @@
-"""Cards, suits, ranks and decks (RULES.md R1), as two-character codes.
+"""Cards, suits, ranks and decks (RULES.md R1): the engine's facts about them.
 
-A card is a ``str`` of two characters: its rank (``A 2 3 4 5 6 7 8 9 T J Q K``)
+The codes themselves are the vocabulary's (:mod:`craits.protocol.vocab`): a
+card is a ``str`` of two characters, its rank (``A 2 3 4 5 6 7 8 9 T J Q K``)
 then its suit (``S H D C``), e.g. ``"TD"`` is the ten of diamonds. With two
 decks (R1) identical cards are equal strings; a hand is a list, so both copies
-can be held.
+can be held. This module adds what only the rules need: points, colour
+partners, the cut order, the ranks with a rule of their own, and the decks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-RANKS = "A23456789TJQK"
-"""Ranks in deck order (R1)."""
-SUITS = "SHDC"
-"""Suits in deck order: spades, hearts, diamonds, clubs (R1)."""
+from craits.protocol.vocab import (
+    CARD_SET,
+    CARDS,
+    RANK_NAMES,
+    RANKS,
+    RED_SUITS,
+    SUIT_NAMES,
+    SUITS,
+    is_card,
+    is_suit,
+)
 
-CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-"""One 52-card deck in the canonical order ``AS 2S … KS AH … KC``."""
-CARD_SET = frozenset(CARDS)
+__all__ = [
+    "CARDS",
+    "CARD_SET",
+    "COLOUR_PARTNER",
+    "COUNT_RANKS",
+    "CUT_ORDER",
+    "POINTS",
+    "QUEEN_OF_SPADES",
+    "RANKS",
+    "RANK_NAMES",
+    "STRIPPED_RANKS",
+    "SUITS",
+    "SUIT_NAMES",
+    "SUIT_NAMING_RANKS",
+    "card_name",
+    "complete_deck",
+    "decks_for",
+    "full_deck",
+    "is_card",
+    "is_suit",
+    "suits_named_by",
+]
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {
-    "A": "ace",
-    "T": "10",
-    "J": "jack",
-    "Q": "queen",
-    "K": "king",
+COLOUR_PARTNER: dict[str, str] = {
+    s: next(t for t in SUITS if t != s and (t in RED_SUITS) == (s in RED_SUITS)) for s in SUITS
 }
-
-COLOUR_PARTNER = {"S": "C", "C": "S", "H": "D", "D": "H"}
 """The other suit of the same colour (R5, the 9): black S/C, red H/D."""
+
+SUIT_NAMING_RANKS = "89"
+"""Ranks that match any card and name the suit in force (R4, R5): the 8 and the 9."""
+
+COUNT_RANKS = "A2"
+"""Ranks that may be played during the count (R6): aces and twos."""
+
+QUEEN_OF_SPADES = "QS"
+"""The one queen with a function (R11): the next player draws five."""
+
+STRIPPED_RANKS = "KQ"
+"""Ranks removed with the option ``strip_kings_queens`` (R1)."""
 
 POINTS = {
     "A": 1,
@@ -51,15 +84,22 @@ POINTS = {
 CUT_ORDER = {r: i for i, r in enumerate("23456789TJQKA")}
 """Rank order for the cut (R2): 2 lowest, ace highest; suits do not count."""
 
-
-def is_card(code: object) -> bool:
-    """Return whether ``code`` is a valid two-character card code (R1)."""
-    return isinstance(code, str) and code in CARD_SET
+if set(POINTS) != set(RANKS) or set(CUT_ORDER) != set(RANKS) or not is_card(QUEEN_OF_SPADES):
+    raise RuntimeError("POINTS and CUT_ORDER must give every rank of the vocabulary")
 
 
-def is_suit(code: object) -> bool:
-    """Return whether ``code`` is one of ``"S" "H" "D" "C"``."""
-    return isinstance(code, str) and len(code) == 1 and code in SUITS
+def suits_named_by(card: str) -> str:
+    """The suits that playing (or turning up) ``card`` may name, as one string (R3, R5, R12).
+
+    An 8 names any suit; a 9 its own or its colour partner (own first); any
+    other card names none (its own suit is in force): ``""``.
+    """
+    rank = card[0]
+    if rank == "8":
+        return SUITS
+    if rank == "9":
+        return card[1] + COLOUR_PARTNER[card[1]]
+    return ""
 
 
 def decks_for(players: int) -> int:
@@ -84,7 +124,7 @@ def full_deck(players: int, strip_kings_queens: bool = False) -> list[str]:
     """
     deck = list(CARDS) * decks_for(players)
     if strip_kings_queens and players <= 3:
-        deck = [c for c in deck if c[0] not in "KQ"]
+        deck = [c for c in deck if c[0] not in STRIPPED_RANKS]
     return deck
 
 

@@ -1,6 +1,7 @@
 """What happened: the events that applying an action returns.
 
-Each event is a small immutable tuple with a ``kind`` name. Some carry cards
+Each event is a small immutable tuple; its wire name is the vocabulary's
+:class:`~craits.protocol.vocab.EventKind` (:data:`EVENT_KINDS`). Some carry cards
 that not every seat may see (a draw, the deal, a reshuffled stock); the one
 place that strips them for a given seat or spectator is
 :func:`craits.server.engine.views.event_for`.
@@ -9,6 +10,8 @@ place that strips them for a given seat or spectator is
 from __future__ import annotations
 
 from typing import Any, NamedTuple
+
+from craits.protocol.vocab import DrawReason, EventKind, SkipReason
 
 
 class Cut(NamedTuple):
@@ -54,14 +57,15 @@ class SuitNamed(NamedTuple):
 class Drew(NamedTuple):
     """``seat`` drew ``n`` cards (``cards``: only for the drawer) because of ``reason``.
 
-    Reasons: ``turn`` (R4), ``count`` (R6), ``six`` (R5), ``king`` (R11),
-    ``five``, ``seven`` (R5), ``idiot`` (R7), ``jack``, ``queen`` (R11).
+    Reasons (:class:`~craits.protocol.vocab.DrawReason`): ``turn`` (R4),
+    ``count`` (R6), ``six`` (R5), ``king`` (R11), ``five``, ``seven`` (R5),
+    ``idiot`` (R7), ``jack``, ``queen`` (R11).
     """
 
     seat: int
     n: int
     cards: tuple[str, ...] | None
-    reason: str
+    reason: DrawReason
 
 
 class ShufflePenalty(NamedTuple):
@@ -81,15 +85,17 @@ class ShufflePenalty(NamedTuple):
 class CountChanged(NamedTuple):
     """The count (R6) is now ``count`` (0: it ended)."""
 
-    count: int
+    # The wire calls it "count"; as a tuple field it hides tuple.count, which
+    # nothing calls on an event.
+    count: int  # type: ignore[assignment]
 
 
 class Skipped(NamedTuple):
-    """``seat``'s turn was skipped: ``reason`` is ``four`` (R5), ``lost_turn`` (R7),
-    ``jack`` or ``queen`` (R11)."""
+    """``seat``'s turn was skipped: ``reason`` (:class:`~craits.protocol.vocab.SkipReason`)
+    is ``four`` (R5), ``lost_turn`` (R7), ``jack`` or ``queen`` (R11)."""
 
     seat: int
-    reason: str
+    reason: SkipReason
 
 
 class Reversed(NamedTuple):
@@ -177,24 +183,27 @@ Event = (
 )
 """Any event."""
 
-EVENT_KINDS: dict[type, str] = {
-    Cut: "cut",
-    Dealt: "dealt",
-    TurnedUp: "turned_up",
-    Played: "played",
-    SuitNamed: "suit_named",
-    Drew: "drew",
-    ShufflePenalty: "shuffle_penalty",
-    CountChanged: "count",
-    Skipped: "skipped",
-    Reversed: "reversed",
-    PlayAgain: "play_again",
-    Passed: "passed",
-    Announced: "announced",
-    IdiotCalled: "idiot",
-    HandEnded: "hand_ended",
+EVENT_KINDS: dict[type[Event], EventKind] = {
+    Cut: EventKind.CUT,
+    Dealt: EventKind.DEALT,
+    TurnedUp: EventKind.TURNED_UP,
+    Played: EventKind.PLAYED,
+    SuitNamed: EventKind.SUIT_NAMED,
+    Drew: EventKind.DREW,
+    ShufflePenalty: EventKind.SHUFFLE_PENALTY,
+    CountChanged: EventKind.COUNT,
+    Skipped: EventKind.SKIPPED,
+    Reversed: EventKind.REVERSED,
+    PlayAgain: EventKind.PLAY_AGAIN,
+    Passed: EventKind.PASSED,
+    Announced: EventKind.ANNOUNCED,
+    IdiotCalled: EventKind.IDIOT,
+    HandEnded: EventKind.HAND_ENDED,
 }
-"""The wire name of each event class."""
+"""The wire name of each event class: one class per :class:`~craits.protocol.vocab.EventKind`."""
+
+if sorted(EVENT_KINDS.values()) != sorted(EventKind) or len(EVENT_KINDS) != len(EventKind):
+    raise RuntimeError("each of the vocabulary's event kinds needs exactly one event class")
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
@@ -208,7 +217,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return d
 
 
-_SCALARS = frozenset({str, int, bool, type(None)})
+_SCALARS = frozenset({str, int, bool, type(None), DrawReason, SkipReason})
 
 
 def _plain(value: Any) -> Any:

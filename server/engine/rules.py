@@ -1,4 +1,9 @@
-"""The rules options: every house variant of RULES.md, with its default."""
+"""The rules options: every house variant of RULES.md, with its default.
+
+The options themselves (name, RULES.md section, default, allowed values) are
+the vocabulary's :data:`~craits.protocol.vocab.RULE_OPTIONS`; :class:`Rules`
+holds one value for each, and takes each default from there.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,33 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from craits.protocol.vocab import RULE_OPTIONS, RuleOption
+
+_OPTIONS: dict[str, RuleOption] = {o.name: o for o in RULE_OPTIONS}
+
+
+def _flag(name: str) -> bool:
+    """The default of the on/off option ``name`` (a field default of :class:`Rules`)."""
+    default = _OPTIONS[name].default
+    if type(default) is not bool:
+        raise TypeError(f"rules option {name!r} is not on/off")
+    return default
+
+
+def _number(name: str) -> int:
+    """The default of the numeric option ``name`` (a field default of :class:`Rules`)."""
+    default = _OPTIONS[name].default
+    if type(default) is not int:
+        raise TypeError(f"rules option {name!r} is not a number")
+    return default
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The house variants of RULES.md; each field's default is the rule book's.
+
+    The fields are exactly the vocabulary's options (checked at import), in
+    this order, which orders the wire's ``rules`` maps.
 
     Attributes:
         strip_kings_queens: R1. With 2 or 3 players, remove kings and queens.
@@ -28,18 +56,18 @@ class Rules:
         face_cards: R11. J, Q♠ and K have functions.
     """
 
-    strip_kings_queens: bool = False
-    short_game: bool = False
-    dealer_follows_direction: bool = False
-    play_drawn_card: bool = False
-    seven_hits_next: bool = False
-    idiot_card: bool = False
-    one_card_deal: bool = False
-    going_out_bonus: bool = False
-    threes_cancel_eights: bool = False
-    cancelling_three_scores: int = 3
-    three_penalty: bool = False
-    face_cards: bool = False
+    strip_kings_queens: bool = _flag("strip_kings_queens")
+    short_game: bool = _flag("short_game")
+    dealer_follows_direction: bool = _flag("dealer_follows_direction")
+    play_drawn_card: bool = _flag("play_drawn_card")
+    seven_hits_next: bool = _flag("seven_hits_next")
+    idiot_card: bool = _flag("idiot_card")
+    one_card_deal: bool = _flag("one_card_deal")
+    going_out_bonus: bool = _flag("going_out_bonus")
+    threes_cancel_eights: bool = _flag("threes_cancel_eights")
+    cancelling_three_scores: int = _number("cancelling_three_scores")
+    three_penalty: bool = _flag("three_penalty")
+    face_cards: bool = _flag("face_cards")
 
     @property
     def hands(self) -> int:
@@ -47,34 +75,25 @@ class Rules:
         return 8 if self.short_game else 15
 
     @classmethod
-    def from_dict(cls, options: Mapping[str, Any] | None) -> Rules:
+    def from_dict(cls, options: Mapping[str, object] | None) -> Rules:
         """Build rules from option overrides; options left out keep their defaults.
 
         Raises:
             ValueError: an unknown option name, a value of the wrong type, or
-                ``cancelling_three_scores`` other than 0 or 3.
+                one the option does not allow (``cancelling_three_scores``: 0 or 3).
         """
         if not options:
             return cls()
-        known = {f.name: f for f in dataclasses.fields(cls)}
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {}  # each checked against its option's kind by _checked
         for name, value in options.items():
-            field = known.get(name)
-            if field is None:
+            option = _OPTIONS.get(name)
+            if option is None:
                 raise ValueError(f"unknown rules option {name!r}")
-            if field.type in ("bool", bool):
-                if not isinstance(value, bool):
-                    raise ValueError(f"rules option {name!r} must be true or false")
-            elif isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"rules option {name!r} must be an integer")
-            values[name] = value
-        rules = cls(**values)
-        if rules.cancelling_three_scores not in (0, 3):
-            raise ValueError("rules option 'cancelling_three_scores' must be 0 or 3")
-        return rules
+            values[name] = _checked(option, value)
+        return cls(**values)
 
     def to_dict(self) -> dict[str, bool | int]:
-        """All options by name, defaults included."""
+        """All options by name, defaults included, in field order."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def changed(self) -> dict[str, bool | int]:
@@ -82,8 +101,32 @@ class Rules:
         return dict(_changed(self))
 
 
+def _checked(option: RuleOption, value: object) -> bool | int:
+    """``value`` if ``option`` may take it.
+
+    Raises:
+        ValueError: a value of the wrong type, or one the option does not allow.
+    """
+    name = option.name
+    if type(option.default) is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"rules option {name!r} must be true or false")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"rules option {name!r} must be an integer")
+    if value not in option.values:
+        allowed = " or ".join(str(v) for v in sorted(option.values))
+        raise ValueError(f"rules option {name!r} must be {allowed}")
+    return value
+
+
 @functools.lru_cache(maxsize=256)
 def _changed(rules: Rules) -> tuple[tuple[str, bool | int], ...]:
     """:meth:`Rules.changed`, computed once per set of rules (views ask it at every update)."""
-    default = Rules()
-    return tuple((k, v) for k, v in rules.to_dict().items() if getattr(default, k) != v)
+    return tuple((k, v) for k, v in rules.to_dict().items() if _OPTIONS[k].default != v)
+
+
+if {f.name for f in dataclasses.fields(Rules)} != set(_OPTIONS) or len(
+    dataclasses.fields(Rules)
+) != len(RULE_OPTIONS):
+    raise RuntimeError("Rules' fields must be exactly the vocabulary's rules options")

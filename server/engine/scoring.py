@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .cards import POINTS
 from .rules import Rules
@@ -46,16 +46,28 @@ def score_cards(
     return total, cancelled
 
 
+FIRST_PENALTY = 5
+"""Points of a seat's first shuffle penalty (R10); each later one doubles its last."""
+
+
 def shuffle_penalty(paid_before: int) -> int:
     """Points a seat pays for its next shuffle penalty (R10): 5, doubled for each paid before.
 
     ``paid_before`` is how many shuffle penalties the seat paid earlier in the game
     (its pressure): 0 → 5, 1 → 10, 2 → 20, …
     """
-    return 5 << paid_before
+    return FIRST_PENALTY << paid_before
 
 
 def penalties_paid(pressure: int) -> int:
     """Points a seat paid in shuffle penalties over ``pressure`` penalties (R10):
-    5 + 10 + 20 + … = 5 × (2^pressure − 1)."""
-    return 5 * ((1 << pressure) - 1)
+    5 + 10 + 20 + … = 5 × (2^pressure − 1), its next penalty less the first."""
+    return shuffle_penalty(pressure) - FIRST_PENALTY
+
+
+def penalty_figures(pressure: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Per seat, from each seat's pressure: its next shuffle penalty and the points it
+    paid in them so far this game (R10), as :func:`shuffle_penalty` and
+    :func:`penalties_paid` give them (computed here in one pass for the views)."""
+    upcoming = [FIRST_PENALTY << p for p in pressure]
+    return upcoming, [u - FIRST_PENALTY for u in upcoming]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from craits.protocol.vocab import Phase
+
 from .actions import action_to_dict
 from .events import Dealt, Drew, Event, ShufflePenalty, event_to_dict
 from .game import Game, hand_size
-from .scoring import penalties_paid, shuffle_penalty
+from .scoring import penalty_figures
 
 
 def event_for(event: Event, seat: int | None) -> Event:
@@ -23,16 +25,16 @@ def event_for(event: Event, seat: int | None) -> Event:
     A deal shows a seat its own cards only; a draw shows the cards to the drawer
     only; a reshuffled stock's order is shown to nobody. Other events are public.
     """
-    kind = type(event)
-    if kind is Drew:
+    # type(event) is …: mypy narrows it as it does a match, and it costs less (~90 ns)
+    if type(event) is Drew:
         if event.seat != seat and event.cards is not None:
             return event._replace(cards=None)
         return event
-    if kind is Dealt:
+    if type(event) is Dealt:
         return event._replace(
             hands=tuple(h if s == seat else None for s, h in enumerate(event.hands))
         )
-    if kind is ShufflePenalty:
+    if type(event) is ShufflePenalty:
         return event._replace(order=None) if event.order is not None else event
     return event
 
@@ -131,9 +133,10 @@ _PERSONAL = (Dealt, Drew, ShufflePenalty)
 
 def _public_view(game: Game) -> dict[str, Any]:
     """The part of every seat's view that is the same for all seats."""
-    playing = game.phase == "play"
+    playing = game.phase == Phase.PLAY
     sizes = [len(h) for h in game.hands]
     unannounced = list(game.unannounced)
+    upcoming, paid = penalty_figures(game.pressure)
     return {
         "players": game.players,
         "rules": game.rules.changed(),
@@ -158,8 +161,8 @@ def _public_view(game: Game) -> dict[str, Any]:
         "discard_size": len(game.discard),
         "scores": list(game.scores),
         "pressure": list(game.pressure),
-        "next_penalty": [shuffle_penalty(p) for p in game.pressure],
-        "penalties_paid": [penalties_paid(p) for p in game.pressure],
+        "next_penalty": upcoming,
+        "penalties_paid": paid,
         "lost_turns": list(game.lost_turns),
         "unannounced": unannounced,
         "one_card": [s for s, k in enumerate(sizes) if k == 1 and s not in unannounced],
@@ -181,7 +184,5 @@ def _personal_view(game: Game, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "hand": list(game.hands[seat]),
         "drawn": game.drawn if seat == game.turn else None,
-        "legal": (
-            [action_to_dict(a) for a in game.legal_actions(seat)] if game.phase == "play" else []
-        ),
+        "legal": [action_to_dict(a) for a in game.legal_actions(seat)],  # none unless in play
     }

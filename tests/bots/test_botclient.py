@@ -3,13 +3,34 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import shutil
+import subprocess
 import sys
+from collections.abc import Awaitable, Callable
+from importlib.metadata import entry_points
 from typing import Any
 
 import pytest
+from craits.protocol.vocab import (
+    CONNECTION_CLOSING_ERRORS,
+    LOST_RACE_ERRORS,
+    SEAT_LOST_ERRORS,
+    ErrorCode,
+)
+from craits.protocol.vocab import TURN_ACTIONS as TURN_KEYS
+from craits.protocol.wire import MAX_SERVER_FRAME, decode, encode, frame_length
 from craits.server.app import Server, ServerConfig
-from craits.server.botclient import TURN_KEYS, BotClient, BotError, BotStats, connect_bot
+from craits.server.bots.client import (
+    FATAL_CODES,
+    IDLESS_ACT_CODES,
+    RACE_CODES,
+    BotClient,
+    BotError,
+    BotStats,
+    connect_bot,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -98,7 +119,7 @@ async def _practice_game(server: Server) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "craits.server.botclient",
+        "craits.server.bots",
         f"127.0.0.1:{server.port}",
         "--table",
         "practice",
@@ -122,7 +143,7 @@ async def test_connection_failure_is_one_clean_line() -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "craits.server.botclient",
+        "craits.server.bots",
         "127.0.0.1:1",
         "--table",
         "t",
@@ -141,3 +162,168 @@ async def test_refused_join_fails_with_the_reason(server: Server) -> None:
     await connect_bot("127.0.0.1", server.port, bot)
     with pytest.raises(BotError, match="no_such_table"):
         await asyncio.wait_for(bot.done, 5)
+
+
+# ------------------------------------------------------------ codes and frames
+
+
+def test_the_bots_error_code_sets_are_the_vocabularys() -> None:
+    """Each set is of vocabulary codes, and holds what the bot has always acted on."""
+    for codes in (RACE_CODES, IDLESS_ACT_CODES, FATAL_CODES):
+        assert all(isinstance(c, ErrorCode) for c in codes)
+    assert RACE_CODES == LOST_RACE_ERRORS
+    assert {"stale", "nothing_to_announce", "nothing_to_call_idiot_on"} == RACE_CODES
+    assert {
+        "not_at_table",
+        "spectator",
+        "not_seated",
+        "game_not_running",
+        "bad_message",
+    } == IDLESS_ACT_CODES
+    assert FATAL_CODES >= CONNECTION_CLOSING_ERRORS | SEAT_LOST_ERRORS
+    assert {
+        "bad_frame",
+        "frame_too_large",
+        "unsupported_version",
+        "rate_limited",
+        "too_many_errors",
+        "timeout",
+        "server_full",
+        "shutdown",
+        "replaced",
+        "table_stopped",
+        "not_at_table",
+        "not_seated",
+        "spectator",
+    } == FATAL_CODES
+
+
+WELCOME = {
+    "type": "welcome",
+    "version": 1,
+    "server": "a scripted peer",
+    "heartbeat_ms": 10_000,
+    "limits": {
+        "max_frame": 65_536,
+        "max_name": 24,
+        "max_chat": 300,
+        "rate": 100,
+        "burst": 200,
+        "max_tables": 10,
+    },
+}
+"""The server's ``welcome`` (protocol §4.1), as a scripted peer sends it."""
+
+
+async def _scripted_peer(
+    script: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+) -> tuple[asyncio.Server, int]:
+    """A loopback TCP peer that plays ``script`` against whoever connects: the
+    real server never sends a bad frame, so frames the bot must refuse come from here."""
+    server = await asyncio.start_server(script, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1]
+
+
+async def _read_message(reader: asyncio.StreamReader) -> dict[str, Any]:
+    header = await reader.readexactly(4)
+    return decode(await reader.readexactly(frame_length(header)))
+
+
+async def test_frames_in_pieces_a_ping_answered_then_a_bad_frame_ends_the_bot() -> None:
+    """The bot reads frames however the bytes arrive (the protocol's FrameReader),
+    skips a message type it does not know (protocol §14), answers a ping with its
+    nonce, and stops with one line at an empty frame."""
+    pongs: list[dict[str, Any]] = []
+
+    async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        hello = await _read_message(reader)
+        assert hello["type"] == "hello" and hello["client"] == "craits-bot"
+        frames = (
+            encode(WELCOME)
+            + encode({"type": "lobby_news", "text": "a type from a later server"})
+            + encode({"type": "ping", "nonce": 7})
+        )
+        for i in range(len(frames)):  # one byte at a time
+            writer.write(frames[i : i + 1])
+            await writer.drain()
+        await _read_message(reader)  # the join
+        pongs.append(await _read_message(reader))
+        writer.write(b"\x00\x00\x00\x00")  # an empty frame: not the Craits protocol
+        await writer.drain()
+        await reader.read()
+        writer.close()
+
+    peer, port = await _scripted_peer(script)
+    async with peer:
+        bot = BotClient("t", "Ana", think=0)
+        await connect_bot("127.0.0.1", port, bot)
+        with pytest.raises(BotError, match=r"does not speak the Craits protocol \(empty frame\)"):
+            await asyncio.wait_for(bot.done, 10)
+    assert pongs == [{"type": "pong", "nonce": 7}]
+    assert bot.stats.frames_in == 3 and bot.stats.dropped == 0
+
+
+async def test_a_frame_over_the_limit_ends_the_bot_after_the_frames_before_it() -> None:
+    """The welcome in the same bytes as a header over the limit is still handled
+    (the bot joins); then the bot stops, the body never read."""
+    joins: list[dict[str, Any]] = []
+
+    async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await _read_message(reader)
+        writer.write(encode(WELCOME) + (MAX_SERVER_FRAME + 1).to_bytes(4, "big"))
+        await writer.drain()
+        joins.append(await _read_message(reader))
+        await reader.read()
+        writer.close()
+
+    peer, port = await _scripted_peer(script)
+    async with peer:
+        bot = BotClient("t", "Ana", think=0)
+        await connect_bot("127.0.0.1", port, bot)
+        with pytest.raises(BotError, match="exceeds the 1048576-byte limit"):
+            await asyncio.wait_for(bot.done, 10)
+    assert joins == [{"type": "join", "table": "t", "name": "Ana"}]
+
+
+async def test_a_message_without_a_key_its_type_requires_ends_the_bot() -> None:
+    """A known message missing a required key is not the Craits protocol: one line."""
+
+    async def script(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await _read_message(reader)
+        writer.write(encode(WELCOME))
+        await _read_message(reader)  # the join
+        writer.write(encode({"type": "joined", "table": "t", "token": "x"}))
+        await writer.drain()
+        await reader.read()
+        writer.close()
+
+    peer, port = await _scripted_peer(script)
+    async with peer:
+        bot = BotClient("t", "Ana", think=0)
+        await connect_bot("127.0.0.1", port, bot)
+        with pytest.raises(BotError, match=r"protocol \(joined: missing field 'seat'\)"):
+            await asyncio.wait_for(bot.done, 10)
+
+
+# ------------------------------------------------------------------ commands
+
+
+def test_craits_bot_entry_point_is_the_bots_cli() -> None:
+    """``craits-bot`` is installed from the bots package and answers --help."""
+    (entry,) = entry_points(group="console_scripts", name="craits-bot")
+    assert entry.value == "craits.server.bots.cli:main"
+    script = shutil.which("craits-bot", path=os.path.dirname(sys.executable))
+    assert script is not None
+    done = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: craits-bot")
+    assert "--level {random,basic}" in done.stdout
+
+
+@pytest.mark.parametrize("module", ["craits.server.bots", "craits.server.botclient"])
+def test_the_bot_runs_as_a_module(module: str) -> None:
+    """``python -m craits.server.bots``, and the former ``craits.server.botclient``."""
+    done = subprocess.run(
+        [sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0 and done.stdout.startswith("usage: craits-bot")

@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 from craits.server.bots import LEVELS, choose, choose_basic, play_game, timeout_action
 from craits.server.engine import Game, Rules, action_from_dict, view
+from craits.server.vectors import load_position
 
 
 def _game(rules: dict[str, Any] | None = None, **position: Any) -> Game:
     """A four-seat hand in play (vector position format), seat 0 to act by default."""
     base: dict[str, Any] = {"players": 4, "turn": 0, "stock": ["KC", "QC", "JC", "TC", "7C"]}
     base.update(position)
-    return Game.from_position(base, Rules.from_dict(rules))
+    return load_position(base, Rules.from_dict(rules))
 
 
 def _in_legal(action: dict[str, Any] | None, v: dict[str, Any]) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from craits.client import app as client_app
+from craits.client import link as client_app
 from craits.client import summary
 from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen

@@ -6,8 +6,8 @@ import io
 
 from craits.client.cards import CardStyle
 from craits.client.model import TableModel
-from craits.client.summary import hand_table
-from craits.client.widgets import seat_lines
+from craits.client.presenter import seat_lines
+from craits.client.results import hand_table
 from rich.console import Console
 
 
@@ -28,6 +28,7 @@ def test_the_shuffle_column_survives_the_next_deal() -> None:
         ],
         "scores": [0, 15],
         "pressure": [0, 1],
+        "penalties": [0, 5],
         "next_dealer": 1,
         "game_over": False,
         "winners": [],
@@ -54,6 +55,11 @@ def test_no_stale_turn_timer_while_offline() -> None:
         "to_act": 1,
         "hand_sizes": [5, 5],
         "scores": [0, 0],
+        "dealer": 0,
+        "penalties_paid": [0, 0],
+        "unannounced": [],
+        "one_card": [],
+        "lost_turns": [0, 0],
     }
     model.set_deadline(42_000)
     online = seat_lines(model, CardStyle()).plain

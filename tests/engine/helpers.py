@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 from craits.server.engine import Action, Game, IllegalAction, Rules, full_deck
 from craits.server.engine.cards import is_card
+from craits.server.vectors import load_position
 
 
 def game_at(rules: dict[str, Any] | None = None, seed: int = 0, **position: Any) -> Game:
     """A game in play at ``position`` (vector format; left-out fields take their defaults)."""
-    return Game.from_position(position, Rules.from_dict(rules), random.Random(seed))
+    return load_position(position, Rules.from_dict(rules), random.Random(seed))
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:

@@ -1,6 +1,6 @@
 """Every kind of illegal action is refused with its own error class and changes nothing.
 
-Each case builds a position (``Game.from_position``), applies one illegal action,
+Each case builds a position (``load_position``), applies one illegal action,
 and checks the exact error class and that the position, phase and result are
 exactly as before (errors.py: "leaves the game exactly as it was").
 """

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from craits.server.engine import Game, Play, Rules, cut_dealer, full_deck, hand_size
+from craits.server.engine import Event, Game, Play, Rules, cut_dealer, full_deck, hand_size
 from craits.server.engine.events import Cut, Dealt, HandEnded, TurnedUp
 
 from .helpers import all_cards, deck_from, game_at, snapshot
@@ -308,20 +308,14 @@ def test_R2_whole_game_flow(players: int, options: dict[str, Any], hands: int) -
     rules = Rules.from_dict(options)
     game, _ = Game.start(players, rules, rng)
     played = 0
-    events = []
+    events: list[Event] = []
     while True:
-        dealt = next(e for e in events if isinstance(e, Dealt)) if events else None
-        if dealt is not None:
-            assert dealt.hand_number == game.hand_number
-            assert dealt.hand_size == hand_size(game.hand_number)
-            assert all(len(h) == dealt.hand_size for h in dealt.hands if h is not None)
+        if events:
+            _check_deal(game, events)
         while game.phase == "play":
             game.apply(rng.choice(game.legal_actions()))
         played += 1
-        result = game.result
-        assert result is not None and result.hand_number == game.hand_number == played
-        step = game.direction if rules.dealer_follows_direction else 1
-        assert result.next_dealer == (game.dealer + step) % players
+        result = _check_hand_end(game, rules, played)
         if game.phase == "game_over":
             break
         events = game.next_hand()
@@ -329,6 +323,23 @@ def test_R2_whole_game_flow(players: int, options: dict[str, Any], hands: int) -
     assert played == hands
     assert result.game_over
     assert result.winners == tuple(s for s, v in enumerate(game.scores) if v == min(game.scores))
+
+
+def _check_deal(game: Game, events: list[Event]) -> None:
+    """R2: the hand just dealt is the game's next, of its size."""
+    dealt = next(e for e in events if isinstance(e, Dealt))
+    assert dealt.hand_number == game.hand_number
+    assert dealt.hand_size == hand_size(game.hand_number)
+    assert all(len(h) == dealt.hand_size for h in dealt.hands if h is not None)
+
+
+def _check_hand_end(game: Game, rules: Rules, played: int) -> HandEnded:
+    """R2: the hand over is the ``played``-th, and the deal passes on; returns its result."""
+    result = game.result
+    assert result is not None and result.hand_number == game.hand_number == played
+    step = game.direction if rules.dealer_follows_direction else 1
+    assert result.next_dealer == (game.dealer + step) % game.players
+    return result
 
 
 def test_R2_next_hand_with_a_deck_too_small_changes_nothing() -> None:

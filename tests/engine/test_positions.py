@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from craits.server.engine import Game, Rules
+from craits.server.vectors import load_position
 
 from .helpers import game_at
 
@@ -41,24 +42,24 @@ MINIMAL: dict[str, Any] = {
 
 
 def test_round_trip_of_a_full_position() -> None:
-    """README: to_position → from_position → to_position is identical, every field written."""
-    game = Game.from_position(FULL, Rules(face_cards=True, play_drawn_card=True))
+    """README: to_position → load_position → to_position is identical, every field written."""
+    game = load_position(FULL, Rules(face_cards=True, play_drawn_card=True))
     pos = game.to_position()
     assert pos == FULL
-    assert Game.from_position(pos, game.rules).to_position() == pos
+    assert load_position(pos, game.rules).to_position() == pos
 
 
 def test_round_trip_with_a_pending_suit_and_a_count() -> None:
     """README: ``pending`` and ``count`` survive the round trip."""
     pos = {**FULL, "pending": {"name_suit": 3}, "drawn": None, "count": 6, "discard": ["2S"]}
-    game = Game.from_position(pos)
+    game = load_position(pos)
     assert game.to_position() == {**pos, "suit": "S"}
     assert game.to_act == 3
 
 
 def test_minimal_position_takes_the_defaults() -> None:
     """README: fields left out take the documented defaults."""
-    pos = Game.from_position(MINIMAL).to_position()
+    pos = load_position(MINIMAL).to_position()
     assert pos == {
         **MINIMAL,
         "hand_number": 1,
@@ -81,7 +82,7 @@ def test_minimal_position_takes_the_defaults() -> None:
 
 def test_to_position_is_a_copy() -> None:
     """README: a position is data: changing it does not change the game."""
-    game = Game.from_position(FULL)
+    game = load_position(FULL)
     pos = game.to_position()
     pos["hands"][0].append("QS")
     pos["stock"].clear()
@@ -106,7 +107,7 @@ def test_round_trip_through_random_play() -> None:
         for _ in range(3):
             while game.phase == "play":
                 pos = game.to_position()
-                assert Game.from_position(pos, game.rules).to_position() == pos
+                assert load_position(pos, game.rules).to_position() == pos
                 game.apply(rng.choice(game.legal_actions()))
             game.next_hand()
 
@@ -164,11 +165,11 @@ _DROP = object()
 def test_bad_position_raises_a_clear_value_error(position: Any, message: str) -> None:
     """README: a position with a missing, unknown, mistyped or out-of-range field is refused."""
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(".", r"\.")):
-        Game.from_position(position)
+        load_position(position)
 
 
 @pytest.mark.parametrize("direction", [1.0, -1.0])
 def test_bad_position_float_direction_is_refused(direction: float) -> None:
     """README: ``direction`` is the integer 1 or -1; a float would make the turn a float seat."""
     with pytest.raises(ValueError, match="'direction' must be 1 or -1"):
-        Game.from_position(_bad(direction=direction))
+        load_position(_bad(direction=direction))

@@ -14,7 +14,7 @@ idiot (R7). After every action:
   hand (R9); nor does any event as filtered by ``event_for``; and the views and
   events a table sends (``Moment``, which shares their public parts) are
   exactly ``view`` and ``event_dict_for``'s;
-- the position round trip (to_position → from_position → to_position) is identical;
+- the position round trip (to_position → load_position → to_position) is identical;
 - a probe action by a random seat is accepted exactly when it is (up to
   defaults) one of that seat's legal actions, and when refused changes nothing.
 """
@@ -45,6 +45,7 @@ from craits.server.engine import (
 )
 from craits.server.engine.cards import CARDS, SUITS
 from craits.server.engine.events import Dealt, Drew, ShufflePenalty
+from craits.server.vectors import load_position
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -128,7 +129,7 @@ def _probe(game: Game, rng: random.Random) -> Action:
 def _check_probe(game: Game, rng: random.Random) -> None:
     """A probe is accepted iff it is legal; refused, it changes nothing (on a copy of the game)."""
     pos = game.to_position()
-    copy = Game.from_position(pos, game.rules, random.Random(0))
+    copy = load_position(pos, game.rules, random.Random(0))
     copy.phase = game.phase
     copy.result = game.result
     action = _probe(copy, rng)
@@ -163,7 +164,7 @@ def _check(game: Game, deck: Counter[str], events: list[Event], rng: random.Rand
         assert game.result is not None and game.legal_actions() == []
     _check_secrets(game, events)
     pos = game.to_position()
-    assert Game.from_position(pos, game.rules).to_position() == pos, "round trip differs"
+    assert load_position(pos, game.rules).to_position() == pos, "round trip differs"
     if rng.random() < 0.3:
         _check_probe(game, rng)
 

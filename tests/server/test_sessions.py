@@ -13,7 +13,7 @@ from typing import Any
 
 from craits.protocol.client import Connection
 from craits.server.app import Server
-from craits.server.engine import Game
+from craits.server.vectors import load_position
 
 from tests.server.conftest import Player, settle
 from tests.server.processes import SERVER, free_port
@@ -77,7 +77,7 @@ async def test_pending_suit_times_out_to_the_turned_up_cards_own_suit(
     ana, _ben = await seated_pair(connect, turn_timeout_ms=100)
     table = server.tables["t"]
     table.close_timers()
-    table.game = Game.from_position(
+    table.game = load_position(
         {
             "players": 2,
             "turn": 1,

@@ -1,0 +1,609 @@
+"""What the table screen shows, as pure functions of the model: the top bar, the
+seats, the pile, the prompt, the keys that apply now, the chat lines, and the
+choice of the action a key sends. No Textual: each function returns rich text
+or plain values, so it is tested without a terminal.
+
+A key's state follows Textual's ``check_action``: True, the key applies now;
+None, it is shown greyed out (it does nothing now); False, it is hidden (it
+never applies here, e.g. a spectator's "draw").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from craits.protocol.actions import Action, Play
+from craits.protocol.types import ChatLine, SeatInfo, TableInfo, View
+from craits.protocol.vocab import ActionKind, Phase, TableState
+from rich.text import Text
+
+from .cards import CardStyle
+from .model import TableModel
+from .options import describe_rules
+from .store import SavedSeat
+
+KeyState = bool | None
+"""A key's state: True applies, None greyed out, False hidden."""
+
+NAME_WIDTH = 12
+"""Columns of a name in the seats panel (longer names end in "…")."""
+
+
+def _greyed_unless(applies: object) -> KeyState:
+    return True if applies else None
+
+
+# ------------------------------------------------------------------ the keys
+
+
+@dataclass(frozen=True, slots=True)
+class KeyContext:
+    """What the table's keys depend on beyond the model.
+
+    Attributes:
+        online: the link is up.
+        player_name: this client's name (a spectator who created the table may close it).
+        card: the card chosen in the hand, or None.
+        chat_open: the chat line is open.
+    """
+
+    online: bool
+    player_name: str
+    card: str | None = None
+    chat_open: bool = False
+
+
+def _in_game(model: TableModel) -> bool:
+    """Whether the game's keys belong on the screen: a seat, in a game."""
+    return not model.spectator and model.view is not None
+
+
+def _choose_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if not _in_game(model):
+        return False
+    return _greyed_unless(model.hand)
+
+
+def _play_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if not _in_game(model):
+        return False
+    if not ctx.online:
+        return None
+    if model.suit_choices():
+        return True
+    return _greyed_unless(ctx.card is not None and model.playable(ctx.card))
+
+
+def _draw_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if not _in_game(model):
+        return False
+    return _greyed_unless(ctx.online and model.find(ActionKind.DRAW))
+
+
+def _pass_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if not _in_game(model) or not model.keeps_drawn_cards:
+        return False
+    return _greyed_unless(ctx.online and model.find(ActionKind.PASS))
+
+
+def _announce_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if not _in_game(model):
+        return False
+    return _greyed_unless(
+        ctx.online and (model.owes_announcement() or model.can_announce_with_play())
+    )
+
+
+def _idiot_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if not _in_game(model):
+        return False
+    return _greyed_unless(ctx.online and model.idiot_targets())
+
+
+def _back_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if not model.away:
+        return False
+    return _greyed_unless(ctx.online)
+
+
+def _seat_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    """``add_bot``: a free seat, before the game, for who may start it."""
+    if model.state != TableState.WAITING or not model.may_start:
+        return False
+    return _greyed_unless(ctx.online and len(model.players) < model.capacity)
+
+
+def _start_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if model.state != TableState.WAITING or not model.may_start:
+        return False
+    return _greyed_unless(ctx.online and len(model.players) >= 2)
+
+
+def _new_game_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    if model.state != TableState.FINISHED or not model.may_start:
+        return False
+    return _greyed_unless(ctx.online)
+
+
+def _close_table_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    # the creator's, and not while a game runs: hidden otherwise
+    if model.state == TableState.PLAYING or not model.is_creator(ctx.player_name):
+        return False
+    return _greyed_unless(ctx.online)
+
+
+def _summary_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    return bool(model.last_result)
+
+
+def _chat_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    return _greyed_unless(ctx.online)
+
+
+def _close_chat_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    return ctx.chat_open
+
+
+TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
+    "move": _choose_key,
+    "pick": _choose_key,
+    "play": _play_key,
+    "draw": _draw_key,
+    "pass": _pass_key,
+    "announce": _announce_key,
+    "idiot": _idiot_key,
+    "back": _back_key,
+    "add_bot": _seat_key,
+    "start": _start_key,
+    "new_game": _new_game_key,
+    "close_table": _close_table_key,
+    "summary": _summary_key,
+    "chat": _chat_key,
+    "close_chat": _close_chat_key,
+}
+"""The state of each of the table screen's key actions; others (rules, leave) always apply."""
+
+
+def table_key(action: str, model: TableModel | None, ctx: KeyContext) -> KeyState:
+    """The state of the table screen's key ``action`` (see the module's notes)."""
+    if model is None:
+        return action in ("leave", "rules")
+    state = TABLE_KEYS.get(action)
+    return True if state is None else state(model, ctx)
+
+
+# -------------------------------------------------------- choosing an action
+
+
+@dataclass(frozen=True, slots=True)
+class PlayChoice:
+    """What playing a card comes to: the plays that fit, and the suits to choose from.
+
+    Attributes:
+        plays: the legal plays of the card, those with (or without) the
+            announcement as asked when there are such, else all of them.
+        suits: the suits those plays name, in the server's order; more than
+            one means the player chooses.
+    """
+
+    plays: list[Play]
+    suits: list[str]
+
+
+def play_choice(
+    model: TableModel, card: str, announce: bool, suit: str | None = None
+) -> PlayChoice:
+    """The legal plays of ``card`` that match ``announce`` (and ``suit``, if given)."""
+    plays = [p for p in model.plays(card) if suit is None or p.suit == suit]
+    chosen = [p for p in plays if p.announce == announce] or plays
+    suits = list(dict.fromkeys(p.suit for p in chosen if p.suit))
+    return PlayChoice(chosen, suits)
+
+
+def refusal(model: TableModel, card: str, style: CardStyle) -> str:
+    """Why ``card`` cannot be played now, in a line."""
+    why = "it is not your turn" if not model.my_turn else "it does not match"
+    if model.my_turn and model.find(ActionKind.DRAW):
+        why = "nothing in your hand can be played: d draws"
+    return f"{style.label(card)} cannot be played now: {why}."
+
+
+def first_playable(model: TableModel, current: int) -> int:
+    """The index in the hand to start a turn on: ``current`` if that card can be
+    played, else the first card that can."""
+    hand = model.hand
+    if model.playable(hand[current]):
+        return current
+    return next((i for i, c in enumerate(hand) if model.playable(c)), current)
+
+
+def sends_play(action: Action) -> bool:
+    """Whether ``action`` plays a card."""
+    return isinstance(action, Play)
+
+
+# ----------------------------------------------------------------- the texts
+
+
+def topbar(model: TableModel) -> Text:
+    """The top line: table, hand, cards dealt, spectators, who this client is."""
+    out = Text()
+    out.append(model.name, style="bold")
+    view = model.view
+    if view is not None:
+        out.append(f" · hand {view['hand_number']}/{view['hands_in_game']}")
+        k = view["hand_size"]
+        out.append(f" · {k} card{'s' if k != 1 else ''} dealt")
+    else:
+        seats = "?" if model.info is None else model.info["seats"]
+        out.append(f" · waiting for players ({len(model.players)}/{seats})")
+    out.append(f" · {model.spectators} watching")
+    if model.spectator:
+        out.append(" · you are watching", style="italic")
+    else:
+        out.append(f" · you are {model.name_of(model.seat)}")
+    return out
+
+
+def banner(online: bool, detail: str) -> Text | None:
+    """The line over the table while the link is down, or None."""
+    if online:
+        return None
+    more = f" — {detail}" if detail else ""
+    return Text(f"Connection lost: reconnecting…{more}", style="bold")
+
+
+def hand_note(model: TableModel) -> Text | None:
+    """What the hand panel says instead of cards, or None when it shows cards."""
+    if model.spectator:
+        return Text("You are watching — spectators see no hand.", style="italic")
+    if model.view is None:
+        return Text("Cards are dealt when the game starts.", style="dim")
+    if not model.hand:
+        return Text("No cards in your hand.", style="dim")
+    return None
+
+
+def playable_cards(model: TableModel) -> set[str]:
+    """The cards of the hand the server lists a play of."""
+    return {c for c in model.hand if model.playable(c)}
+
+
+def chat_line(line: ChatLine) -> Text:
+    """One chat line: the name in bold (marked when watching), then the text as written."""
+    text = Text()
+    text.append(line["name"], style="bold")
+    if line["seat"] is None:
+        text.append(" (watching)", style="dim")
+    text.append(": ")
+    text.append(line["text"])
+    return text
+
+
+def log_bullet(style: CardStyle) -> Text:
+    """The bullet of an event-log line."""
+    return Text("- " if style.ascii else "• ", style="dim")
+
+
+# ---------------------------------------------------------------- the prompt
+
+
+def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = False) -> Text:
+    """What is going on and what this player can do, in a line or two.
+
+    ``armed``: "one card" is to be said with the next play (``o`` was pressed).
+    """
+    if not online:
+        return Text("Waiting for the connection to come back…", style="bold")
+    if model.state == TableState.STOPPED:
+        return Text("The table was stopped by a server error. q: leave", style="bold")
+    view = model.view
+    if view is None:
+        return _before_the_game(model)
+    phase = model.phase
+    if phase == Phase.GAME_OVER:
+        more = " n: new game ·" if model.may_start else ""
+        return Text(f"Game over.{more} h: scores · q: leave", style="bold")
+    if phase == Phase.HAND_OVER:
+        return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
+    out = _alerts(model)
+    if model.my_turn and not model.spectator:
+        out.append_text(_your_turn(model, view, style, armed))
+    else:
+        out.append(f"{model.name_of(model.to_act)} to play.")
+    return out
+
+
+def _before_the_game(model: TableModel) -> Text:
+    if model.spectator:
+        return Text("Watching: the game has not started yet.")
+    if model.may_start:
+        return Text(
+            "Waiting for players. b: add a bot · s: start with those seated "
+            "(a full table starts by itself)"
+        )
+    if model.creator:
+        return Text(f"Waiting for the creator ({model.creator}) to start.")
+    return Text("Waiting for the game to start.")
+
+
+def _alerts(model: TableModel) -> Text:
+    """The lines above the prompt: the game on hold, away, "one card" owed or missed."""
+    out = Text()
+    if model.on_hold and model.away:
+        out.append("The game waits for you. b: I'm back\n", style="bold reverse")
+    elif model.on_hold:
+        out.append("The game waits for a player.\n", style="bold reverse")
+    elif model.away:
+        out.append("You are away: the server plays your turns. b: I'm back\n", style="bold reverse")
+    if model.owes_announcement():
+        out.append('You hold one card: press o to say "one card"!\n', style="bold reverse")
+    targets = model.idiot_targets()
+    if targets:
+        names = ", ".join(model.name_of(t) for t in targets)
+        out.append(f'{names} did not say "one card": i calls idiot!\n', style="bold")
+    return out
+
+
+def _your_turn(model: TableModel, view: View, style: CardStyle, armed: bool) -> Text:
+    out = Text()
+    if model.suit_choices():
+        out.append("You turned up a wild card: name the suit (Enter).", style="bold")
+    elif model.find(ActionKind.PASS) is not None:
+        drawn = view["drawn"]
+        out.append("You drew ")
+        out.append_text(style.card(drawn) if drawn else Text("a card"))
+        out.append(": Enter plays it, p keeps it.", style="bold")
+    elif model.find(ActionKind.DRAW) is not None:
+        count = view["count"]
+        if count:
+            out.append(f"No ace or two: d draws {count} cards.", style="bold")
+        else:
+            out.append("Nothing to play: d draws a card.", style="bold")
+    else:
+        arrows = "Left/Right" if style.ascii else "←→"
+        out.append(
+            f"{_your_turn_what(view)}: {arrows} or 1-9 to choose, Enter plays.", style="bold"
+        )
+        if armed:
+            out.append(' "One card" will be said with the play.', style="italic")
+        elif model.can_announce_with_play():
+            out.append(' o: say "one card" with it.', style="dim")
+    return out
+
+
+def _your_turn_what(view: View) -> str:
+    if view["count"]:
+        return f"Your turn — the count is {view['count']}: an ace or a two"
+    if view["again"]:
+        return "Your turn again (after a 6)"
+    if view["king_cards"]:
+        return f"Your turn — {view['king_cards']} more for the king"
+    return "Your turn"
+
+
+# ----------------------------------------------------------------- the seats
+
+
+def seat_lines(model: TableModel, style: CardStyle, timer: bool = True) -> Text:
+    """One line per seat: whose turn, name, cards, score, and how the seat is doing
+    (and the turn timer, unless ``timer`` is false: offline, it would be stale)."""
+    view = model.view
+    if view is None:
+        return _seats_before_the_game(model)
+    out = Text()
+    out.append("  Player          Cards  Score", style="dim")
+    left = model.seconds_left() if timer else None
+    for seat in range(model.seat_count()):
+        out.append("\n")
+        out.append_text(_seat_row(model, view, style, seat, left))
+    return out
+
+
+def _seats_before_the_game(model: TableModel) -> Text:
+    out = Text()
+    players = model.players
+    for i in range(max(model.capacity, len(players))):
+        if i:
+            out.append("\n")
+        p = model.player(i) if i < len(players) else None
+        if p is None:
+            out.append("   (empty seat)", style="dim")
+            continue
+        out.append("   ")
+        out.append(p["name"], style="bold underline" if i == model.seat else "")
+        out.append_text(player_flags(p))
+    return out
+
+
+def _seat_row(
+    model: TableModel, view: View, style: CardStyle, seat: int, left: float | None
+) -> Text:
+    out = Text()
+    turn = seat == view["to_act"] and view["phase"] == Phase.PLAY
+    out.append(f"{style.turn_marker} " if turn else "  ", style="bold")
+    name = model.name_of(seat)
+    if len(name) > NAME_WIDTH:
+        name = name[: NAME_WIDTH - 1] + "…"
+    me = seat == model.seat
+    out.append(name, style="bold underline" if me else ("bold" if turn else ""))
+    out.append(" " * (NAME_WIDTH - len(name)))
+    out.append(" D" if seat == view["dealer"] else "  ", style="dim")
+    out.append(f" {_at(view['hand_sizes'], seat):>5}")
+    out.append(f"  {_at(view['scores'], seat):>5}")
+    penalty = model.penalties_paid(seat)
+    if penalty:
+        out.append(f" (+{penalty})", style="dim")
+    out.append_text(_seat_marks(view, seat))
+    out.append_text(player_flags(model.player(seat)))
+    if turn and left is not None:
+        secs = int(left + 0.999)
+        out.append(f" {secs // 60}:{secs % 60:02d}", style="bold" if secs > 10 else "bold reverse")
+    return out
+
+
+def _at(values: list[int], seat: int) -> int:
+    """``values[seat]``, or 0 when the list is short."""
+    return values[seat] if seat < len(values) else 0
+
+
+def _seat_marks(view: View, seat: int) -> Text:
+    out = Text()
+    if seat in view["unannounced"]:
+        out.append(" 1 card, unsaid!", style="bold reverse")
+    elif seat in view["one_card"]:
+        out.append(" ONE CARD", style="bold reverse")
+    if _at(view["lost_turns"], seat):
+        out.append(" loses turn", style="italic")
+    return out
+
+
+def player_flags(p: SeatInfo | None) -> Text:
+    """How a seat is doing, after its name: a bot, offline, or away."""
+    out = Text()
+    if p is None:
+        return out
+    if p["bot"]:
+        out.append(" bot", style="dim")
+    elif not p["connected"]:
+        out.append(" offline", style="italic")
+    elif p["away"]:
+        out.append(" away", style="italic")
+    return out
+
+
+# ------------------------------------------------------------------ the pile
+
+
+def pile_lines(model: TableModel, style: CardStyle) -> Text:
+    """The top card, the suit in force, the count, direction, stock and discard."""
+    view = model.view
+    if view is None:
+        return Text("No game yet.", style="dim")
+    out = Text("Top ")
+    top = view["top"]
+    if top:
+        out.append_text(style.card(top))
+    else:
+        out.append("—")
+    suit = view["suit"]
+    if suit:
+        out.append("   Suit in force ")
+        out.append_text(style.suit_text(suit))
+        if top and suit != top[-1]:
+            out.append(f" (named, not {style.suit(top[-1])})", style="bold")
+    count = view["count"]
+    if count:
+        out.append(f"   COUNT {count}", style="bold reverse")
+        out.append(": play A or 2, or draw", style="bold")
+    out.append("\n")
+    out.append(
+        f"Stock {view['stock_size']} · discard {view['discard_size']} · "
+        f"{style.direction(view['direction'])}",
+        style="dim",
+    )
+    return out
+
+
+# ----------------------------------------------------------------- the lobby
+
+
+def status_text(online: bool, connecting: bool, detail: str, address: str, name: str) -> Text:
+    """The lobby's top line: where we are connected, or that we are trying."""
+    if online:
+        return Text.assemble(("Craits", "bold"), f" at {address} — you are ", (name, "bold"))
+    if connecting:
+        return Text(f"Connecting to {address}… (q quits)", style="bold")
+    more = f" — {detail}" if detail else ""
+    return Text(f"Connection lost: reconnecting to {address}…{more}", style="bold")
+
+
+def table_state(info: TableInfo) -> str:
+    """A table's state in words: waiting, playing hand n/15, finished."""
+    state = info["state"]
+    if state == TableState.PLAYING:
+        return f"hand {info['hand_number']}/{info['hands_in_game']}"
+    return str(state)
+
+
+def _person(p: SeatInfo) -> Text:
+    out = Text(p["name"])
+    if not p["connected"]:
+        out.append(" (offline)", style="dim")
+    elif p["away"]:
+        out.append(" (away)", style="dim")
+    return out
+
+
+def players_text(info: TableInfo) -> Text:
+    """The players at a table: people by name, marked when away or disconnected,
+    then the bots counted ("2 bots"), so a full table's line stays short."""
+    players = info["players"]
+    if not players:
+        return Text("—", style="dim")
+    people = [p for p in players if not p["bot"]]
+    out = Text(", ").join(_person(p) for p in people)
+    bots = len(players) - len(people)
+    if bots:
+        out.append(", " if people else "")
+        out.append(f"{bots} bot" if bots == 1 else f"{bots} bots", style="dim")
+    return out
+
+
+def lobby_row(info: TableInfo) -> tuple[Text, ...]:
+    """A table's row in the lobby: name, seats taken, state, watchers, players, rules."""
+    rules = describe_rules(info["rules"])
+    timeout = info["turn_timeout_ms"]
+    rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
+    return (
+        Text(info["name"], style="bold"),
+        Text(f"{len(info['players'])}/{info['seats']}"),
+        Text(table_state(info)),
+        Text(str(info["spectators"])),
+        players_text(info),
+        Text(rules),
+    )
+
+
+def _full(info: TableInfo) -> bool:
+    return len(info["players"]) >= info["seats"]
+
+
+def lobby_key(action: str, info: TableInfo | None, *, online: bool, saved: bool) -> KeyState:
+    """The state of the lobby's key ``action``, ``info`` being the table under the
+    cursor (None for none) and ``saved`` whether a seat is kept for this server."""
+    if action in ("join", "spectate"):
+        if not online or info is None:
+            return None
+        if action == "join" and (info["state"] != TableState.WAITING or _full(info)):
+            return None
+        return True
+    if action == "create":
+        return _greyed_unless(online)
+    if action == "rejoin":
+        return _greyed_unless(online) if saved else False
+    return True
+
+
+def join_refusal(info: TableInfo | None, *, online: bool) -> str:
+    """Why ``j`` does nothing now at the table ``info`` under the cursor, in a line."""
+    if not online:
+        return "Not connected — wait for the connection to come back."
+    if info is None:
+        return "No table to join: n opens one."
+    name = info["name"]
+    if _full(info):
+        return f"Table {name} is full: no seat to take (s watches it)."
+    return f"Table {name} is already playing: s watches it."
+
+
+def lobby_hint(saved: SavedSeat | None, at_table: bool, tables: int) -> Text:
+    """The line under the list: the seat kept for this server, or what the keys do."""
+    if saved and not at_table:
+        return Text(
+            f"Your seat at {saved['table']} is kept: press r to go back to it.", style="bold"
+        )
+    if not tables:
+        return Text("No tables yet: press n to open one.")
+    return Text("j: take a seat · s: watch · Enter: either · n: open a new table")

@@ -1,0 +1,744 @@
+"""The client's session with a server: what the user asked for, and what the server
+said. It imports nothing of Textual.
+
+:class:`Session` owns the :class:`~craits.client.link.Link` (the connection,
+kept up with backoff), the resume-token store, the lobby cache and the
+:class:`~craits.client.model.TableModel` of the table shown. What the user
+asked for and the server has not answered yet is one :class:`Intent` (join,
+create, resume, spectate, watch again, close, leave): the server's replies move
+it on, and an error that answers it ends it (:data:`ENDED_BY`); what an error
+means beyond its words is in :data:`REACTIONS`.
+
+The session tells its owner what changed by calling ``listener`` with
+:data:`News` (plain dataclasses); the App posts each as a Textual message and
+redraws, so the session never touches the screen.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal, cast
+
+from craits.protocol import VERSION
+from craits.protocol.actions import Action, action_to_wire
+from craits.protocol.types import (
+    ActionMap,
+    ActMsg,
+    AddBotMsg,
+    BackMsg,
+    ChatLine,
+    ChatMsg,
+    ChatSendMsg,
+    ClientMsg,
+    CloseTableMsg,
+    CreateTableMsg,
+    DeadlineMsg,
+    ErrorMsg,
+    JoinedMsg,
+    JoinMsg,
+    LeaveMsg,
+    LeftMsg,
+    ListTablesMsg,
+    NewGameMsg,
+    ResumedMsg,
+    ResumeMsg,
+    ServerMsg,
+    SpectateMsg,
+    StartMsg,
+    StateMsg,
+    TableClosedMsg,
+    TableCreatedMsg,
+    TableInfoMsg,
+    TablesMsg,
+    UpdateMsg,
+)
+from craits.protocol.vocab import (
+    BotLevel,
+    ClientMessage,
+    ErrorCode,
+    NoticeKind,
+    ServerMessage,
+    TableState,
+)
+from rich.text import Text
+
+from .cards import CardStyle
+from .describe import Describer
+from .link import Link
+from .model import Lobby, TableModel
+from .store import SavedSeat, TokenStore
+
+log = logging.getLogger(__name__)
+
+Severity = Literal["information", "warning", "error"]
+"""How a notice is shown (Textual's notification severities)."""
+
+_ERROR_CODES = frozenset(ErrorCode)
+
+QUIET_ERRORS = frozenset({ErrorCode.STALE})
+"""Refusals not worth a notification (the next update explains itself)."""
+
+
+# ------------------------------------------------------------------- news
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    """The link's state (:attr:`Session.link`) or the words about it changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """The list of tables changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableShown:
+    """A table to show: joined, resumed, watching, or a fresh full state."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged:
+    """The table shown changed; ``new_update`` when it is a move of the game."""
+
+    new_update: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableLeft:
+    """No table any more (left, closed, gone): back to the lobby."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line to tell the user (never read as markup)."""
+
+    text: str
+    severity: Severity = "information"
+    timeout: float = 4.0
+
+
+@dataclass(frozen=True, slots=True)
+class NameTaken:
+    """Joining ``table`` failed, its name taken: ask for another (``why`` is the server's)."""
+
+    table: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The first connection failed: the client exits with ``message``."""
+
+    message: str
+
+
+News = (
+    LinkChanged | LobbyChanged | TableShown | TableChanged | TableLeft | Notice | NameTaken | Failed
+)
+"""Everything the session tells its owner."""
+
+
+# ----------------------------------------------------------------- intent
+
+
+class Want(StrEnum):
+    """What the user asked for and the server has not answered yet."""
+
+    NOTHING = "nothing"
+    CREATE = "create"
+    """Sent ``create_table``: join the table once it is created."""
+    JOIN = "join"
+    """Sent ``join``."""
+    RESUME = "resume"
+    """Sent ``resume`` with a token (saved, or the seat's after a reconnection)."""
+    SPECTATE = "spectate"
+    """Sent ``spectate``."""
+    WATCH_AGAIN = "watch_again"
+    """Sent ``spectate`` after a reconnection, for the table being watched."""
+    CLOSE = "close"
+    """Sent ``close_table``."""
+    LEAVE = "leave"
+    """Sent ``leave``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """One request waiting for its answer: what, at which table, under which name."""
+
+    want: Want = Want.NOTHING
+    table: str | None = None
+    name: str | None = None
+
+
+IDLE = Intent()
+"""Nothing asked."""
+
+_JOIN_ERRORS = frozenset(
+    {
+        ErrorCode.ALREADY_AT_TABLE,
+        ErrorCode.NO_SUCH_TABLE,
+        ErrorCode.TABLE_FULL,
+        ErrorCode.NAME_TAKEN,
+        ErrorCode.TABLE_STOPPED,
+    }
+)
+
+ENDED_BY: dict[Want, frozenset[ErrorCode]] = {
+    Want.NOTHING: frozenset(),
+    Want.CREATE: _JOIN_ERRORS
+    | {ErrorCode.BAD_RULES, ErrorCode.TABLE_EXISTS, ErrorCode.TOO_MANY_TABLES},
+    Want.JOIN: _JOIN_ERRORS,
+    Want.RESUME: frozenset({ErrorCode.BAD_TOKEN, ErrorCode.ALREADY_AT_TABLE}),
+    Want.SPECTATE: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE}),
+    Want.WATCH_AGAIN: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE}),
+    Want.CLOSE: frozenset({ErrorCode.NOT_AT_TABLE, ErrorCode.NOT_CREATOR, ErrorCode.GAME_RUNNING}),
+    Want.LEAVE: frozenset({ErrorCode.NOT_AT_TABLE}),
+}
+"""The errors that answer each request (protocol §5, "Replies and errors"): such an
+error ends the intent. Other errors leave it waiting."""
+
+
+class Session:
+    """One client's session with a server (see the module's notes).
+
+    Args:
+        host: the server's host name or address.
+        port: its TCP port.
+        name: the player's display name.
+        listener: called with each piece of :data:`News`.
+        style: how cards are written in the event log.
+        store: where resume tokens are kept.
+        table: join this table once connected (unless a saved seat is taken back).
+        spectate: watch this table once connected.
+        connect_timeout, retry_base, retry_max, protocol_version: as :class:`Link`'s.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        listener: Callable[[News], None],
+        *,
+        style: CardStyle,
+        store: TokenStore,
+        table: str | None = None,
+        spectate: str | None = None,
+        connect_timeout: float = 5.0,
+        retry_base: float = 0.5,
+        retry_max: float = 8.0,
+        protocol_version: int = VERSION,
+    ):
+        self.port = port
+        self.address = f"{host}:{port}"
+        self.player_name = name
+        # The saved seat is per server and per player name: two people on one
+        # account (or one person playing two names) never take each other's seat.
+        self.store_key = f"{self.address} {name.casefold()}"
+        self.store = store
+        self.style = style
+        self.link = Link(
+            self,
+            host,
+            port,
+            name,
+            connect_timeout=connect_timeout,
+            retry_base=retry_base,
+            retry_max=retry_max,
+            protocol_version=protocol_version,
+        )
+        self.model: TableModel | None = None
+        """The table shown (seated or watching), or None in the lobby."""
+        self.lobby = Lobby()
+        self.intent = IDLE
+        self._listener = listener
+        self._start = IDLE
+        if table:
+            self._start = Intent(Want.JOIN, table, name)
+        elif spectate:
+            self._start = Intent(Want.SPECTATE, spectate)
+        self._next_id = int(time.time() * 1000) * 1000
+
+    @property
+    def online(self) -> bool:
+        """Whether a connection is up."""
+        return self.link.online
+
+    def saved_seat(self) -> SavedSeat | None:
+        """The seat saved for this server and name."""
+        return self.store.get(self.store_key)
+
+    def tell(self, news: News) -> None:
+        """Report ``news`` to the listener."""
+        self._listener(news)
+
+    def say(self, text: str, severity: Severity = "information", timeout: float = 4.0) -> None:
+        """Tell the user ``text``."""
+        self.tell(Notice(text, severity, timeout))
+
+    async def run(self) -> None:
+        """Keep the link up and handle what comes, until cancelled (or the first
+        connection fails: :class:`Failed`)."""
+        await self.link.run()
+
+    def close(self) -> None:
+        """Drop the connection at once (the client is quitting)."""
+        self.link.close()
+
+    # ------------------------------------------------- the link's reports
+
+    def link_changed(self) -> None:
+        """The link went up or down, or its words changed."""
+        self.tell(LinkChanged())
+
+    def unreachable(self, why: str) -> None:
+        """The first connection failed: the client gives up."""
+        self.tell(Failed(why))
+
+    def connected(self, first: bool) -> None:
+        """After (re)connecting: take back the seat, or watch again, or do what the
+        command line asked."""
+        self.list_tables()
+        model = self.model
+        if model is not None and model.token:
+            self._resume(model.token)
+        elif model is not None and model.spectator:
+            again = Intent(Want.WATCH_AGAIN, model.name)
+            self._request(again, SpectateMsg(type=ClientMessage.SPECTATE, table=model.name))
+        elif first:
+            saved = self.saved_seat()
+            if saved is not None and self._takes_back(saved):
+                self._resume(saved["token"])
+            else:
+                self.begin()
+
+    def _takes_back(self, saved: SavedSeat) -> bool:
+        """Whether to take back the seat saved, at start: unless the command line
+        asks to watch a table, or to sit at another."""
+        start = self._start
+        if start.want == Want.SPECTATE:
+            return False
+        return start.table is None or start.table == saved["table"]
+
+    def begin(self) -> None:
+        """Do what the command line asked: join or watch a table (once)."""
+        start, self._start = self._start, IDLE
+        if start.table is None:
+            return
+        if start.want == Want.JOIN:
+            self.join(start.table)
+        else:
+            self.spectate(start.table)
+
+    def received(self, message: ServerMsg) -> None:
+        """Act on one message from the server. A message the client fails on is
+        reported and skipped: the connection and the game go on."""
+        try:
+            dispatch(self, message)
+        except Exception as exc:
+            kind = message["type"]
+            log.exception("failed on a %r message", kind)
+            self.say(f"Could not show a {kind} message: {exc}", "error")
+
+    # ------------------------------------------------------------- requests
+
+    def send(self, message: ClientMsg) -> bool:
+        """Send a message now; False (and a notice) when there is no connection."""
+        if self.link.send(message):
+            return True
+        if not self.online:
+            self.say("Not connected — wait for the connection to come back.", "warning")
+        return False
+
+    def _request(self, intent: Intent, message: ClientMsg) -> bool:
+        """Send a request and remember what it is for (nothing is asked when offline)."""
+        sent = self.send(message)
+        if sent:
+            self.intent = intent
+        return sent
+
+    def list_tables(self, offset: int = 0) -> None:
+        """Ask for the list of tables from ``offset`` on, and for lobby updates."""
+        message = ListTablesMsg(type=ClientMessage.LIST_TABLES, watch=True)
+        if offset:
+            message["offset"] = offset
+        self.send(message)
+
+    def _resume(self, token: str) -> None:
+        self._request(Intent(Want.RESUME), ResumeMsg(type=ClientMessage.RESUME, token=token))
+
+    def act(self, action: Action) -> bool:
+        """Send one of the view's legal actions with the view's seq (and a new id)."""
+        model = self.model
+        if model is None:
+            return False
+        self._next_id += 1
+        form = cast(ActionMap, action_to_wire(action))  # (the map form of an action)
+        return self.send(
+            ActMsg(type=ClientMessage.ACT, id=self._next_id, action=form, seq=model.seq)
+        )
+
+    def join(self, table: str, name: str | None = None) -> None:
+        """Ask for a seat at ``table`` (as ``name``, by default the player's)."""
+        name = name or self.player_name
+        message = JoinMsg(type=ClientMessage.JOIN, table=table, name=name)
+        self._request(Intent(Want.JOIN, table, name), message)
+
+    def spectate(self, table: str) -> None:
+        """Ask to watch ``table``."""
+        message = SpectateMsg(type=ClientMessage.SPECTATE, table=table)
+        self._request(Intent(Want.SPECTATE, table), message)
+
+    def create_table(self, request: CreateTableMsg) -> None:
+        """Open a table and take a seat at it once created."""
+        self._request(Intent(Want.CREATE, request["name"]), request)
+
+    def rejoin(self) -> None:
+        """Take back the seat saved for this server."""
+        saved = self.saved_seat()
+        if saved:
+            self._resume(saved["token"])
+
+    def close_table(self) -> None:
+        """Close the table (its creator, no game running): everyone at it goes
+        back to the lobby once the server says it is closed."""
+        if self.model is not None:
+            message = CloseTableMsg(type=ClientMessage.CLOSE_TABLE)
+            self._request(Intent(Want.CLOSE, self.model.name), message)
+
+    def leave(self) -> None:
+        """Leave the table: back to the lobby once the server confirms."""
+        if not self._request(Intent(Want.LEAVE), LeaveMsg(type=ClientMessage.LEAVE)):
+            # Offline: forget the table here; the seat can still be resumed.
+            self.drop_table()
+
+    def back(self) -> None:
+        """Tell the server this player is back (it stops playing the seat)."""
+        if self.model is not None and self.model.away and self.online:
+            self.send(BackMsg(type=ClientMessage.BACK))
+
+    def start_game(self) -> None:
+        """Start the game with the players seated."""
+        self.send(StartMsg(type=ClientMessage.START))
+
+    def new_game(self) -> bool:
+        """Start a new game at a table whose game is over; False when offline."""
+        return self.send(NewGameMsg(type=ClientMessage.NEW_GAME))
+
+    def add_bot(self, level: BotLevel) -> None:
+        """Seat a computer player of ``level``."""
+        self.send(AddBotMsg(type=ClientMessage.ADD_BOT, level=level))
+
+    def chat(self, text: str) -> None:
+        """Say ``text`` to everyone at the table."""
+        self.send(ChatSendMsg(type=ClientMessage.CHAT, text=text))
+
+    # ---------------------------------------------------- the table shown
+
+    def at(self, table: str | None) -> TableModel | None:
+        """The model, if it is of ``table``."""
+        model = self.model
+        return model if model is not None and model.name == table else None
+
+    def drop_table(self) -> None:
+        """Forget the table shown: back to the lobby."""
+        self.model = None
+        self.tell(TableLeft())
+
+    def forget_seat(self) -> None:
+        """Forget the seat saved for this server and name."""
+        self.store.drop(self.store_key)
+
+    def seated(self, table: str, seat: int, token: str, name: str) -> None:
+        """Sit at ``table`` (``joined``): a new model, and the seat saved."""
+        self.model = TableModel(table, seat=seat, token=token, me=name)
+        info = self.lobby.tables.get(table)
+        if info is not None:
+            self.model.set_info(info)
+        self.store.put(self.store_key, token, table, name, seat)
+        self.tell(TableShown())
+
+    def timed_out(self, model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
+        """The log lines of a timeout move, led by whom the server played for."""
+        if seat == model.seat:
+            self.say("Your turn timed out: the server played for you.", "warning", 6)
+            prefix = Text("Time's up — the server played for you: ", style="bold")
+        else:
+            prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
+        if lines:
+            return [prefix + lines[0], *lines[1:]]
+        return [prefix]
+
+
+# ----------------------------------------------------------- lobby messages
+
+
+def _on_tables(session: Session, m: TablesMsg) -> None:
+    more = session.lobby.take_page(m)
+    if more is not None:
+        session.list_tables(more)  # the list comes in pages: ask for the next one
+    session.tell(LobbyChanged())
+
+
+def _on_table_created(session: Session, m: TableCreatedMsg) -> None:
+    info = m["table"]
+    session.lobby.put(info)
+    session.tell(LobbyChanged())
+    if session.intent == Intent(Want.CREATE, info["name"]):
+        session.join(info["name"])
+
+
+def _on_table_closed(session: Session, m: TableClosedMsg) -> None:
+    name = m["name"]
+    session.lobby.drop(name)
+    session.tell(LobbyChanged())
+    model = session.at(name)
+    if model is None:
+        return
+    if session.intent == Intent(Want.CLOSE, name):
+        session.intent = IDLE
+        notice = f"You closed table {name}."
+    elif model.creator and not model.is_creator(session.player_name):
+        notice = f"{model.creator} closed table {name}."
+    else:
+        notice = f"Table {name} was closed."
+    session.forget_seat()
+    session.say(notice)
+    session.drop_table()
+    session.list_tables()
+
+
+# ------------------------------------------------------------ seat messages
+
+
+def _on_joined(session: Session, m: JoinedMsg) -> None:
+    intent, session.intent = session.intent, IDLE
+    name = intent.name if intent.want == Want.JOIN and intent.name else session.player_name
+    session.seated(m["table"], m["seat"], m["token"], name)
+
+
+def _on_resumed(session: Session, m: ResumedMsg) -> None:
+    if session.intent.want == Want.RESUME:
+        session.intent = IDLE
+    table = m["table"]
+    model = session.at(table)
+    if model is None:
+        saved = session.saved_seat()
+        token = saved["token"] if saved else None
+        session.model = TableModel(table, seat=m["seat"], token=token, resumed=True)
+        session.say(f"Back at table {table}.")
+    else:
+        model.seat = m["seat"]
+        session.say("Connection back: you are at the table again.")
+    session.tell(TableShown())
+
+
+def _on_left(session: Session, m: LeftMsg) -> None:
+    if session.intent.want == Want.LEAVE:
+        session.intent = IDLE
+    model = session.model
+    if model is not None and not model.spectator:
+        if model.state == TableState.PLAYING:
+            session.say(
+                "You left the game. The server plays your seat; press r in the lobby to go back.",
+                timeout=8,
+            )
+        else:
+            session.forget_seat()
+    session.drop_table()
+    session.list_tables()
+
+
+# ----------------------------------------------------------- table messages
+
+
+def _on_table_info(session: Session, m: TableInfoMsg) -> None:
+    info = m["table"]
+    session.lobby.put(info)
+    session.tell(LobbyChanged())
+    model = session.at(info["name"])
+    if model is None:
+        return
+    was_away = model.away
+    model.set_info(info)
+    if model.away and not was_away:
+        session.say(
+            "You are marked away: the game waits for you (b: I'm back)."
+            if model.on_hold
+            else "You are marked away: the server plays your turns for you.",
+            "warning",
+            8,
+        )
+    session.tell(TableChanged())
+
+
+def _on_state(session: Session, m: StateMsg) -> None:
+    name = m["table"]["name"]
+    if session.intent.table == name and session.intent.want in (Want.SPECTATE, Want.WATCH_AGAIN):
+        session.intent = IDLE
+    model = session.at(name)
+    if model is None:
+        model = session.model = TableModel(name)
+    was = model.phase
+    model.apply_state(m)
+    model.log_intro()
+    model.check_hand_end(was)
+    session.tell(TableShown())
+
+
+def _on_update(session: Session, m: UpdateMsg) -> None:
+    model = session.at(m["table"])
+    if model is None:
+        return
+    was = model.phase
+    model.apply_update(m)
+    events = m["events"]
+    model.note_events(events)
+    lines = Describer(session.style, model.name_of, model.seat).update(events)
+    notice = m.get("notice")
+    if notice is not None and notice["kind"] == NoticeKind.TIMEOUT:
+        lines = session.timed_out(model, notice["seat"], lines)
+    for line in lines:
+        model.add_log(line)
+    model.check_hand_end(was)
+    session.tell(TableChanged(new_update=True))
+
+
+def _on_deadline(session: Session, m: DeadlineMsg) -> None:
+    """The turn timer restarted without an update (this player came back)."""
+    model = session.at(m["table"])
+    if model is not None and m["seq"] == model.seq:
+        model.set_deadline(m["deadline_ms"])
+        session.tell(TableChanged())
+
+
+def _on_chat(session: Session, m: ChatMsg) -> None:
+    model = session.model
+    if model is None or m["table"] != model.name:
+        return
+    model.chat.append(ChatLine(name=m["name"], seat=m["seat"], text=m["text"]))
+    session.tell(TableChanged())
+
+
+# ------------------------------------------------------------------- errors
+
+
+def _on_error(session: Session, m: ErrorMsg) -> None:
+    code = m["code"] if m["code"] in _ERROR_CODES else None
+    text = m["message"]
+    if code in QUIET_ERRORS:
+        return
+    intent = session.intent
+    if code is not None and code in ENDED_BY[intent.want]:
+        session.intent = IDLE
+    reaction = REACTIONS.get(code) if code is not None else None
+    if reaction is not None and reaction(session, intent, text):
+        return
+    session.say(text, "error" if "id" not in m else "warning")
+
+
+def _bad_token(session: Session, intent: Intent, text: str) -> bool:
+    model = session.model
+    if model is not None:
+        session.say(f"Your seat at {model.name} is gone.", "warning")
+    else:
+        session.say("The seat saved for this server is gone.", "warning")
+    session.forget_seat()
+    session.drop_table()
+    if model is None:
+        session.begin()
+    return True
+
+
+def _replaced(session: Session, intent: Intent, text: str) -> bool:
+    session.say("Your seat was taken back from another window.", "warning")
+    if session.model is not None:
+        session.model.token = None
+    session.drop_table()
+    return True
+
+
+def _name_taken(session: Session, intent: Intent, text: str) -> bool:
+    if intent.want != Want.JOIN or intent.table is None:
+        return False
+    session.tell(NameTaken(intent.table, text))
+    return True
+
+
+def _no_such_table(session: Session, intent: Intent, text: str) -> bool:
+    # watching again after a reconnection, but the table is gone
+    model = session.at(intent.table)
+    if intent.want != Want.WATCH_AGAIN or model is None or not model.spectator:
+        return False
+    session.drop_table()
+    session.say(f"Table {intent.table} is gone (the server restarted?).", "warning")
+    return True
+
+
+def _not_at_table(session: Session, intent: Intent, text: str) -> bool:
+    # the server no longer counts this client at the table it shows
+    model = session.model
+    if model is None:
+        return False
+    session.drop_table()
+    session.say(f"You are no longer at table {model.name}.", "warning")
+    session.list_tables()
+    return True
+
+
+def _shutdown(session: Session, intent: Intent, text: str) -> bool:
+    session.say("The server is shutting down.", "warning")
+    return True
+
+
+def _already_at_table(session: Session, intent: Intent, text: str) -> bool:
+    return intent.want == Want.RESUME  # (a resume raced a join: nothing to say)
+
+
+REACTIONS: dict[ErrorCode, Callable[[Session, Intent, str], bool]] = {
+    ErrorCode.BAD_TOKEN: _bad_token,
+    ErrorCode.REPLACED: _replaced,
+    ErrorCode.NAME_TAKEN: _name_taken,
+    ErrorCode.NO_SUCH_TABLE: _no_such_table,
+    ErrorCode.NOT_AT_TABLE: _not_at_table,
+    ErrorCode.SHUTDOWN: _shutdown,
+    ErrorCode.ALREADY_AT_TABLE: _already_at_table,
+}
+"""What an error means beyond its words, given the intent it answered: each
+reaction returns True when nothing more is to be said (else the server's words
+are shown)."""
+
+
+def dispatch(session: Session, m: ServerMsg) -> None:
+    """Hand a server message to its handler (the messages the client does not act
+    on, ``welcome``, ``ok``, ``pong``, ``records``…, are let go)."""
+    match m["type"]:
+        case ServerMessage.TABLES:
+            _on_tables(session, m)
+        case ServerMessage.TABLE_INFO:
+            _on_table_info(session, m)
+        case ServerMessage.TABLE_CLOSED:
+            _on_table_closed(session, m)
+        case ServerMessage.TABLE_CREATED:
+            _on_table_created(session, m)
+        case ServerMessage.JOINED:
+            _on_joined(session, m)
+        case ServerMessage.RESUMED:
+            _on_resumed(session, m)
+        case ServerMessage.LEFT:
+            _on_left(session, m)
+        case ServerMessage.STATE:
+            _on_state(session, m)
+        case ServerMessage.UPDATE:
+            _on_update(session, m)
+        case ServerMessage.DEADLINE:
+            _on_deadline(session, m)
+        case ServerMessage.CHAT:
+            _on_chat(session, m)
+        case ServerMessage.ERROR:
+            _on_error(session, m)

@@ -1,0 +1,7 @@
+"""``python -m craits.server.bots``: the same as ``craits-bot``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

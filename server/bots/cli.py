@@ -1,0 +1,131 @@
+"""``craits-bot``: the network bot's command line.
+
+It connects to a Craits server, joins a table (or creates it first with
+``--create SEATS``), plays one game with a policy of :mod:`craits.server.bots`
+(``--level``), and exits 0 when the game is over (``--forever``: it keeps
+playing new games). See :class:`~.client.BotClient`.
+
+Example::
+
+    craits-bot localhost --table practice
+    craits-bot 10.0.0.5:7777 --table friday --create 4 --level random --think-ms 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+
+from craits.protocol import DEFAULT_PORT
+from craits.protocol.client import parse_address
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL
+
+from .client import BotClient, BotError, connect_bot
+from .levels import LEVELS
+
+__all__ = ["build_parser", "main", "run"]
+
+MIN_SEATS, MAX_SEATS = 2, 8
+"""The seats a table may have (R1)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``craits-bot``."""
+    p = argparse.ArgumentParser(
+        prog="craits-bot",
+        description="A computer player that joins a Craits table over the network.",
+    )
+    p.add_argument(
+        "address", metavar="HOST[:PORT]", help=f"the server (default port {DEFAULT_PORT})"
+    )
+    p.add_argument("--table", required=True, help="the table to join")
+    p.add_argument(
+        "--level",
+        default=DEFAULT_BOT_LEVEL,
+        choices=LEVELS,
+        help=f"how it plays (default {DEFAULT_BOT_LEVEL})",
+    )
+    p.add_argument("--name", help="player name (default LEVEL-bot-NNN; another is tried if taken)")
+    p.add_argument(
+        "--think-ms",
+        type=int,
+        default=600,
+        metavar="N",
+        help="milliseconds before each decision, on average (default 600)",
+    )
+    p.add_argument(
+        "--jitter",
+        type=float,
+        default=0.5,
+        metavar="J",
+        help="each think time is drawn uniformly in think x [1-J, 1+J] (default 0.5; 0: fixed)",
+    )
+    p.add_argument(
+        "--create",
+        type=int,
+        metavar="SEATS",
+        help=f"create the table with SEATS seats ({MIN_SEATS}-{MAX_SEATS}) first, unless it exists",
+    )
+    p.add_argument(
+        "--short-game", action="store_true", help="with --create: 8 hands instead of 15 (R2)"
+    )
+    p.add_argument(
+        "--forever", action="store_true", help="keep playing new games instead of stopping"
+    )
+    p.add_argument("--seed", type=int, help="seed of the random level's choices")
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    return p
+
+
+async def run(args: argparse.Namespace) -> int:
+    """Play as ``args`` say; returns the exit status.
+
+    Raises:
+        BotError: the bot could not connect, was refused, or lost the connection.
+    """
+    try:
+        host, port = parse_address(args.address, DEFAULT_PORT)
+    except ValueError as exc:
+        raise BotError(f"bad address {args.address!r}: {exc}") from None
+    rng = random.Random(args.seed)
+    name = args.name or f"{args.level}-bot-{rng.randrange(100, 1000)}"
+
+    def say(line: str) -> None:
+        if not args.quiet:
+            print(line, flush=True)
+
+    bot = BotClient(
+        args.table,
+        name,
+        level=args.level,
+        think=max(0, args.think_ms) / 1000,
+        jitter=args.jitter,
+        create=args.create,
+        rules={"short_game": True} if args.short_game else None,
+        games=0 if args.forever else 1,
+        rng=rng,
+        say=say,
+    )
+    await connect_bot(host, port, bot)
+    try:
+        return await bot.done
+    finally:
+        bot.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``craits-bot``; returns the exit status (0: the game ended,
+    1: the bot could not go on, 2: a bad command line, 130: interrupted)."""
+    args = build_parser().parse_args(argv)
+    if args.create is not None and not MIN_SEATS <= args.create <= MAX_SEATS:
+        print(f"craits-bot: --create takes {MIN_SEATS} to {MAX_SEATS} seats", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(run(args))
+    except BotError as exc:
+        print(f"craits-bot: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,221 @@
+"""The network bot's connection to a server: an :class:`asyncio.Protocol` that speaks frames.
+
+:class:`ServerLink` says ``hello``, reads frames with the protocol's one reader
+(:class:`~craits.protocol.wire.FrameReader`, :func:`~craits.protocol.wire.decode`)
+into typed messages (:func:`~craits.protocol.messages.parse_server_message`),
+answers the heartbeat (protocol §4.2), sends typed messages, and ends: closed
+by the bot, or failed with a one-line :class:`BotError`. It decides nothing
+about the game: :class:`~.client.BotClient` builds on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from craits.protocol.messages import parse_server_message
+from craits.protocol.types import ClientMsg, PongMsg, ServerMsg, WelcomeMsg
+from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
+from craits.protocol.wire import (
+    MAX_SERVER_FRAME,
+    VERSION,
+    FrameReader,
+    ProtocolError,
+    decode,
+    encode,
+)
+
+__all__ = ["SERVER_DEPTH", "BotError", "BotStats", "ServerLink"]
+
+SERVER_DEPTH = 16
+"""Deepest nesting accepted in a server's message (a record's hands run deep)."""
+CLIENT_NAME = "craits-bot"
+"""The ``client`` the bot names in its ``hello`` (protocol §4.1)."""
+
+
+class BotError(Exception):
+    """The bot cannot go on; ``str()`` says why in one line."""
+
+
+@dataclass
+class BotStats:
+    """Counters shared by many bots (``scripts/loadtest.py``); all optional to read.
+
+    Attributes:
+        moves: actions answered ``ok``.
+        rtts: for each of them, seconds from sending the ``act`` to receiving
+            the bot's own ``update`` that follows the ``ok``.
+        frames_in: frames received from the server.
+        frames_out: frames sent to the server.
+        errors: error replies that are not lost races, by code.
+        races: refusals that only mean another action got in first, by code.
+        dropped: connections the server closed or reset under the bot.
+        games: games seen to their end (counted once per bot).
+    """
+
+    moves: int = 0
+    rtts: list[float] = field(default_factory=list)
+    frames_in: int = 0
+    frames_out: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    races: Counter[str] = field(default_factory=Counter)
+    dropped: int = 0
+    games: int = 0
+    recording: bool = True
+    """Whether round trips and moves are being recorded (the load test's window)."""
+
+
+def _read_failure(fut: asyncio.Future[Any]) -> None:
+    """Mark a future's failure as read (:attr:`ServerLink.done` reports it too)."""
+    if not fut.cancelled():
+        fut.exception()
+
+
+class ServerLink(asyncio.Protocol):
+    """One connection to a Craits server, from the ``hello`` to its end.
+
+    Hand it to :meth:`asyncio.loop.create_connection`. :attr:`welcomed`
+    resolves to the server's ``welcome``; :attr:`done` resolves to an exit
+    code once the link is closed (:meth:`close`: 0), or fails with
+    :class:`BotError`. A subclass handles each message (:meth:`_handle`),
+    and may act once the frames that arrived together are all handled
+    (:meth:`_after_reading`).
+
+    Args:
+        name: the player name sent in ``hello`` (protocol §4.1).
+        stats: counters to add to (frames in and out, connections dropped).
+    """
+
+    def __init__(self, name: str, stats: BotStats | None = None) -> None:
+        self.name = name
+        self.stats = stats if stats is not None else BotStats()
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self.welcomed: asyncio.Future[WelcomeMsg] = self._new_wait()
+        self.done: asyncio.Future[int] = loop.create_future()
+        self.transport: asyncio.Transport | None = None
+        self._frames = FrameReader(MAX_SERVER_FRAME)
+        self._closing = False
+
+    # ------------------------------------------------------------ for subclasses
+
+    def _handle(self, msg: ServerMsg) -> None:
+        """Handle one message from the server (not a heartbeat ``ping``)."""
+
+    def _after_reading(self) -> None:
+        """Called once the frames that arrived together are handled, unless closing."""
+
+    def _stop_timers(self) -> None:
+        """Cancel whatever the subclass has scheduled: the link is ending."""
+
+    def _new_wait(self) -> asyncio.Future[Any]:
+        """A future for a step of the link (welcomed, seated…) that fails with it
+        (list it in :meth:`_waits`); its failure need not be read, :attr:`done` has it."""
+        fut: asyncio.Future[Any] = self._loop.create_future()
+        fut.add_done_callback(_read_failure)
+        return fut
+
+    def _waits(self) -> tuple[asyncio.Future[Any], ...]:
+        """The futures that fail with the link, besides :attr:`done`."""
+        return (self.welcomed,)
+
+    # ------------------------------------------------------------ transport
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Say hello (protocol §4.1)."""
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self._send(
+            {
+                "type": ClientMessage.HELLO,
+                "version": VERSION,
+                "name": self.name,
+                "client": CLIENT_NAME,
+            }
+        )
+
+    def data_received(self, data: bytes) -> None:
+        """Read the frames now complete and handle each; a bad frame ends the link
+        (the good frames before it are handled first)."""
+        try:
+            for body in self._frames.frames(data):
+                self._receive(
+                    decode(body, MAX_SERVER_FRAME, depth=SERVER_DEPTH, check_values=False)
+                )
+                if self._closing:
+                    return
+        except ProtocolError as exc:
+            self._fail(f"the server does not speak the Craits protocol ({exc.message})")
+            return
+        self._after_reading()
+
+    def _receive(self, data: dict[str, Any]) -> None:
+        """Count one message; answer a heartbeat, note the welcome, hand on the rest.
+
+        Raises:
+            ProtocolError: ``bad_message``, a message without a key its type requires.
+        """
+        self.stats.frames_in += 1
+        try:
+            msg = parse_server_message(data)
+        except ProtocolError as exc:
+            if exc.code == ErrorCode.UNKNOWN_TYPE:
+                return  # a type this bot does not know: ignored (protocol §14)
+            raise
+        if msg["type"] == ServerMessage.PING:
+            pong: PongMsg = {"type": ClientMessage.PONG}
+            nonce = data.get("nonce")
+            if isinstance(nonce, int):
+                pong["nonce"] = nonce
+            self._send(pong)
+            return
+        if msg["type"] == ServerMessage.WELCOME and not self.welcomed.done():
+            self.welcomed.set_result(msg)
+        self._handle(msg)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection ended: fine if the bot closed it, a failure otherwise."""
+        self._stop_timers()
+        if not self._closing:
+            self.stats.dropped += 1
+            self._fail("the server closed the connection")
+
+    def _send(self, message: ClientMsg) -> None:
+        """Send one message, unless the link is ending."""
+        if self.transport is not None and not self._closing:
+            self.transport.write(encode(message))
+            self.stats.frames_out += 1
+
+    # ------------------------------------------------------------ ending
+
+    def close(self) -> None:
+        """Leave: close the connection (the seat stays in a running game, protocol §11.3)."""
+        self._closing = True
+        self._stop_timers()
+        if self.transport is not None:
+            self.transport.close()
+        for fut in self._waits():
+            if not fut.done():
+                fut.cancel()
+        if not self.done.done():
+            self.done.set_result(0)
+
+    def _finish(self, code: int) -> None:
+        """End with exit code ``code``."""
+        if not self.done.done():
+            self.done.set_result(code)
+        self.close()
+
+    def _fail(self, reason: str) -> None:
+        """End with a :class:`BotError` saying ``reason``."""
+        if not self.done.done():
+            self.done.set_exception(BotError(reason))
+        for fut in self._waits():
+            if not fut.done():
+                fut.set_exception(BotError(reason))
+        self._closing = True
+        self._stop_timers()
+        if self.transport is not None:
+            self.transport.close()
