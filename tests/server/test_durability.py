@@ -114,24 +114,7 @@ async def test_sigkill_mid_hand_then_restart_restores_everything(tmp_path: Path)
 
         await play_until(again, over, rng, max_steps=40000)
         assert over()
-        # every update once, by seq; each drawer's own copy names its cards
-        by_seq: dict[int, list[dict[str, Any]]] = {}
-        for p in again:
-            for m in p.received:
-                if m.get("type") != "update":
-                    continue
-                events = by_seq.setdefault(m["seq"], [dict(e) for e in m["events"]])
-                for i, e in enumerate(m["events"]):
-                    if e["event"] == "drew" and e["cards"]:
-                        events[i] = e
-        drawn: list[str] = []
-        for seq in sorted(by_seq):
-            kinds = [e["event"] for e in by_seq[seq]]
-            if "shuffle_penalty" in kinds or "hand_ended" in kinds or "dealt" in kinds:
-                break  # from here on the cards come from another stock
-            for e in by_seq[seq]:
-                if e["event"] == "drew":
-                    drawn.extend(e["cards"])
+        drawn = _cards_drawn_from_the_first_stock(again)
         # (in the rare game where the hand ends before anyone draws, nothing to compare)
         k = min(len(stock_top_first), len(drawn))
         assert drawn[:k] == stock_top_first[:k]
@@ -142,3 +125,27 @@ async def test_sigkill_mid_hand_then_restart_restores_everything(tmp_path: Path)
     finally:
         await stop_server(proc)
     assert os.path.exists(db)
+
+
+def _cards_drawn_from_the_first_stock(players: list[Player]) -> list[str]:
+    """The cards drawn, in order, until the stock changes (a shuffle penalty, a
+    hand's end, a deal): every update once, by seq, each drawer's own copy
+    naming its cards."""
+    by_seq: dict[int, list[dict[str, Any]]] = {}
+    for p in players:
+        for m in p.received:
+            if m.get("type") != "update":
+                continue
+            events = by_seq.setdefault(m["seq"], [dict(e) for e in m["events"]])
+            for i, e in enumerate(m["events"]):
+                if e["event"] == "drew" and e["cards"]:
+                    events[i] = e
+    drawn: list[str] = []
+    for seq in sorted(by_seq):
+        kinds = [e["event"] for e in by_seq[seq]]
+        if "shuffle_penalty" in kinds or "hand_ended" in kinds or "dealt" in kinds:
+            break  # from here on the cards come from another stock
+        for e in by_seq[seq]:
+            if e["event"] == "drew":
+                drawn.extend(e["cards"])
+    return drawn
