@@ -255,6 +255,11 @@ class Client(asyncio.Protocol):
 
     # ----------------------------------------------------------------- input
 
+    @property
+    def mid_frame(self) -> bool:
+        """Part of a frame (or of its header) has come, not the whole of it."""
+        return self._reader.pending > 0
+
     def data_received(self, data: bytes) -> None:
         """Decode and handle every whole frame received; a frame cut short must
         be finished within ``frame_timeout`` of its first byte."""
@@ -304,7 +309,7 @@ class Client(asyncio.Protocol):
                 return
             self._dispatch(parse_client_message(decode(body)))
         except ProtocolError as exc:
-            self.error(exc.code, exc.message)
+            self.error(exc.code, exc.message, id=exc.id)
             if exc.code in FATAL:
                 self.abort_after_flush()
                 return
