@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("craits.server")
 
 _OFF_TURN = (Announced, IdiotCalled)
+_GAME_STATES = frozenset({TableState.PLAYING, TableState.FINISHED})
+"""Table states with a game whose ``seq`` an action may answer: between hands
+and after the last one, an action answering an older update is ``stale``."""
 
 
 class Play:
@@ -82,7 +85,9 @@ class Play:
         result and not applied again. With ``seq`` (the ``seq`` of the update
         the action answers), an action made against an older state is refused
         as ``stale``: so an action racing the turn timeout is applied only if
-        the timeout did not act first.
+        the timeout did not act first; between hands and after the game, too,
+        so a call sent just before a hand ended is ``stale``, not
+        ``game_not_running`` (protocol §11.6).
 
         Raises:
             TableError: ``spectator``, ``not_seated``, ``game_not_running``.
@@ -98,11 +103,16 @@ class Play:
         if cached is not None:
             member.send(cached)
             return
+        stale = seq is not None and seq != table.seq
         game = table.gamelog.game
-        if game is None or not table.playing or game.phase != Phase.PLAY:
+        # no hand in play: an action answering an older update is stale all the
+        # same (between hands, after the game); a halted table, or none, is not running
+        if (game is None or not table.playing or game.phase != Phase.PLAY) and not (
+            stale and game is not None and table.state in _GAME_STATES
+        ):
             raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")
         try:
-            if seq is not None and seq != table.seq:
+            if stale:
                 raise TableError(ErrorCode.STALE, "the game moved on since that update")
             events = table.gamelog.act(seat, action, action_id)
         except (IllegalAction, TableError) as exc:
