@@ -240,9 +240,11 @@ class Server(Lobby):
                 if quiet > 2 * interval:
                     log.info("connection %s: silent for two heartbeats; dropped", client.peer)
                     client.abort()
-                elif quiet >= 0.9 * interval:
+                elif quiet >= 0.9 * interval and not client.mid_frame:
                     # only connections that have said nothing lately are asked: a
-                    # busy server does not spend a pass over every connection
+                    # busy server does not spend a pass over every connection. One
+                    # in the middle of a frame is not: its pong would be read as
+                    # the rest of that frame; the frame timeout is its business
                     client.send(ping)
 
     def guard(
