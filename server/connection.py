@@ -33,6 +33,7 @@ from craits.protocol import (
 from craits.protocol.types import CheckedClientMsg, ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
 from craits.server import handlers
+from craits.server.empty_tables import address_key
 from craits.server.interfaces import TableError
 
 if TYPE_CHECKING:
@@ -112,6 +113,8 @@ class Client(asyncio.Protocol):
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
+        self.address = "?"
+        """The address the connection counts against (:func:`address_key`)."""
         self.name = "?"
         self.table: Table | None = None
         self.hello = False
@@ -134,6 +137,7 @@ class Client(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)
         peer = self.transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.address = address_key(str(peer[0])) if isinstance(peer, tuple) else self.peer
         server = self.server
         if len(server.clients) >= server.config.max_connections or server.stopping:
             self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
@@ -144,12 +148,14 @@ class Client(asyncio.Protocol):
         self._set_timer(server.config.hello_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Give up the seat (it stays the player's, to resume) and forget the connection."""
+        """Give up the seat (it stays the player's, to resume) and forget the
+        connection. While the server stops, the table is left as it is: the
+        journal keeps it, seats and all, for the restart (protocol §4.8)."""
         self.closed = True
         self._gone = True
         self._outbox.clear()
         self._cancel_timer()
-        if self.table is not None:
+        if self.table is not None and not self.server.stopping:
             table = self.table
             self.table = None
             self.server.guard(table, table.membership.disconnected, self)
