@@ -55,6 +55,13 @@ class ServerConfig:
     hello_timeout: float = 5.0
     frame_timeout: float = 10.0
     out_buffer: int = 256 * 1024
+    """Bytes that may wait for one connection beyond the kernel's buffer (protocol §4.5)."""
+    send_buffer: int = 64 * 1024
+    """The kernel's send buffer asked for each connection (``SO_SNDBUF``; Linux
+    doubles it for its bookkeeping); 0 leaves the kernel's own, which grows to MiBs."""
+    write_timeout: float = 10.0
+    """Seconds a connection whose kernel buffer is full may go without taking
+    any of what waits for it (protocol §4.5)."""
     rate: float = 100.0
     """Messages per second a connection may keep up."""
     burst: float = 200.0
@@ -245,7 +252,7 @@ class Server(Lobby):
                 quiet = now - client.last_seen
                 if quiet > 2 * interval:
                     log.info("connection %s: silent for two heartbeats; dropped", client.peer)
-                    client.abort()
+                    client.reset()
                 elif quiet >= 0.9 * interval and not client.mid_frame:
                     # only connections that have said nothing lately are asked (a busy
                     # server does not spend a pass over every connection), and not

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+from craits.protocol import MAX_SERVER_FRAME, FrameReader, decode, encode
 from craits.server.app import Server
 
 from tests.server.conftest import Player
@@ -292,3 +295,125 @@ async def test_empty_tables_restored_after_a_restart_close_after_the_grace(
         await bea.close()
     finally:
         await _stop(proc)
+
+
+# ------------------------------------------------------------ stalled readers
+
+
+async def _spectator(net: Net, srv: Server, rcvbuf: int) -> tuple[socket.socket, Any]:  # noqa: F811
+    """A spectator of table "t" on a plain socket with a small receive buffer,
+    read only when the test says so (no stream reading ahead for it); returns
+    the socket and the connection as the server sees it."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.setblocking(False)
+    net.sockets.append(sock)
+    await loop.sock_connect(sock, (HOST, srv.port))
+    await loop.sock_sendall(sock, encode({"type": "hello", "version": 1, "name": "Lazy"}))
+    await loop.sock_sendall(sock, encode({"type": "spectate", "table": "t"}))
+    frames = FrameReader(MAX_SERVER_FRAME)
+    async with asyncio.timeout(5.0):
+        while not any(
+            decode(b, MAX_SERVER_FRAME, depth=16)["type"] == "state"
+            for b in frames.feed(await loop.sock_recv(sock, 65536))
+        ):
+            pass
+    (client,) = srv.tables["t"].spectators
+    return sock, client
+
+
+async def _table_of_two(net: Net, srv: Server) -> Player:  # noqa: F811
+    """Ana and Ben seated at table "t" (3 seats: no game starts); returns Ana."""
+    ana = await net.player(srv, "Ana")
+    ben = await net.player(srv, "Ben")
+    await ana.send({"type": "create_table", "name": "t", "seats": 3})
+    await ana.expect("table_created")
+    for p in (ana, ben):
+        await p.send({"type": "join", "table": "t", "name": p.name})
+        await p.expect("joined")
+    return ana
+
+
+async def _busy(ana: Player, stop: asyncio.Event) -> None:
+    """Ana chats as fast as the socket takes it: ~300 bytes to every member per line."""
+    pad = "z" * 280
+    n = 0
+    while not stop.is_set():
+        ana.conn.writer.write(
+            b"".join(encode({"type": "chat", "text": f"{n + k}:{pad}"}) for k in range(50))
+        )
+        n += 50
+        await ana.conn.writer.drain()
+        await asyncio.sleep(0.005)
+
+
+async def test_a_spectator_that_stops_reading_at_a_busy_table_is_dropped_in_time(
+    net: Net,  # noqa: F811
+    caplog: Any,
+) -> None:
+    """protocol §4.5: once the kernel's buffer for a connection is full, it must
+    take something within write_timeout, or it is dropped — whatever the
+    server's byte cap (set high here, so that only the time rule applies)."""
+    srv = await net.server(write_timeout=0.6, out_buffer=64 << 20, heartbeat=30.0)
+    ana = await _table_of_two(net, srv)
+    lazy, client = await _spectator(net, srv, rcvbuf=4096)
+    loop = asyncio.get_running_loop()
+    # the server asked the kernel for a small send buffer (Linux doubles it)
+    sock = client.transport.get_extra_info("socket")
+    assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * srv.config.send_buffer
+    stop = asyncio.Event()
+    busy = asyncio.create_task(_busy(ana, stop))
+    reader = asyncio.create_task(ana.drain(5.0))
+    try:
+        full_at = None
+        started = time.monotonic()
+        async with asyncio.timeout(10.0):
+            while not client.closed:
+                if full_at is None and client.transport.get_write_buffer_size() > 0:
+                    full_at = time.monotonic()  # the kernel took no more: the clock runs
+                await asyncio.sleep(0.01)
+        dropped_at = time.monotonic()
+    finally:
+        stop.set()
+        await busy
+        reader.cancel()
+    assert full_at is not None
+    assert 0.55 < dropped_at - full_at < 1.6, (full_at - started, dropped_at - full_at)
+    assert full_at - started < 2.0  # the kernel's buffers are small: they filled at once
+    assert any("nothing taken" in r.getMessage() for r in caplog.records)
+    assert client not in srv.clients and not srv.tables["t"].spectators
+    # a reset, not a close: the spectator's socket learns at once that the
+    # connection is gone, with what its buffer held and nothing after
+    with pytest.raises(ConnectionResetError):
+        async with asyncio.timeout(2.0):
+            while await loop.sock_recv(lazy, 1 << 20):
+                pass
+
+
+async def test_a_slow_reader_that_keeps_reading_is_not_dropped(net: Net) -> None:  # noqa: F811
+    """Progress, however slow, keeps a connection: the time rule counts from
+    the last byte the kernel took, not from when the buffer filled."""
+    srv = await net.server(write_timeout=0.5, out_buffer=64 << 20, heartbeat=30.0)
+    ana = await _table_of_two(net, srv)
+    slow, client = await _spectator(net, srv, rcvbuf=4096)
+    stop = asyncio.Event()
+    busy = asyncio.create_task(_busy(ana, stop))
+    reader = asyncio.create_task(ana.drain(5.0))
+    await asyncio.sleep(0.3)
+    stop.set()
+    await busy
+    await asyncio.sleep(0.05)
+    backlog = client.transport.get_write_buffer_size()
+    assert backlog > 64 * 1024, backlog  # much waits in the server for it
+    # it reads what its 4 KiB buffer holds every 0.2 s (~20 KiB/s): far slower
+    # than it was sent, and than the kernel's buffer (the transport's shrinks
+    # only once the kernel has sent half of its own), but never still for 0.5 s
+    loop = asyncio.get_running_loop()
+    got = 0
+    async with asyncio.timeout(30.0):
+        while client.transport.get_write_buffer_size() > 0 or got == 0:
+            got += len(await loop.sock_recv(slow, 16 * 1024))
+            await asyncio.sleep(0.2)
+    assert not client.closed and client in srv.clients
+    reader.cancel()

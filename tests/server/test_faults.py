@@ -138,6 +138,7 @@ class Net:
         self.servers: list[Server] = []
         self.players: list[Player] = []
         self.raws: list[Raw] = []
+        self.sockets: list[socket.socket] = []
 
     async def server(self, **overrides: Any) -> Server:
         srv = Server(dataclasses.replace(self.config, **overrides))
@@ -160,6 +161,8 @@ class Net:
             await p.close()
         for r in self.raws:
             await r.close()
+        for sock in self.sockets:
+            sock.close()
         for s in self.servers:
             await s.stop()
 
