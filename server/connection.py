@@ -355,11 +355,9 @@ class Client(asyncio.Protocol):
         if self.closed or self.transport is None:
             return
         sock = self.transport.get_extra_info("socket")
-        try:
-            if sock is not None:
+        if sock is not None:
+            with contextlib.suppress(OSError):  # closed already: nothing to reset
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _LINGER_RESET)
-        except OSError:
-            pass
         self.abort()
 
     def abort_after_flush(self) -> None:

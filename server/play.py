@@ -105,12 +105,8 @@ class Play:
             return
         stale = seq is not None and seq != table.seq
         game = table.gamelog.game
-        # no hand in play: an action answering an older update is stale all the
-        # same (between hands, after the game); a halted table, or none, is not running
-        if (game is None or not table.playing or game.phase != Phase.PLAY) and not (
-            stale and game is not None and table.state in _GAME_STATES
-        ):
-            raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")
+        if game is None or not table.playing or game.phase != Phase.PLAY:
+            self._no_hand(stale)
         try:
             if stale:
                 raise TableError(ErrorCode.STALE, "the game moved on since that update")
@@ -133,6 +129,19 @@ class Play:
             s.away = False
             table.broadcast_info()
         self.publish(events)
+
+    def _no_hand(self, stale: bool) -> None:
+        """An action came when no hand is being played: ``game_not_running``,
+        unless it answers an older update (``stale``) at a table with a game
+        (between hands, after the game; protocol §11.6): then it goes on, to
+        be refused as stale like any other.
+
+        Raises:
+            TableError: ``game_not_running``.
+        """
+        table = self.table
+        if not (stale and table.gamelog.game is not None and table.state in _GAME_STATES):
+            raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")
 
     def publish(self, events: list[Event], notice: Notice | None = None) -> None:
         """After a step: send each member its filtered events and view, then
