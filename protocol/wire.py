@@ -151,13 +151,8 @@ def decode(
             plain types (see the module docstring), or a map in it holds a key
             twice.
     """
-    lengths = _LENGTHS if len(body) <= limit else _limits(limit)
     try:
-        if check_values:
-            # maps as lists of (key, value) pairs, arrays as tuples: _checked builds them
-            value = msgpack.unpackb(body, use_list=False, object_pairs_hook=list, **lengths)
-        else:
-            value = msgpack.unpackb(body, **lengths)
+        value = _unpack(body, limit, check_values)
     except UnicodeDecodeError:
         raise ProtocolError(ErrorCode.BAD_FRAME, "a string is not valid UTF-8") from None
     except msgpack.ExtraData:
@@ -177,22 +172,34 @@ def decode(
     return value
 
 
-_LENGTHS: dict[str, Any] = {"ext_hook": _refuse_ext, "max_ext_len": 0}
-"""msgpack's options for a body within the limit: its length limits default
-to the body's length; ext types are refused (none is allowed, timestamps
-included)."""
+def _unpack(body: bytes, limit: int, pairs: bool) -> Any:
+    """msgpack's reading of ``body``: with ``pairs``, maps as lists of (key,
+    value) pairs and arrays as tuples (for :func:`_map` to build and check).
+    Ext types are refused (timestamps included). msgpack's length limits
+    default to the body's length: given as ``limit`` only for a longer body.
+    (The options are spelt out in each call: passed as ``**kwargs`` they
+    cost a third of decoding a ``pong``.)
 
-
-def _limits(limit: int) -> dict[str, Any]:
-    """msgpack's options for a body longer than ``limit``: no str, bin, array
-    or map longer than ``limit``."""
-    return {
-        **_LENGTHS,
-        "max_str_len": limit,
-        "max_bin_len": limit,
-        "max_array_len": limit,
-        "max_map_len": limit,
-    }
+    Raises:
+        Exception: msgpack's, for bad input.
+    """
+    if len(body) <= limit:
+        if pairs:
+            return msgpack.unpackb(
+                body, use_list=False, object_pairs_hook=list, ext_hook=_refuse_ext, max_ext_len=0
+            )
+        return msgpack.unpackb(body, ext_hook=_refuse_ext, max_ext_len=0)
+    return msgpack.unpackb(
+        body,
+        use_list=not pairs,
+        object_pairs_hook=list if pairs else None,
+        ext_hook=_refuse_ext,
+        max_ext_len=0,
+        max_str_len=limit,
+        max_bin_len=limit,
+        max_array_len=limit,
+        max_map_len=limit,
+    )
 
 
 def _short(exc: Exception) -> str:
