@@ -81,7 +81,7 @@ class JournalError(Exception):
 
 @dataclass
 class SavedGame:
-    """An unfinished game as the journal holds it."""
+    """A table's game (in play, or its last, over) as the journal holds it."""
 
     id: int
     players: list[str]
@@ -151,13 +151,15 @@ class JournalReader:
         return [(kind, json.loads(data)) for kind, data in rows]
 
     def tables(self) -> list[SavedTable]:
-        """Every open table, with its game's log if a game is unfinished."""
+        """Every open table, with the log of its game in play or just over (a
+        finished table comes back with its last game's final view and the
+        replies to its actions, protocol §4.8)."""
         out = []
         for name, capacity, rules, timeout, creator, state, seats, game_id, _ in self.db.execute(
             "SELECT * FROM tables ORDER BY updated"
         ).fetchall():
             game = None
-            if game_id is not None and state == "playing":
+            if game_id is not None and state in ("playing", "finished"):
                 row = self.db.execute(
                     "SELECT players, rules FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
