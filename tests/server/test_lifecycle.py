@@ -139,4 +139,3 @@ async def test_a_resent_hand_ending_move_gets_its_ok_after_a_sigkill_and_restart
 ) -> None:
     reply = await resend_after_restart(tmp_path, "hand_over")
     assert reply["type"] == "ok"
-
