@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from craits.protocol.vocab import AbandonReason
 from craits.server.fairness import verify_record
 
 
@@ -29,11 +30,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+ABANDONED = {
+    AbandonReason.NOBODY_CONNECTED: "nobody was connected",
+    AbandonReason.CLOSED_BY_CREATOR: "its creator closed the table",
+}
+"""Each reason a record's ``abandoned`` gives, in words (``docs/records.md``)."""
+
+
 def summary(record: dict[str, Any]) -> str:
     """What a sound record holds, for its OK line."""
     count = len(record["hands"])
     hands = f"{count} hand" if count == 1 else f"{count} hands"
     if not record.get("complete"):
+        why = ABANDONED.get(record.get("abandoned"))
+        if why is not None:
+            return f"{hands}, abandoned: {why} (no final standings)"
         return f"{hands}, unfinished (no final standings)"
     players = record.get("players") or []
     names = [

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from craits.protocol.types import Commitment
-from craits.protocol.vocab import LogEntryKind
+from craits.protocol.vocab import AbandonReason, LogEntryKind
 from craits.server.engine import Rules
 from craits.server.records import RECORD_FORMAT, Entry, build_record
 
@@ -165,4 +165,9 @@ def verify_record(record: dict[str, Any]) -> list[str]:
     for key in ("hands", "standings", "winners", "complete"):
         if rebuilt[key] != record.get(key):
             problems.append(f"the replay does not give the recorded {key}")
+    abandoned = record.get("abandoned")
+    if abandoned is not None and abandoned not in set(AbandonReason):
+        problems.append(f"unknown reason for an abandoned game: {abandoned!r}")
+    elif abandoned is not None and rebuilt["complete"]:
+        problems.append("a game played to its end is recorded as abandoned")
     return problems
