@@ -120,6 +120,7 @@ class Client(asyncio.Protocol):
         config = server.config
         self._limiter = RateLimiter(config.rate, config.burst, self.last_seen)
         self._reader = FrameReader(MAX_FRAME)
+        self._partial = False  # the reader held part of a frame after the last read
         self._outbox = Outbox()
         self._loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
@@ -256,10 +257,10 @@ class Client(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         """Decode and handle every whole frame received; a frame cut short must
         be finished within ``frame_timeout`` of its first byte."""
-        reader = self._reader
-        had_partial = reader.pending > 0
+        had_partial = self._partial
         try:
-            for body in reader.frames(data):  # each header read once the frame before is handled
+            # each header is read once the frame before it is handled
+            for body in self._reader.frames(data):
                 if self.closed:
                     return
                 had_partial = False
@@ -268,9 +269,12 @@ class Client(asyncio.Protocol):
             self.error(exc.code, exc.message)
             self.abort_after_flush()
             return
-        if self.closed or not self.hello:
+        if self.closed:
+            return
+        partial = self._partial = self._reader.pending > 0
+        if not self.hello:
             return  # before the hello, its deadline stands
-        if not reader.pending:
+        if not partial:
             if self._timer is not None:
                 self._cancel_timer()
         elif not had_partial:
