@@ -89,7 +89,7 @@ class TurnClock:
             self._timer = None
         table = self.table
         game = table.gamelog.game
-        if game is None or not table.playing or table.on_hold():
+        if game is None or not table.moving():
             return  # on hold: no player here; the table waits for one to come back
         config = table.config
         if game.phase == Phase.HAND_OVER:

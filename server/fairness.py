@@ -102,8 +102,11 @@ class HandCommitments:
         self.hand.extend(self.fresh)
 
     def take_fresh(self) -> list[Commitment]:
-        """The commitments made since the last call (for the next update)."""
-        fresh, self.fresh = self.fresh, []
+        """The commitments made since the last call (for the next update; most
+        updates have none, and get the same empty list, not to be changed)."""
+        fresh = self.fresh
+        if fresh:
+            self.fresh = []
         return fresh
 
     def replayed(self, entries: Iterable[Entry]) -> None:

@@ -150,7 +150,8 @@ class GameLog:
             except JournalError as exc:
                 self.reload()
                 self._failed(exc)
-        self.commitments.made(shuffles, any(type(e) is Dealt for e in events))
+        if shuffles:  # a deal or a reshuffle of the discard pile (R3, R10): new commitments
+            self.commitments.made(shuffles, any(type(e) is Dealt for e in events))
         return events
 
     def abandon(self, reason: str) -> None:

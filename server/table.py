@@ -180,7 +180,15 @@ class Table:
     def on_hold(self) -> bool:
         """A game is running but no person is playing (every person's seat is away
         or disconnected): it waits until a player is back (protocol §11.4)."""
-        return self._state is PLAYING and not self.seating.someone_playing()
+        return self._state is PLAYING and not self._someone_playing()
+
+    def moving(self) -> bool:
+        """A game is running and a person is playing it: its clock runs."""
+        return self._state is PLAYING and self._someone_playing()
+
+    def _someone_playing(self) -> bool:
+        """A person holds a seat and is not away (protocol §11.4)."""
+        return any(s.member is not None and not s.away for s in self.seats)
 
     # ---------------------------------------------- the collaborators' parts
 
