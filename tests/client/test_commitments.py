@@ -6,6 +6,7 @@ but fails against them (issue 11, the records gap; ``docs/records.md``).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import random
@@ -50,13 +51,24 @@ def config(tmp_path: Path) -> ServerConfig:
 
 async def ben_plays_until_hand(ben: Player, hand: int, rng: random.Random) -> None:
     """Ben plays random legal turns (Ana's turns time out, then the server
-    plays them) until hand ``hand`` is dealt."""
-    while ben.view is None or ben.view["hand_number"] < hand:
-        v = ben.view
-        if v is not None and v["phase"] == "play" and v["to_act"] == ben.seat:
-            turn = [a for a in v["legal"] if "idiot" not in a]
-            await ben.act(strip_seat(rng.choice(turn)), seq=True)
-        await ben.recv(10)
+    plays them) until hand ``hand`` is dealt. Should Ben be slow enough to time
+    out too (a loaded machine), he says he is back, or the game would wait."""
+    acted = -1
+    async with asyncio.timeout(90):
+        while ben.view is None or ben.view["hand_number"] < hand:
+            v = ben.view
+            mine = v is not None and v["phase"] == "play" and v["to_act"] == ben.seat
+            if mine and v is not None and acted != ben.seq:
+                turn = [a for a in v["legal"] if "idiot" not in a]
+                await ben.act(strip_seat(rng.choice(turn)), seq=True)
+                acted = ben.seq
+            try:
+                m = await ben.recv(0.5)
+            except TimeoutError:
+                acted = -1  # refused (stale): look again, act again
+                continue
+            if m["type"] == "table_info" and m["table"]["players"][ben.seat]["away"]:
+                await ben.send({"type": "back"})
 
 
 def journal_record(server: Server, game: int) -> dict[str, Any]:
