@@ -171,12 +171,19 @@ def verify_record(record: dict[str, Any]) -> list[str]:
     for key in ("hands", "standings", "winners", "complete"):
         if rebuilt[key] != record.get(key):
             problems.append(f"the replay does not give the recorded {key}")
-    abandoned = record.get("abandoned")
-    if abandoned is not None and abandoned not in set(AbandonReason):
-        problems.append(f"unknown reason for an abandoned game: {abandoned!r}")
-    elif abandoned is not None and rebuilt["complete"]:
-        problems.append("a game played to its end is recorded as abandoned")
-    return problems
+    return problems + _abandon_problems(record.get("abandoned"), rebuilt["complete"])
+
+
+def _abandon_problems(abandoned: object, complete: bool) -> list[str]:
+    """What is wrong with a record's ``abandoned`` (None: played to its end, or
+    in play), given whether its log plays to the last hand."""
+    if abandoned is None:
+        return []
+    if abandoned not in set(AbandonReason):
+        return [f"unknown reason for an abandoned game: {abandoned!r}"]
+    if complete:
+        return ["a game played to its end is recorded as abandoned"]
+    return []
 
 
 def check_published(record: dict[str, Any], published: list[str]) -> list[str]:
