@@ -133,6 +133,13 @@ def _close_table_key(model: TableModel, ctx: KeyContext) -> KeyState:
     return _greyed_unless(ctx.online)
 
 
+def _end_game_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    # the creator's, during a game: closing the table then ends it (it asks first)
+    if model.state != TableState.PLAYING or not model.is_creator(ctx.player_name):
+        return False
+    return _greyed_unless(ctx.online)
+
+
 def _summary_key(model: TableModel, ctx: KeyContext) -> KeyState:
     return bool(model.last_result)
 
@@ -158,6 +165,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "start": _start_key,
     "new_game": _new_game_key,
     "close_table": _close_table_key,
+    "end_game": _end_game_key,
     "summary": _summary_key,
     "chat": _chat_key,
     "close_chat": _close_chat_key,

@@ -24,6 +24,7 @@ from craits.protocol.actions import (
     parse_action,
 )
 from craits.protocol.types import GameRecord, HandEndedEvent, Move, RecordHand
+from craits.protocol.vocab import AbandonReason
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -156,6 +157,13 @@ def _scoring(names: list[str], result: HandEndedEvent, style: CardStyle) -> list
     return parts
 
 
+ABANDONED: dict[str, str] = {
+    AbandonReason.NOBODY_CONNECTED: "abandoned, nobody was connected",
+    AbandonReason.CLOSED_BY_CREATOR: "abandoned, its creator closed the table",
+}
+"""A record's ``abandoned`` in words (``docs/records.md``)."""
+
+
 def render_hand(record: GameRecord, index: int, style: CardStyle) -> RenderableType:
     """Everything about hand ``index`` of the record, every hand visible."""
     names = [str(n) for n in record["players"]]
@@ -170,6 +178,9 @@ def render_hand(record: GameRecord, index: int, style: CardStyle) -> RenderableT
     ]
     if hand["result"] is not None:
         parts += _scoring(names, hand["result"], style)
+    why = ABANDONED.get(record.get("abandoned") or "")
+    if why is not None and index == len(record["hands"]) - 1:
+        parts.append(Text(f"\nThe game ended here, unfinished: {why}.", style="bold"))
     return Group(*parts)
 
 

@@ -35,6 +35,7 @@ from craits.protocol.types import (
     ChatSendMsg,
     ClientMsg,
     CloseTableMsg,
+    Commitment,
     CreateTableMsg,
     DeadlineMsg,
     ErrorMsg,
@@ -60,6 +61,7 @@ from craits.protocol.vocab import (
     BotLevel,
     ClientMessage,
     ErrorCode,
+    EventKind,
     NoticeKind,
     ServerMessage,
     TableState,
@@ -67,6 +69,7 @@ from craits.protocol.vocab import (
 from rich.text import Text
 
 from .cards import CardStyle
+from .commitments import DIR_NAME, CommitmentStore
 from .describe import Describer
 from .link import Link
 from .model import Lobby, TableModel
@@ -213,6 +216,8 @@ class Session:
         listener: called with each piece of :data:`News`.
         style: how cards are written in the event log.
         store: where resume tokens are kept.
+        commitments: where the shuffle commitments received are kept (by default
+            in the folder ``commitments`` beside the tokens' file).
         table: join this table once connected (unless a saved seat is taken back).
         spectate: watch this table once connected.
         connect_timeout, retry_base, retry_max, protocol_version: as :class:`Link`'s.
@@ -227,6 +232,7 @@ class Session:
         *,
         style: CardStyle,
         store: TokenStore,
+        commitments: CommitmentStore | None = None,
         table: str | None = None,
         spectate: str | None = None,
         connect_timeout: float = 5.0,
@@ -241,6 +247,7 @@ class Session:
         # account (or one person playing two names) never take each other's seat.
         self.store_key = f"{self.address} {name.casefold()}"
         self.store = store
+        self.commitments = commitments or CommitmentStore(store.path.parent / DIR_NAME)
         self.style = style
         self.link = Link(
             self,
@@ -404,11 +411,14 @@ class Session:
         if saved:
             self._resume(saved["token"])
 
-    def close_table(self) -> None:
-        """Close the table (its creator, no game running): everyone at it goes
-        back to the lobby once the server says it is closed."""
+    def close_table(self, end_game: bool = False) -> None:
+        """Close the table (its creator): everyone at it goes back to the lobby
+        once the server says it is closed. During a game only with ``end_game``
+        (the user said yes to ending it): the game ends, recorded as abandoned."""
         if self.model is not None:
             message = CloseTableMsg(type=ClientMessage.CLOSE_TABLE)
+            if end_game:
+                message["end_game"] = True
             self._request(Intent(Want.CLOSE, self.model.name), message)
 
     def leave(self) -> None:
@@ -507,6 +517,8 @@ def _on_table_closed(session: Session, m: TableClosedMsg) -> None:
         notice = f"{model.creator} closed table {name}."
     else:
         notice = f"Table {name} was closed."
+    if model.state == TableState.PLAYING:
+        notice += " The game ended unfinished (its record says abandoned)."
     session.forget_seat()
     session.say(notice)
     session.drop_table()
@@ -586,6 +598,7 @@ def _on_state(session: Session, m: StateMsg) -> None:
         model = session.model = TableModel(name)
     was = model.phase
     model.apply_state(m)
+    _keep_commitments(session, model, m["commitments"])
     model.log_intro()
     model.check_hand_end(was)
     session.tell(TableShown())
@@ -598,6 +611,9 @@ def _on_update(session: Session, m: UpdateMsg) -> None:
     was = model.phase
     model.apply_update(m)
     events = m["events"]
+    if "commitments" in m:
+        first = any(e["event"] == EventKind.CUT for e in events)
+        _keep_commitments(session, model, m["commitments"], first)
     model.note_events(events)
     lines = Describer(session.style, model.name_of, model.seat).update(events)
     notice = m.get("notice")
@@ -607,6 +623,17 @@ def _on_update(session: Session, m: UpdateMsg) -> None:
         model.add_log(line)
     model.check_hand_end(was)
     session.tell(TableChanged(new_update=True))
+
+
+def _keep_commitments(
+    session: Session, model: TableModel, commitments: list[Commitment], first: bool = False
+) -> None:
+    """Keep the shuffle commitments received for the table's game (a file per
+    game, :mod:`craits.client.commitments`); ``first``: with its first update."""
+    info = model.info
+    game = info.get("game") if info is not None else None
+    names = [p["name"] for p in model.players]
+    session.commitments.received(session.address, model.name, game, names, commitments, first)
 
 
 def _on_deadline(session: Session, m: DeadlineMsg) -> None:

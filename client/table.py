@@ -3,9 +3,11 @@
 The keys are in the Footer; a key that does nothing now is greyed out
 (:meth:`TableScreen.check_action` returns None), and one that never applies
 here (a spectator's "draw") is hidden: :func:`craits.client.presenter.table_key`
-decides. So that the Footer fits 80 columns whatever applies, ``b`` (I'm back)
-and ``h`` (scores) are left out of it: the prompt names them when they matter,
-and the rules page (``?``) lists every key. The keys that play are the game
+decides. So that the Footer fits 80 columns whatever applies, ``b`` (I'm back),
+``h`` (scores) and, during a game, the creator's ``x`` (end the game) are left
+out of it: the prompt names the first two when they matter, ``x`` is the
+"Close table" key shown when no game runs, and the rules page (``?``) lists
+every key. The keys that play are the game
 panel's (:class:`~craits.client.game.GamePanel`); the others are here.
 """
 
@@ -53,6 +55,7 @@ class TableScreen(Screen[None]):
         Binding("s", "start", "Start"),
         Binding("n", "new_game", "New game"),
         Binding("x", "close_table", "Close table"),
+        Binding("x", "end_game", "End game", show=False),
         Binding("h", "summary", "Scores", show=False),
         Binding("c", "chat", "Chat"),
         Binding("escape", "close_chat", "Close chat", key_display="Esc"),
@@ -215,6 +218,24 @@ class TableScreen(Screen[None]):
         question = (
             f"Close table {model.name}? Everyone at it goes back to the lobby, "
             "and it is gone from the list."
+        )
+        self.app.push_screen(ConfirmDialog(question), done)
+
+    def action_end_game(self) -> None:
+        """Close the table during its game, once confirmed: the game ends,
+        recorded as abandoned, and everyone goes back to the lobby."""
+        model = self.model
+        if model is None:
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.session.close_table(end_game=True)
+
+        question = (
+            f"Close table {model.name} and end the game? The game stops where it "
+            "stands (its record keeps it, marked abandoned), and everyone at the "
+            "table goes back to the lobby."
         )
         self.app.push_screen(ConfirmDialog(question), done)
 

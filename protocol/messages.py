@@ -179,7 +179,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.BACK: {},
     ClientMessage.START: {},
     ClientMessage.NEW_GAME: {},
-    ClientMessage.CLOSE_TABLE: {},
+    ClientMessage.CLOSE_TABLE: {"end_game": (boolean, False)},
     ClientMessage.ADD_BOT: {"level": (string(1, 16), False)},
     ClientMessage.ACT: {
         "id": (integer(0, MAX_ID), True),

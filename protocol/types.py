@@ -37,7 +37,8 @@ decoded one is a list.
 
 Optional keys are ``NotRequired``: absent, never nil (§3). Keys added in this
 revision of protocol version 1 (additive): ``hand_ended.penalties``,
-``view.penalties_paid`` and the table info's ``may_start``.
+``view.penalties_paid``, the table info's ``may_start`` and ``game``,
+``close_table.end_game`` and a record's ``abandoned``.
 """
 
 # No ``from __future__ import annotations`` here: TypedDict must see NotRequired
@@ -47,6 +48,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 
 from .actions import Action
 from .vocab import (
+    AbandonReason,
     BotLevel,
     ClientMessage,
     DrawReason,
@@ -391,7 +393,9 @@ class SeatInfo(TypedDict):
 
 class TableInfo(TypedDict):
     """A table as the lobby lists it (§10): no cards. ``may_start`` (added in this
-    revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2)."""
+    revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2);
+    ``game`` (added too): the journal's id of the table's game, as its record
+    has it, or None."""
 
     name: str
     seats: int
@@ -405,6 +409,7 @@ class TableInfo(TypedDict):
     hands_in_game: int
     on_hold: bool
     may_start: list[int]
+    game: int | None
 
 
 class Limits(TypedDict):
@@ -519,6 +524,7 @@ class GameRecord(TypedDict):
     players: list[str]
     rules: RulesMap
     complete: bool
+    abandoned: AbandonReason | None
     hands: list[RecordHand]
     standings: list[Standing]
     winners: list[int]
@@ -821,9 +827,11 @@ class NewGameMsg(TypedDict):
 
 
 class CloseTableMsg(TypedDict):
-    """Close the table (its creator only)."""
+    """Close the table (its creator only); while a game runs, only with
+    ``end_game: true``, which ends it as abandoned (§11.2, added in this revision)."""
 
     type: Literal[ClientMessage.CLOSE_TABLE]
+    end_game: NotRequired[bool]
 
 
 class AddBotMsg(TypedDict):

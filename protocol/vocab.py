@@ -488,3 +488,15 @@ class LogEntryKind(StrEnum):
     """An accepted action, ``{seat, id, action}``."""
     NEXT_HAND = "next_hand"
     """The next hand is dealt (R2)."""
+
+
+class AbandonReason(StrEnum):
+    """Why a game ended before its last hand: a game record's ``abandoned``
+    (``docs/records.md``; ``null`` for a game played to its end or still in play)."""
+
+    NOBODY_CONNECTED = "nobody_connected"
+    """No person held a seat with a connection for the server's abandon time
+    (``craits-server --abandon-after``, protocol §11.1)."""
+    CLOSED_BY_CREATOR = "closed_by_creator"
+    """The table's creator closed the table during the game (``close_table``
+    with ``end_game``, protocol §11.2)."""

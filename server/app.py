@@ -32,7 +32,7 @@ from craits.server.engine import Rules
 from craits.server.interfaces import Lobby, TableError
 from craits.server.journal import Journal, JournalError, SavedTable
 from craits.server.seating import token_digest
-from craits.server.table import Table, TableConfig
+from craits.server.table import ABANDON_AFTER, Table, TableConfig
 
 log = logging.getLogger("craits.server")
 
@@ -71,6 +71,9 @@ class ServerConfig:
     hand_pause: float = 4.0
     bot_delay: float = 0.6
     away_delay: float = 0.3
+    abandon_after: float = ABANDON_AFTER
+    """A table with a game and no person connected at its seats for this long
+    is abandoned: its game ends, its table closes (0: never; protocol §11.1)."""
     bots: int = 0
     """Open a table with this many bots at start (0: none)."""
     data_dir: Path | None = None
@@ -290,7 +293,9 @@ class Server(Lobby):
 
     def _table_config(self, turn_timeout: float) -> TableConfig:
         cfg = self.config
-        return TableConfig(turn_timeout, cfg.hand_pause, cfg.bot_delay, cfg.away_delay)
+        return TableConfig(
+            turn_timeout, cfg.hand_pause, cfg.bot_delay, cfg.away_delay, cfg.abandon_after
+        )
 
     def create_table(
         self,
@@ -325,7 +330,8 @@ class Server(Lobby):
         return table
 
     def close_table(self, table: Table) -> None:
-        """Close and remove a table."""
+        """Close and remove a table; the ``--bots`` practice table is replaced
+        by a fresh one."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
@@ -340,6 +346,8 @@ class Server(Lobby):
         for client in self._watchers:
             if client.table is None:
                 client.send(message)
+        if table.name == PRACTICE and self.config.bots > 0 and not self.stopping:
+            self._open_practice()
 
     def _restore(self, saved: SavedTable) -> None:
         """Rebuild a table from the journal: seats and tokens, and its game by
@@ -358,22 +366,6 @@ class Server(Lobby):
         table = self.create_table(PRACTICE, self.config.bots + 1, Rules(), None, None)
         for _ in range(self.config.bots):
             table.membership.add_bot(self.config.bot_level)
-
-    def maybe_close(self, table: Table) -> None:
-        """Close a table nobody sits at or watches, unless a game is running
-        (or paused by a failed journal write).
-
-        The ``--bots`` practice table stays open; once its game is over and
-        everyone has gone, a fresh one replaces it.
-        """
-        if not table.seating.is_empty() or table.holds_game:
-            return  # a paused game stays, in the journal too, for a restart to restore
-        if table.name == PRACTICE and self.config.bots > 0:
-            if table.ended:
-                self.close_table(table)
-                self._open_practice()
-            return
-        self.close_table(table)
 
     def watch(self, client: Client, on: bool) -> None:
         """Send (or stop sending) lobby updates to ``client``."""

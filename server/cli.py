@@ -17,6 +17,7 @@ from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server.app import Server, ServerConfig
 from craits.server.journal import JournalError, JournalReader
 from craits.server.records import build_record
+from craits.server.table import ABANDON_AFTER
 from platformdirs import user_data_dir
 
 EXIT_BROKEN_PIPE = 141
@@ -87,6 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=4.0,
         metavar="SECONDS",
         help="pause between a hand's end and the next deal (default 4)",
+    )
+    p.add_argument(
+        "--abandon-after",
+        type=float,
+        default=ABANDON_AFTER,
+        metavar="SECONDS",
+        help="a table with a game and no player connected for this long is abandoned: "
+        "a running game ends (its record kept, marked abandoned) and the table closes "
+        f"(default {ABANDON_AFTER:g}, half an hour; 0 never)",
     )
     p.add_argument(
         "--data-dir",
@@ -280,6 +290,8 @@ def _bad_arguments(args: argparse.Namespace) -> str | None:
         or min(args.max_empty_tables, args.max_empty_tables_per_address) < 1
     ):
         return "--empty-table-grace must be > 0, --max-empty-tables(-per-address) >= 1"
+    if not args.abandon_after >= 0:
+        return "--abandon-after must be >= 0"
     return None
 
 
@@ -296,6 +308,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         heartbeat=args.heartbeat,
         turn_timeout=args.turn_timeout,
         hand_pause=args.hand_pause,
+        abandon_after=args.abandon_after,
         bots=args.bots,
         bot_level=args.bot_level,
         rate=args.rate,

@@ -1,9 +1,13 @@
-"""A table's turn clock: the turn's deadline, and the one timer that moves the
-game on without a player (protocol §11.4): the next deal after a pause, a
-bot's move, the move played for an away seat, and the turn timeout.
+"""A table's clocks.
 
-The clock decides *when*; what is played comes from :mod:`craits.server.bots`
-and goes through the table's game log like any action.
+- :class:`TurnClock`: the turn's deadline, and the one timer that moves the
+  game on without a player (protocol §11.4): the next deal after a pause, a
+  bot's move, the move played for an away seat, and the turn timeout. It
+  decides *when*; what is played comes from :mod:`craits.server.bots` and goes
+  through the table's game log like any action.
+- :class:`AbandonClock`: how long a table with a game has had no person
+  connected at its seats; after the server's abandon time the game ends as
+  abandoned and the table closes (protocol §11.1).
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import Notice
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL, NoticeKind, Phase
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL, AbandonReason, NoticeKind, Phase, TableState
 from craits.server import bots
 from craits.server.engine import IllegalAction, action_from_dict, view
 from craits.server.interfaces import TablePaused
@@ -84,7 +89,7 @@ class TurnClock:
             self._timer = None
         table = self.table
         game = table.gamelog.game
-        if game is None or not table.playing or table.on_hold():
+        if game is None or not table.moving():
             return  # on hold: no player here; the table waits for one to come back
         config = table.config
         if game.phase == Phase.HAND_OVER:
@@ -197,3 +202,99 @@ class TurnClock:
             self._play_for(seat, data)
         except IllegalAction:
             return  # the window closed meanwhile
+
+
+_COUNTED = frozenset({TableState.PLAYING, TableState.FINISHED, TableState.STOPPED})
+"""The states in which a table with no person connected is counted as left:
+it holds a game, running or over (a waiting table closes as its seats empty;
+a paused one waits for a restart, its journal broken)."""
+
+
+class AbandonClock:
+    """The abandon clock of ``table`` (protocol §11.1); on the event loop thread.
+
+    While the table holds a game (running, over, or stopped by an error) and
+    no person holds a seat with a connection (bots and spectators do not
+    count), the clock runs; after ``table.config.abandon_after`` seconds a
+    running game ends as abandoned (its record kept, ``docs/records.md``) and
+    the table closes (:meth:`Table.abandon <craits.server.table.Table.abandon>`).
+    A person back at a seat (``resume``) stops it. ``abandon_after`` 0: never.
+
+    The count starts when the last person goes, and survives restarts: that
+    time (:attr:`since`, wall-clock seconds since the epoch) is written with the
+    table's row, and a restored table counts on from it. A table restored with
+    no time recorded (its people were still there when the server stopped)
+    counts from its restoration. Either way it gets the full time at most
+    from the moment it is restored (a clock set back gives no more).
+
+    Attributes:
+        since: when the last person went (seconds since the epoch), or None
+            while the clock does not run.
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.since: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def vacant(self) -> bool:
+        """The table holds a game and no person holds a seat with a connection."""
+        table = self.table
+        return table.state in _COUNTED and all(s.member is None for s in table.seats)
+
+    def check(self) -> None:
+        """After a change of the seats or the state: start the count, or stop it."""
+        if self.table.config.abandon_after <= 0 or not self.vacant():
+            self.since = None
+            self.cancel()
+            return
+        if self.since is None:
+            self.since = time.time()
+        if self._timer is None:
+            self._start()
+
+    def restored(self, since: float | None) -> bool:
+        """The table was restored from the journal, every seat disconnected:
+        count on from ``since`` (the time its row holds; None: from now).
+        Returns whether the count starts now (a time for the row to record)."""
+        self.since = since
+        self.check()
+        return since is None and self.since is not None
+
+    def cancel(self) -> None:
+        """Stop the timer (the table paused or closed, or the server is stopping)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def left(self) -> float:
+        """Seconds until the table is abandoned: from :attr:`since`, never
+        more than the full time from now."""
+        after = self.table.config.abandon_after
+        if self.since is None:
+            return after
+        now = time.time()
+        return min(after, max(0.0, min(self.since, now) + after - now))
+
+    def _start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.left(), self._fire)
+
+    def _fire(self) -> None:
+        """The time is up: end the game as abandoned and close the table; an
+        error stops this table only."""
+        self._timer = None
+        table = self.table
+        if not self.vacant():
+            return
+        log.info(
+            "table %s: no person connected for %gs: abandoned",
+            table.name,
+            table.config.abandon_after,
+        )
+        try:
+            table.abandon(AbandonReason.NOBODY_CONNECTED)
+        except TablePaused:
+            pass  # already paused and reported; a restart brings it back
+        except Exception:
+            table.stop_on_error()

@@ -35,7 +35,7 @@ from craits.protocol import (
     encode,
     parse_client_message,
 )
-from craits.protocol.types import CheckedClientMsg, ErrorMsg, ServerMsg
+from craits.protocol.types import ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
 from craits.server import handlers
 from craits.server.empty_tables import address_key
@@ -84,23 +84,21 @@ class Outbox:
     def __init__(self) -> None:
         self._items: list[tuple[int, bytes]] = []
         self.size = 0
-        """Bytes queued."""
+        """Bytes queued (0: nothing is, as every frame has a header)."""
 
     def put(self, ticket: int, frame: bytes) -> bool:
         """Queue ``frame``; returns whether the outbox was empty before."""
         items = self._items
+        was_empty = not items
         items.append((ticket, frame))
         self.size += len(frame)
-        return len(items) == 1
+        return was_empty
 
     def take(self) -> bytes:
         """Everything queued, as one write; the outbox is then empty."""
         items = self._items
         self._items, self.size = [], 0
         return items[0][1] if len(items) == 1 else b"".join(b for _, b in items)
-
-    def __bool__(self) -> bool:
-        return bool(self._items)
 
     def discard_from(self, ticket: int) -> None:
         """Drop the frames that wait on journal write ``ticket`` or a later one."""
@@ -215,6 +213,7 @@ class Client(asyncio.Protocol):
         config = server.config
         self._limiter = RateLimiter(config.rate, config.burst, self.last_seen)
         self._reader = FrameReader(MAX_FRAME)
+        self._partial = False  # the reader held part of a frame after the last read
         self._outbox = Outbox()
         self._loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
@@ -252,7 +251,7 @@ class Client(asyncio.Protocol):
             table = self.table
             self.table = None
             self.server.guard(table, table.membership.disconnected, self)
-            self.server.maybe_close(table)
+            self.server.empty_tables.left(table)
         self.server.forget(self)
 
     def _set_timer(self, delay: float) -> None:
@@ -301,7 +300,7 @@ class Client(asyncio.Protocol):
         """Write what was queued, in one write. Callers commit the journal first
         (:meth:`Server.commit_journal`): nothing goes out before the writes it
         tells of are recorded."""
-        if not self._outbox or self._gone:
+        if not self._outbox.size or self._gone:
             return
         assert self.transport is not None
         data = self._outbox.take()
@@ -387,10 +386,10 @@ class Client(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         """Decode and handle every whole frame received; a frame cut short must
         be finished within ``frame_timeout`` of its first byte."""
-        reader = self._reader
-        had_partial = reader.pending > 0
+        had_partial = self._partial
         try:
-            for body in reader.frames(data):  # each header read once the frame before is handled
+            # each header is read once the frame before it is handled
+            for body in self._reader.frames(data):
                 if self.closed:
                     return
                 had_partial = False
@@ -399,10 +398,14 @@ class Client(asyncio.Protocol):
             self.error(exc.code, exc.message)
             self.abort_after_flush()
             return
-        if self.closed or not self.hello:
+        if self.closed:
+            return
+        partial = self._partial = self._reader.pending > 0
+        if not self.hello:
             return  # before the hello, its deadline stands
-        if not reader.pending:
-            self._cancel_timer()
+        if not partial:
+            if self._timer is not None:
+                self._cancel_timer()
         elif not had_partial:
             # a new frame began in this read: its whole must follow in time
             self._set_timer(self.server.config.frame_timeout)
@@ -425,13 +428,25 @@ class Client(asyncio.Protocol):
 
     def _handle(self, body: bytes) -> None:
         """Check the rate, decode, validate and dispatch one frame body: bad
-        input gets an error reply naming the problem."""
+        input gets an error reply naming the problem; a handler's own failure
+        gets ``internal`` and counts as an error of this connection."""
         try:
             if not self._limiter.allow(self.last_seen):
                 self.error(ErrorCode.RATE_LIMITED, "too many messages; closing")
                 self.abort_after_flush()
                 return
-            self._dispatch(parse_client_message(decode(body)))
+            message = parse_client_message(decode(body))
+            was_hello = self.hello
+            try:
+                handlers.dispatch(self, message)
+            except (ProtocolError, TableError):
+                raise
+            except Exception:
+                log.exception("connection %s: failed to handle a message", self.peer)
+                self.error(ErrorCode.INTERNAL, "the server failed to handle that message")
+                self.errors += 1
+            if self.hello and not was_hello:
+                self._cancel_timer()  # the hello came: no deadline until a frame is cut short
         except ProtocolError as exc:
             self.error(exc.code, exc.message, id=exc.id)
             if exc.code in FATAL:
@@ -443,18 +458,3 @@ class Client(asyncio.Protocol):
                 self.abort_after_flush()
         except TableError as exc:
             self.error(exc.code, exc.message)
-
-    def _dispatch(self, message: CheckedClientMsg) -> None:
-        """Hand a valid message to its handler; a handler's own failure gets
-        ``internal`` and counts as an error of this connection."""
-        was_hello = self.hello
-        try:
-            handlers.dispatch(self, message)
-        except (ProtocolError, TableError):
-            raise
-        except Exception:
-            log.exception("connection %s: failed to handle a message", self.peer)
-            self.error(ErrorCode.INTERNAL, "the server failed to handle that message")
-            self.errors += 1
-        if self.hello and not was_hello:
-            self._cancel_timer()  # the hello came: no deadline until a frame is cut short

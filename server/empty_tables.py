@@ -1,12 +1,11 @@
-"""Tables nobody is at: each closes after a grace, and nobody holds many (protocol §11.1).
+"""Tables nobody is at: they close, and nobody holds many (protocol §11.1).
 
 A table is *unattended* when no person is at it (no seat held by a
 connection, no spectator; bots do not count) and it holds no game (it is not
-playing or paused). The server closes such a table at once when its last
-person goes (:meth:`Server.maybe_close <craits.server.app.Server.maybe_close>`);
-a table that nobody has come to yet — a new one, or one restored after a
-restart — gets :attr:`EmptyTables.grace` seconds, then closes if still
-unattended. And a connection may hold at most ``per_connection`` such new
+playing or paused). Such a table closes at once when its last person goes
+(:meth:`EmptyTables.left`); a table that nobody has come to yet — a new one,
+or one restored after a restart — gets :attr:`EmptyTables.grace` seconds,
+then closes if still unattended. And a connection may hold at most ``per_connection`` such new
 tables at once, an address (an IPv4 address, or an IPv6 /64) at most
 ``per_address``: ``create_table`` beyond that is refused with
 ``too_many_empty_tables``. So no one can fill the server's table cap with
@@ -122,6 +121,18 @@ class EmptyTables:
         server = self.server
         if unattended(table) and not (table.name == PRACTICE and server.config.bots > 0):
             self.watch(table)
+
+    def left(self, table: Table) -> None:
+        """A person left ``table`` (``leave``, a ``resume`` elsewhere, a dropped
+        connection): close it if it is now unattended. A paused game stays, in
+        the journal too, for a restart to restore. The ``--bots`` practice
+        table stays until its game is over (then a fresh one replaces it)."""
+        if not unattended(table):
+            return
+        server = self.server
+        if table.name == PRACTICE and server.config.bots > 0 and not table.ended:
+            return
+        server.close_table(table)
 
     def forget(self, table: Table) -> None:
         """``table`` closed: stop its timer."""

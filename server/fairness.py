@@ -7,7 +7,10 @@ a game record is checked against them afterwards.
 - :class:`HandCommitments`: the commitments of the hand in play, and those not
   yet sent to the table's members.
 - :func:`verify_record`: every shuffle of a record against its commitment, and
-  a replay of the whole game to the recorded hands and scores.
+  a replay of the whole game to the recorded hands and scores;
+- :func:`check_published`: a record's commitments against those a player
+  received during play (which a record forged and recomputed throughout
+  cannot match).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from craits.protocol.types import Commitment
-from craits.protocol.vocab import LogEntryKind
+from craits.protocol.vocab import AbandonReason, LogEntryKind
 from craits.server.engine import Rules
 from craits.server.records import RECORD_FORMAT, Entry, build_record
 
@@ -99,8 +102,11 @@ class HandCommitments:
         self.hand.extend(self.fresh)
 
     def take_fresh(self) -> list[Commitment]:
-        """The commitments made since the last call (for the next update)."""
-        fresh, self.fresh = self.fresh, []
+        """The commitments made since the last call (for the next update; most
+        updates have none, and get the same empty list, not to be changed)."""
+        fresh = self.fresh
+        if fresh:
+            self.fresh = []
         return fresh
 
     def replayed(self, entries: Iterable[Entry]) -> None:
@@ -165,4 +171,53 @@ def verify_record(record: dict[str, Any]) -> list[str]:
     for key in ("hands", "standings", "winners", "complete"):
         if rebuilt[key] != record.get(key):
             problems.append(f"the replay does not give the recorded {key}")
+    return problems + _abandon_problems(record.get("abandoned"), rebuilt["complete"])
+
+
+def _abandon_problems(abandoned: object, complete: bool) -> list[str]:
+    """What is wrong with a record's ``abandoned`` (None: played to its end, or
+    in play), given whether its log plays to the last hand."""
+    if abandoned is None:
+        return []
+    if abandoned not in set(AbandonReason):
+        return [f"unknown reason for an abandoned game: {abandoned!r}"]
+    if complete:
+        return ["a game played to its end is recorded as abandoned"]
+    return []
+
+
+def check_published(record: dict[str, Any], published: list[str]) -> list[str]:
+    """Check a record against the commitments received during play
+    (``published``: SHA-256 hex digests in the order received, as a client
+    keeps them, :mod:`craits.client.commitments`).
+
+    :func:`verify_record` alone cannot tell a true record from one whose deals
+    were changed (say, one seat's cards put in another order) and whose
+    salts, commitments, hands and results were all computed again. What was
+    published during play can: every commitment received must be one of the
+    record's shuffles, in the same order (a player who was not there the
+    whole game holds a part of them).
+
+    Returns:
+        The problems found, in words; empty when the record holds every
+        commitment published, in order.
+    """
+    try:
+        recorded = [str(d["sha256"]) for k, d in record["log"] if k == LogEntryKind.SHUFFLE]
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"malformed record: {exc}"]
+    where = {c: i for i, c in enumerate(recorded)}
+    problems: list[str] = []
+    last = -1
+    for n, c in enumerate(published, 1):
+        i = where.get(c)
+        if i is None:
+            problems.append(
+                f"commitment {n} received during play ({c[:12]}…) is not in the record: "
+                "its shuffles are not the ones published"
+            )
+        elif i < last:
+            problems.append(f"commitment {n} received during play is out of order in the record")
+        else:
+            last = i
     return problems

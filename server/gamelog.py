@@ -150,8 +150,25 @@ class GameLog:
             except JournalError as exc:
                 self.reload()
                 self._failed(exc)
-        self.commitments.made(shuffles, any(type(e) is Dealt for e in events))
+        if shuffles:  # a deal or a reshuffle of the discard pile (R3, R10): new commitments
+            self.commitments.made(shuffles, any(type(e) is Dealt for e in events))
         return events
+
+    def abandon(self, reason: str) -> None:
+        """Record that the game in play ends here, before its last hand:
+        ``reason`` (an :class:`~craits.protocol.vocab.AbandonReason`) is its
+        record's ``abandoned`` (``docs/records.md``). Nothing is recorded
+        without a journal.
+
+        Raises:
+            TablePaused: the write failed (a journal that does not defer its writes).
+        """
+        if self.journal is None or self.game_id is None:
+            return
+        try:
+            self.journal.append(self.game_id, [], {"abandoned": reason})
+        except JournalError as exc:
+            self._failed(exc)
 
     def _failed(self, exc: JournalError) -> NoReturn:
         self._pause(str(exc))

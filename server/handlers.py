@@ -47,7 +47,13 @@ from craits.protocol.types import (
     StartMsg,
     WelcomeMsg,
 )
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ClientMessage, ErrorCode, ServerMessage
+from craits.protocol.vocab import (
+    DEFAULT_BOT_LEVEL,
+    AbandonReason,
+    ClientMessage,
+    ErrorCode,
+    ServerMessage,
+)
 from craits.server.engine import Rules
 from craits.server.interfaces import TableError
 from craits.server.records import build_record, iso_time
@@ -204,7 +210,7 @@ def on_resume(client: Client, msg: ResumeMsg) -> None:
     here = client.table
     if here is not None and here is not table:
         client.server.guard(here, here.membership.leave, client)
-        client.server.maybe_close(here)  # as after a leave: nobody left, it closes
+        client.server.empty_tables.left(here)  # as after a leave: nobody left, it closes
     client.table = table
     client.name = table.seats[seat].name
     client.server.guard(table, table.membership.resume, client, seat)
@@ -227,7 +233,7 @@ def on_leave(client: Client, msg: LeaveMsg) -> None:
     client.table = None
     client.server.guard(table, table.membership.leave, client)
     client.send({"type": ServerMessage.LEFT, "table": table.name})
-    client.server.maybe_close(table)
+    client.server.empty_tables.left(table)
 
 
 def on_back(client: Client, msg: BackMsg) -> None:
@@ -249,12 +255,20 @@ def on_new_game(client: Client, msg: NewGameMsg) -> None:
 
 
 def on_close_table(client: Client, msg: CloseTableMsg) -> None:
-    """Close the table: its creator only, not while a game runs (§11.2)."""
+    """Close the table: its creator only; while a game runs, only with
+    ``end_game``, which ends the game as abandoned (§11.2)."""
     table = _table(client)
     if table.seating.creator is not client:
         raise TableError(ErrorCode.NOT_CREATOR, "only the table's creator may close it")
     if table.playing:
-        raise TableError(ErrorCode.GAME_RUNNING, "a game is running; it can be closed once over")
+        if not msg.get("end_game", False):
+            raise TableError(
+                ErrorCode.GAME_RUNNING,
+                "a game is running; close with end_game to end it (it is recorded as abandoned)",
+            )
+        reason = AbandonReason.CLOSED_BY_CREATOR
+        client.server.guard(table, table.abandon, reason, reraise=True)
+        return
     client.server.close_table(table)
 
 

@@ -55,6 +55,9 @@ class Lobby(Protocol):
     def drop_token(self, digest: bytes) -> None:
         """The resume token with SHA-256 ``digest`` no longer holds a seat."""
 
+    def close_table(self, table: Table) -> None:
+        """Close ``table`` and remove it from the lobby (its members are told)."""
+
 
 class TableJournal(Protocol):
     """Where a table records itself (docs/records.md): its row, and its game's
@@ -75,8 +78,10 @@ class TableJournal(Protocol):
         state: str,
         seats: list[dict[str, Any]],
         game_id: int | None,
+        vacant_since: float | None = None,
     ) -> int:
-        """Write the table's row (seats with token digests, never tokens)."""
+        """Write the table's row (seats with token digests, never tokens;
+        ``vacant_since``: when its last person went, seconds since the epoch)."""
         ...
 
     def start_game(

@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS tables (
     state TEXT NOT NULL,
     seats TEXT NOT NULL,
     game_id INTEGER,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    vacant_since REAL
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -81,7 +82,7 @@ class JournalError(Exception):
 
 @dataclass
 class SavedGame:
-    """An unfinished game as the journal holds it."""
+    """A table's game (in play, or its last, over) as the journal holds it."""
 
     id: int
     players: list[str]
@@ -101,6 +102,9 @@ class SavedTable:
     state: str
     seats: list[dict[str, Any]]
     game: SavedGame | None
+    vacant_since: float | None = None
+    """When its last person went (seconds since the epoch), or None: the
+    table's abandon clock (:class:`craits.server.clock.AbandonClock`)."""
 
 
 class WriteFailure(NamedTuple):
@@ -151,13 +155,17 @@ class JournalReader:
         return [(kind, json.loads(data)) for kind, data in rows]
 
     def tables(self) -> list[SavedTable]:
-        """Every open table, with its game's log if a game is unfinished."""
+        """Every open table, with the log of its game in play or just over (a
+        finished table comes back with its last game's final view and the
+        replies to its actions, protocol §4.8)."""
         out = []
-        for name, capacity, rules, timeout, creator, state, seats, game_id, _ in self.db.execute(
-            "SELECT * FROM tables ORDER BY updated"
-        ).fetchall():
+        rows = self.db.execute(
+            "SELECT name, capacity, rules, turn_timeout, creator, state, seats, game_id,"
+            " vacant_since FROM tables ORDER BY updated"
+        ).fetchall()
+        for name, capacity, rules, timeout, creator, state, seats, game_id, vacant in rows:
             game = None
-            if game_id is not None and state == "playing":
+            if game_id is not None and state in ("playing", "finished"):
                 row = self.db.execute(
                     "SELECT players, rules FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
@@ -175,6 +183,7 @@ class JournalReader:
                     state,
                     json.loads(seats),
                     game,
+                    vacant,
                 )
             )
         return out
@@ -358,6 +367,9 @@ class Journal(JournalReader):
             # reused, not grown again, as long as a cycle fits
             db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
             db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+            if "vacant_since" not in columns:  # a journal from before the abandon clock
+                db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
         finally:
             os.umask(old)
         for suffix in ("", "-wal", "-shm"):
@@ -479,8 +491,10 @@ class Journal(JournalReader):
         state: str,
         seats: list[dict[str, Any]],
         game_id: int | None,
+        vacant_since: float | None = None,
     ) -> int:
-        """Write a table's row (its seats with their token digests, never tokens);
+        """Write a table's row (its seats with their token digests, never tokens;
+        ``vacant_since``: when its last person went, seconds since the epoch);
         returns the write's ticket.
 
         Raises:
@@ -490,7 +504,9 @@ class Journal(JournalReader):
             ("table", name),
             [
                 (
-                    "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO tables (name, capacity, rules, turn_timeout,"
+                    " creator, state, seats, game_id, updated, vacant_since)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         name,
                         capacity,
@@ -501,6 +517,7 @@ class Journal(JournalReader):
                         json.dumps(seats),
                         game_id,
                         time.time(),
+                        vacant_since,
                     ),
                 )
             ],

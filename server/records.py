@@ -86,7 +86,8 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
     ``game_row`` is :meth:`craits.server.journal.Journal.game`'s result. The
     record holds the rules, the players, the replayable log (every shuffle with
     its order, salt and commitment; every action), each hand as dealt, played
-    and scored, and the final standings.
+    and scored, and the final standings; for a game ended before its last
+    hand, why (``abandoned``: the ``abandoned`` of the row's ``result``).
 
     Raises:
         ValueError: the log does not replay.
@@ -119,6 +120,8 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
     log = [(k, d) for k, d in game_row["entries"]]
     game = replay(len(players), rules, log, collect)
     over = game.phase == Phase.GAME_OVER
+    result = game_row.get("result")
+    abandoned = result.get("abandoned") if isinstance(result, dict) and not over else None
     scores = list(game.scores)
     order = sorted(range(len(players)), key=lambda s: scores[s])
     standings = []
@@ -137,6 +140,7 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
         "players": players,
         "rules": rules.to_dict(),
         "complete": over,
+        "abandoned": abandoned,
         "hands": hands,
         "standings": standings,
         "winners": list(game.result.winners) if over and game.result else [],

@@ -146,10 +146,6 @@ class Seating:
             i for i, s in enumerate(self.seats) if s.member is not None and self.can_start(s.member)
         ]
 
-    def someone_playing(self) -> bool:
-        """A person holds a seat and is not away (protocol §11.4)."""
-        return any(s.member is not None and not s.away for s in self.seats)
-
     def is_empty(self) -> bool:
         """No person seated or watching (bots do not count)."""
         return not self.spectators and all(s.member is None for s in self.seats)

@@ -9,6 +9,8 @@ event loop thread:
 - :class:`~craits.server.gamelog.GameLog`: the game, applied → journaled → replayed,
   with the hand's shuffle commitments (:mod:`craits.server.fairness`);
 - :class:`~craits.server.clock.TurnClock`: deadlines, timeouts, bot moves;
+- :class:`~craits.server.clock.AbandonClock`: how long nobody has been at a
+  table with a game; then the game ends as abandoned and the table closes;
 - :class:`~craits.server.broadcast.Broadcaster`: what each member receives;
 - :class:`Chat`: the table's chat lines.
 
@@ -32,9 +34,9 @@ from craits.protocol.types import (
     TableInfoMsg,
     View,
 )
-from craits.protocol.vocab import ErrorCode, Phase, ServerMessage, TableState
+from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
 from craits.server.broadcast import Broadcaster
-from craits.server.clock import TurnClock
+from craits.server.clock import AbandonClock, TurnClock
 from craits.server.engine import Event, Game, Rules, view
 from craits.server.fairness import RecordingShuffle
 from craits.server.gamelog import GameLog
@@ -63,14 +65,21 @@ _NEXT: dict[TableState, frozenset[TableState]] = {
 """The state changes allowed (protocol §11.1)."""
 
 
+ABANDON_AFTER = 1800.0
+"""Seconds a table with a game may go with no person connected at its seats
+before the game ends as abandoned and the table closes (protocol §11.1;
+``craits-server --abandon-after``)."""
+
+
 @dataclass
 class TableConfig:
-    """Timings of a table, in seconds."""
+    """Timings of a table, in seconds (``abandon_after`` 0: never abandoned)."""
 
     turn_timeout: float = 60.0
     hand_pause: float = 4.0
     bot_delay: float = 0.6
     away_delay: float = 0.3
+    abandon_after: float = ABANDON_AFTER
 
 
 class Chat:
@@ -116,6 +125,7 @@ class Table:
         self.spectators: set[Member] = self.seating.spectators
         self.gamelog = GameLog(name, rules, journal, self.seating.answered, self.pause)
         self.clock = TurnClock(self)
+        self.abandon_clock = AbandonClock(self)
         self.broadcaster = Broadcaster(name, self.seating)
         self.chat = Chat()
         self.membership = Membership(self)
@@ -139,6 +149,8 @@ class Table:
         self._state = state
         if state is STOPPED or state is PAUSED:
             self.clock.cancel()
+        if state is PAUSED:
+            self.abandon_clock.cancel()  # nothing can be recorded until a restart
 
     @property
     def waiting(self) -> bool:
@@ -168,7 +180,15 @@ class Table:
     def on_hold(self) -> bool:
         """A game is running but no person is playing (every person's seat is away
         or disconnected): it waits until a player is back (protocol §11.4)."""
-        return self._state is PLAYING and not self.seating.someone_playing()
+        return self._state is PLAYING and not self._someone_playing()
+
+    def moving(self) -> bool:
+        """A game is running and a person is playing it: its clock runs."""
+        return self._state is PLAYING and self._someone_playing()
+
+    def _someone_playing(self) -> bool:
+        """A person holds a seat and is not away (protocol §11.4)."""
+        return any(s.member is not None and not s.away for s in self.seats)
 
     # ---------------------------------------------- the collaborators' parts
 
@@ -201,8 +221,9 @@ class Table:
         return self.clock.deadline
 
     def close_timers(self) -> None:
-        """Cancel the table's timer (server shutdown)."""
+        """Cancel the table's timers (server shutdown)."""
         self.clock.cancel()
+        self.abandon_clock.cancel()
 
     def _after(self, events: list[Event], notice: Notice | None = None) -> None:
         """:meth:`Play.publish` (tests drive the table by this name)."""
@@ -226,6 +247,7 @@ class Table:
             "hands_in_game": self.rules.hands,
             "on_hold": self.on_hold(),
             "may_start": self.seating.may_start(),
+            "game": self.gamelog.game_id,
         }
 
     def snapshot(self, seat: int | None) -> StateMsg:
@@ -261,14 +283,16 @@ class Table:
                 self._state,
                 self.seating.rows(),
                 self.gamelog.game_id,
+                self.abandon_clock.since,
             )
         except JournalError as exc:
             self.pause(str(exc))
             raise TablePaused(str(exc)) from None
 
     def broadcast_info(self) -> None:
-        """The table changed: record its row (unless paused) and send its info
-        to its members and the lobby's watchers."""
+        """The table changed: check its abandon clock, record its row (unless
+        paused) and send its info to its members and the lobby's watchers."""
+        self.abandon_clock.check()
         if self._state is not PAUSED:
             self.persist()
         message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": self.info()}
@@ -298,6 +322,8 @@ class Table:
         elif state is PLAYING:
             state = STOPPED
         self.become(state)
+        if self.abandon_clock.restored(saved.vacant_since):
+            self.persist()  # the count started now: a second restart goes on from here
 
     def write_failed(self, ticket: int, reason: str) -> None:
         """Journal write ``ticket`` (this table's) failed: drop every message
@@ -339,9 +365,23 @@ class Table:
         self.broadcaster.error_all(ErrorCode.TABLE_STOPPED, message)
         self.broadcast_info()
 
+    def abandon(self, reason: AbandonReason) -> None:
+        """End the game in play as abandoned, if one is running (its record is
+        kept, marked with ``reason``: ``docs/records.md``), and close the
+        table (protocol §11.1, §11.2).
+
+        Raises:
+            TablePaused: the journal write failed; the table is paused, not closed.
+        """
+        if self._state is PLAYING:
+            self.gamelog.abandon(reason)
+            log.info("table %s: game %s abandoned (%s)", self.name, self.gamelog.game_id, reason)
+        self._lobby.close_table(self)
+
     def close(self) -> None:
-        """Close the table: drop its timer and its seats' tokens, and let its members go."""
+        """Close the table: drop its timers and its seats' tokens, and let its members go."""
         self.clock.cancel()
+        self.abandon_clock.cancel()
         self.seating.drop_tokens()
         self.broadcaster.close()
         log.info("table %s: closed", self.name)
