@@ -226,16 +226,36 @@ def _schema(msg: Mapping[str, object]) -> tuple[str, ClientMessage, Schema]:
 def _fields(
     msg: Mapping[str, object], kind: str, spec: Schema, out: dict[str, Any]
 ) -> dict[str, Any]:
-    """Check every field of ``msg`` but its ``type`` into ``out``, and return it."""
-    for key in msg:
-        if key not in spec and key != "type":
-            raise _fail(kind, f"unexpected field {str(key)[:40]!r}")
-    for key, (check, required) in spec.items():
-        if key in msg:
-            out[key] = check(msg[key], f"{kind}.{key}")
-        elif required:
-            raise _fail(kind, f"missing field {key!r}")
+    """Check every field of ``msg`` but its ``type`` into ``out``, and return it.
+
+    Raises:
+        ProtocolError: ``bad_message`` naming the field; for an ``act`` whose
+            ``id`` is good, with that id (:func:`_act_id`).
+    """
+    try:
+        for key in msg:
+            if key not in spec and key != "type":
+                raise _fail(kind, f"unexpected field {str(key)[:40]!r}")
+        for key, (check, required) in spec.items():
+            if key in msg:
+                out[key] = check(msg[key], f"{kind}.{key}")
+            elif required:
+                raise _fail(kind, f"missing field {key!r}")
+    except ProtocolError as exc:
+        if kind == _ACT:
+            exc.id = _act_id(msg)
+        raise
     return out
+
+
+_ACT = ClientMessage.ACT.value
+
+
+def _act_id(msg: Mapping[str, object]) -> int | None:
+    """The ``id`` of an ``act`` that failed its schema check, if the id itself
+    is good (an integer 0…2^53): its error reply carries it (protocol §5)."""
+    value = msg.get("id")
+    return value if type(value) is int and 0 <= value <= MAX_ID else None
 
 
 def validate(msg: Mapping[str, object]) -> tuple[ClientMessage, dict[str, Any]]:

@@ -421,6 +421,9 @@ class Limits(TypedDict):
     rate: int
     burst: int
     max_tables: int
+    max_empty_tables: int
+    max_empty_tables_per_address: int
+    empty_table_grace_ms: int
 
 
 class Commitment(TypedDict):

@@ -276,6 +276,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_TABLE = "no_such_table"
     TABLE_EXISTS = "table_exists"
     TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_EMPTY_TABLES = "too_many_empty_tables"
     BAD_RULES = "bad_rules"
     TABLE_FULL = "table_full"
     NAME_TAKEN = "name_taken"
@@ -328,6 +329,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_SUCH_TABLE: "no table by that name",
     ErrorCode.TABLE_EXISTS: "a table by that name exists",
     ErrorCode.TOO_MANY_TABLES: "the server holds no more tables",
+    ErrorCode.TOO_MANY_EMPTY_TABLES: (
+        "this connection (or its address) holds as many tables nobody sits at as it may"
+    ),
     ErrorCode.BAD_RULES: "an unknown rules option or a bad value",
     ErrorCode.TABLE_FULL: "every seat is taken",
     ErrorCode.NAME_TAKEN: "another player at the table has that name",

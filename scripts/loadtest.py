@@ -3,7 +3,8 @@
 
 By default it starts a server subprocess (``python -m craits.server.cli``) on
 a free loopback port, with no turn timeout, no pause between hands, the
-per-connection rate limit lifted (``--rate``/``--burst``), logging at
+per-connection rate limit and the per-address limit of tables nobody sits
+at lifted (``--rate``/``--burst``, ``--max-empty-tables-per-address``), logging at
 ``warning`` and the journal in a temporary directory (``--no-journal`` to run
 without one); or it targets a running server with ``--host``/``--port``
 (``--server-pid`` then lets it read that server's CPU and memory).
@@ -177,6 +178,10 @@ class ServerProcess:
             "--max-connections",
             str(self.connections + 100),
             "--max-tables",
+            str(self.tables + 100),
+            # every bot connects from 127.0.0.1, up to 64 tables made at once
+            # before their creators sit down: lift the per-address limit
+            "--max-empty-tables-per-address",
             str(self.tables + 100),
             "--log-level",
             a.log_level,

@@ -27,6 +27,7 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 from craits.server.connection import Client
+from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
 from craits.server.interfaces import Lobby, TableError
 from craits.server.journal import Journal, JournalError, SavedTable
@@ -44,10 +45,23 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     max_connections: int = 5000
     max_tables: int = 2000
+    empty_table_grace: float = 30.0
+    """Seconds a table nobody has come to (new, or restored) waits, then closes."""
+    max_empty_tables: int = 2
+    """Tables nobody sits at that one connection may hold at once."""
+    max_empty_tables_per_address: int = 10
+    """Tables nobody sits at that one address (IPv4, or IPv6 /64) may hold at once."""
     heartbeat: float = 10.0
     hello_timeout: float = 5.0
     frame_timeout: float = 10.0
     out_buffer: int = 256 * 1024
+    """Bytes that may wait for one connection beyond the kernel's buffer (protocol §4.5)."""
+    send_buffer: int = 64 * 1024
+    """The kernel's send buffer asked for each connection (``SO_SNDBUF``; Linux
+    doubles it for its bookkeeping); 0 leaves the kernel's own, which grows to MiBs."""
+    write_timeout: float = 10.0
+    """Seconds a connection whose kernel buffer is full may go without taking
+    any of what waits for it (protocol §4.5)."""
     rate: float = 100.0
     """Messages per second a connection may keep up."""
     burst: float = 200.0
@@ -67,8 +81,6 @@ class ServerConfig:
     bot_level: str = DEFAULT_BOT_LEVEL
 
 
-PRACTICE = "practice"
-"""The name of the table ``--bots`` opens."""
 Ts = TypeVarTuple("Ts")
 
 
@@ -121,6 +133,7 @@ class Server(Lobby):
         self._heartbeat: asyncio.Task[None] | None = None
         self.port = self.config.port
         self.journal: Journal | None = None
+        self.empty_tables = EmptyTables(self)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -242,10 +255,11 @@ class Server(Lobby):
                 quiet = now - client.last_seen
                 if quiet > 2 * interval:
                     log.info("connection %s: silent for two heartbeats; dropped", client.peer)
-                    client.abort()
-                elif quiet >= 0.9 * interval:
-                    # only connections that have said nothing lately are asked: a
-                    # busy server does not spend a pass over every connection
+                    client.reset()
+                elif quiet >= 0.9 * interval and not client.mid_frame:
+                    # only connections that have said nothing lately are asked (a busy
+                    # server does not spend a pass over every connection), and not
+                    # mid-frame: the pong would be read as the rest of the frame
                     client.send(ping)
 
     def guard(
@@ -294,15 +308,19 @@ class Server(Lobby):
         """Open a table.
 
         Raises:
-            TableError: ``table_exists``, ``too_many_tables``.
+            TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
         """
         if name in self.tables:
             raise TableError(ErrorCode.TABLE_EXISTS, f"a table called {name!r} exists")
+        if creator is not None:
+            self.empty_tables.check(creator)  # a few tables nobody sits at, no more
         if len(self.tables) >= self.config.max_tables:
             raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds no more tables")
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
         table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
         self.tables[name] = table
+        if creator is not None:
+            self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
         changed = rules.changed() or "default"
         log.info(
@@ -317,6 +335,7 @@ class Server(Lobby):
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
+        self.empty_tables.forget(table)
         table.close()
         if self.journal is not None:
             try:
@@ -339,6 +358,7 @@ class Server(Lobby):
         table = Table(saved.name, saved.capacity, rules, config, None, self, self.journal)
         table.restore(saved)
         self.tables[saved.name] = table
+        self.empty_tables.restored(table)  # closed if nobody is back within the grace
         log.info("table %s: restored (%s)", saved.name, table.state)
 
     def _open_practice(self) -> None:

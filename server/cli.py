@@ -115,6 +115,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
+        "--empty-table-grace",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="a table nobody has come to (new, or restored at start) closes after this "
+        "(default 30)",
+    )
+    p.add_argument(
+        "--max-empty-tables",
+        type=int,
+        default=2,
+        metavar="N",
+        help="tables nobody sits at that one connection may hold at once (default 2)",
+    )
+    p.add_argument(
+        "--max-empty-tables-per-address",
+        type=int,
+        default=10,
+        metavar="N",
+        help="... that one address (IPv4, or IPv6 /64) may hold at once (default 10)",
+    )
+    p.add_argument(
         "--heartbeat",
         type=float,
         default=10.0,
@@ -265,6 +287,11 @@ def _bad_arguments(args: argparse.Namespace) -> str | None:
         return "--rate must be > 0 and --burst >= 1"
     if not args.abandon_after >= 0:
         return "--abandon-after must be >= 0"
+    if (
+        args.empty_table_grace <= 0
+        or min(args.max_empty_tables, args.max_empty_tables_per_address) < 1
+    ):
+        return "--empty-table-grace must be > 0, --max-empty-tables(-per-address) >= 1"
     return None
 
 
@@ -275,6 +302,9 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         max_connections=args.max_connections,
         max_tables=args.max_tables,
+        empty_table_grace=args.empty_table_grace,
+        max_empty_tables=args.max_empty_tables,
+        max_empty_tables_per_address=args.max_empty_tables_per_address,
         heartbeat=args.heartbeat,
         turn_timeout=args.turn_timeout,
         hand_pause=args.hand_pause,

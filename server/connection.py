@@ -18,7 +18,12 @@ it go out in one write.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import logging
+import socket
+import struct
+import termios
 import time
 from typing import TYPE_CHECKING, cast
 
@@ -33,6 +38,7 @@ from craits.protocol import (
 from craits.protocol.types import ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
 from craits.server import handlers
+from craits.server.empty_tables import address_key
 from craits.server.interfaces import TableError
 
 if TYPE_CHECKING:
@@ -43,6 +49,8 @@ log = logging.getLogger("craits.server")
 
 FATAL = frozenset({ErrorCode.BAD_FRAME, ErrorCode.FRAME_TOO_LARGE})
 """Errors in a frame after which the stream cannot be read on: the connection closes."""
+_LINGER_RESET = struct.pack("ii", 1, 0)
+"""SO_LINGER on, 0 s: closing the socket resets the connection and frees its buffers."""
 
 
 class RateLimiter:
@@ -102,6 +110,89 @@ class Outbox:
         self._items, self.size = [], 0
 
 
+def bound_buffers(transport: asyncio.Transport, send_buffer: int) -> None:
+    """Keep what the kernel holds for a connection small: its send buffer
+    (``SO_SNDBUF``) asked at ``send_buffer`` bytes (0: the kernel's own, which
+    grows to MiBs), and the transport told to pause its protocol as soon as
+    anything waits in it, that is as soon as the kernel takes no more
+    (:meth:`Client.pause_writing`)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and send_buffer:
+        with contextlib.suppress(OSError):  # not a socket that has one: the kernel's stands
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+    transport.set_write_buffer_limits(high=0)
+
+
+def kernel_backlog(transport: asyncio.Transport) -> int:
+    """Bytes the kernel holds for a connection that its peer has not
+    acknowledged (Linux ``SIOCOUTQ``); 0 where that cannot be read."""
+    sock = transport.get_extra_info("socket")
+    try:
+        out = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except (OSError, AttributeError, ValueError):
+        return 0
+    return int(struct.unpack("i", out)[0])
+
+
+class StallWatch:
+    """Drops a connection that stops reading: once the kernel's buffer for it
+    is full (:meth:`start`), its peer must acknowledge some of what waits
+    every ``timeout`` seconds, until the transport's buffer is empty again
+    (:meth:`stop`); else the connection is reset (protocol §4.5). It costs
+    nothing while the connection keeps up, and one ``ioctl`` per ``timeout``
+    while it does not."""
+
+    __slots__ = ("_client", "_timeout", "_timer", "written")
+
+    def __init__(self, client: Client, timeout: float) -> None:
+        self._client = client
+        self._timeout = timeout
+        self._timer: asyncio.TimerHandle | None = None
+        self.written = 0
+        """Bytes handed to the transport so far."""
+
+    def start(self) -> None:
+        """The kernel takes no more: start the clock, unless it runs."""
+        if self._timer is None:
+            self._arm(self._taken())
+
+    def stop(self) -> None:
+        """Everything was taken (or the connection is gone): stop the clock."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _arm(self, taken: int) -> None:
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self._timeout, self._check, taken)
+
+    def _taken(self) -> int:
+        """Bytes the peer has acknowledged so far: written, less what waits in
+        the transport and in the kernel."""
+        transport = self._client.transport
+        if transport is None:
+            return self.written
+        return self.written - transport.get_write_buffer_size() - kernel_backlog(transport)
+
+    def _check(self, taken: int) -> None:
+        """A timeout after the last check: was anything taken since (``taken``
+        bytes then)? If not, drop the connection."""
+        self._timer = None
+        client = self._client
+        if client.closed:
+            return
+        now = self._taken()
+        if now > taken:
+            self._arm(now)
+            return
+        log.warning(
+            "connection %s: not reading, nothing taken for %g s; dropped",
+            client.peer,
+            self._timeout,
+        )
+        client.reset()
+
+
 class Client(asyncio.Protocol):
     """One connection: where it sits (:attr:`table`), and its name once it
     said ``hello``. A :class:`~craits.server.interfaces.Member` of its table."""
@@ -110,6 +201,8 @@ class Client(asyncio.Protocol):
         self.server = server
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
+        self.address = "?"
+        """The address the connection counts against (:func:`address_key`)."""
         self.name = "?"
         self.table: Table | None = None
         self.hello = False
@@ -125,6 +218,7 @@ class Client(asyncio.Protocol):
         self._loop = asyncio.get_running_loop()
         self._timer: asyncio.TimerHandle | None = None
         self._gone = False
+        self._stall = StallWatch(self, config.write_timeout)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -133,6 +227,7 @@ class Client(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)
         peer = self.transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.address = address_key(str(peer[0])) if isinstance(peer, tuple) else self.peer
         server = self.server
         if len(server.clients) >= server.config.max_connections or server.stopping:
             self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
@@ -141,14 +236,18 @@ class Client(asyncio.Protocol):
         server.clients.add(self)
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
+        bound_buffers(self.transport, server.config.send_buffer)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Give up the seat (it stays the player's, to resume) and forget the connection."""
+        """Give up the seat (it stays the player's, to resume) and forget the
+        connection. While the server stops, the table is left as it is: the
+        journal keeps it, seats and all, for the restart (protocol §4.8)."""
         self.closed = True
         self._gone = True
         self._outbox.clear()
         self._cancel_timer()
-        if self.table is not None:
+        self._stall.stop()
+        if self.table is not None and not self.server.stopping:
             table = self.table
             self.table = None
             self.server.guard(table, table.membership.disconnected, self)
@@ -191,7 +290,7 @@ class Client(asyncio.Protocol):
         server = self.server
         if self.transport.get_write_buffer_size() + self._outbox.size > server.config.out_buffer:
             log.warning("connection %s: not reading, backlog over the cap; dropped", self.peer)
-            self.abort()
+            self.reset()
             return
         journal = server.journal
         if self._outbox.put(journal.submitted if journal is not None else 0, data):
@@ -204,7 +303,20 @@ class Client(asyncio.Protocol):
         if not self._outbox.size or self._gone:
             return
         assert self.transport is not None
-        self.transport.write(self._outbox.take())
+        data = self._outbox.take()
+        self._stall.written += len(data)
+        self.transport.write(data)
+
+    def pause_writing(self) -> None:
+        """The kernel's buffer for this connection is full: what is written now
+        waits in the transport, and the connection must take some of it within
+        ``write_timeout``, time and again, or be dropped (:class:`StallWatch`)."""
+        if not self.closed:
+            self._stall.start()
+
+    def resume_writing(self) -> None:
+        """The transport's buffer is empty again: the connection keeps up."""
+        self._stall.stop()
 
     def discard_from(self, ticket: int) -> None:
         """Drop the queued messages that wait on journal write ``ticket`` or later."""
@@ -235,6 +347,18 @@ class Client(asyncio.Protocol):
             if self.transport is not None:
                 self.transport.abort()
 
+    def reset(self) -> None:
+        """Drop a connection that does not read: a TCP reset, so that the
+        kernel lets go of what it held for it at once (closing would keep it
+        until the peer read it, or gave up)."""
+        if self.closed or self.transport is None:
+            return
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):  # closed already: nothing to reset
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _LINGER_RESET)
+        self.abort()
+
     def abort_after_flush(self) -> None:
         """Close once what was sent is written; a peer that does not read it
         within a second is dropped."""
@@ -253,6 +377,11 @@ class Client(asyncio.Protocol):
         self.table = None
 
     # ----------------------------------------------------------------- input
+
+    @property
+    def mid_frame(self) -> bool:
+        """Part of a frame (or of its header) has come, not the whole of it."""
+        return self._reader.pending > 0
 
     def data_received(self, data: bytes) -> None:
         """Decode and handle every whole frame received; a frame cut short must
@@ -319,7 +448,7 @@ class Client(asyncio.Protocol):
             if self.hello and not was_hello:
                 self._cancel_timer()  # the hello came: no deadline until a frame is cut short
         except ProtocolError as exc:
-            self.error(exc.code, exc.message)
+            self.error(exc.code, exc.message, id=exc.id)
             if exc.code in FATAL:
                 self.abort_after_flush()
                 return

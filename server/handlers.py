@@ -117,6 +117,9 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "rate": int(cfg.rate),
             "burst": int(cfg.burst),
             "max_tables": cfg.max_tables,
+            "max_empty_tables": cfg.max_empty_tables,
+            "max_empty_tables_per_address": cfg.max_empty_tables_per_address,
+            "empty_table_grace_ms": round(cfg.empty_table_grace * 1000),
         },
     }
     client.send(welcome)
@@ -207,6 +210,7 @@ def on_resume(client: Client, msg: ResumeMsg) -> None:
     here = client.table
     if here is not None and here is not table:
         client.server.guard(here, here.membership.leave, client)
+        client.server.maybe_close(here)  # as after a leave: nobody left, it closes
     client.table = table
     client.name = table.seats[seat].name
     client.server.guard(table, table.membership.resume, client, seat)

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("craits.server")
 
 _OFF_TURN = (Announced, IdiotCalled)
+_GAME_STATES = frozenset({TableState.PLAYING, TableState.FINISHED})
+"""Table states with a game whose ``seq`` an action may answer: between hands
+and after the last one, an action answering an older update is ``stale``."""
 
 
 class Play:
@@ -82,7 +85,9 @@ class Play:
         result and not applied again. With ``seq`` (the ``seq`` of the update
         the action answers), an action made against an older state is refused
         as ``stale``: so an action racing the turn timeout is applied only if
-        the timeout did not act first.
+        the timeout did not act first; between hands and after the game, too,
+        so a call sent just before a hand ended is ``stale``, not
+        ``game_not_running`` (protocol §11.6).
 
         Raises:
             TableError: ``spectator``, ``not_seated``, ``game_not_running``.
@@ -98,11 +103,12 @@ class Play:
         if cached is not None:
             member.send(cached)
             return
+        stale = seq is not None and seq != table.seq
         game = table.gamelog.game
         if game is None or not table.playing or game.phase != Phase.PLAY:
-            raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")
+            self._no_hand(stale)
         try:
-            if seq is not None and seq != table.seq:
+            if stale:
                 raise TableError(ErrorCode.STALE, "the game moved on since that update")
             events = table.gamelog.act(seat, action, action_id)
         except (IllegalAction, TableError) as exc:
@@ -123,6 +129,19 @@ class Play:
             s.away = False
             table.broadcast_info()
         self.publish(events)
+
+    def _no_hand(self, stale: bool) -> None:
+        """An action came when no hand is being played: ``game_not_running``,
+        unless it answers an older update (``stale``) at a table with a game
+        (between hands, after the game; protocol §11.6): then it goes on, to
+        be refused as stale like any other.
+
+        Raises:
+            TableError: ``game_not_running``.
+        """
+        table = self.table
+        if not (stale and table.gamelog.game is not None and table.state in _GAME_STATES):
+            raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")
 
     def publish(self, events: list[Event], notice: Notice | None = None) -> None:
         """After a step: send each member its filtered events and view, then

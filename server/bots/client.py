@@ -187,9 +187,11 @@ class BotClient(ServerLink):
         """Decide once on the newest view, if one of the messages asked for it."""
         if self._want:
             self._want = False
+            if self._timer is not None:
+                return  # a decision is due (thinking, or held back by the rate limit)
             if self.think <= 0:
                 self._decide()
-            elif self._timer is None:
+            else:
                 self._timer = self._loop.call_later(self._think_time(), self._decide)
 
     # -------------------------------------------------------------- messages
@@ -344,6 +346,10 @@ class BotClient(ServerLink):
         self._timer = None
         v = self.view
         if v is None or self._closing or self._pending is not None or v["phase"] != _IN_PLAY:
+            return
+        wait = self.throttle.wait(self._loop.time())
+        if wait > 0:  # the server's rate limit (protocol §14): decide once it allows
+            self._timer = self._loop.call_later(wait, self._decide)
             return
         choice = decide(self.level, v, self.rng)
         if choice is None:

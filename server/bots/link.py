@@ -27,7 +27,7 @@ from craits.protocol.wire import (
     encode,
 )
 
-__all__ = ["SERVER_DEPTH", "BotError", "BotStats", "ServerLink"]
+__all__ = ["SERVER_DEPTH", "BotError", "BotStats", "ServerLink", "Throttle"]
 
 SERVER_DEPTH = 16
 """Deepest nesting accepted in a server's message (a record's hands run deep)."""
@@ -67,6 +67,55 @@ class BotStats:
     """Whether round trips and moves are being recorded (the load test's window)."""
 
 
+class Throttle:
+    """The bot's own rate limit, under the server's (protocol §4.4, §14): a
+    token bucket like the server's, refilled at :data:`SHARE` of its
+    ``rate`` with room for half its ``burst``, so that frames bunched up on
+    the way still arrive within the limit. Every frame sent spends a token;
+    :meth:`wait` says how long an action should wait for one. Times are the
+    event loop's, in seconds.
+
+    Before the server's ``welcome`` says its limits, nothing is held back.
+    """
+
+    SHARE = 0.9
+    """The part of the server's rate the bot allows itself."""
+
+    __slots__ = ("_burst", "_rate", "_tokens", "_when")
+
+    def __init__(self) -> None:
+        self._rate = 0.0  # no limit known yet
+        self._burst = 0.0
+        self._tokens = 0.0
+        self._when = 0.0
+
+    def limit(self, rate: float, burst: float, now: float, spent: int = 0) -> None:
+        """The server allows ``rate`` messages a second and ``burst`` at once;
+        ``spent`` frames were sent already."""
+        self._rate = max(rate * self.SHARE, 0.1)
+        self._burst = max(burst / 2, 1.0)
+        self._tokens = self._burst - spent
+        self._when = now
+
+    def _refill(self, now: float) -> float:
+        tokens = min(self._burst, self._tokens + (now - self._when) * self._rate)
+        self._tokens, self._when = tokens, now
+        return tokens
+
+    def wait(self, now: float) -> float:
+        """Seconds from ``now`` until one more frame is within the limit (0: now)."""
+        if not self._rate:
+            return 0.0
+        tokens = self._refill(now)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self._rate
+
+    def spend(self, now: float) -> None:
+        """A frame was sent at ``now`` (one the bot could not hold back, such
+        as a ``pong``, may take the bucket below zero: what follows waits)."""
+        if self._rate:
+            self._tokens = self._refill(now) - 1
+
+
 def _read_failure(fut: asyncio.Future[Any]) -> None:
     """Mark a future's failure as read (:attr:`ServerLink.done` reports it too)."""
     if not fut.cancelled():
@@ -96,8 +145,11 @@ class ServerLink(asyncio.Protocol):
         self.welcomed: asyncio.Future[WelcomeMsg] = self._new_wait()
         self.done: asyncio.Future[int] = loop.create_future()
         self.transport: asyncio.Transport | None = None
+        self.throttle = Throttle()
+        """The bot's own rate limit, set from ``welcome.limits`` (protocol §14)."""
         self._frames = FrameReader(MAX_SERVER_FRAME)
         self._closing = False
+        self._sent = 0
 
     # ------------------------------------------------------------ for subclasses
 
@@ -172,6 +224,8 @@ class ServerLink(asyncio.Protocol):
             self._send(pong)
             return
         if msg["type"] == ServerMessage.WELCOME and not self.welcomed.done():
+            limits = msg["limits"]
+            self.throttle.limit(limits["rate"], limits["burst"], self._loop.time(), self._sent)
             self.welcomed.set_result(msg)
         self._handle(msg)
 
@@ -186,6 +240,8 @@ class ServerLink(asyncio.Protocol):
         """Send one message, unless the link is ending."""
         if self.transport is not None and not self._closing:
             self.transport.write(encode(message))
+            self.throttle.spend(self._loop.time())
+            self._sent += 1
             self.stats.frames_out += 1
 
     # ------------------------------------------------------------ ending

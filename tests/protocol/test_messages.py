@@ -250,3 +250,24 @@ def test_a_legal_entry_is_sent_without_its_seat(entry: LegalAction, sent: Action
     assert "seat" in entry  # the view's entry is left as it was
     _, fields = validate({"type": "act", "id": 1, "action": action_map(entry)})
     assert fields["action"].seat == NO_SEAT
+
+
+@pytest.mark.parametrize(
+    ("message", "id"),
+    [
+        ({"type": "act", "id": 7, "action": {"play": "ZZ"}}, 7),
+        ({"type": "act", "id": 8, "action": {"play": "8S", "suit": "s"}, "seq": 3}, 8),
+        ({"type": "act", "id": 9, "action": {"draw": True}, "x": 1}, 9),
+        ({"type": "act", "id": -1, "action": {"play": "ZZ"}}, None),
+        ({"type": "act", "id": 2**53 + 1, "action": {"draw": True}}, None),
+        ({"type": "act", "action": {"draw": True}}, None),
+        ({"type": "chat", "text": ""}, None),
+    ],
+)
+def test_an_act_refused_by_its_schema_names_its_id_when_the_id_is_good(
+    message: dict[str, Any], id: int | None
+) -> None:
+    with pytest.raises(ProtocolError) as err:
+        parse_client_message(message)
+    assert err.value.code == "bad_message"
+    assert err.value.id == id

@@ -96,3 +96,28 @@ def test_map_entries_refuses_what_is_not_a_map() -> None:
         map_entries(pack([1, 2]))
     with pytest.raises(ValueError, match="not an encoded msgpack map"):
         map_entries(b"")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"\x82\xa4type\xa4ping\xa4type\xa4pong",  # the message map
+        b"\x82\xa4type\xa1x\xa1m\x82\xa1k\x01\xa1k\x02",  # a nested map
+        b"\x82\xa4type\xa1x\xa1a\x91\x82\xa1k\x01\xa1k\x01",  # a map in an array, same value
+        b"\xde\x00\x02\xa4type\xa4ping\xa4type\xa4ping",  # map 16
+    ],
+)
+def test_a_key_given_twice_in_any_map_is_refused(body: bytes) -> None:
+    with pytest.raises(ProtocolError, match="a map holds a key twice") as err:
+        decode(body)
+    assert err.value.code == "bad_frame"
+    # a reader of the server's frames that skips the checks takes the last key
+    assert isinstance(decode(body, check_values=False), dict)
+
+
+def test_a_body_longer_than_the_limit_keeps_the_length_limits() -> None:
+    body = pack({"type": "x", "s": "y" * 100})
+    assert decode(body) == {"type": "x", "s": "y" * 100}
+    with pytest.raises(ProtocolError) as err:
+        decode(body, limit=50)
+    assert err.value.code == "bad_frame"

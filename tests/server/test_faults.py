@@ -138,6 +138,7 @@ class Net:
         self.servers: list[Server] = []
         self.players: list[Player] = []
         self.raws: list[Raw] = []
+        self.sockets: list[socket.socket] = []
 
     async def server(self, **overrides: Any) -> Server:
         srv = Server(dataclasses.replace(self.config, **overrides))
@@ -160,6 +161,8 @@ class Net:
             await p.close()
         for r in self.raws:
             await r.close()
+        for sock in self.sockets:
+            sock.close()
         for s in self.servers:
             await s.stop()
 
@@ -580,6 +583,50 @@ async def test_06_frame_begun_and_not_finished_is_closed_with_timeout(net: Net) 
     await asyncio.sleep(0.35)
     await raw.send({"type": "ping", "nonce": 4})
     assert (await raw.expect("pong"))["nonce"] == 4
+
+
+async def test_06_a_frame_stalled_inside_its_header_gets_timeout(net: Net) -> None:
+    """The missing bytes of a header are never read as zeros (issue 11, item 3):
+    ``7f`` alone is not a 2 GB frame, ``00 00 00`` not an empty one."""
+    srv = await net.server(frame_timeout=0.2, heartbeat=5.0)
+    for prefix in (b"\x7f", b"\x00\x00\x00", b"\xff\xff", b"\x00"):
+        raw = await net.raw(srv)
+        await raw.hello()
+        started = time.monotonic()
+        await raw.write(prefix)
+        got = await raw.until_closed()
+        errors = [(m["code"], m["message"]) for m in got if m["type"] == "error"]
+        assert errors == [("timeout", "frame not finished")], prefix
+        assert 0.15 < time.monotonic() - started < 1.0, prefix
+
+
+async def test_06_a_client_mid_header_is_not_pinged_so_its_pong_cannot_end_the_header(
+    net: Net,
+) -> None:
+    """A client that answers every ping with a whole pong, as clients do, and
+    stalls inside a header: the server's ping would make it append the pong's
+    header, whose zeros finish the stalled one (``7f 00 00 00``: 2 GB,
+    ``frame_too_large``; ``00 00 00 00``: ``bad_frame``). The server pings no
+    connection in the middle of a frame, so the frame timeout speaks first."""
+    srv = await net.server(frame_timeout=0.5, heartbeat=0.3)
+    for prefix in (b"\x7f", b"\x00\x00\x00"):
+        raw = await net.raw(srv)
+        await raw.hello()
+        started = time.monotonic()
+        await raw.write(prefix)
+        got: list[dict[str, Any]] = []
+        try:
+            async with asyncio.timeout(2.0):
+                while True:
+                    message = await raw.recv(2.0)
+                    got.append(message)
+                    if message["type"] == "ping":
+                        await raw.send({"type": "pong"})
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        errors = [(m["code"], m["message"]) for m in got if m["type"] == "error"]
+        assert errors == [("timeout", "frame not finished")], (prefix, got)
+        assert 0.45 < time.monotonic() - started < 1.5, prefix
 
 
 async def test_06_frames_cut_anywhere_and_many_in_one_write_are_all_answered(net: Net) -> None:
