@@ -285,13 +285,13 @@ def _bad_arguments(args: argparse.Namespace) -> str | None:
         return "--bots must be 0..7"
     if args.rate <= 0 or args.burst < 1:
         return "--rate must be > 0 and --burst >= 1"
+    if not args.abandon_after >= 0:
+        return "--abandon-after must be >= 0"
     if (
         args.empty_table_grace <= 0
         or min(args.max_empty_tables, args.max_empty_tables_per_address) < 1
     ):
         return "--empty-table-grace must be > 0, --max-empty-tables(-per-address) >= 1"
-    if not args.abandon_after >= 0:
-        return "--abandon-after must be >= 0"
     return None
 
 

@@ -53,7 +53,17 @@ async def test_the_creator_ends_the_game_by_closing_the_table_after_asking(
         ben = await connect("Ben")
         await ben.send({"type": "join", "table": "mine", "name": "Ben"})
         await ben.expect("joined")
-        await wait_for(pilot, lambda: app.model.state == TableState.PLAYING, what="the game")
+        # the screen's own model, as its keys read it (on a loaded machine the app's
+        # model can say playing a moment before the screen has been given it)
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, TableScreen)
+                and app.screen.model is not None
+                and app.screen.model.state == TableState.PLAYING
+            ),
+            what="the game",
+        )
         screen = app.screen
         assert screen.check_action("close_table", ()) is False  # as before: not while playing
         assert screen.check_action("end_game", ()) is True
