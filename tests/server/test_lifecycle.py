@@ -94,12 +94,14 @@ async def resumed(port: int, old: Player) -> Player:
 
 
 def last_actor(players: list[Player]) -> Player:
-    """The player whose action made the last update (its first event names the seat)."""
+    """The player whose action made the last update: the seat its first event with
+    a seat names (an update can open with an event of no seat, such as the count's
+    change; failed once that way)."""
     last = max(
         (m for p in players for m in p.received if m.get("type") == "update"),
         key=lambda m: m["seq"],
     )
-    seat = last["events"][0]["seat"]
+    seat = next(e["seat"] for e in last["events"] if "seat" in e)
     return next(p for p in players if p.seat == seat)
 
 
