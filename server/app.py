@@ -119,6 +119,7 @@ class Server(Lobby):
             except JournalError:
                 self.journal.close()
                 raise
+            self.journal.look_for_damage()
         loop = asyncio.get_running_loop()
         try:
             self._server = await loop.create_server(lambda: Client(self), config.host, config.port)

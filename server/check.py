@@ -11,6 +11,7 @@ each problem on a line of its own.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -74,8 +75,8 @@ class CheckReport:
         out += [f"  table {name!r}: {why}" for name, why in sorted(self.tables_bad.items())]
         sound = self.games - len(self.games_bad)
         out.append(
-            f"games: {self.games} ({sound} replay, of them {self.finished} finished; "
-            f"{len(self.games_bad)} do not)"
+            f"games: {self.games} ({sound} replay: {self.finished} finished, "
+            f"{sound - self.finished} in play; {len(self.games_bad)} do not)"
         )
         out += [f"  game {i}: {why}" for i, why in sorted(self.games_bad.items())]
         return out
@@ -85,7 +86,7 @@ def check_journal(journal: JournalReader) -> CheckReport:
     """Check the whole journal: SQLite's integrity check, every open table
     rebuilt, every game replayed and its commitments verified."""
     report = CheckReport(integrity=_integrity(journal))
-    _check_tables(journal, report)
+    asyncio.run(_check_tables(journal, report))  # a table lives on an event loop
     _check_games(journal, report)
     return report
 
@@ -94,12 +95,12 @@ def _integrity(journal: JournalReader) -> list[str]:
     try:
         rows = journal.db.execute(f"PRAGMA integrity_check({INTEGRITY_LINES})").fetchall()
     except sqlite3.Error as exc:
-        return [f"the check itself failed: {exc}"]
+        return [f"SQLite's integrity check stopped: {exc}"]
     found = [str(row[0]) for row in rows]
     return [] if found == ["ok"] else found
 
 
-def _check_tables(journal: JournalReader, report: CheckReport) -> None:
+async def _check_tables(journal: JournalReader, report: CheckReport) -> None:
     try:
         saved = journal.tables()
     except JournalError as exc:

@@ -384,10 +384,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         asyncio.run(serve(config_from(args)))
+    except JournalDamaged as exc:
+        print(f"craits-server: {exc}; 'craits-server check' says what is left", file=sys.stderr)
+        return EXIT_DAMAGED
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
-        if isinstance(exc, JournalDamaged):
-            return EXIT_DAMAGED
         return EXIT_UNWRITABLE if isinstance(exc, JournalUnwritable) else EXIT_FAILED
     except OSError as exc:
         print(

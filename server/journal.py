@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -50,6 +51,8 @@ from craits.server.journalfile import JournalError as JournalError
 from craits.server.journalfile import JournalLocked as JournalLocked
 from craits.server.journalfile import JournalUnwritable as JournalUnwritable
 from craits.server.journalfile import as_journal_error, claim, open_for_writing, release
+
+log = logging.getLogger("craits.server")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -147,9 +150,12 @@ class JournalReader:
         self.path = path
         try:
             self.db = db if db is not None else self._open_to_read(path)
-            self.db.execute("SELECT id FROM games LIMIT 1").fetchone()  # is it a journal?
+            names = {n for (n,) in self.db.execute("SELECT name FROM sqlite_master")}
         except (OSError, sqlite3.Error) as exc:
             raise as_journal_error(path, exc, "open") from None
+        if not {"tables", "games", "log"} <= names:
+            self.db.close()
+            raise JournalError(f"{path} is not a Craits journal")
 
     @staticmethod
     def _open_to_read(path: Path) -> sqlite3.Connection:
@@ -309,6 +315,9 @@ class Checkpointer:
         """Set by the thread: the log is long and checkpointed; the writer
         should start it over."""
         self._stop = threading.Event()
+        self.look = threading.Event()
+        """Set: look the whole file over for damage at the next checkpoint
+        (:meth:`Journal.look_for_damage`)."""
         self._thread = threading.Thread(
             target=self._loop, args=(every,), name="journal-checkpoint", daemon=True
         )
@@ -343,10 +352,29 @@ class Checkpointer:
             return
         try:
             while not self._stop.wait(every):
+                if self.look.is_set():
+                    self.look.clear()
+                    self._look_for_damage(db)
                 with contextlib.suppress(sqlite3.Error):
                     self._checkpoint(db)
         finally:
             db.close()
+
+    def _look_for_damage(self, db: sqlite3.Connection) -> None:
+        """SQLite's ``quick_check`` over the whole file (:attr:`look`), off the
+        event loop (~0.5 s for 200 MB). Damage is logged, naming ``craits-server
+        check``; the server goes on (what cannot be read fails on its own,
+        table by table)."""
+        try:
+            found = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)").fetchall()]
+        except sqlite3.Error as exc:
+            found = [str(exc)]
+        if found != ["ok"]:
+            log.error(
+                "journal %s is damaged (%s); 'craits-server check' says where",
+                self.path,
+                "; ".join(found),
+            )
 
     def _checkpoint(self, db: sqlite3.Connection) -> None:
         """One background checkpoint. Past ``reset_frames``, checkpoint
@@ -521,6 +549,12 @@ class Journal(JournalReader):
         :meth:`commit` when they have sent what waited on it (it may take a
         millisecond or two); direct writes do it themselves."""
         self._checkpointer.catch_up()
+
+    def look_for_damage(self) -> None:
+        """Have the checkpoint thread look the whole file over for damage
+        (SQLite's ``quick_check``) at its next checkpoint, and log what it
+        finds; the server asks once, after restoring its tables."""
+        self._checkpointer.look.set()
 
     def set_max_pages(self, pages: int) -> int:
         """Cap the database at ``pages`` pages (SQLite ``max_page_count``): writes

@@ -90,9 +90,7 @@ def as_journal_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> Jo
             return JournalUnwritable(f"cannot write the journal {path}: {reason}")
         return JournalError(f"cannot {doing} the journal {path}: {reason}")
     if is_damage(exc):
-        return JournalDamaged(
-            f"the journal {path} is damaged ({exc}); 'craits-server check' says what can be read"
-        )
+        return JournalDamaged(f"the journal {path} is damaged ({exc})")
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in _NOT_WRITABLE:
         where = f" (is the data directory {path.parent} writable?)" if code & 0xFF == 14 else ""
