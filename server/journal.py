@@ -550,6 +550,11 @@ class Journal(JournalReader):
         millisecond or two); direct writes do it themselves."""
         self._checkpointer.catch_up()
 
+    def forget_failure(self, name: str) -> None:
+        """Table ``name`` never was (its first row failed) and has closed: its
+        name is free again, and its next writes are tried afresh."""
+        self._broken.pop(("table", name), None)
+
     def look_for_damage(self) -> None:
         """Have the checkpoint thread look the whole file over for damage
         (SQLite's ``quick_check``) at its next checkpoint, and log what it

@@ -98,3 +98,4 @@ class Recorder:
             }
             creator.send(refusal)
         server.close_table(table, recorded=False)
+        self.journal.forget_failure(table.name)
