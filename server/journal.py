@@ -85,13 +85,15 @@ CREATE TABLE IF NOT EXISTS log (
 """
 
 
-WAL_RESET_FRAMES = 16384
+WAL_RESET_FRAMES = 1024
 """Frames in the write-ahead log (a 4 KiB page and a 24-byte header each) past
-which the writer starts it over: ~64 MiB, two to eight seconds of the busiest
-play measured (each start over costs the loop a few ms, so not more often)."""
+which the writer starts it over: ~4 MiB, about a second of play at 250 tables
+(the background checkpoint asks at most once a second, so the busiest play
+lets it reach ~12 MiB). Each start over costs the loop an inline catch-up of
+~1 ms (:meth:`Checkpointer.catch_up`); docs/performance.md has the figures."""
 CATCH_UP_FRAMES = 64
 """At most about this many frames are left for the writer's inline catch-up."""
-WAL_SIZE_LIMIT = 128 * 1024 * 1024
+WAL_SIZE_LIMIT = 16 * 1024 * 1024
 """Bytes the write-ahead log file is cut back to when it starts over."""
 
 
