@@ -115,6 +115,7 @@ def restore_tables(
                 continue
             except Exception as exc:  # any failure sets this one table aside
                 reason = str(exc) or type(exc).__name__
+                log.debug("table %s: restore failed", table.name, exc_info=True)
         aside.add(table, reason)
         log.error(
             "table %s: set aside, not restored: %s (its rows stay in the journal; "
