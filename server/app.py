@@ -13,15 +13,13 @@ was queued (:meth:`Server.flush`).
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import hmac
 import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TypeVarTuple
+from typing import TypeVarTuple
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
@@ -30,7 +28,9 @@ from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
 from craits.server.interfaces import Lobby, TableError
-from craits.server.journal import Journal, JournalError, SavedTable
+from craits.server.journal import Durability, Journal, JournalError, SavedTable
+from craits.server.recorder import Recorder
+from craits.server.restore import SetAside, rebuild_table, restore_tables
 from craits.server.seating import token_digest
 from craits.server.table import ABANDON_AFTER, Table, TableConfig
 
@@ -79,41 +79,11 @@ class ServerConfig:
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
+    durability: Durability = Durability.FULL
+    """Whether each journal commit is fsynced before its messages go out."""
 
 
 Ts = TypeVarTuple("Ts")
-
-
-def lock_data_dir(data_dir: Path) -> IO[str]:
-    """Take the data directory for this server: an exclusive lock on
-    ``craits.lock`` in it (held until the returned file is closed, or the
-    process ends), so two servers never write one journal.
-
-    Raises:
-        JournalError: another server holds it (the message names its pid), or
-            the lock file cannot be opened.
-    """
-    path = data_dir / "craits.lock"
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle = open(path, "a+")  # noqa: SIM115 - held open for the server's life
-    except OSError as exc:
-        raise JournalError(f"cannot open {path}: {exc}") from None
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.seek(0)
-        owner = handle.read().strip() or "?"
-        handle.close()
-        raise JournalError(
-            f"another craits-server (pid {owner}) is using the journal in {data_dir}; "
-            "stop it, or give this one its own --data-dir"
-        ) from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(str(os.getpid()))
-    handle.flush()
-    return handle
 
 
 class Server(Lobby):
@@ -126,7 +96,6 @@ class Server(Lobby):
         self.stopping = False
         self._dirty: list[Client] = []
         self._flush_soon = False
-        self._lock: IO[str] | None = None
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self._server: asyncio.Server | None = None
@@ -134,6 +103,10 @@ class Server(Lobby):
         self.port = self.config.port
         self.journal: Journal | None = None
         self.empty_tables = EmptyTables(self)
+        self.set_aside = SetAside()
+        """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
+        self.recorder: Recorder | None = None
+        """Commits the journal's writes (None: no journal)."""
 
     # ------------------------------------------------------------- lifecycle
 
@@ -143,17 +116,33 @@ class Server(Lobby):
 
         Raises:
             OSError: the address cannot be bound.
-            JournalError: the journal cannot be opened or replayed, or another
-                server holds it.
+            JournalError: the journal cannot be opened or its tables listed
+                (:class:`~craits.server.journal.JournalDamaged`: it is damaged;
+                ``JournalUnwritable``: it cannot be written), or another server
+                holds it (``JournalLocked``). A table that does not replay is
+                set aside (:attr:`set_aside`), not raised.
         """
         config = self.config
         if config.data_dir is not None:
-            self._lock = lock_data_dir(config.data_dir)
-            self.journal = Journal(config.data_dir / "craits.db", on_pending=self._schedule_flush)
-            for saved in self.journal.tables():
-                self._restore(saved)
+            self.journal = Journal(
+                config.data_dir / "craits.db",
+                on_pending=self._schedule_flush,
+                durability=config.durability,
+            )
+            self.recorder = Recorder(self, self.journal)
+            try:
+                self.set_aside = restore_tables(self.journal.tables(), self._restore)
+            except JournalError:
+                self.journal.close()
+                raise
+            self.journal.look_for_damage()
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(lambda: Client(self), config.host, config.port)
+        try:
+            self._server = await loop.create_server(lambda: Client(self), config.host, config.port)
+        except OSError:
+            if self.journal is not None:
+                self.journal.close()  # lets it go for another try
+            raise
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
         if config.bots > 0 and PRACTICE not in self.tables:
@@ -181,10 +170,7 @@ class Server(Lobby):
             client.abort()
         await asyncio.sleep(0)  # let the transports finish closing
         if self.journal is not None:
-            self.journal.close()
-        if self._lock is not None:
-            self._lock.close()  # releases the lock
-            self._lock = None
+            self.journal.close()  # lets the journal go
         log.info("stopped")
 
     def dirty(self, client: Client) -> None:
@@ -212,30 +198,10 @@ class Server(Lobby):
     def commit_journal(self) -> None:
         """Commit the journal writes queued so far (one transaction) and pause
         the tables whose writes failed (dropping what their members were to be
-        told of them): after this, every queued message may go out."""
-        journal = self.journal
-        if journal is None or not journal.pending:
-            return
-        for failure in journal.commit():
-            kind, key = failure.key
-            table = next(
-                (
-                    t
-                    for t in self.tables.values()
-                    if (t.gamelog.game_id == key if kind == "game" else t.name == key)
-                ),
-                None,
-            )
-            if table is None:
-                log.error(
-                    "journal: write %d (%s %s) failed: %s",
-                    failure.ticket,
-                    kind,
-                    key,
-                    failure.reason,
-                )
-            else:
-                self.guard(table, table.write_failed, failure.ticket, failure.reason)
+        told of them): after this, every queued message may go out
+        (:meth:`Recorder.commit <craits.server.recorder.Recorder.commit>`)."""
+        if self.recorder is not None:
+            self.recorder.commit()
 
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""
@@ -310,7 +276,7 @@ class Server(Lobby):
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
         """
-        if name in self.tables:
+        if name in self.tables or name in self.set_aside:
             raise TableError(ErrorCode.TABLE_EXISTS, f"a table called {name!r} exists")
         if creator is not None:
             self.empty_tables.check(creator)  # a few tables nobody sits at, no more
@@ -326,18 +292,19 @@ class Server(Lobby):
         log.info(
             "table %s: created, %d seats, rules %s, turn timeout %gs", name, seats, changed, timeout
         )
-        self.table_changed(table)
+        if self.recorder is None or not self.recorder.hold(table):
+            self.table_changed(table)  # else once its row is written (§4.8)
         return table
 
-    def close_table(self, table: Table) -> None:
-        """Close and remove a table; the ``--bots`` practice table is replaced
-        by a fresh one."""
+    def close_table(self, table: Table, recorded: bool = True) -> None:
+        """Close and remove a table (``recorded``: its row is in the journal, to
+        drop); the ``--bots`` practice table is replaced by a fresh one."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
         self.empty_tables.forget(table)
         table.close()
-        if self.journal is not None:
+        if self.journal is not None and recorded:
             try:
                 self.journal.drop_table(table.name)
             except JournalError as exc:
@@ -350,16 +317,15 @@ class Server(Lobby):
             self._open_practice()
 
     def _restore(self, saved: SavedTable) -> None:
-        """Rebuild a table from the journal: seats and tokens, and its game by
-        replaying every recorded shuffle and action. Every seat starts
-        disconnected; turn timers restart once a player is back."""
-        rules = Rules.from_dict(saved.rules)
+        """Rebuild a table from the journal (:func:`~craits.server.restore.rebuild_table`).
+
+        Raises:
+            Exception: the table cannot be rebuilt.
+        """
         config = self._table_config(saved.turn_timeout)
-        table = Table(saved.name, saved.capacity, rules, config, None, self, self.journal)
-        table.restore(saved)
+        table = rebuild_table(saved, config, self, self.journal)
         self.tables[saved.name] = table
         self.empty_tables.restored(table)  # closed if nobody is back within the grace
-        log.info("table %s: restored (%s)", saved.name, table.state)
 
     def _open_practice(self) -> None:
         """Open the ``--bots`` table: N bots waiting for one player."""
@@ -398,6 +364,7 @@ class Server(Lobby):
         digest = token_digest(token)
         found = self._tokens.get(digest)
         if found is None:
+            self.set_aside.refuse_token(digest)
             return None
         table, seat = found
         stored = table.seats[seat].token_digest if seat < len(table.seats) else None

@@ -15,13 +15,34 @@ from pathlib import Path
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server.app import Server, ServerConfig
-from craits.server.journal import JournalError, JournalReader
+from craits.server.check import check_journal
+from craits.server.journal import (
+    Durability,
+    JournalDamaged,
+    JournalError,
+    JournalReader,
+    JournalUnwritable,
+)
 from craits.server.records import build_record
 from craits.server.table import ABANDON_AFTER
 from platformdirs import user_data_dir
 
+EXIT_FAILED = 1
+"""The status of a server that could not start (the address is taken, another
+server holds the journal), or of an ``export`` with nothing to export."""
+EXIT_USAGE = 2
+"""The status of a bad command line."""
+EXIT_DAMAGED = 3
+"""The status when the journal is damaged: the server cannot read it at
+start, ``export`` could not write every record, ``check`` found a problem."""
+EXIT_UNWRITABLE = 4
+"""The status of a server whose journal cannot be written (a read-only
+file, directory or file system, a full disk)."""
 EXIT_BROKEN_PIPE = 141
 """The status of a program whose reader went away: 128 + SIGPIPE, as a shell reports it."""
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop the server cleanly: every client is told ``shutdown``
+and the journal is committed and closed."""
 
 LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 ANY_ADDRESS = frozenset({"0.0.0.0", "::", ""})
@@ -45,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="craits-server",
         description="Host Craits tables. Players join with: craits-client HOST[:PORT]. "
-        "'craits-server export --help' writes game records.",
+        "'craits-server export --help' writes game records; "
+        "'craits-server check --help' checks the journal.",
     )
     p.add_argument(
         "--host",
@@ -111,6 +133,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep nothing on disk: a throwaway server whose games die with it",
     )
     p.add_argument(
+        "--durability",
+        default=Durability.FULL,
+        choices=list(Durability),
+        help="full (default): every move is on the disk before it is acknowledged, "
+        "so it survives a power cut; normal: it survives the server being killed, "
+        "but a power cut can lose the last second or so of play",
+    )
+    p.add_argument(
         "--max-connections", type=int, default=5000, help="connection cap (default 5000)"
     )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
@@ -162,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def serve(config: ServerConfig) -> None:
-    """Run a server until SIGINT or SIGTERM, then shut down cleanly."""
+    """Run a server until SIGINT, SIGTERM or SIGHUP (:data:`STOP_SIGNALS`),
+    then shut down cleanly."""
     server = Server(config)
     await server.start()
     # What exists at start lives as long as the server: keep it out of the
@@ -170,7 +201,7 @@ async def serve(config: ServerConfig) -> None:
     gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stop.set)
     print(
         f"craits-server listening on {config.host}:{server.port} — "
@@ -202,13 +233,16 @@ def build_export_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _export_ids(journal: JournalReader, args: argparse.Namespace) -> list[int]:
-    """The ids of the games to export, in order; when there are none, says why on stderr."""
+def _export_ids(
+    journal: JournalReader, args: argparse.Namespace
+) -> tuple[list[int], dict[int, str]]:
+    """The ids of the games to export, in order, and those that cannot be read
+    (with why); when there are none at all, says why on stderr."""
     if args.game is not None:
-        return [args.game]
-    ids = sorted(g["id"] for g in journal.games(finished_only=not args.unfinished))
-    if not ids:
-        in_play = [] if args.unfinished else journal.games(finished_only=False)
+        return [args.game], {}
+    ids, unreadable = journal.game_ids(finished_only=not args.unfinished)
+    if not ids and not unreadable:
+        in_play = [] if args.unfinished else journal.game_ids(finished_only=False)[0]
         if in_play:
             print(
                 f"craits-server export: no finished games to export; {len(in_play)} "
@@ -217,7 +251,7 @@ def _export_ids(journal: JournalReader, args: argparse.Namespace) -> list[int]:
             )
         else:
             print("craits-server export: no games to export", file=sys.stderr)
-    return ids
+    return ids, unreadable
 
 
 def _write_record(text: str, game_id: int, args: argparse.Namespace) -> None:
@@ -235,35 +269,54 @@ def _write_record(text: str, game_id: int, args: argparse.Namespace) -> None:
 
 
 def _export(journal: JournalReader, args: argparse.Namespace) -> int:
-    """Export the records ``args`` ask for; returns the exit status."""
-    ids = _export_ids(journal, args)
-    if not ids:
-        return 1
+    """Export the records ``args`` ask for; returns the exit status. A record
+    that cannot be read or does not replay is named on stderr and the others
+    are written all the same (status :data:`EXIT_DAMAGED`)."""
+    ids, unreadable = _export_ids(journal, args)
+    if not ids and not unreadable:
+        return EXIT_FAILED
+    failed = dict(unreadable)
     for game_id in ids:
-        row = journal.game(game_id)
-        if row is None:
-            print(f"craits-server export: no game {game_id}", file=sys.stderr)
-            return 1
-        _write_record(json.dumps(build_record(row), indent=1), game_id, args)
+        try:
+            row = journal.game(game_id)
+            if row is None:
+                print(f"craits-server export: no game {game_id}", file=sys.stderr)
+                return EXIT_FAILED
+            text = json.dumps(build_record(row), indent=1)
+        except Exception as exc:  # a damaged row or a log that does not replay: name it, go on
+            failed[game_id] = str(exc) or type(exc).__name__
+            continue
+        _write_record(text, game_id, args)
     if str(args.out) == "-":
         sys.stdout.flush()
-    return 0
+    for game_id, why in sorted(failed.items()):
+        print(f"craits-server export: game {game_id} not exported: {why}", file=sys.stderr)
+    return EXIT_DAMAGED if failed else 0
+
+
+def _journal_path(data_dir: Path | None) -> Path:
+    return (data_dir or Path(user_data_dir("craits"))) / "craits.db"
+
+
+def _open_reader(db: Path, command: str) -> JournalReader | int:
+    """The journal at ``db`` opened to read, or the exit status after saying why not."""
+    if not db.exists():
+        print(f"craits-server {command}: no journal at {db}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        return JournalReader(db)
+    except JournalError as exc:
+        print(f"craits-server {command}: {exc}", file=sys.stderr)
+        return EXIT_DAMAGED if isinstance(exc, JournalDamaged) else EXIT_FAILED
 
 
 def export_main(argv: list[str]) -> int:
     """``craits-server export``: write game records from the journal (``docs/records.md``),
     reading it only (safe beside a running server); returns the exit status."""
     args = build_export_parser().parse_args(argv)
-    data = args.data_dir or Path(user_data_dir("craits"))
-    db = data / "craits.db"
-    if not db.exists():
-        print(f"craits-server export: no journal at {db}", file=sys.stderr)
-        return 1
-    try:
-        journal = JournalReader(db)
-    except JournalError as exc:
-        print(f"craits-server export: {exc}", file=sys.stderr)
-        return 1
+    journal = _open_reader(_journal_path(args.data_dir), "export")
+    if isinstance(journal, int):
+        return journal
     try:
         return _export(journal, args)
     except BrokenPipeError:
@@ -275,6 +328,41 @@ def export_main(argv: list[str]) -> int:
         return EXIT_BROKEN_PIPE
     finally:
         journal.close()
+
+
+def build_check_parser() -> argparse.ArgumentParser:
+    """The command line of ``craits-server check``."""
+    p = argparse.ArgumentParser(
+        prog="craits-server check",
+        description="Check the journal: SQLite's integrity check, every open table "
+        "rebuilt as at start, every game replayed and its shuffle commitments verified. "
+        "It only reads, so it is safe while the server runs. Exit status 0: whole; "
+        f"{EXIT_DAMAGED}: damaged (each problem is printed).",
+    )
+    p.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    return p
+
+
+def check_main(argv: list[str]) -> int:
+    """``craits-server check``: check the whole journal and print what was
+    found; returns 0 if it is whole, :data:`EXIT_DAMAGED` if not."""
+    args = build_check_parser().parse_args(argv)
+    db = _journal_path(args.data_dir)
+    journal = _open_reader(db, "check")
+    if isinstance(journal, int):
+        return journal
+    try:
+        report = check_journal(journal)
+    finally:
+        journal.close()
+    print(f"journal: {db}")
+    for line in report.lines():
+        print(line)
+    if report.problems:
+        print(f"craits-server check: {report.problems} problem(s) found", file=sys.stderr)
+        return EXIT_DAMAGED
+    print("craits-server check: the journal is whole")
+    return 0
 
 
 def _bad_arguments(args: argparse.Namespace) -> str | None:
@@ -314,19 +402,24 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         rate=args.rate,
         burst=args.burst,
         data_dir=None if args.no_journal else (args.data_dir or Path(user_data_dir("craits"))),
+        durability=Durability(args.durability),
     )
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``craits-server`` (and ``craits-server export``); returns the exit status."""
+    """Entry point of ``craits-server`` (and ``craits-server export``/``check``);
+    returns the exit status (:data:`EXIT_FAILED`, :data:`EXIT_USAGE`,
+    :data:`EXIT_DAMAGED`, :data:`EXIT_UNWRITABLE`)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["export"]:
         return export_main(argv[1:])
+    if argv[:1] == ["check"]:
+        return check_main(argv[1:])
     args = build_parser().parse_args(argv)
     problem = _bad_arguments(args)
     if problem is not None:
         print(f"craits-server: {problem}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     logging.basicConfig(
         level=args.log_level.upper(),
         format="%(asctime)s %(levelname)s %(message)s",
@@ -334,15 +427,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         asyncio.run(serve(config_from(args)))
+    except JournalDamaged as exc:
+        print(f"craits-server: {exc}; 'craits-server check' says what is left", file=sys.stderr)
+        return EXIT_DAMAGED
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_UNWRITABLE if isinstance(exc, JournalUnwritable) else EXIT_FAILED
     except OSError as exc:
         print(
             f"craits-server: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
             file=sys.stderr,
         )
-        return 1
+        return EXIT_FAILED
     return 0
 
 

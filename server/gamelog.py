@@ -202,7 +202,7 @@ class GameLog:
             return  # nothing to rebuild from: the caller stops the table
         try:
             self.replay(self.journal.entries(self.game_id), self.game.players)
-        except (JournalError, sqlite3.Error) as exc:
+        except (JournalError, sqlite3.Error, ValueError) as exc:
             log.error("table %s: cannot rebuild the game from the journal: %s", self.table, exc)
             self.game = None
 

@@ -56,6 +56,7 @@ from craits.protocol.vocab import (
 )
 from craits.server.engine import Rules
 from craits.server.interfaces import TableError
+from craits.server.journal import JournalError
 from craits.server.records import build_record, iso_time
 
 if TYPE_CHECKING:
@@ -321,12 +322,18 @@ def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
 
 
 def on_get_record(client: Client, msg: GetRecordMsg) -> None:
-    """One finished game's record (``docs/records.md``)."""
+    """One finished game's record (``docs/records.md``); ``no_such_game`` if
+    none, or if a damaged journal cannot rebuild it."""
     journal = client.server.journal
-    row = journal.game(msg["game"]) if journal is not None else None
-    if row is None or row["finished"] is None:
-        raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {msg['game']}")
-    record = cast(GameRecord, build_record(row))  # built to docs/records.md, as the type says
+    try:
+        row = journal.game(msg["game"]) if journal is not None else None
+        if row is None or row["finished"] is None:
+            raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {msg['game']}")
+        built = build_record(row)
+    except (JournalError, ValueError):
+        message = f"game {msg['game']}'s record cannot be rebuilt from the journal (damaged)"
+        raise TableError(ErrorCode.NO_SUCH_GAME, message) from None
+    record = cast(GameRecord, built)  # built to docs/records.md, as the type says
     client.send({"type": ServerMessage.RECORD, "record": record})
 
 

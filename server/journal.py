@@ -11,9 +11,20 @@ On start the server replays the journal to restore every unfinished table
 exactly where it was (RULES.md R2: same hands, stock order, count, scores and
 shuffle penalties), and the resume tokens issued before.
 
-The database holds the deck orders, so the file (and its ``-wal``/``-shm``
-companions) is readable by its owner only. It runs in WAL mode with
-``synchronous=NORMAL``: a commit survives the process being killed.
+The database holds the deck orders, so a journal the server creates (and its
+``-wal``/``-shm`` companions) is readable by its owner only; the server never
+changes the permissions of a file it did not create. One server at a time
+holds the database file itself (:mod:`craits.server.journalfile`). It runs in
+WAL mode; with :attr:`~craits.server.journalfile.Durability.FULL` (the
+default) each commit is fsynced before anything waiting on it is sent, so an
+acknowledged step survives a power cut; with ``NORMAL`` it survives the
+process being killed.
+
+What cannot be read is told apart from what cannot be written
+(:class:`JournalDamaged`, :class:`JournalUnwritable`), and a damaged part of
+the journal spoils only the tables and games that lie in it: :meth:`JournalReader.tables`
+marks a table it cannot read, :meth:`JournalReader.game_ids` lists the games
+around a damaged part.
 
 Every shuffle is recorded as the order it produced, with a random salt and the
 SHA-256 commitment published to the players (:mod:`craits.server.fairness`,
@@ -24,7 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
+import logging
 import sqlite3
 import threading
 import time
@@ -33,6 +44,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from craits.server.journalfile import Durability as Durability
+from craits.server.journalfile import JournalDamaged as JournalDamaged
+from craits.server.journalfile import JournalError as JournalError
+from craits.server.journalfile import JournalLocked as JournalLocked
+from craits.server.journalfile import JournalUnwritable as JournalUnwritable
+from craits.server.journalfile import as_journal_error, claim, open_for_writing, release
+
+log = logging.getLogger("craits.server")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -66,18 +86,16 @@ CREATE TABLE IF NOT EXISTS log (
 """
 
 
-WAL_RESET_FRAMES = 16384
+WAL_RESET_FRAMES = 1024
 """Frames in the write-ahead log (a 4 KiB page and a 24-byte header each) past
-which the writer starts it over: ~64 MiB, two to eight seconds of the busiest
-play measured (each start over costs the loop a few ms, so not more often)."""
+which the writer starts it over: ~4 MiB, about a second of play at 250 tables
+(the background checkpoint asks at most once a second, so the busiest play
+lets it reach ~12 MiB). Each start over costs the loop an inline catch-up of
+~1 ms (:meth:`Checkpointer.catch_up`); docs/performance.md has the figures."""
 CATCH_UP_FRAMES = 64
 """At most about this many frames are left for the writer's inline catch-up."""
-WAL_SIZE_LIMIT = 128 * 1024 * 1024
+WAL_SIZE_LIMIT = 16 * 1024 * 1024
 """Bytes the write-ahead log file is cut back to when it starts over."""
-
-
-class JournalError(Exception):
-    """The journal could not be written or read; the message says why."""
 
 
 @dataclass
@@ -105,6 +123,9 @@ class SavedTable:
     vacant_since: float | None = None
     """When its last person went (seconds since the epoch), or None: the
     table's abandon clock (:class:`craits.server.clock.AbandonClock`)."""
+    problem: str | None = None
+    """Why the table's row or its game's log cannot be read (the rest may be
+    missing); None when it was read whole."""
 
 
 class WriteFailure(NamedTuple):
@@ -121,11 +142,12 @@ Statement = tuple[str, tuple[Any, ...]]
 
 class JournalReader:
     """The journal database at ``path``, opened to read only (``craits-server
-    export``, also while a server runs): no schema, no checkpoints, nothing
-    written, so it never holds up the server's writes. :class:`Journal`, the
-    server's writer, reads the same way.
+    export`` and ``check``, also while a server runs): no schema, no
+    checkpoints, nothing written, so it never holds up the server's writes.
+    :class:`Journal`, the server's writer, reads the same way.
 
     Raises:
+        JournalDamaged: the file is damaged (not a database, or malformed).
         JournalError: the file cannot be opened.
     """
 
@@ -134,9 +156,12 @@ class JournalReader:
         self.path = path
         try:
             self.db = db if db is not None else self._open_to_read(path)
-            self.db.execute("SELECT id FROM games LIMIT 1").fetchone()  # is it a journal?
+            names = {n for (n,) in self.db.execute("SELECT name FROM sqlite_master")}
         except (OSError, sqlite3.Error) as exc:
-            raise JournalError(f"cannot open the journal {path}: {exc}") from None
+            raise as_journal_error(path, exc, "open") from None
+        if not {"tables", "games", "log"} <= names:
+            self.db.close()
+            raise JournalError(f"{path} is not a Craits journal")
 
     @staticmethod
     def _open_to_read(path: Path) -> sqlite3.Connection:
@@ -148,7 +173,12 @@ class JournalReader:
         self.db.close()
 
     def entries(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
-        """A game's log, in order."""
+        """A game's log, in order.
+
+        Raises:
+            sqlite3.Error: the log cannot be read (a damaged journal).
+            ValueError: an entry is not JSON.
+        """
         rows = self.db.execute(
             "SELECT kind, data FROM log WHERE game_id = ? ORDER BY n", (game_id,)
         ).fetchall()
@@ -157,36 +187,39 @@ class JournalReader:
     def tables(self) -> list[SavedTable]:
         """Every open table, with the log of its game in play or just over (a
         finished table comes back with its last game's final view and the
-        replies to its actions, protocol §4.8)."""
-        out = []
-        rows = self.db.execute(
-            "SELECT name, capacity, rules, turn_timeout, creator, state, seats, game_id,"
-            " vacant_since FROM tables ORDER BY updated"
-        ).fetchall()
-        for name, capacity, rules, timeout, creator, state, seats, game_id, vacant in rows:
-            game = None
+        replies to its actions, protocol §4.8). A
+        table whose row or log cannot be read is there with its
+        :attr:`~SavedTable.problem` (and what could be read of it).
+
+        Raises:
+            JournalDamaged: the list of tables itself cannot be read.
+            JournalError: another failure to read it.
+        """
+        try:
+            rows = self.db.execute(
+                "SELECT name, capacity, rules, turn_timeout, creator, state, seats, game_id,"
+                " vacant_since FROM tables ORDER BY updated"
+            ).fetchall()
+        except sqlite3.Error as exc:
+            raise as_journal_error(self.path, exc, "read") from None
+        return [self._saved_table(row) for row in rows]
+
+    def _saved_table(self, row: tuple[Any, ...]) -> SavedTable:
+        name, capacity, rules, timeout, creator, state, seats, game_id, vacant = row
+        saved = SavedTable(str(name), capacity, {}, timeout, creator, str(state), [], None, vacant)
+        try:
+            saved.seats = json.loads(seats)
+            saved.rules = json.loads(rules)
             if game_id is not None and state in ("playing", "finished"):
-                row = self.db.execute(
+                found = self.db.execute(
                     "SELECT players, rules FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
-                if row is not None:
-                    game = SavedGame(
-                        game_id, json.loads(row[0]), json.loads(row[1]), self.entries(game_id)
-                    )
-            out.append(
-                SavedTable(
-                    name,
-                    capacity,
-                    json.loads(rules),
-                    timeout,
-                    creator,
-                    state,
-                    json.loads(seats),
-                    game,
-                    vacant,
-                )
-            )
-        return out
+                if found is not None:
+                    players, game_rules = json.loads(found[0]), json.loads(found[1])
+                    saved.game = SavedGame(game_id, players, game_rules, self.entries(game_id))
+        except (sqlite3.Error, ValueError, TypeError) as exc:
+            saved.problem = f"its row or its game {game_id}'s log cannot be read: {exc}"
+        return saved
 
     def games(self, finished_only: bool = True) -> list[dict[str, Any]]:
         """Games in the journal: id, table, players, started, finished (newest first)."""
@@ -205,8 +238,60 @@ class JournalReader:
             for i, t, p, s, f in rows
         ]
 
+    def game_ids(self, finished_only: bool = True) -> tuple[list[int], dict[int, str]]:
+        """The ids of the games in the journal (only the finished ones with
+        ``finished_only``), oldest first; and the ids whose row cannot be read,
+        with why. If the list cannot be read whole (a damaged journal), every
+        id ever given out is looked up on its own, so a damaged part spoils
+        only the games that lie in it."""
+        sql = "SELECT id FROM games" + (" WHERE finished IS NOT NULL" if finished_only else "")
+        try:
+            return [int(i) for (i,) in self.db.execute(sql + " ORDER BY id")], {}
+        except sqlite3.Error:
+            pass
+        ids: list[int] = []
+        unreadable: dict[int, str] = {}
+        for game_id in range(1, self._highest_game_id() + 1):
+            try:
+                row = self.db.execute(
+                    "SELECT finished FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+            except sqlite3.Error as exc:
+                unreadable[game_id] = str(exc)
+                continue
+            if row is not None and (row[0] is not None or not finished_only):
+                ids.append(game_id)
+        return ids, unreadable
+
+    def _highest_game_id(self) -> int:
+        """The highest game id given out, as far as the journal can tell: the
+        id counter, else the highest id in the log or the games."""
+        for sql in (
+            "SELECT seq FROM sqlite_sequence WHERE name = 'games'",
+            "SELECT MAX(game_id) FROM log",
+            "SELECT MAX(id) FROM games",
+        ):
+            with contextlib.suppress(sqlite3.Error, TypeError, ValueError):
+                row = self.db.execute(sql).fetchone()
+                if row is not None and row[0] is not None:
+                    return int(row[0])
+        return 0
+
     def game(self, game_id: int) -> dict[str, Any] | None:
-        """One game's row and log, or None."""
+        """One game's row and log, or None.
+
+        Raises:
+            JournalError: its row or its log cannot be read
+                (:class:`JournalDamaged`: the journal is damaged there).
+        """
+        try:
+            return self._game(game_id)
+        except (sqlite3.Error, ValueError, TypeError) as exc:
+            if isinstance(exc, sqlite3.Error):
+                raise as_journal_error(self.path, exc, "read") from None
+            raise JournalError(f"game {game_id}'s row or log is not readable: {exc}") from None
+
+    def _game(self, game_id: int) -> dict[str, Any] | None:
         row = self.db.execute(
             "SELECT id, table_name, players, rules, started, finished, result FROM games "
             "WHERE id = ?",
@@ -241,6 +326,9 @@ class Checkpointer:
         """Set by the thread: the log is long and checkpointed; the writer
         should start it over."""
         self._stop = threading.Event()
+        self.look = threading.Event()
+        """Set: look the whole file over for damage at the next checkpoint
+        (:meth:`Journal.look_for_damage`)."""
         self._thread = threading.Thread(
             target=self._loop, args=(every,), name="journal-checkpoint", daemon=True
         )
@@ -275,10 +363,29 @@ class Checkpointer:
             return
         try:
             while not self._stop.wait(every):
+                if self.look.is_set():
+                    self.look.clear()
+                    self._look_for_damage(db)
                 with contextlib.suppress(sqlite3.Error):
                     self._checkpoint(db)
         finally:
             db.close()
+
+    def _look_for_damage(self, db: sqlite3.Connection) -> None:
+        """SQLite's ``quick_check`` over the whole file (:attr:`look`), off the
+        event loop (~0.5 s for 200 MB). Damage is logged, naming ``craits-server
+        check``; the server goes on (what cannot be read fails on its own,
+        table by table)."""
+        try:
+            found = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)").fetchall()]
+        except sqlite3.Error as exc:
+            found = [str(exc)]
+        if found != ["ok"]:
+            log.error(
+                "journal %s is damaged (%s); 'craits-server check' says where",
+                self.path,
+                "; ".join(found),
+            )
 
     def _checkpoint(self, db: sqlite3.Connection) -> None:
         """One background checkpoint. Past ``reset_frames``, checkpoint
@@ -327,20 +434,35 @@ class Journal(JournalReader):
         on_pending: Callable[[], None] | None = None,
         checkpoint_every: float = 1.0,
         wal_reset_frames: int = WAL_RESET_FRAMES,
+        durability: Durability = Durability.FULL,
     ):
         """``checkpoint_every``: seconds between the background checkpoints;
         ``wal_reset_frames``: past this many frames in the write-ahead log, the
-        writer starts it over (see :class:`Checkpointer`)."""
+        writer starts it over (see :class:`Checkpointer`); ``durability``:
+        whether each commit is fsynced (:class:`~craits.server.journalfile.Durability`).
+
+        Raises:
+            JournalLocked: another server holds the database file.
+            JournalUnwritable: it cannot be written.
+            JournalDamaged: it is damaged.
+        """
+        self._lock = claim(path)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            db = self._open_for_writing(path)
-            (top,) = db.execute(
-                "SELECT MAX(COALESCE((SELECT MAX(id) FROM games), 0),"
-                " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0))"
-            ).fetchone()
-        except (OSError, sqlite3.Error) as exc:
-            raise JournalError(f"cannot open the journal {path}: {exc}") from None
+            db = open_for_writing(path, SCHEMA, durability, WAL_SIZE_LIMIT)
+            try:
+                _add_vacant_since(db)
+                (top,) = db.execute(
+                    "SELECT MAX(COALESCE((SELECT MAX(id) FROM games), 0),"
+                    " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0))"
+                ).fetchone()
+            except sqlite3.Error as exc:
+                db.close()
+                raise as_journal_error(path, exc, "read") from None
+        except JournalError:
+            release(self._lock)
+            raise
         super().__init__(path, db)
+        self.durability = durability
         self._next_game = int(top) + 1
         self._next_n: dict[int, int] = {}
         self.submitted = 0
@@ -351,32 +473,6 @@ class Journal(JournalReader):
         self._pending: list[tuple[int, tuple[str, Any], list[Statement]]] = []
         self._broken: dict[tuple[str, Any], str] = {}
         self._checkpointer = Checkpointer(path, db, checkpoint_every, wal_reset_frames)
-
-    @staticmethod
-    def _open_for_writing(path: Path) -> sqlite3.Connection:
-        """Open (or create, owner-only) the database as the server's writer."""
-        old = os.umask(0o077)
-        try:
-            db = sqlite3.connect(str(path), isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            # Checkpoints (which fsync) run in a thread of their own, never
-            # inline in a commit on the event loop.
-            db.execute("PRAGMA wal_autocheckpoint=0")
-            # a log started over is cut back to this size (bytes): the file is
-            # reused, not grown again, as long as a cycle fits
-            db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
-            db.executescript(SCHEMA)
-            columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
-            if "vacant_since" not in columns:  # a journal from before the abandon clock
-                db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
-        finally:
-            os.umask(old)
-        for suffix in ("", "-wal", "-shm"):
-            p = Path(str(path) + suffix)
-            if p.exists():
-                p.chmod(0o600)
-        return db
 
     # --------------------------------------------------------------- writing
 
@@ -466,6 +562,17 @@ class Journal(JournalReader):
         millisecond or two); direct writes do it themselves."""
         self._checkpointer.catch_up()
 
+    def forget_failure(self, name: str) -> None:
+        """Table ``name`` never was (its first row failed) and has closed: its
+        name is free again, and its next writes are tried afresh."""
+        self._broken.pop(("table", name), None)
+
+    def look_for_damage(self) -> None:
+        """Have the checkpoint thread look the whole file over for damage
+        (SQLite's ``quick_check``) at its next checkpoint, and log what it
+        finds; the server asks once, after restoring its tables."""
+        self._checkpointer.look.set()
+
     def set_max_pages(self, pages: int) -> int:
         """Cap the database at ``pages`` pages (SQLite ``max_page_count``): writes
         that need more fail as on a full disk. Returns the write's ticket (the
@@ -474,12 +581,13 @@ class Journal(JournalReader):
 
     def close(self) -> None:
         """Write what is queued, stop the checkpoints, fold the log into the
-        database, and close it."""
+        database, close it, and let the file go (another server may take it)."""
         self.commit()
         self._checkpointer.stop()
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
+        release(self._lock)
 
     def save_table(
         self,
@@ -595,3 +703,10 @@ class Journal(JournalReader):
         except JournalError:
             self._next_n.pop(game_id, None)
             raise
+
+
+def _add_vacant_since(db: sqlite3.Connection) -> None:
+    """Give a journal from before the abandon clock its ``vacant_since`` column."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+    if "vacant_since" not in columns:
+        db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")

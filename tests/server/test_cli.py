@@ -12,8 +12,8 @@ from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
 from craits.server.app import Server, ServerConfig
-from craits.server.cli import join_address
-from craits.server.journal import Journal
+from craits.server.cli import build_parser, config_from, join_address
+from craits.server.journal import Durability, Journal
 
 from tests.server.conftest import finished_game, unfinished_journal
 from tests.server.processes import SERVER, free_port, run_export
@@ -122,3 +122,11 @@ async def test_export_beside_a_running_server_only_reads(
     live.save_table("later", 2, {}, 60.0, "Ana", "waiting", [], None)
     assert {t.name for t in live.tables()} == {"later", "u"}  # the server writes on
     live.close()
+
+
+def test_durability_is_full_unless_asked_otherwise() -> None:
+    """Issue 11, item 10: every acknowledged move is fsynced by default."""
+    default = config_from(build_parser().parse_args([]))
+    assert default.durability is Durability.FULL
+    normal = config_from(build_parser().parse_args(["--durability", "normal"]))
+    assert normal.durability is Durability.NORMAL

@@ -6,7 +6,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from craits.server.journal import Journal
+from craits.server.journal import Durability, Journal
 
 OLD_LOG = """CREATE TABLE log (
     game_id INTEGER NOT NULL,
@@ -74,3 +74,26 @@ def test_the_write_ahead_log_starts_over_under_steady_writes(tmp_path: Path) -> 
     # every write adds at least one 4 KiB page to the log: without starting
     # over, the file would hold them all; it held a fraction
     assert writes * 4096 > 5 * largest, (writes, largest)
+
+
+def test_the_write_ahead_log_stays_a_few_mib_with_the_shipped_threshold(tmp_path: Path) -> None:
+    """Issue 11, item 12: the log grew to 35–80 MB under steady play before it
+    started over (a threshold of 16,384 frames), so a small data partition
+    filled with log long before data. With the shipped threshold
+    (``WAL_RESET_FRAMES``), 8,000 steady commits (56 MiB of log with the old
+    threshold) leave it under 16 MiB (~5 MiB measured). Time is scaled down:
+    checkpoints every 40 ms, not every second."""
+    path = tmp_path / "craits.db"
+    journal = Journal(path, checkpoint_every=0.04, durability=Durability.NORMAL)
+    game = journal.start_game("t", ["Ana", "Ben"], {}, [("start", {})])
+    wal = Path(str(path) + "-wal")
+    largest = 0
+    for n in range(8_000):
+        journal.append(game, [("action", {"seat": n % 2, "id": n, "pad": "x" * 200})])
+        time.sleep(0.0002)  # steady: no pause long enough for a whole checkpoint
+        if n % 10 == 0:
+            largest = max(largest, wal.stat().st_size)
+    entries = journal.entries(game)
+    journal.close()
+    assert len(entries) == 8_001
+    assert largest < 16 * 1024 * 1024, largest
