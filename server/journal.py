@@ -196,9 +196,11 @@ class JournalReader:
             JournalError: another failure to read it.
         """
         try:
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+            vacant = "vacant_since" if "vacant_since" in columns else "NULL"  # older journals
             rows = self.db.execute(
                 "SELECT name, capacity, rules, turn_timeout, creator, state, seats, game_id,"
-                " vacant_since FROM tables ORDER BY updated"
+                f" {vacant} FROM tables ORDER BY updated"
             ).fetchall()
         except sqlite3.Error as exc:
             raise as_journal_error(self.path, exc, "read") from None

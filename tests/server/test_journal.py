@@ -6,7 +6,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from craits.server.journal import Durability, Journal
+from craits.server.check import check_journal
+from craits.server.journal import Durability, Journal, JournalReader
 
 OLD_LOG = """CREATE TABLE log (
     game_id INTEGER NOT NULL,
@@ -97,3 +98,24 @@ def test_the_write_ahead_log_stays_a_few_mib_with_the_shipped_threshold(tmp_path
     journal.close()
     assert len(entries) == 8_001
     assert largest < 16 * 1024 * 1024, largest
+
+
+def test_a_journal_from_before_the_abandon_clock_reads_and_checks_without_a_writer(
+    tmp_path: Path,
+) -> None:
+    """``export`` and ``check`` open a journal read-only: one no newer server
+    has opened yet has no ``vacant_since`` column, and still reads whole."""
+    path = tmp_path / "craits.db"
+    Journal(path).close()
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE tables DROP COLUMN vacant_since")
+    db.execute("INSERT INTO tables VALUES ('t', 2, '{}', 60.0, 'Ana', 'waiting', '[]', NULL, 0)")
+    db.commit()
+    db.close()
+    reader = JournalReader(path)
+    try:
+        (saved,) = reader.tables()
+        assert (saved.name, saved.vacant_since, saved.problem) == ("t", None, None)
+        assert check_journal(reader).problems == 0
+    finally:
+        reader.close()
