@@ -38,7 +38,8 @@ decoded one is a list.
 Optional keys are ``NotRequired``: absent, never nil (§3). Keys added in this
 revision of protocol version 1 (additive): ``hand_ended.penalties``,
 ``view.penalties_paid``, the table info's ``may_start`` and ``game``,
-``close_table.end_game`` and a record's ``abandoned``.
+``close_table.end_game`` and a record's ``abandoned``; in round 2, ``state.events``
+and ``state.score_sheet``.
 """
 
 # No ``from __future__ import annotations`` here: TypedDict must see NotRequired
@@ -629,9 +630,22 @@ class LeftMsg(TypedDict):
     table: str
 
 
+class ScoreSheetRow(TypedDict):
+    """One hand ended, on the score sheet of ``state.score_sheet`` (§7.1, added in
+    round 2): per seat, the hand's ``points`` (R9, penalties not included), the
+    shuffle ``penalties`` paid during it (R10) and the game totals after it."""
+
+    hand_number: int
+    points: list[int]
+    penalties: list[int]
+    scores: list[int]
+
+
 class StateMsg(TypedDict):
     """A full snapshot of the table for the receiver (§7.1); ``seat`` None for a
-    spectator, ``view`` None before the first game."""
+    spectator, ``view`` None before the first game. ``events`` (added in round 2):
+    the hand in play's events so far, filtered for the receiver as an update's
+    are; ``score_sheet`` (added in round 2): a row per hand ended this game."""
 
     type: Literal[ServerMessage.STATE]
     table: TableInfo
@@ -641,6 +655,8 @@ class StateMsg(TypedDict):
     commitments: list[Commitment]
     deadline_ms: int | None
     chat: list[ChatLine]
+    events: list[WireEvent]
+    score_sheet: list[ScoreSheetRow]
 
 
 class UpdateMsg(TypedDict):
