@@ -155,6 +155,8 @@ def _close_chat_key(model: TableModel, ctx: KeyContext) -> KeyState:
 TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "move": _choose_key,
     "pick": _choose_key,
+    "first": _choose_key,
+    "last": _choose_key,
     "play": _play_key,
     "draw": _draw_key,
     "pass": _pass_key,

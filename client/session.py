@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, cast
@@ -81,6 +81,8 @@ Severity = Literal["information", "warning", "error"]
 """How a notice is shown (Textual's notification severities)."""
 
 _ERROR_CODES = frozenset(ErrorCode)
+
+_HAND_STARTS = frozenset({EventKind.CUT, EventKind.DEALT})
 
 QUIET_ERRORS = frozenset({ErrorCode.STALE})
 """Refusals not worth a notification (the next update explains itself)."""
@@ -599,9 +601,18 @@ def _on_state(session: Session, m: StateMsg) -> None:
     was = model.phase
     model.apply_state(m)
     _keep_commitments(session, model, m["commitments"])
-    model.log_intro()
+    if not _holds(m, "events"):  # a server from before round 2: no hand so far
+        model.log_intro()
+    else:
+        lines = Describer(session.style, model.name_of, model.seat).update(m["events"])
+        model.restore_log(lines)
     model.check_hand_end(was)
     session.tell(TableShown())
+
+
+def _holds(message: Mapping[str, object], key: str) -> bool:
+    """Whether ``message`` holds ``key`` (a field an older server may not send)."""
+    return key in message
 
 
 def _on_update(session: Session, m: UpdateMsg) -> None:
@@ -615,11 +626,22 @@ def _on_update(session: Session, m: UpdateMsg) -> None:
         first = any(e["event"] == EventKind.CUT for e in events)
         _keep_commitments(session, model, m["commitments"], first)
     model.note_events(events)
-    lines = Describer(session.style, model.name_of, model.seat).update(events)
+    describer = Describer(session.style, model.name_of, model.seat)
+    # a cut or a deal starts the hand in play's lines (a state rewrites them)
+    start = next((i for i, e in enumerate(events) if e["event"] in _HAND_STARTS), None)
+    before = describer.update(events if start is None else events[:start])
+    after = [] if start is None else describer.update(events[start:])
     notice = m.get("notice")
     if notice is not None and notice["kind"] == NoticeKind.TIMEOUT:
-        lines = session.timed_out(model, notice["seat"], lines)
-    for line in lines:
+        if before:
+            before = session.timed_out(model, notice["seat"], before)
+        else:
+            after = session.timed_out(model, notice["seat"], after)
+    for line in before:
+        model.add_log(line)
+    if start is not None:
+        model.mark_hand_start()
+    for line in after:
         model.add_log(line)
     model.check_hand_end(was)
     session.tell(TableChanged(new_update=True))

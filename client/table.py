@@ -69,6 +69,7 @@ class TableScreen(Screen[None]):
         self.style = style
         self._chat_shown = 0
         self._log_shown = 0
+        self._log_rewrites = 0
         self._ready = False
 
     def compose(self) -> ComposeResult:
@@ -162,6 +163,10 @@ class TableScreen(Screen[None]):
 
     def _write_logs(self, model: TableModel) -> None:
         log = self.query_one("#log", WrappedLog)
+        if model.log_rewrites != self._log_rewrites:  # a state rewrote the hand so far
+            self._log_rewrites = model.log_rewrites
+            log.clear()
+            self._log_shown = model.logged - len(model.log)
         new = model.logged - self._log_shown
         if new > 0:
             bullet = presenter.log_bullet(self.style)
