@@ -164,6 +164,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "idiot": _idiot_key,
     "back": _back_key,
     "add_bot": _seat_key,
+    "choose_bot": _seat_key,
     "start": _start_key,
     "new_game": _new_game_key,
     "close_table": _close_table_key,
@@ -330,8 +331,8 @@ def _before_the_game(model: TableModel) -> Text:
         return Text("Watching: the game has not started yet.")
     if model.may_start:
         return Text(
-            "Waiting for players. b: add a bot · s: start with those seated "
-            "(a full table starts by itself)"
+            "Waiting for players. b: add a bot (B: choose its level) · s: start with "
+            "those seated (a full table starts by itself)"
         )
     if model.creator:
         return Text(f"Waiting for the creator ({model.creator}) to start.")
