@@ -46,7 +46,10 @@ def _cells_whole(app: Any) -> None:
     ]
     ends = [*starts[1:], app.size.width]
     body = lines[header + 1 : header + 1 + 3 * len(app.tables)]
-    columns = ["".join("".join(line[a:b].split()) for line in body) for a, b in zip(starts, ends)]
+    columns = [
+        "".join("".join(line[a:b].split()) for line in body)
+        for a, b in zip(starts, ends, strict=True)
+    ]
     for info in app.tables.values():
         for i, cell in enumerate(lobby_row(info)):
             assert "".join(cell.plain.split()) in columns[i], (cell.plain, "\n".join(lines))
