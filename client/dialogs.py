@@ -318,12 +318,31 @@ class ConfirmDialog(Dialog[bool]):
         self.finish(yes)
 
 
+ASCII_TEXT: dict[str, str] = {
+    "▶": ">",
+    "↻ ": "",
+    "↺ ": "",
+    "·": "-",
+    "—": "--",
+    "–": "-",
+    "−": "-",
+    "…": "...",
+    "←": "Left",
+    "→": "Right",
+}
+"""How the rules page's other non-ASCII characters read with ``--ascii`` (the marks
+as the screen then draws them: ``>`` for the turn, the direction in words)."""
+
+
 def rules_text(ascii: bool = False) -> str:
-    """The rules summary bundled with the client (Markdown)."""
+    """The rules summary bundled with the client (Markdown); with ``ascii`` every
+    character is ASCII (suits as letters, the screen's marks as ``--ascii`` draws them)."""
     text = resources.files("craits.client").joinpath("rules_help.md").read_text(encoding="utf-8")
     if ascii:
         for letter, symbol in SUIT_SYMBOLS.items():
             text = text.replace(symbol, letter)
+        for fancy, plain in ASCII_TEXT.items():
+            text = text.replace(fancy, plain)
     return text
 
 

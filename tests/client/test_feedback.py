@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from craits.client.dialogs import ScoreSheetScreen
+from craits.client.dialogs import RulesScreen, ScoreSheetScreen, rules_text
 from craits.client.model import TableModel
 from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
@@ -214,3 +214,44 @@ def test_a_state_rewrites_only_the_hand_so_far() -> None:
     ]
     assert model.log_rewrites == 1
     assert model.logged == len(model.log)
+
+
+def test_the_rules_page_explains_every_mark_and_is_ascii_with_ascii() -> None:
+    text = rules_text()
+    for mark in (
+        "`D`",
+        "`(+15)`",
+        "`away`",
+        "`loses turn`",
+        "`offline`",
+        "`bot`",
+        "▶",
+        "↻ clockwise",
+        "`ONE CARD`",
+        "`1 card, unsaid!`",
+        "`COUNT 4`",
+        "Home · End",
+    ):
+        assert mark in text, mark
+    plain = rules_text(ascii=True)
+    assert plain.isascii()
+    assert "| > | before a name |" in plain
+    assert "clockwise - counter-clockwise" in plain
+
+
+async def test_the_rules_page_opens_from_the_table(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), what="the rules")
+        rules = app.screen.query_one("#rules")
+        for _ in range(12):
+            if "What the marks on the screen mean" in screen_text(app):
+                break
+            rules.scroll_page_down(animate=False)
+            await pilot.pause(0.05)
+        assert "What the marks on the screen mean" in screen_text(app)
