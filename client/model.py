@@ -120,6 +120,7 @@ class LogKeeping:
         """Rewrite the log with the hand so far (``lines``: a ``state``'s events in
         words): the lines of earlier hands stay, this hand's are replaced, so
         nothing missed while away is lost and nothing is shown twice."""
+        back = self.logged > 0  # this client showed the table before
         start = self.hand_log_start
         if start is not None:
             first = self.logged - len(self.log)  # the number of log[0]
@@ -129,7 +130,6 @@ class LogKeeping:
                 del self.log[keep:]
                 self.logged -= dropped
                 self.log_rewrites += 1
-        back = bool(self.log)
         self.log_intro()
         if back and lines:
             self.add_log(Text("Back at the table. The hand so far:", style="italic"))

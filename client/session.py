@@ -472,6 +472,7 @@ class Session:
         info = self.lobby.tables.get(table)
         if info is not None:
             self.model.set_info(info)
+        self.model.log_intro()
         self.store.put(self.store_key, token, table, name, seat)
         self.tell(TableShown())
 

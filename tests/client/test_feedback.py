@@ -5,19 +5,22 @@ and the sheet come back after a resume (the ``state``'s ``events`` and
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
 
+from craits.client import link as client_link
 from craits.client.dialogs import RulesScreen, ScoreSheetScreen, rules_text
 from craits.client.model import TableModel
 from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
+from craits.protocol.client import Connection
 from rich.text import Text
 
-from tests.client.conftest import log_text, screen_text, wait_for, wait_text
+from tests.client.conftest import log_text, screen_text, shown_in, wait_for, wait_text
 from tests.client.test_table import ANA, BEN, ben_at_table, on_table
-from tests.server.conftest import Player, play_until, settle
+from tests.server.conftest import Player, play_until, settle, strip_seat
 from tests.server.test_hand_log import hand_so_far
 
 
@@ -255,3 +258,47 @@ async def test_the_rules_page_opens_from_the_table(
             rules.scroll_page_down(animate=False)
             await pilot.pause(0.05)
         assert "What the marks on the screen mean" in screen_text(app)
+
+
+async def test_after_a_drop_the_log_holds_what_happened_meanwhile_once(
+    server: Any, connect: Any, make_app: Any, monkeypatch: Any
+) -> None:
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH")
+    reconnect = asyncio.Event()
+
+    class HeldConnection(Connection):
+        @classmethod
+        async def open(cls, *args: Any, **kwargs: Any) -> Any:
+            await reconnect.wait()
+            return await super().open(*args, **kwargs)
+
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        await pilot.press("4", "enter")  # 7♥: Ben draws a card, and it is his turn
+        await wait_for(pilot, lambda: app.model.view["top"] == "7H", what="the play")
+        played = "You played 7♥ — Ben drew a card (a 7)"
+        await wait_for(pilot, lambda: played in log_text(app), what="the log line")
+        monkeypatch.setattr(client_link, "Connection", HeldConnection)
+        (conn,) = [c for c in server.clients if c.name == "Ana"]
+        conn.abort()
+        await wait_for(pilot, lambda: app.link == "reconnecting", what="the drop")
+        # Ben plays while Ana is away
+        update = await ben.expect("update", where=lambda m: m["view"]["to_act"] == 0)
+        move = next(a for a in update["view"]["legal"] if "idiot" not in a)
+        ben.seq = update["seq"]
+        await ben.act(strip_seat(move))
+        await ben.expect("ok")
+        reconnect.set()
+        await wait_for(pilot, lambda: app.link == "online", what="the reconnection")
+        await wait_for(pilot, lambda: app.model.view["to_act"] == 1, what="Ana's turn again")
+        await pilot.pause(0.1)
+        log = log_text(app)
+        assert log.count(played) == 1, log
+        assert "Back at the table. The hand so far:" in log
+        missed = "Ben played" if "play" in move else "Ben drew"
+        assert missed in log.split("The hand so far:")[1], log
+        # the log on screen was drawn anew: the same lines, once each
+        shown = "".join("".join(shown_in(app, app.screen.query_one("#log"))).split())
+        assert shown.count("".join(played.split())) == 1, shown
+        assert "".join(missed.split()) in shown
