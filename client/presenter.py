@@ -212,14 +212,6 @@ def play_choice(
     return PlayChoice(chosen, suits)
 
 
-def refusal(model: TableModel, card: str, style: CardStyle) -> str:
-    """Why ``card`` cannot be played now, in a line."""
-    why = "it is not your turn" if not model.my_turn else "it does not match"
-    if model.my_turn and model.find(ActionKind.DRAW):
-        why = "nothing in your hand can be played: d draws"
-    return f"{style.label(card)} cannot be played now: {why}."
-
-
 def first_playable(model: TableModel, current: int) -> int:
     """The index in the hand to start a turn on: ``current`` if that card can be
     played, else the first card that can."""
