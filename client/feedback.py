@@ -151,6 +151,13 @@ def why_not_choose(model: TableModel, style: CardStyle) -> str:
     return "No cards in your hand." if model.view is not None else "The game has not started yet."
 
 
+def no_such_card(model: TableModel, index: int) -> str:
+    """Why the digit choosing card ``index`` (0-based) chooses nothing."""
+    size = len(model.hand)
+    keys = "1" if size == 1 else f"1-{min(size, 9)}" + (", 0" if size >= 10 else "")
+    return f"No card {index + 1}: you hold {size} (keys {keys}, or Home/End)."
+
+
 REFUSALS: dict[str, Callable[[TableModel, CardStyle], str]] = {
     "draw": why_not_draw,
     "pass": why_not_pass,

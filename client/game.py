@@ -233,14 +233,15 @@ class GamePanel(KeyFeedback, Vertical):
     def action_last(self) -> None:
         """Choose the last card of the hand (End)."""
         model = self.session.model
-        if model is not None and model.hand:
-            self.action_pick(len(model.hand) - 1)
+        self.action_pick(len(model.hand) - 1 if model is not None else -1)
 
     def action_pick(self, index: int) -> None:
         """Choose a card by its number."""
         self.session.back()
         model = self.session.model
         if model is None or not 0 <= index < len(model.hand):
+            if model is not None and model.hand:
+                self.notify(feedback.no_such_card(model, index), severity="warning", markup=False)
             return
         self.selected = index
         self._redraw_hand()

@@ -48,6 +48,7 @@ async def test_each_key_that_cannot_act_says_why(server: Any, connect: Any, make
         assert app.screen.selected_card == "QD"
         await pilot.press("home")
         assert app.screen.selected_card == "8S"
+        await refused(pilot, app, "9", "No card 9: you hold 8 (keys 1-8, or Home/End).")
         await pilot.press("3")
         assert app.screen.selected_card == "TS"
         await refused(pilot, app, "enter", "10♠ matches neither ♥ nor K: you can play 8♠, 9♠, 7♥.")

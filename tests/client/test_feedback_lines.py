@@ -4,7 +4,7 @@ table info the server sent (no Textual): each situation a key cannot act in."""
 from __future__ import annotations
 
 from craits.client.cards import CardStyle
-from craits.client.feedback import key_refusal
+from craits.client.feedback import key_refusal, no_such_card
 from craits.client.sheet import score_sheet
 from craits.protocol.types import ScoreSheetRow
 from rich.console import Console
@@ -103,3 +103,9 @@ def test_the_score_sheet_lists_every_hand_with_penalties_and_totals() -> None:
     assert "12 (+5)  17" in hand2 and "37" in hand2
     now = next(line for line in lines if line.strip().startswith("3…"))
     assert "(+10)  27" in now  # a penalty paid in the hand in play, already in the total
+
+
+def test_a_digit_past_the_hand() -> None:
+    assert no_such_card(model(hand=["7H", "3C"]), 6) == (
+        "No card 7: you hold 2 (keys 1-2, or Home/End)."
+    )
