@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from craits.protocol.types import CreateTableMsg, TableInfo
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -57,7 +58,8 @@ def column_widths(available: int, rows: Sequence[Sequence[Text]]) -> list[int]:
     needs = [len(label) for label, _ in COLUMNS]
     for row in rows:
         for i, cell in enumerate(row):
-            needs[i] = max(needs[i], max((len(line) for line in cell.plain.split("\n")), default=0))
+            widest = max((cell_len(line) for line in cell.plain.split("\n")), default=0)
+            needs[i] = max(needs[i], widest)
     needs[0] = min(needs[0], NAME_MAX)
     widths = list(needs)
     fixed = sum(w for i, w in enumerate(widths) if i not in SHARED)
