@@ -410,8 +410,13 @@ class ScoreSheetScreen(Dialog[bool]):
         """Draw the sheet again (``model``: the table's, if it changed)."""
         if model is not None:
             self.model = model
-        self.query_one("#score-sheet-body", Static).update(score_sheet(self.model, self.style))
+        body = self.query_one("#score-sheet-body", Static)
+        body.update(score_sheet(self.model, self.style, self.size.width - 4))
         self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        """Lay the sheet out again for the new width."""
+        self.sync()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``l`` only once a hand has ended."""

@@ -94,18 +94,36 @@ def test_the_score_sheet_lists_every_hand_with_penalties_and_totals() -> None:
     m.sheet = rows
     console = Console(width=80, file=None, record=True, color_system=None)
     with console.capture() as out:
-        console.print(score_sheet(m, STYLE))
+        console.print(score_sheet(m, STYLE, 80))
     text = out.get()
     assert "Score sheet — 2 of 15 hands played" in text
     assert "Ben" in text and "Ana (you)" in text
     lines = text.splitlines()
     hand2 = next(line for line in lines if line.strip().startswith("2 "))
-    assert "12 (+5)  17" in hand2 and "37" in hand2
+    assert "12 (+5) → 17" in hand2 and "0 → 37" in hand2
     now = next(line for line in lines if line.strip().startswith("3…"))
-    assert "(+10)  27" in now  # a penalty paid in the hand in play, already in the total
+    assert "(+10) 27" in now  # a penalty paid in the hand in play, already in the total
 
 
 def test_a_digit_past_the_hand() -> None:
     assert no_such_card(model(hand=["7H", "3C"]), 6) == (
         "No card 7: you hold 2 (keys 1-2, or Home/End)."
     )
+
+
+def test_a_sheet_of_eight_seats_fits_80_columns_stacked() -> None:
+    names = ["Anastasia", "Bartholomew", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    info = table_info(seats=8, players=[seat(i, n) for i, n in enumerate(names)])
+    m = model(0, info=info, players=8, scores=[445] * 8, hand_sizes=[1] * 8)
+    m.sheet = [
+        ScoreSheetRow(hand_number=h, points=[110] * 8, penalties=[20] * 8, scores=[h * 130] * 8)
+        for h in range(1, 4)
+    ]
+    console = Console(width=78, file=None, color_system=None)
+    with console.capture() as out:
+        console.print(score_sheet(m, ASCII, 78))
+    lines = out.get().splitlines()
+    assert all(len(line.rstrip()) <= 78 for line in lines)
+    assert any(line.split()[:2] == ["1", "110+20"] for line in lines if line.split())
+    assert sum("390" in line for line in lines) == 1  # hand 3's totals, on their line
+    assert out.get().isascii()
