@@ -319,6 +319,13 @@ class ConfirmDialog(Dialog[bool]):
 
 
 ASCII_TEXT: dict[str, str] = {
+    "→ ↓ ← ↑": "> v < ^",
+    "→ along": "> along",
+    "↓ down": "v down",
+    ") → ": ") -> ",
+    " (↻)": "",
+    " (↺)": "",
+    "▮": "#",
     "▶": ">",
     "↻ ": "",
     "↺ ": "",

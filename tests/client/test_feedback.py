@@ -222,25 +222,32 @@ def test_a_state_rewrites_only_the_hand_so_far() -> None:
 
 def test_the_rules_page_explains_every_mark_and_is_ascii_with_ascii() -> None:
     text = rules_text()
-    for mark in (
-        "`D`",
-        "`(+15)`",
+    marks = (
+        "`dealer` · `D`",
+        "(+15)",
         "`away`",
-        "`loses turn`",
-        "`offline`",
+        "`loses a turn` · `skip`",
+        "`offline` · `off`",
         "`bot`",
         "▶",
-        "↻ clockwise",
+        "→ ↓ ← ↑",
+        "Clockwise (↻)",
         "`ONE CARD`",
         "`1 card, unsaid!`",
         "`COUNT 4`",
+        "`new!`",
+        "`suit ♦ named`",
         "Home · End",
-    ):
+        "`12 (+5) → 42`",
+    )
+    for mark in marks:
         assert mark in text, mark
     plain = rules_text(ascii=True)
     assert plain.isascii()
-    assert "| > | before a name |" in plain
-    assert "clockwise - counter-clockwise" in plain
+    assert "| > v < ^ on the table's edges |" in plain
+    assert "> along the top, v down the right" in plain
+    assert "`12 (+5) -> 42`" in plain
+    assert "| Left Right or 1-9, 0 |" in plain
 
 
 async def test_the_rules_page_opens_from_the_table(
