@@ -310,3 +310,26 @@ async def test_after_a_drop_the_log_holds_what_happened_meanwhile_once(
         shown = "".join("".join(shown_in(app, app.screen.query_one("#log"))).split())
         assert shown.count("".join(played.split())) == 1, shown
         assert "".join(missed.split()) in shown
+
+
+async def test_the_game_over_summary_ends_with_the_score_sheet(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    await ben_at_table(server, connect, BEN, ANA, "KH", short_game=True)
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+        # the last hand, Ana down to one card (test shortcut inside the server)
+        table = server.tables["t1"]
+        table.game.hand_number = 8
+        table.game.hands[1] = ["7H"]
+        table._after([])
+        await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        await wait_text(pilot, app, "Game over after hand 8")
+        sheet = app.screen.query_one("#summary-sheet")
+        assert sheet.display
+        app.screen.query_one("#summary").scroll_end(animate=False)
+        text = await wait_text(pilot, app, "Score sheet — 1 of 8 hands played")
+        assert "0 → 0" in text  # Ana went out: 0 points, total 0
