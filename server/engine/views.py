@@ -1,8 +1,9 @@
 """What each seat, and a spectator, may know: the one place hidden cards are filtered.
 
 :func:`view` gives a seat (or a spectator, ``seat=None``) its view of the game;
-:func:`event_for` gives it its copy of an event. The server sends nothing
-about a game except what these two return. A seat sees its own hand and the
+:func:`event_for` gives it its copy of an event (:func:`events_for`, of a list:
+the hand so far that a ``state`` carries). The server sends nothing about a
+game except what these return (and :func:`score_sheet_row`'s public scores). A seat sees its own hand and the
 drawn cards it drew; everyone sees the discard pile's top card, counts of
 cards, and every hand once a hand is over (R9). Nobody ever sees the stock.
 """
