@@ -249,7 +249,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
         except OSError as exc:
             await server.stop()
             where = f"{args.metrics_host}:{args.metrics_port}"
-            raise MetricsBindError(f"cannot serve metrics on {where}: {exc.strerror or exc}")
+            why = exc.strerror or exc
+            raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
@@ -486,13 +487,7 @@ def settings_from(argv: list[str]) -> argparse.Namespace | int:
     args = resolved.values
     problem = _bad_arguments(args)
     if problem is not None:
-        dest, why = problem
-        source = resolved.sources.get(dest, "default")
-        where = "" if source.startswith("flag") else f"{source}: "
-        print(
-            f"craits-server: {where}{settings.describe(resolved, parser, dest)} {why}",
-            file=sys.stderr,
-        )
+        print(f"craits-server: {settings.blame(parser, resolved, *problem)}", file=sys.stderr)
         return EXIT_USAGE
     if args.metrics_port is not None and not metrics.available():
         print(f"craits-server: --metrics-port needs {metrics.INSTALL_HINT}", file=sys.stderr)

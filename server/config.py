@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 ENV_PREFIX = "CRAITS_"
 """Every environment variable the server reads starts with this."""
@@ -299,20 +298,15 @@ def render(parser: argparse.ArgumentParser, resolved: Resolved) -> str:
     return "\n".join(lines) + "\n"
 
 
-def source_of(resolved: Resolved, dest: str) -> str:
-    """Where the setting ``dest`` came from, for an error message."""
-    return resolved.sources.get(dest, "default")
-
-
-def flag_name(parser: argparse.ArgumentParser, dest: str) -> str:
-    """The option of ``dest`` as written on the command line (``--data-dir``)."""
+def blame(parser: argparse.ArgumentParser, resolved: Resolved, dest: str, why: str) -> str:
+    """A one-line message that setting ``dest`` is bad (``why``), naming it as
+    its source has it: ``--port 70000: must be 1..65535`` for a flag,
+    ``env CRAITS_PORT: port = '70000': must be ...`` otherwise."""
+    value = getattr(resolved.values, dest, None)
+    source = resolved.sources.get(dest, "default")
     for s in settings(parser):
         if s.dest == dest:
-            return s.flag
-    return "--" + dest.replace("_", "-")
-
-
-def describe(resolved: Resolved, parser: argparse.ArgumentParser, dest: str) -> str:
-    """``--port 70000 (env CRAITS_PORT)``: a setting and its source, for a message."""
-    value: Any = getattr(resolved.values, dest, None)
-    return f"{flag_name(parser, dest)} {value} ({source_of(resolved, dest)})"
+            if source.startswith("flag"):
+                return f"{s.flag} {value}: {why}"
+            return f"{source}: {s.key} = {toml_value(value)}: {why}"
+    return f"{dest} = {value!r}: {why}"

@@ -231,11 +231,12 @@ class Client(asyncio.Protocol):
         self.address = address_key(str(peer[0])) if isinstance(peer, tuple) else self.peer
         token = logs.CONNECTION.set(self)  # its timers log as about it
         try:
-            self._made()
+            self._admit(self.transport)
         finally:
             logs.CONNECTION.reset(token)
 
-    def _made(self) -> None:
+    def _admit(self, transport: asyncio.Transport) -> None:
+        """Count the connection in (with a deadline for its hello), or turn it away."""
         server = self.server
         if len(server.clients) >= server.config.max_connections or server.stopping:
             self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
@@ -244,7 +245,7 @@ class Client(asyncio.Protocol):
         server.clients.add(self)
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
-        bound_buffers(self.transport, server.config.send_buffer)
+        bound_buffers(transport, server.config.send_buffer)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Give up the seat (it stays the player's, to resume) and forget the

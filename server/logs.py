@@ -113,8 +113,16 @@ class ContextFilter(logging.Filter):
     every record; a value given with ``extra=`` stands."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Add the fields; keeps every record."""
+        """Add the fields; keeps every record. A line outside any context
+        that follows the server's convention (``"table %s: ..."``,
+        ``"connection %s: ..."``, the name or peer first) is taken at its word."""
         fields = context_fields()
+        args = record.args
+        if isinstance(args, tuple) and args and isinstance(record.msg, str):
+            if "table" not in fields and record.msg.startswith("table %s"):
+                fields["table"] = str(args[0])
+            elif "peer" not in fields and record.msg.startswith("connection %s"):
+                fields["peer"] = str(args[0])
         for key in ("peer", "table", "seat"):
             if not hasattr(record, key):
                 setattr(record, key, fields.get(key))
