@@ -279,7 +279,7 @@ def build_export_parser() -> argparse.ArgumentParser:
         prog="craits-server export",
         description="Write game records (one JSON document per game) from the journal.",
     )
-    p.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    _add_data_dir(p)
     p.add_argument("--game", type=int, default=None, help="only this game id (default: all)")
     p.add_argument(
         "--out",
@@ -353,7 +353,36 @@ def _export(journal: JournalReader, args: argparse.Namespace) -> int:
     return EXIT_DAMAGED if failed else 0
 
 
-def _journal_path(data_dir: Path | None) -> Path:
+def _add_data_dir(p: argparse.ArgumentParser) -> None:
+    """``--data-dir`` and ``--config`` of a command that reads the server's journal."""
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="the server's data directory (default: the server's own setting: "
+        f"CRAITS_DATA_DIR, or data-dir in the --config file, or {user_data_dir('craits')})",
+    )
+    p.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"the server's TOML settings, for its data-dir ({settings.CONFIG_ENV} names it too)",
+    )
+
+
+def _journal_path(args: argparse.Namespace) -> Path:
+    """The journal a command reads: its ``--data-dir``, else the server's own
+    setting (``CRAITS_DATA_DIR``, the ``--config`` file's ``data-dir``), else
+    the default.
+
+    Raises:
+        ConfigError: the server's settings cannot be read.
+    """
+    data_dir: Path | None = args.data_dir
+    if data_dir is None:
+        argv = [] if args.config is None else ["--config", str(args.config)]
+        data_dir = settings.resolve(build_parser(), argv).values.data_dir
     return (data_dir or Path(user_data_dir("craits"))) / "craits.db"
 
 
@@ -373,7 +402,12 @@ def export_main(argv: list[str]) -> int:
     """``craits-server export``: write game records from the journal (``docs/records.md``),
     reading it only (safe beside a running server); returns the exit status."""
     args = build_export_parser().parse_args(argv)
-    journal = _open_reader(_journal_path(args.data_dir), "export")
+    try:
+        db = _journal_path(args)
+    except settings.ConfigError as exc:
+        print(f"craits-server export: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    journal = _open_reader(db, "export")
     if isinstance(journal, int):
         return journal
     try:
@@ -398,7 +432,7 @@ def build_check_parser() -> argparse.ArgumentParser:
         "It only reads, so it is safe while the server runs. Exit status 0: whole; "
         f"{EXIT_DAMAGED}: damaged (each problem is printed).",
     )
-    p.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    _add_data_dir(p)
     return p
 
 
@@ -406,7 +440,11 @@ def check_main(argv: list[str]) -> int:
     """``craits-server check``: check the whole journal and print what was
     found; returns 0 if it is whole, :data:`EXIT_DAMAGED` if not."""
     args = build_check_parser().parse_args(argv)
-    db = _journal_path(args.data_dir)
+    try:
+        db = _journal_path(args)
+    except settings.ConfigError as exc:
+        print(f"craits-server check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     journal = _open_reader(db, "check")
     if isinstance(journal, int):
         return journal

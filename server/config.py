@@ -119,6 +119,8 @@ class Setting:
             raise self._error(source, raw, "a string or a number is needed")
         if isinstance(raw, float) and kind is int:
             raise self._error(source, raw, "a whole number is needed")
+        if not isinstance(raw, str) and kind in (None, str, Path):
+            raise self._error(source, raw, "a string is needed")
         if isinstance(raw, int | float) and kind in (int, float):
             value: object = raw if kind is int else float(raw)
         else:

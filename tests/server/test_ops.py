@@ -218,6 +218,8 @@ class Running:
     metrics_port: int
     lines: list[str]
     """Its stderr, line by line, as it comes (read by a thread)."""
+    data: Path | None = None
+    """Its data directory."""
 
     def wait_for(self, text: str, timeout: float = 10.0) -> str:
         """The first stderr line holding ``text``, waiting for it."""
@@ -274,9 +276,11 @@ def json_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
     file.write_text(
         f'port = {port}\nlog-format = "json"\nlog-level = "debug"\nturn-timeout = 0\n'
         f'hand-pause = 0.01\nmetrics-port = {metrics_port}\ndurability = "normal"\n'
+        "empty-table-grace = 2\n"
     )
     env = {"CRAITS_CONFIG": str(file), "CRAITS_DATA_DIR": str(root / "data")}
     running = start([], env, port, metrics_port)
+    running.data = root / "data"
     yield running
     stop(running)
 
@@ -466,7 +470,7 @@ async def test_metrics_endpoint(json_server: Running) -> None:
     finally:
         await ana.close()
     assert after["craits_connections{}"] >= 1
-    assert after["craits_tables{state=waiting}"] >= 1
+    assert sum(v for k, v in after.items() if k.startswith("craits_tables{")) >= 1
     assert set(after) >= {f"craits_tables{{state={s}}}" for s in ("playing", "finished")}
     assert after["craits_actions_total{}"] == before.get("craits_actions_total{}", 0) + 1
     refused = "craits_errors_sent_total{code=not_at_table}"
@@ -494,3 +498,37 @@ def test_namespace_helpers_accept_append_options() -> None:
     assert got.values.tag == ["a", "b"] and got.sources["tag"] == "flag --tag"
     assert settings.resolve(parser, [], {"CRAITS_TAG": "c d"}).values.tag == ["c", "d"]
     assert settings.resolve(parser, [], {}).values.tag is None
+
+
+async def test_a_table_timer_logs_about_the_table_not_its_creator(json_server: Running) -> None:
+    """The line of a table's timer names the table only, never the connection
+    whose message set the timer (the table nobody came to, closed after the
+    server's grace)."""
+    cara = await player(json_server.port, "cara")
+    try:
+        await cara.send({"type": "create_table", "name": "lonely", "seats": 2})
+        await cara.expect("table_created")
+        created = json.loads(json_server.wait_for("table lonely: created"))
+        assert (created["peer"], created["table"]) == (local_peer(cara), "lonely")
+        closed = json.loads(json_server.wait_for("table lonely: nobody came"))
+    finally:
+        await cara.close()
+    assert closed["table"] == "lonely"
+    assert "peer" not in closed and "seat" not in closed
+
+
+def test_check_and_export_read_the_servers_data_dir_setting(
+    json_server: Running, tmp_path: Path
+) -> None:
+    assert json_server.data is not None
+    db = json_server.data / "craits.db"
+    by_env = run("check", env={"CRAITS_DATA_DIR": str(json_server.data)})
+    assert by_env.stdout.startswith(f"journal: {db}\n"), by_env.stderr
+    file = tmp_path / "craits.toml"
+    file.write_text(f"data-dir = {json.dumps(str(json_server.data))}\n")
+    by_file = run("check", "--config", str(file))
+    assert by_file.stdout.startswith(f"journal: {db}\n"), by_file.stderr
+    file.write_text("data-dir = 3\n")
+    bad = run("export", "--config", str(file))
+    assert bad.returncode == 2
+    assert f"config file {file}: data-dir = 3: a string is needed" in bad.stderr
