@@ -302,13 +302,13 @@ def render(parser: argparse.ArgumentParser, resolved: Resolved) -> str:
 
 def blame(parser: argparse.ArgumentParser, resolved: Resolved, dest: str, why: str) -> str:
     """A one-line message that setting ``dest`` is bad (``why``), naming it as
-    its source has it: ``--port 70000: must be 1..65535`` for a flag,
+    its source has it: ``--port must be 1..65535 (got 70000)`` for a flag,
     ``env CRAITS_PORT: port = '70000': must be ...`` otherwise."""
     value = getattr(resolved.values, dest, None)
     source = resolved.sources.get(dest, "default")
     for s in settings(parser):
         if s.dest == dest:
             if source.startswith("flag"):
-                return f"{s.flag} {value}: {why}"
+                return f"{s.flag} {why} (got {toml_value(value)})"
             return f"{source}: {s.key} = {toml_value(value)}: {why}"
     return f"{dest} = {value!r}: {why}"

@@ -170,7 +170,10 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
 
 def test_a_bad_flag_still_names_the_flag() -> None:
     done = run("--port", "70000")
-    assert (done.returncode, done.stderr) == (2, "craits-server: --port 70000: must be 1..65535\n")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "craits-server: --port must be 1..65535 (got 70000)\n",
+    )
 
 
 def test_an_option_added_later_is_a_setting_with_no_code(tmp_path: Path) -> None:
