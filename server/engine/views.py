@@ -3,9 +3,10 @@
 :func:`view` gives a seat (or a spectator, ``seat=None``) its view of the game;
 :func:`event_for` gives it its copy of an event (:func:`events_for`, of a list:
 the hand so far that a ``state`` carries). The server sends nothing about a
-game except what these return (and :func:`score_sheet_row`'s public scores). A seat sees its own hand and the
-drawn cards it drew; everyone sees the discard pile's top card, counts of
-cards, and every hand once a hand is over (R9). Nobody ever sees the stock.
+game except what these return (and :func:`score_sheet_row`'s public scores).
+A seat sees its own hand and the drawn cards it drew; everyone sees the discard
+pile's top card, counts of cards, and every hand once a hand is over (R9).
+Nobody ever sees the stock.
 """
 
 from __future__ import annotations
