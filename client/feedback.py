@@ -1,5 +1,6 @@
 """Why a key of the table cannot act now, in one line: "8♦ matches neither ♣ nor 7",
-"Waiting for Ben to play.", "Nobody to call idiot on…". No Textual.
+"Waiting for Ben to play.", "Nobody to call idiot on…". No Textual. The lines
+are ASCII but for the cards, which the card style writes (letters with ``--ascii``).
 
 The client decides no rule: a key acts when the server lists an action for it
 (the view's ``legal``); when it lists none, the line says why from what the
@@ -18,7 +19,7 @@ from craits.protocol.vocab import ActionKind, Phase, TableState
 from .cards import CardStyle
 from .model import TableModel
 
-NOT_ONLINE = "Not connected — wait for the connection to come back."
+NOT_ONLINE = "Not connected: wait for the connection to come back."
 
 
 def _cards(style: CardStyle, cards: list[str]) -> str:
@@ -55,8 +56,10 @@ def not_now(model: TableModel) -> str | None:
     if model.on_hold:
         return f"The game waits for a player to come back ({name} is to play)."
     player = model.player(to_act)
-    if player is not None and not player["bot"] and (player["away"] or not player["connected"]):
+    if player is not None and not player["bot"] and player["away"]:
         return f"Waiting for {name} to play (away: the server plays for them)."
+    if player is not None and not player["bot"] and not player["connected"]:
+        return f"Waiting for {name} to play (offline: the turn timer plays for them)."
     return f"Waiting for {name} to play."
 
 
@@ -87,7 +90,7 @@ def why_not_play(model: TableModel, card: str | None, style: CardStyle) -> str:
     if playable:
         return f"{why}: you can play {_cards(style, playable)}."
     if model.find(ActionKind.DRAW) is not None:
-        return f"{why}: nothing in your hand can be played — d draws."
+        return f"{why}; nothing in your hand can be played: d draws."
     return f"{why}."
 
 
@@ -124,7 +127,7 @@ def why_not_idiot(model: TableModel, style: CardStyle) -> str:
     if view is None or model.phase != Phase.PLAY:
         return not_now(model) or "Nobody to call idiot on now."
     if model.seat in view["unannounced"]:
-        return 'Nobody to call idiot on — but you owe "one card" yourself: press o.'
+        return 'Nobody to call idiot on, but you owe "one card" yourself: press o.'
     said = [model.name_of(s) for s in view["one_card"] if s != model.seat]
     if said:
         return f'Nobody to call idiot on: {", ".join(said)} said "one card" in time.'

@@ -29,7 +29,7 @@ def test_a_card_that_matches_neither_the_suit_nor_the_rank() -> None:
     assert why("play", m, "3C", ASCII) == "3C matches neither H nor K: you can play 7H, 8D."
     nothing = model(hand=["3C"], legal=[{"seat": 1, "draw": True}])
     assert why("play", nothing, "3C") == (
-        "3♣ matches neither ♥ nor K: nothing in your hand can be played — d draws."
+        "3♣ matches neither ♥ nor K; nothing in your hand can be played: d draws."
     )
     named = model(hand=["3C", "4H"], top="8S", suit="D", legal=[])
     assert why("play", named, "4H") == "4♥ matches neither ♦ nor 8."
@@ -53,6 +53,8 @@ def test_not_your_turn_names_who_is_to_play() -> None:
     assert why("draw", m) == "Waiting for Ben to play."
     away = model(to_act=0, info=table_info(players=[seat(0, "Ben", away=True), seat(1, "Ana")]))
     assert why("draw", away) == "Waiting for Ben to play (away: the server plays for them)."
+    gone = model(to_act=0, info=table_info(players=[seat(0, "Ben", connected=False), seat(1, "A")]))
+    assert why("draw", gone) == "Waiting for Ben to play (offline: the turn timer plays for them)."
     held = model(to_act=0, info=table_info(on_hold=True))
     assert why("draw", held) == "The game waits for a player to come back (Ben is to play)."
     over = model(phase="hand_over")
@@ -74,9 +76,7 @@ def test_draw_pass_idiot_and_one_card() -> None:
     said = model(one_card=[0], hand_sizes=[1, 2])
     assert why("idiot", said) == 'Nobody to call idiot on: Ben said "one card" in time.'
     owe = model(unannounced=[1], hand=["7H"])
-    assert (
-        why("idiot", owe) == 'Nobody to call idiot on — but you owe "one card" yourself: press o.'
-    )
+    assert why("idiot", owe) == 'Nobody to call idiot on, but you owe "one card" yourself: press o.'
     assert why("announce", m) == (
         'o says "one card" with a play that leaves you one card: no such play now.'
     )
