@@ -51,6 +51,11 @@ class KeyFeedback(Widget):
         """The chosen card, or None."""
         raise NotImplementedError
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show each key when it can apply here; grey it out when it does nothing
+        now (the screen decides)."""
+        return self.screen.check_action(action, parameters)
+
     def _key_actions(self) -> dict[str, str]:
         """Each key of this widget's bindings, and the name of its action."""
         actions = getattr(self, "_actions_of_keys", None)
@@ -134,6 +139,8 @@ class GamePanel(KeyFeedback, Vertical):
 
     def on_mount(self) -> None:
         """Titles, and the hand takes the focus."""
+        if not self.children:  # the app closed before this mount was handled
+            return
         self.query_one("#seats").border_title = "Players"
         self.query_one("#pile").border_title = "Table"
         self.query_one("#hand").border_title = "Your hand"
@@ -210,10 +217,6 @@ class GamePanel(KeyFeedback, Vertical):
         hand.show(model.hand, presenter.playable_cards(model), self.selected, hand.note)
         self._show_prompt(model)
         self.screen.refresh_bindings()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show each key when it can apply here; grey it out when it does nothing now."""
-        return self.screen.check_action(action, parameters)
 
     # ------------------------------------------------------------ choosing
 

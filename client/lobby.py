@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Static
 
 from . import presenter
@@ -120,9 +120,17 @@ class LobbyScreen(Screen[None]):
         """Back from a table: show the list as it is now."""
         self.sync()
 
+    def hidden(self) -> bool:
+        """Whether a screen other than a dialog covers the lobby (a table): then
+        the list is drawn again only when the lobby is shown."""
+        stack = self.app.screen_stack
+        above = stack[stack.index(self) + 1 :] if self in stack else []
+        return any(not isinstance(screen, ModalScreen) for screen in above)
+
     def sync(self) -> None:
-        """Show the link state and the tables as the session knows them now."""
-        if not self._ready:
+        """Show the link state and the tables as the session knows them now (not
+        while a table covers the lobby: it is drawn when shown again)."""
+        if not self._ready or self.hidden():
             return
         session = self.session
         link = session.link
