@@ -25,6 +25,7 @@ from craits.server.journal import (
 )
 from craits.server.records import build_record
 from craits.server.table import ABANDON_AFTER
+from craits.server.web import start_web, stop_web, web_url
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -188,14 +189,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="messages one connection may send at once (default 200)",
     )
+    p.add_argument(
+        "--web",
+        type=int,
+        metavar="PORT",
+        help="also serve the game to web browsers on this HTTP port (craits-web, "
+        "a child process; same --host)",
+    )
     return p
 
 
-async def serve(config: ServerConfig) -> None:
+async def serve(config: ServerConfig, web_port: int | None = None) -> None:
     """Run a server until SIGINT, SIGTERM or SIGHUP (:data:`STOP_SIGNALS`),
-    then shut down cleanly."""
+    then shut down cleanly; with ``web_port``, ``craits-web`` beside it
+    (:mod:`craits.server.web`)."""
     server = Server(config)
     await server.start()
+    web = None if web_port is None else await start_web(config.host, server.port, web_port)
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
@@ -209,8 +219,12 @@ async def serve(config: ServerConfig) -> None:
         file=sys.stderr,
         flush=True,
     )
+    if web_port is not None:
+        print(f"in a browser: {web_url(config.host, web_port)}", file=sys.stderr, flush=True)
     await stop.wait()
     logging.getLogger("craits.server").info("shutting down")
+    if web is not None:
+        await stop_web(web)
     await server.stop()
 
 
@@ -369,6 +383,8 @@ def _bad_arguments(args: argparse.Namespace) -> str | None:
     """What is wrong with the command line's values, or None."""
     if not 1 <= args.port <= 65535 and args.port != 0:
         return "--port must be 1..65535"
+    if args.web is not None and not 1 <= args.web <= 65535:
+        return "--web must be a port 1..65535"
     if not 0 <= args.bots <= 7:
         return "--bots must be 0..7"
     if args.rate <= 0 or args.burst < 1:
@@ -426,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr,
     )
     try:
-        asyncio.run(serve(config_from(args)))
+        asyncio.run(serve(config_from(args), args.web))
     except JournalDamaged as exc:
         print(f"craits-server: {exc}; 'craits-server check' says what is left", file=sys.stderr)
         return EXIT_DAMAGED
