@@ -204,10 +204,11 @@ class CraitsWebServer(Server):
         if len(self.sessions) >= self.max_sessions:
             return self._full(request)
         key = self._remember(visitor_id, name, launch)
-        font_size = request.query.get("fontsize", "16")
+        font_size = request.query.get("fontsize", "")
         context: dict[str, Any] = {
             "websocket_url": self._websocket_url(key),
-            "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 16,
+            # 0: fitted to the window by the page
+            "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 0,
             "name": name,
         }
         response = self._page(request, "game.html", context)

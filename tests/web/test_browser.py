@@ -27,7 +27,12 @@ def take_turn(v: Visitor) -> bool:
     """Play a card if one is playable (not a wild 8 or 9 if there is a choice: they
     ask for a suit), else draw; True when a card was played. Returns once the hand
     has changed."""
-    before = hand(v.text())
+    text = v.wait_text(r"Your turn|name the suit")
+    if "name the suit" in text:  # the dealer turned up an 8 or a 9 (R3)
+        v.keys("Enter")
+        v.wait_text(r"You named")
+        return False
+    before = hand(text)
     cards = [i for i, card in enumerate(before, 1) if card.startswith("[") and i <= 9]
     if not cards:
         v.keys("d")
@@ -158,3 +163,20 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
         if game is not None:
             game.stop()
         web.stop()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)], ids=["phone", "full-hd"])
+def test_the_game_fills_the_window(visitor: Any, size: tuple[int, int]) -> None:
+    v: Visitor = visitor(f"window-{size[0]}x{size[1]}", size=size)
+    v.open(name="fay")
+    text = v.wait_text(r"you are fay|Craits")
+    # The Footer is drawn at once (the page has the keyboard without a click).
+    v.wait_text(r"j Join")
+    assert v.page.evaluate("document.activeElement.className").startswith("xterm-helper")
+    screen = v.page.evaluate(
+        "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
+        " return [r.width, r.height]; })()"
+    )
+    assert screen[0] >= 0.9 * size[0] and screen[1] >= 0.9 * size[1], screen
+    assert "fay" in text
+    v.shot("lobby")
