@@ -160,13 +160,17 @@ async def measure(args: argparse.Namespace) -> None:
         key, _, value = item.partition("=")
         env[key] = value
     game = subprocess.Popen(
-        [sys.executable, "-m", "craits.server.cli", f"--port={game_port}", "--no-journal"]
-        + ["--turn-timeout=0", "--max-empty-tables=100", "--max-empty-tables-per-address=100"],
+        [
+            *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}", "--no-journal"),
+            *("--turn-timeout=0", "--max-empty-tables=100", "--max-empty-tables-per-address=100"),
+        ],
         stderr=subprocess.DEVNULL,
     )
     web = subprocess.Popen(
-        [sys.executable, "-m", "craits.client.web", f"127.0.0.1:{game_port}"]
-        + [f"--port={web_port}", f"--state-dir={state}", f"--max-sessions={args.visitors + 1}"],
+        [
+            *(sys.executable, "-m", "craits.client.web", f"127.0.0.1:{game_port}"),
+            *(f"--port={web_port}", f"--state-dir={state}", f"--max-sessions={args.visitors + 1}"),
+        ],
         stdout=subprocess.DEVNULL,
         env=env,
     )
