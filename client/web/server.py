@@ -7,10 +7,13 @@ Routes (all under ``--public-url``):
   (:class:`~.visitors.Launch`) and kept server-side under a one-use launch key;
   the page's websocket names only that key. Sets the visitor cookie (random,
   HttpOnly, SameSite=Lax; Secure behind https) when the browser has none.
-* ``POST /name`` — keeps the visitor's name, then back to ``/`` with the same link.
+* ``GET /name`` — the name page again (to change it); ``POST /name`` keeps the
+  visitor's name, then back to ``/`` with the same link.
 * ``GET /ws/{launch}`` — the terminal's websocket: starts the visitor's client
   process (:class:`~.service.VisitorAppService`) if the cookie is the one the
-  launch key was made for.
+  launch key was made for. One page per browser: a newer page of the same
+  visitor closes the older one (no two pages of one browser taking the seat
+  from each other).
 * ``GET /static/…`` — textual-serve's page script, xterm's CSS and the Roboto
   Mono font files, served from the installed package: the page fetches nothing
   from the internet.
@@ -109,6 +112,8 @@ class CraitsWebServer(Server):
         self.sessions: dict[str, VisitorAppService] = {}
         """The running client processes, by their service id."""
         self.pending: dict[str, PendingLaunch] = {}
+        self.by_visitor: dict[str, VisitorAppService] = {}
+        """Each visitor's running client process, by visitor id (one page each)."""
 
     # -------------------------------------------------------------- the app
 
@@ -121,6 +126,7 @@ class CraitsWebServer(Server):
         app.add_routes(
             [
                 web.get("/", self.handle_index, name="index"),
+                web.get("/name", self.handle_name_page, name="name-page"),
                 web.post("/name", self.handle_name, name="name"),
                 web.get("/ws/{launch}", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
@@ -210,6 +216,7 @@ class CraitsWebServer(Server):
             # 0: fitted to the window by the page
             "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 0,
             "name": name,
+            "name_url": self._url("/name", launch.query()),
         }
         response = self._page(request, "game.html", context)
         response.headers["Cache-Control"] = "no-store"
@@ -237,6 +244,17 @@ class CraitsWebServer(Server):
         key = new_visitor_id()
         self.pending[key] = PendingLaunch(visitor_id, name, launch, now)
         return key
+
+    async def handle_name_page(self, request: web.Request) -> web.Response:
+        """The name page, to change the name (the link kept)."""
+        cookie = request.cookies.get(VISITOR_COOKIE)
+        name = self.visitors.name(cookie) if cookie and valid_visitor_id(cookie) else None
+        try:
+            launch = Launch.from_query(request.query)
+        except BadLink:
+            launch = Launch()
+        asked = {"action": self._url("/name"), "launch": launch.query(), "name": name or ""}
+        return self._page(request, "name.html", asked)
 
     async def handle_name(self, request: web.Request) -> web.Response:
         """Keep the name typed in the name page; back to the game page."""
@@ -285,6 +303,12 @@ class CraitsWebServer(Server):
             download_manager=self.download_manager,
         )
         self.sessions[service.app_service_id] = service
+        # One page per browser: an older page of the same visitor (another tab) is
+        # closed, so two pages of one browser never take the seat from each other.
+        older = self.by_visitor.get(pending.visitor_id)
+        self.by_visitor[pending.visitor_id] = service
+        if older is not None:
+            asyncio.get_running_loop().create_task(self._retire(older))
         try:
             await service.start(width, height)
             log.info("visitor %s: client process %s", self.visitors.key(cookie), service.pid)
@@ -295,9 +319,19 @@ class CraitsWebServer(Server):
             log.exception("visitor session failed")
         finally:
             self.sessions.pop(service.app_service_id, None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(service.stop(), 10)
+            if self.by_visitor.get(pending.visitor_id) is service:
+                del self.by_visitor[pending.visitor_id]
+            await self._retire(service)
         return websocket
+
+    @staticmethod
+    async def _retire(service: VisitorAppService) -> None:
+        """Ask a client process to quit (its page's websocket closes); kill it if it
+        has not within 10 s."""
+        try:
+            await asyncio.wait_for(service.stop(), 10)
+        except Exception:
+            service.kill()
 
 
 def _cells(text: str | None, default: int) -> int:

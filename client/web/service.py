@@ -12,6 +12,7 @@ another option.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from asyncio.subprocess import Process
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -81,6 +82,13 @@ class VisitorAppService(AppService):
     def pid(self) -> int | None:
         """The client process's id, once started."""
         return self._process.pid if self._process is not None else None
+
+    def kill(self) -> None:
+        """End the client process at once (when it did not quit when asked)."""
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         """Start the client process (no shell), sized ``width`` × ``height`` cells."""

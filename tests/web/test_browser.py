@@ -180,3 +180,17 @@ def test_the_game_fills_the_window(visitor: Any, size: tuple[int, int]) -> None:
     assert screen[0] >= 0.9 * size[0] and screen[1] >= 0.9 * size[1], screen
     assert "fay" in text
     v.shot("lobby")
+
+
+def test_a_second_page_of_one_browser_closes_the_first(visitor: Any) -> None:
+    gil: Visitor = visitor("gil")
+    gil.open(name="gil")
+    gil.wait_text(r"you are gil")
+    second = gil.context.new_page()
+    second.goto(gil.web.url + "/")
+    second.wait_for_selector("body.-first-byte", timeout=30_000)
+    # The first page is told it was left, with the way back; the second plays on.
+    gil.page.wait_for_selector("body.-closed", timeout=20_000)
+    assert "You have left the game" in gil.page.inner_text("#closed")
+    gil.shot("closed-by-second-page")
+    assert second.query_selector("body.-closed") is None

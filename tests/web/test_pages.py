@@ -151,3 +151,13 @@ def test_the_clients_state_follows_the_visitors_directories(tmp_path: Path) -> N
         check=True,
     ).stdout.strip()
     assert Path(out).is_relative_to(visitors.home(vid))
+
+
+def test_the_name_can_be_changed(web: WebServer) -> None:
+    v = Browserless(web)
+    v.open("/")
+    v.open("/name", {"name": "hal"})
+    status, page = v.open("/name?table=duel")
+    assert status == 200 and 'value="hal"' in page and 'value="duel"' in page
+    _, page = v.open("/name", {"name": "hal 2"})
+    assert "Starting the game for hal 2" in page
