@@ -4,6 +4,7 @@ websocket refused to a stranger, the client's command line built without a shell
 from __future__ import annotations
 
 import http.cookiejar
+import socket
 import subprocess
 import sys
 import urllib.error
@@ -25,7 +26,7 @@ from craits.client.web.visitors import (
 )
 from craits.protocol.address import Target, parse_target
 
-from tests.web.conftest import WebServer
+from tests.web.conftest import WebServer, free_port, stop, wait_port
 
 
 class Browserless:
@@ -161,3 +162,37 @@ def test_the_name_can_be_changed(web: WebServer) -> None:
     assert status == 200 and 'value="hal"' in page and 'value="duel"' in page
     _, page = v.open("/name", {"name": "hal 2"})
     assert "Starting the game for hal 2" in page
+
+
+def test_craits_server_web_hosts_the_game_and_the_page() -> None:
+    """``craits-server --web PORT``: one command, both served; both stop together."""
+    game_port, web_port = free_port(), free_port()
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}"),
+            *("--no-journal", f"--web={web_port}"),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_port(game_port, proc)
+        wait_port(web_port, proc)
+        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=10) as r:
+            assert 'id="name-form"' in r.read().decode()
+    finally:
+        stop(proc)
+    assert proc.stderr is not None
+    assert f"in a browser: http://127.0.0.1:{web_port}/" in proc.stderr.read()
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", web_port), 1).close()
+
+
+def test_craits_server_web_port_is_checked() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "craits.server.cli", "--no-journal", "--web=70000"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert out.returncode == 2 and "--web must be a port" in out.stderr
