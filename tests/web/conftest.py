@@ -164,7 +164,9 @@ class GameServer:
 class WebServer:
     """A ``craits-web`` process on a free port, for the game server on ``game_port``."""
 
-    def __init__(self, game_port: int, state: Path, max_sessions: int = 20):
+    def __init__(
+        self, game_port: int, state: Path, max_sessions: int = 20, more: tuple[str, ...] = ()
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
@@ -176,6 +178,7 @@ class WebServer:
                 f"--port={self.port}",
                 f"--state-dir={state}",
                 f"--max-sessions={max_sessions}",
+                *more,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

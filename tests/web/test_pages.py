@@ -196,3 +196,33 @@ def test_craits_server_web_port_is_checked() -> None:
         timeout=30,
     )
     assert out.returncode == 2 and "--web must be a port" in out.stderr
+
+
+def test_behind_a_reverse_proxy_the_page_uses_the_public_url(tmp_path: Path) -> None:
+    public = "https://cards.example.org/craits"
+    web = WebServer(free_port(), tmp_path, more=(f"--public-url={public}",))
+    try:
+        with urllib.request.urlopen(web.url + "/", timeout=10) as r:
+            cookie = r.headers["Set-Cookie"]
+            page = r.read().decode()
+        assert "Secure" in cookie  # an https page: the cookie only goes over https
+        assert f'action="{public}/name"' in page
+        assert f"{public}/static/fonts/RobotoMono" in page
+        visitor = {"Cookie": cookie.split(";")[0]}
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: object, **kwargs: object) -> None:
+                return None
+
+        form = urllib.parse.urlencode({"name": "ivy"}).encode()
+        post = urllib.request.Request(web.url + "/name", data=form, headers=visitor)
+        with pytest.raises(urllib.error.HTTPError) as redirect:
+            urllib.request.build_opener(NoRedirect).open(post, timeout=10)
+        assert redirect.value.code == 303
+        assert redirect.value.headers["Location"] == f"{public}/"
+        get = urllib.request.Request(web.url + "/", headers=visitor)
+        with urllib.request.urlopen(get, timeout=10) as r:
+            page = r.read().decode()
+        assert 'data-session-websocket-url="wss://cards.example.org/craits/ws/' in page
+    finally:
+        web.stop()
