@@ -82,8 +82,9 @@ class CraitsWebServer(Server):
         game: the game server the visitors' clients connect to.
         state_dir: where the visitors' directories are kept.
         host, port: where to listen for HTTP.
-        public_url: the URL browsers use (behind a reverse proxy), else
-            ``http://HOST:PORT``.
+        public_url: the URL browsers use (behind a reverse proxy); else each
+            page's links are made from the address its browser asked for (the
+            ``Host`` header), so ``--host 0.0.0.0`` works from any machine.
         max_sessions: client processes at most (one per open page).
     """
 
@@ -107,6 +108,7 @@ class CraitsWebServer(Server):
             templates_path=TEMPLATES,
         )
         self.game = game
+        self.configured_url = public_url.rstrip("/") if public_url else None
         self.visitors = Visitors(state_dir)
         self.max_sessions = max_sessions
         self.sessions: dict[str, VisitorAppService] = {}
@@ -140,7 +142,8 @@ class CraitsWebServer(Server):
     async def on_startup(self, app: web.Application) -> None:
         """Say where the page is (one line on stdout)."""
         print(
-            f"craits-web serving the game at {self.game.hostport} on {self.public_url}/",
+            f"craits-web serving the game at {self.game.hostport} on "
+            f"{self.configured_url or f'http://{self.host}:{self.port}'}/",
             flush=True,
         )
 
@@ -160,29 +163,31 @@ class CraitsWebServer(Server):
 
     # ------------------------------------------------------------- pages
 
-    def _url(self, path: str, query: dict[str, str] | None = None) -> str:
+    def _url(self, request: web.Request, path: str, query: dict[str, str] | None = None) -> str:
+        """An absolute URL of this site for ``request``'s browser."""
+        base = self.configured_url or f"{request.scheme}://{request.host}"
         tail = "?" + urlencode(query) if query else ""
-        return f"{self.public_url}{path}{tail}"
+        return f"{base}{path}{tail}"
 
     def _page(
         self, request: web.Request, template: str, context: dict[str, Any], status: int = 200
     ) -> web.Response:
-        context = {"static_url": self._url("/static/"), "title": "Craits", **context}
+        context = {"static_url": self._url(request, "/static/"), "title": "Craits", **context}
         return aiohttp_jinja2.render_template(template, request, context, status=status)
 
-    def _set_cookie(self, response: web.Response, visitor_id: str) -> None:
+    def _set_cookie(self, request: web.Request, response: web.Response, visitor_id: str) -> None:
         response.set_cookie(
             VISITOR_COOKIE,
             visitor_id,
             max_age=COOKIE_MAX_AGE,
             httponly=True,
             samesite="Lax",
-            secure=self.public_url.startswith("https:"),
+            secure=self._url(request, "/").startswith("https:"),
             path="/",
         )
 
     def _message(self, request: web.Request, heading: str, text: str, status: int) -> web.Response:
-        context = {"heading": heading, "text": text, "home": self._url("/")}
+        context = {"heading": heading, "text": text, "home": self._url(request, "/")}
         return self._page(request, "message.html", context, status)
 
     async def handle_index(self, request: web.Request) -> web.Response:
@@ -199,24 +204,24 @@ class CraitsWebServer(Server):
         else:
             response = self._index(request, visitor_id, launch)
         if fresh or cookie != visitor_id:
-            self._set_cookie(response, visitor_id)
+            self._set_cookie(request, response, visitor_id)
         return response
 
     def _index(self, request: web.Request, visitor_id: str, launch: Launch) -> web.Response:
         name = self.visitors.name(visitor_id)
         if name is None:
-            asked = {"action": self._url("/name"), "launch": launch.query(), "name": ""}
+            asked = {"action": self._url(request, "/name"), "launch": launch.query(), "name": ""}
             return self._page(request, "name.html", asked)
         if len(self.sessions) >= self.max_sessions:
             return self._full(request)
         key = self._remember(visitor_id, name, launch)
         font_size = request.query.get("fontsize", "")
         context: dict[str, Any] = {
-            "websocket_url": self._websocket_url(key),
+            "websocket_url": self._websocket_url(request, key),
             # 0: fitted to the window by the page
             "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 0,
             "name": name,
-            "name_url": self._url("/name", launch.query()),
+            "name_url": self._url(request, "/name", launch.query()),
         }
         response = self._page(request, "game.html", context)
         response.headers["Cache-Control"] = "no-store"
@@ -231,8 +236,8 @@ class CraitsWebServer(Server):
             503,
         )
 
-    def _websocket_url(self, key: str) -> str:
-        url = self._url(f"/ws/{key}")
+    def _websocket_url(self, request: web.Request, key: str) -> str:
+        url = self._url(request, f"/ws/{key}")
         return ("wss:" if url.startswith("https:") else "ws:") + url.split(":", 1)[1]
 
     def _remember(self, visitor_id: str, name: str, launch: Launch) -> str:
@@ -253,14 +258,18 @@ class CraitsWebServer(Server):
             launch = Launch.from_query(request.query)
         except BadLink:
             launch = Launch()
-        asked = {"action": self._url("/name"), "launch": launch.query(), "name": name or ""}
+        asked = {
+            "action": self._url(request, "/name"),
+            "launch": launch.query(),
+            "name": name or "",
+        }
         return self._page(request, "name.html", asked)
 
     async def handle_name(self, request: web.Request) -> web.Response:
         """Keep the name typed in the name page; back to the game page."""
         cookie = request.cookies.get(VISITOR_COOKIE)
         if cookie is None or not valid_visitor_id(cookie):
-            raise web.HTTPSeeOther(self._url("/"))
+            raise web.HTTPSeeOther(self._url(request, "/"))
         form = await request.post()
         fields = {k: v for k, v in form.items() if isinstance(v, str)}
         try:
@@ -269,11 +278,11 @@ class CraitsWebServer(Server):
             return self._message(request, "This link does not work", str(exc), 400)
         name = clean_display_name(fields.get("name", ""))
         if name is None:
-            context = {"action": self._url("/name"), "launch": launch.query(), "name": ""}
+            context = {"action": self._url(request, "/name"), "launch": launch.query(), "name": ""}
             context["error"] = "Type a name: letters, digits, spaces (at most 24)."
             return self._page(request, "name.html", context, 400)
         self.visitors.set_name(cookie, name)
-        raise web.HTTPSeeOther(self._url("/", launch.query()))
+        raise web.HTTPSeeOther(self._url(request, "/", launch.query()))
 
     # ------------------------------------------------------------ the socket
 

@@ -226,3 +226,20 @@ def test_behind_a_reverse_proxy_the_page_uses_the_public_url(tmp_path: Path) -> 
         assert 'data-session-websocket-url="wss://cards.example.org/craits/ws/' in page
     finally:
         web.stop()
+
+
+def test_without_a_public_url_links_follow_the_address_asked(web: WebServer) -> None:
+    """Listening on every address (--host 0.0.0.0), a friend's browser asks for the
+    host's LAN address: the page's links use that address, never 0.0.0.0."""
+    with urllib.request.urlopen(web.url + "/", timeout=10) as r:
+        cookie = r.headers["Set-Cookie"].split(";")[0]
+    form = urllib.parse.urlencode({"name": "jo"}).encode()
+    urllib.request.urlopen(
+        urllib.request.Request(web.url + "/name", data=form, headers={"Cookie": cookie}),
+        timeout=10,
+    ).close()
+    asked = {"Cookie": cookie, "Host": "192.0.2.7:8080"}
+    with urllib.request.urlopen(urllib.request.Request(web.url + "/", headers=asked)) as r:
+        page = r.read().decode()
+    assert 'data-session-websocket-url="ws://192.0.2.7:8080/ws/' in page
+    assert "http://192.0.2.7:8080/static/" in page
