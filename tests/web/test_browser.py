@@ -191,6 +191,6 @@ def test_a_second_page_of_one_browser_closes_the_first(visitor: Any) -> None:
     second.wait_for_selector("body.-first-byte", timeout=30_000)
     # The first page is told it was left, with the way back; the second plays on.
     gil.page.wait_for_selector("body.-closed", timeout=20_000)
-    assert "You have left the game" in gil.page.inner_text("#closed")
+    assert "Disconnected" in gil.page.inner_text("#closed")
     gil.shot("closed-by-second-page")
     assert second.query_selector("body.-closed") is None
