@@ -273,12 +273,13 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
         f"craits-server listening on {config.host}:{server.port} — "
         f"join with: craits-client {join_address(config.host, server.port)}"
     )
-    if args is not None and args.log_format == "json":
-        logging.getLogger("craits.server").info("%s", ready)  # every line JSON
-    else:
-        print(ready, file=sys.stderr, flush=True)
     if web_port is not None:
-        print(f"in a browser: {web_url(config.host, web_port)}", file=sys.stderr, flush=True)
+        ready += f"\nin a browser: {web_url(config.host, web_port)}"
+    for line in ready.splitlines():
+        if args is not None and args.log_format == "json":
+            logging.getLogger("craits.server").info("%s", line)  # every line JSON
+        else:
+            print(line, file=sys.stderr, flush=True)
     await stop.wait()
     logging.getLogger("craits.server").info("shutting down")
     if web is not None:

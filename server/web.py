@@ -39,6 +39,8 @@ async def start_web(host: str, game_port: int, web_port: int) -> asyncio.subproc
         game_address(host, game_port),
         f"--host={host or '0.0.0.0'}",
         f"--port={web_port}",
+        "--log-level=warning",  # the server says where the page is; no line per request
+        stdout=asyncio.subprocess.DEVNULL,
     )
 
 

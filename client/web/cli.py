@@ -52,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
         "past it visitors see a page saying the room is full",
     )
     p.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        default="info",
+        help="log level on stderr (default info: a line per page and websocket)",
+    )
+    p.add_argument(
         "--state-dir",
         type=Path,
         default=None,
@@ -94,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         port=args.port,
         public_url=args.public_url,
         max_sessions=args.max_sessions,
+        log_level=args.log_level.upper(),
     )
     server.serve()
     return 0

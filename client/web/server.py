@@ -86,6 +86,7 @@ class CraitsWebServer(Server):
             page's links are made from the address its browser asked for (the
             ``Host`` header), so ``--host 0.0.0.0`` works from any machine.
         max_sessions: client processes at most (one per open page).
+        log_level: ``DEBUG``, ``INFO`` (a line per request), ``WARNING``, ``ERROR``.
     """
 
     def __init__(
@@ -97,6 +98,7 @@ class CraitsWebServer(Server):
         port: int = 8080,
         public_url: str | None = None,
         max_sessions: int = 50,
+        log_level: str = "INFO",
     ) -> None:
         super().__init__(
             "craits-client",
@@ -108,6 +110,7 @@ class CraitsWebServer(Server):
             templates_path=TEMPLATES,
         )
         self.game = game
+        self.log_level = log_level
         self.configured_url = public_url.rstrip("/") if public_url else None
         self.visitors = Visitors(state_dir)
         self.max_sessions = max_sessions
@@ -157,7 +160,7 @@ class CraitsWebServer(Server):
     def initialize_logging(self) -> None:
         """Plain log lines on stderr (textual-serve's own are rich console output)."""
         logging.basicConfig(
-            level=logging.DEBUG if self.debug else logging.INFO,
+            level=logging.DEBUG if self.debug else self.log_level,
             format="%(asctime)s %(levelname)s %(name)s %(message)s",
         )
 
