@@ -215,7 +215,7 @@ class CraitsWebServer(Server):
         if name is None:
             asked = {"action": self._url(request, "/name"), "launch": launch.query(), "name": ""}
             return self._page(request, "name.html", asked)
-        if len(self.sessions) >= self.max_sessions:
+        if self._full_for(visitor_id):
             return self._full(request)
         key = self._remember(visitor_id, name, launch)
         font_size = request.query.get("fontsize", "")
@@ -229,6 +229,11 @@ class CraitsWebServer(Server):
         response = self._page(request, "game.html", context)
         response.headers["Cache-Control"] = "no-store"
         return response
+
+    def _full_for(self, visitor_id: str) -> bool:
+        """Whether ``max_sessions`` leaves no room for this visitor (a visitor with a
+        page open already always has room: their new page replaces the old)."""
+        return len(self.sessions) >= self.max_sessions and visitor_id not in self.by_visitor
 
     def _full(self, request: web.Request) -> web.Response:
         return self._message(
@@ -300,7 +305,7 @@ class CraitsWebServer(Server):
         cookie = request.cookies.get(VISITOR_COOKIE)
         if pending is None or cookie != pending.visitor_id:
             raise web.HTTPForbidden(text="this page is out of date: load it again")
-        if len(self.sessions) >= self.max_sessions:
+        if self._full_for(pending.visitor_id):
             raise web.HTTPServiceUnavailable(text="the room is full")
         width = _cells(request.query.get("width"), 80)
         height = _cells(request.query.get("height"), 24)

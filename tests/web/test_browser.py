@@ -143,6 +143,10 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
         eve.page.wait_for_selector("#message")
         assert "The room is full" in eve.page.inner_text("#message")
         eve.close()
+        # dan, who has the one page, may still load it again.
+        dan.page.reload()
+        dan.page.wait_for_selector("body.-first-byte", timeout=30_000)
+        dan.wait_text(r"Cannot reach the game")
         # The server comes up: "Try again" (r) connects.
         game = GameServer(port)
         dan.keys("r")
