@@ -14,7 +14,9 @@ for ``--idle`` seconds (10 key presses a second moving the hand's cursor).
 
     .venv/bin/python scripts/web_cost.py --visitors 8 --idle 10
 
-``--env KEY=VALUE`` (repeatable) sets a variable in ``craits-web``'s environment,
+``--no-prefork`` measures craits-web starting each client as a new process
+instead of forking it from its pre-forked client. ``--env KEY=VALUE`` (repeatable)
+sets a variable in ``craits-web``'s environment,
 which its client processes inherit (e.g. ``MALLOC_ARENA_MAX=2``), to compare.
 The figures go in docs/performance.md ("The web client's cost").
 """
@@ -66,6 +68,19 @@ def children(pid: int) -> list[int]:
         text = (task / "children").read_text().split()
         out += [int(c) for c in text]
     return out
+
+
+def clients(web_pid: int) -> tuple[list[int], int | None]:
+    """The visitors' client processes of ``craits-web`` (its children, or the
+    children of its pre-forked client), and the pre-forked client's pid."""
+    found, zygote = [], None
+    for pid in children(web_pid):
+        if b"craits.client.web.zygote" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            zygote = pid
+            found += children(pid)
+        else:
+            found.append(pid)
+    return found, zygote
 
 
 def memory_kib(pid: int) -> tuple[int, int]:
@@ -169,6 +184,7 @@ async def measure(args: argparse.Namespace) -> None:
     web = subprocess.Popen(
         [
             *(sys.executable, "-m", "craits.client.web", f"127.0.0.1:{game_port}"),
+            *(["--no-prefork"] if args.no_prefork else []),
             *(f"--port={web_port}", f"--state-dir={state}", f"--max-sessions={args.visitors + 1}"),
         ],
         stdout=subprocess.DEVNULL,
@@ -186,7 +202,7 @@ async def measure(args: argparse.Namespace) -> None:
             await visit.open(f"t{i // 2}")
             visits.append(visit)
         await asyncio.sleep(3)  # the pairs' games have started: table screens shown
-        pids = children(web.pid)
+        pids, zygote = clients(web.pid)
         assert len(pids) == args.visitors, pids
         start_cpu = [cpu_seconds(p) for p in pids]
         mem = [memory_kib(p) for p in pids]
@@ -219,7 +235,10 @@ async def measure(args: argparse.Namespace) -> None:
         by_memory = int(total_mib * 0.8 / pss)
         busy_mean = statistics.mean(busy)
         by_cpu = int(cores * 0.8 / busy_mean) if busy_mean > 0 else 0
-        print(f"visitors: {args.visitors}; env: {' '.join(args.env) or '(none)'}")
+        print(
+            f"visitors: {args.visitors}; {'no prefork' if args.no_prefork else 'prefork'}; "
+            f"env: {' '.join(args.env) or '(none)'}"
+        )
         print(
             f"first draw (page + name + websocket + first screen): "
             f"mean {statistics.mean(v.first_draw or 0 for v in visits):.2f} s, "
@@ -235,6 +254,12 @@ async def measure(args: argparse.Namespace) -> None:
             f"CPU per visitor: idle {100 * statistics.mean(idle):.2f} %, "
             f"busy (10 keys/s) {100 * busy_mean:.1f} % of a core"
         )
+        if zygote is not None:
+            z_rss, z_pss = memory_kib(zygote)
+            print(
+                f"the pre-forked client (once): RSS {z_rss / 1024:.1f} MiB, "
+                f"PSS {z_pss / 1024:.1f} MiB"
+            )
         print(
             f"craits-web itself: RSS {web_before[0] / 1024:.1f} MiB before, "
             f"{web_after[0] / 1024:.1f} MiB with {args.visitors} visitors"
@@ -260,6 +285,7 @@ def main() -> None:
     p.add_argument("--visitors", type=int, default=8, help="visitors at once (default 8)")
     p.add_argument("--idle", type=float, default=10.0, help="seconds per phase (default 10)")
     p.add_argument("--env", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--no-prefork", action="store_true", help="craits-web --no-prefork")
     asyncio.run(measure(p.parse_args()))
 
 

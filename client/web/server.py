@@ -40,7 +40,7 @@ from aiohttp import web
 from craits.protocol.address import Target
 from textual_serve.server import Server
 
-from .service import VisitorAppService, client_argv
+from .service import VisitorAppService, Zygote, client_argv
 from .visitors import (
     VISITOR_COOKIE,
     BadLink,
@@ -87,6 +87,9 @@ class CraitsWebServer(Server):
             ``Host`` header), so ``--host 0.0.0.0`` works from any machine.
         max_sessions: client processes at most (one per open page).
         log_level: ``DEBUG``, ``INFO`` (a line per request), ``WARNING``, ``ERROR``.
+        prefork: fork each visitor's client from a process that has imported the
+            client once (:mod:`.zygote`: a fraction of the memory and start-up
+            CPU); else start each one as a new process, as textual-serve does.
     """
 
     def __init__(
@@ -99,6 +102,7 @@ class CraitsWebServer(Server):
         public_url: str | None = None,
         max_sessions: int = 50,
         log_level: str = "INFO",
+        prefork: bool = True,
     ) -> None:
         super().__init__(
             "craits-client",
@@ -111,6 +115,9 @@ class CraitsWebServer(Server):
         )
         self.game = game
         self.log_level = log_level
+        self.prefork = prefork
+        self.zygote: Zygote | None = None
+        """The pre-forked client, while it runs (``prefork``)."""
         self.configured_url = public_url.rstrip("/") if public_url else None
         self.visitors = Visitors(state_dir)
         self.max_sessions = max_sessions
@@ -143,7 +150,15 @@ class CraitsWebServer(Server):
         return app
 
     async def on_startup(self, app: web.Application) -> None:
-        """Say where the page is (one line on stdout)."""
+        """Start the pre-forked client (``prefork``); say where the page is (one
+        line on stdout)."""
+        if self.prefork:
+            zygote = Zygote()
+            if await zygote.start():
+                self.zygote = zygote
+            else:
+                log.warning("the pre-forked client did not start: one process per visitor")
+                await zygote.stop()
         print(
             f"craits-web serving the game at {self.game.hostport} on "
             f"{self.configured_url or f'http://{self.host}:{self.port}'}/",
@@ -156,6 +171,8 @@ class CraitsWebServer(Server):
         for service in services:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(service.stop(), 5)
+        if self.zygote is not None:
+            await self.zygote.stop()
 
     def initialize_logging(self) -> None:
         """Plain log lines on stderr (textual-serve's own are rich console output)."""
@@ -314,6 +331,7 @@ class CraitsWebServer(Server):
         service = VisitorAppService(
             client_argv(self.game, pending.name, pending.launch),
             self.visitors.environment(pending.visitor_id),
+            zygote=self.zygote,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=websocket.close,  # type: ignore[arg-type]  # (returns a bool, unused)

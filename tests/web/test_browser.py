@@ -128,7 +128,9 @@ def test_a_link_lets_a_visitor_watch(duel: tuple[Visitor, Visitor], visitor: Any
 
 def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
     port = free_port()
-    web = WebServer(port, tmp_path / "state", max_sessions=1)
+    # (This web server starts each client as a new process, the module's forks them
+    # from its pre-forked client: both ways are played through.)
+    web = WebServer(port, tmp_path / "state", max_sessions=1, more=("--no-prefork",))
     game: GameServer | None = None
     try:
         dan = Visitor(browser, web, "dan", (1280, 800))
