@@ -30,7 +30,18 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from .visitors import Launch
-from .zygote import IMPORT_ENV, MAX_REQUEST
+
+IMPORT_ENV = {
+    "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
+    "TEXTUAL_FPS": "60",
+    "TEXTUAL_COLOR_SYSTEM": "truecolor",
+    "TERM_PROGRAM": "textual",
+}
+"""What textual-serve puts in each client's environment that Textual reads when it
+is imported: given to the pre-forked client (:mod:`.zygote`) before it imports."""
+
+MAX_REQUEST = 1 << 20
+"""The longest request to the pre-forked client, in bytes."""
 
 CLIENT_PREFIX = 3
 """The items of :func:`client_argv` before the client's own arguments
@@ -161,7 +172,7 @@ class ForkedClient:
 
 
 class Zygote:
-    """The pre-forked client (:mod:`.zygote`): a process started once that has
+    """The pre-forked client (``craits.client.web.zygote``): a process started once that has
     imported the client, asked over a Unix socket to fork one per visitor."""
 
     def __init__(self) -> None:

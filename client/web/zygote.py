@@ -16,7 +16,7 @@ the streams. The child puts the streams in place, sets the environment and runs
 
 Textual reads some settings from the environment when it is imported (the
 driver, the frame rate, the colours): they are the same for every visitor and
-are set (:data:`IMPORT_ENV`) before the zygote imports it.
+are set (:data:`~.service.IMPORT_ENV`) before the zygote imports it.
 """
 
 from __future__ import annotations
@@ -31,16 +31,7 @@ import socket
 import sys
 from typing import Any
 
-IMPORT_ENV = {
-    "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
-    "TEXTUAL_FPS": "60",
-    "TEXTUAL_COLOR_SYSTEM": "truecolor",
-    "TERM_PROGRAM": "textual",
-}
-"""What textual-serve puts in each client's environment that Textual reads at import."""
-
-MAX_REQUEST = 1 << 20
-"""The longest request read, in bytes."""
+from .service import IMPORT_ENV, MAX_REQUEST
 
 
 def _child(fds: list[int], request: dict[str, Any]) -> None:
