@@ -9,7 +9,9 @@ fonts). What this package adds:
   the links' query (``?table=NAME&watch=1&code=CODE``) read into a checked
   :class:`~.visitors.Launch`;
 * :mod:`.service` — the per-visitor client process, started without a shell
-  from an argument list, with the visitor's directories in its environment;
+  from an argument list, with the visitor's directories in its environment, or
+  forked by :mod:`.zygote`, the pre-forked client (imported once; its Unix
+  socket sits in a private 0700 directory);
 * :mod:`.server` — the web server: the name page, the game page (fonts served
   locally, focus on load), the websocket, ``--max-sessions``;
 * :mod:`.cli` — the ``craits-web`` command.
