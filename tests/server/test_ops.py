@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.protocol import encode
 from craits.protocol.client import Connection
 from craits.server import config as settings
 from craits.server.cli import build_parser
@@ -535,3 +536,37 @@ def test_check_and_export_read_the_servers_data_dir_setting(
     bad = run("export", "--config", str(file))
     assert bad.returncode == 2
     assert f"config file {file}: data-dir = 3: a string is needed" in bad.stderr
+
+
+def hold_the_one_connection(port: int) -> socket.socket:
+    """A connection the server counted in (after its hello), once the
+    start-up probe's connection is gone."""
+    deadline = time.monotonic() + 10
+    while True:
+        held = socket.create_connection(("127.0.0.1", port))
+        held.sendall(encode({"type": "hello", "version": 1, "name": "held"}))
+        if b"welcome" in held.recv(4096):
+            return held
+        held.close()  # refused as full: the probe's connection is not counted out yet
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_status_of_a_full_server_and_metrics_on_a_taken_port() -> None:
+    """A server at its connection cap answers, but not healthily (status 8);
+    a server whose metrics port is taken says so and stops (status 1)."""
+    port = free_port()
+    running = start(["--port", str(port), "--no-journal", "--max-connections", "1"], {}, port)
+    try:
+        held = hold_the_one_connection(port)
+        try:
+            done = status(f"127.0.0.1:{port}")
+            assert done.returncode == EXIT_UNHEALTHY
+            assert "refused: server_full" in done.stderr
+            taken = run("--port", str(free_port()), "--no-journal", "--metrics-port", str(port))
+            assert taken.returncode == 1
+            assert f"cannot serve metrics on 127.0.0.1:{port}: " in taken.stderr
+        finally:
+            held.close()
+    finally:
+        stop(running)
