@@ -330,7 +330,7 @@ async def test_json_logs_name_peer_table_and_seat(json_server: Running) -> None:
         await ana.close()
         await ben.close()
     gone = json.loads(json_server.wait_for("logs: ben disconnected"))
-    assert (gone["peer"], gone["table"]) == (local_peer(ben), "logs")
+    assert (gone["peer"], gone["table"], gone["seat"]) == (local_peer(ben), "logs", 1)
     for line in list(json_server.lines):
         assert isinstance(json.loads(line), dict), line  # every line is one JSON object
 
@@ -352,7 +352,7 @@ def test_plain_logs_name_the_peer(tmp_path: Path) -> None:
         line = running.wait_for("practice: pia took seat")
         assert line.rstrip().endswith(f"[peer={peer} table=practice seat=1]"), line
         line = running.wait_for("practice: pia disconnected")
-        assert f"[peer={peer} table=practice]" in line
+        assert f"[peer={peer} table=practice seat=1]" in line
     finally:
         stop(running)
 
