@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
+import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -570,3 +573,83 @@ def test_status_of_a_full_server_and_metrics_on_a_taken_port() -> None:
             held.close()
     finally:
         stop(running)
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and its key, made by openssl."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        print("openssl is not installed (Debian: apt-get install openssl)")
+        pytest.skip("openssl is not installed (Debian: apt-get install openssl)")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+async def test_status_through_tls_with_a_pinned_fingerprint(
+    json_server: Running, certificate: tuple[Path, Path]
+) -> None:
+    """``craitss://HOST:PORT?fp=…``, as a TLS terminator in front of the server
+    serves it: the pinned certificate is healthy, another one is not, and so
+    is one no authority signed when none is pinned."""
+    cert, key = certificate
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (OSError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    async def front(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        back_reader, back_writer = await asyncio.open_connection("127.0.0.1", json_server.port)
+        await asyncio.gather(pipe(reader, back_writer), pipe(back_reader, writer))
+
+    terminator = await asyncio.start_server(front, "127.0.0.1", 0, ssl=context)
+    port = terminator.sockets[0].getsockname()[1]
+    right = hashlib.sha256(ssl.PEM_cert_to_DER_cert(cert.read_text())).hexdigest()
+    try:
+        pinned = await asyncio.to_thread(status, f"craitss://127.0.0.1:{port}?fp={right}")
+        assert pinned.returncode == 0, pinned.stderr
+        assert pinned.stdout.startswith(f"127.0.0.1:{port}: healthy")
+        wrong = await asyncio.to_thread(status, f"craitss://127.0.0.1:{port}?fp={'ab' * 32}")
+        assert wrong.returncode == EXIT_UNHEALTHY
+        assert "not the one pinned" in wrong.stderr
+        unsigned = await asyncio.to_thread(status, f"craitss://localhost:{port}")
+        assert unsigned.returncode == EXIT_UNHEALTHY
+        assert "TLS failed" in unsigned.stderr and "certificate" in unsigned.stderr
+        plain = await asyncio.to_thread(status, f"127.0.0.1:{port}", "--timeout", "5")
+        assert plain.returncode == EXIT_UNHEALTHY, plain.stderr
+    finally:
+        terminator.close()
+        await terminator.wait_closed()
