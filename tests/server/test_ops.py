@@ -200,6 +200,42 @@ def test_an_option_added_later_is_a_setting_with_no_code(tmp_path: Path) -> None
         settings.resolve(parser, [], {"CRAITS_WEB_PORT": "x"})
 
 
+def test_every_kind_of_option_is_a_setting(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser(prog="x")
+    parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--no-color", dest="color", action="store_false")
+    parser.add_argument("--fast", dest="speed", action="store_const", const="fast", default="slow")
+    parser.add_argument("--verbose", "-v", action="count", default=0)
+    parser.add_argument("--tag", action="append")
+    settings.add_config_options(parser)
+    env = {"CRAITS_WEB": "off", "CRAITS_NO_COLOR": "1", "CRAITS_FAST": "yes", "CRAITS_VERBOSE": "2"}
+    got = settings.resolve(parser, [], env).values
+    assert (got.web, got.color, got.speed, got.verbose, got.tag) == (False, False, "fast", 2, None)
+    got = settings.resolve(parser, ["--web", "-v", "--tag", "a", "--tag", "b"], env).values
+    assert (got.web, got.verbose, got.tag) == (True, 1, ["a", "b"])
+    assert settings.resolve(parser, [], {"CRAITS_TAG": "c d"}).values.tag == ["c", "d"]
+    defaults = settings.resolve(parser, [], {})
+    assert (defaults.values.web, defaults.values.color, defaults.values.speed) == (
+        True,
+        True,
+        "slow",
+    )
+    text = settings.render(parser, defaults)
+    assert "web = true  # default" in text and "no-color = false  # default" in text
+    assert "fast = false  # default" in text
+    on = settings.resolve(parser, [], env)
+    again = tomllib.loads(settings.render(parser, on))
+    assert again == {"web": False, "no-color": True, "fast": True, "verbose": 2}
+    file = tmp_path / "x.toml"
+    file.write_text(settings.render(parser, on))
+    from_file = settings.resolve(parser, ["--config", str(file)], {}).values
+    assert {k: v for k, v in vars(from_file).items() if k != "config"} == {
+        k: v for k, v in vars(on.values).items() if k != "config"
+    }
+    with pytest.raises(settings.ConfigError, match="verbose = 'x': a count"):
+        settings.resolve(parser, [], {"CRAITS_VERBOSE": "x"})
+
+
 def test_every_option_of_the_server_is_a_setting() -> None:
     parser = build_parser()
     keys = {s.key for s in settings.settings(parser)}
@@ -495,16 +531,6 @@ def test_metrics_without_the_library_say_how_to_get_it() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 2
     assert "pip install 'craits[metrics]'" in done.stderr and done.stderr.count("\n") == 1
-
-
-def test_namespace_helpers_accept_append_options() -> None:
-    parser = argparse.ArgumentParser(prog="x")
-    parser.add_argument("--tag", action="append")
-    settings.add_config_options(parser)
-    got = settings.resolve(parser, ["--tag", "a", "--tag", "b"], {})
-    assert got.values.tag == ["a", "b"] and got.sources["tag"] == "flag --tag"
-    assert settings.resolve(parser, [], {"CRAITS_TAG": "c d"}).values.tag == ["c", "d"]
-    assert settings.resolve(parser, [], {}).values.tag is None
 
 
 async def test_a_table_timer_logs_about_the_table_not_its_creator(json_server: Running) -> None:
