@@ -513,6 +513,7 @@ async def test_metrics_endpoint(json_server: Running) -> None:
     finally:
         await ana.close()
     assert after["craits_connections{}"] >= 1
+    assert after[f"craits_build_info{{version={VERSION}}}"] == 1
     assert sum(v for k, v in after.items() if k.startswith("craits_tables{")) >= 1
     assert set(after) >= {f"craits_tables{{state={s}}}" for s in ("playing", "finished")}
     assert after["craits_actions_total{}"] == before.get("craits_actions_total{}", 0) + 1
