@@ -254,17 +254,24 @@ def resolve(
     in_file = read_file(config_path, known) if config_path is not None else {}
     sources: dict[str, str] = {}
     for s in known:
+        if s.dest in sources:
+            continue  # a dest two options share (--color, --no-color): done with the first
         value = getattr(args, s.dest)
         if value is not _UNSET and not (_takes_none(s.action) and value is None):
             sources[s.dest] = f"flag {s.flag}"
             continue
-        if s.env in environ:
-            value, sources[s.dest] = s.convert(environ[s.env], f"env {s.env}"), f"env {s.env}"
+        same = [t for t in known if t.dest == s.dest]
+        from_env = next((t for t in same if t.env in environ), None)
+        if from_env is not None:
+            where = f"env {from_env.env}"
+            value = from_env.convert(environ[from_env.env], where)
         elif s.dest in in_file:
             where = f"config file {config_path}"
-            value, sources[s.dest] = s.convert(in_file[s.dest][1], where), where
+            setting, raw = in_file[s.dest]
+            value = setting.convert(raw, where)
         else:
-            value, sources[s.dest] = _default(parser, s), "default"
+            value, where = _default(parser, s), "default"
+        sources[s.dest] = where
         setattr(args, s.dest, value)
     return Resolved(args, sources, config_path)
 
@@ -308,7 +315,11 @@ def render(parser: argparse.ArgumentParser, resolved: Resolved) -> str:
     lines = [f"# {parser.prog}: the settings in force, and where each came from"]
     if resolved.config_file is not None:
         lines.append(f"# config file: {resolved.config_file}")
+    written: set[str] = set()
     for s in settings(parser):
+        if s.dest in written:
+            continue  # a dest two options share: written once, under the first
+        written.add(s.dest)
         text = toml_value(s.file_value(getattr(resolved.values, s.dest)))
         source = resolved.sources.get(s.dest, "default")
         if text is None:

@@ -236,6 +236,18 @@ def test_every_kind_of_option_is_a_setting(tmp_path: Path) -> None:
         settings.resolve(parser, [], {"CRAITS_VERBOSE": "x"})
 
 
+def test_two_options_with_one_dest() -> None:
+    parser = argparse.ArgumentParser(prog="x")
+    parser.add_argument("--color", dest="color", action="store_true", default=True)
+    parser.add_argument("--no-color", dest="color", action="store_false")
+    settings.add_config_options(parser)
+    assert settings.resolve(parser, ["--no-color"], {"CRAITS_COLOR": "1"}).values.color is False
+    by_env = settings.resolve(parser, [], {"CRAITS_NO_COLOR": "1"})
+    assert (by_env.values.color, by_env.sources["color"]) == (False, "env CRAITS_NO_COLOR")
+    text = settings.render(parser, by_env)
+    assert tomllib.loads(text) == {"color": False}
+
+
 def test_every_option_of_the_server_is_a_setting() -> None:
     parser = build_parser()
     keys = {s.key for s in settings.settings(parser)}
