@@ -1,4 +1,13 @@
-"""``craits-server``: host Craits tables on this machine."""
+"""``craits-server``: host Craits tables on this machine.
+
+Its settings come from the command line, ``CRAITS_*`` environment variables
+and a TOML file (:mod:`craits.server.config`, generic over :func:`build_parser`:
+an option added there is a setting everywhere); its logs are plain or JSON
+lines naming the peer, table and seat (:mod:`craits.server.logs`); with
+``--metrics-port`` it serves Prometheus metrics (:mod:`craits.server.metrics`).
+``craits-server export``, ``check`` and ``status`` (:mod:`craits.server.status`)
+are commands of their own (:data:`COMMANDS`).
+"""
 
 from __future__ import annotations
 
