@@ -520,9 +520,10 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def settings_from(argv: list[str]) -> argparse.Namespace | int:
+def settings_from(argv: list[str]) -> tuple[argparse.Namespace, list[str]] | int:
     """The settings in force (the command line over ``CRAITS_*`` over the
-    ``--config`` file over the defaults), checked; or the exit status after
+    ``--config`` file over the defaults), checked, with the ``CRAITS_*``
+    variables that are no setting; or the exit status after
     saying on one line what is wrong (:data:`EXIT_USAGE`), or after
     ``--print-config`` printed them (0)."""
     parser = build_parser()
@@ -542,7 +543,7 @@ def settings_from(argv: list[str]) -> argparse.Namespace | int:
     if args.print_config:
         sys.stdout.write(settings.render(parser, resolved))
         return 0
-    return args
+    return args, resolved.ignored
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -556,10 +557,13 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
         return status_main(argv[1:])
-    args = settings_from(argv)
-    if isinstance(args, int):
-        return args
+    got = settings_from(argv)
+    if isinstance(got, int):
+        return got
+    args, ignored = got
     logs.setup(args.log_level, args.log_format)
+    for name in ignored:
+        logging.getLogger("craits.server").warning("%s is not a setting; ignored", name)
     try:
         asyncio.run(serve(config_from(args), args))
     except JournalDamaged as exc:

@@ -204,6 +204,8 @@ class Resolved:
     values: argparse.Namespace
     sources: dict[str, str] = field(default_factory=dict)
     config_file: Path | None = None
+    ignored: list[str] = field(default_factory=list)
+    """``CRAITS_*`` environment variables that name no setting (a misspelling?)."""
 
 
 def read_file(path: Path, known: Iterable[Setting]) -> dict[str, tuple[Setting, object]]:
@@ -273,7 +275,9 @@ def resolve(
             value, where = _default(parser, s), "default"
         sources[s.dest] = where
         setattr(args, s.dest, value)
-    return Resolved(args, sources, config_path)
+    names = {t.env for t in known} | {CONFIG_ENV}
+    ignored = sorted(k for k in environ if k.startswith(ENV_PREFIX) and k not in names)
+    return Resolved(args, sources, config_path, ignored)
 
 
 def _takes_none(action: argparse.Action) -> bool:
@@ -315,6 +319,8 @@ def render(parser: argparse.ArgumentParser, resolved: Resolved) -> str:
     lines = [f"# {parser.prog}: the settings in force, and where each came from"]
     if resolved.config_file is not None:
         lines.append(f"# config file: {resolved.config_file}")
+    if resolved.ignored:
+        lines.append(f"# ignored, not settings: {', '.join(resolved.ignored)}")
     written: set[str] = set()
     for s in settings(parser):
         if s.dest in written:

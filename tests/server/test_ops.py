@@ -111,6 +111,18 @@ def test_precedence_flags_over_environment_over_file_over_defaults(tmp_path: Pat
     assert source_line(done, "max-tables").endswith("# default")
 
 
+def test_a_variable_that_is_no_setting_is_named(tmp_path: Path) -> None:
+    done = run("--print-config", env={"CRAITS_PROT": "1", "CRAITS_PORT": "7000"})
+    assert "# ignored, not settings: CRAITS_PROT\n" in done.stdout
+    assert printed(done)["port"] == 7000
+    port = free_port()
+    running = start(["--no-journal"], {"CRAITS_PORT": str(port), "CRAITS_PROT": "1"}, port)
+    try:
+        assert "CRAITS_PROT is not a setting; ignored" in running.wait_for("CRAITS_PROT")
+    finally:
+        stop(running)
+
+
 def test_the_file_is_named_by_the_environment_too(tmp_path: Path) -> None:
     file = tmp_path / "craits.toml"
     file.write_text("max-tables = 12\n")
