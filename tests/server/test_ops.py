@@ -345,8 +345,8 @@ def json_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         f'hand-pause = 0.01\nmetrics-port = {metrics_port}\ndurability = "normal"\n'
         "empty-table-grace = 2\n"
     )
-    env = {"CRAITS_CONFIG": str(file), "CRAITS_DATA_DIR": str(root / "data")}
-    running = start([], env, port, metrics_port)
+    env = {"CRAITS_DATA_DIR": str(root / "data")}
+    running = start(["--config", str(file)], env, port, metrics_port)
     running.data = root / "data"
     yield running
     stop(running)
