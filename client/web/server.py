@@ -124,6 +124,7 @@ class CraitsWebServer(Server):
         self.sessions: dict[str, VisitorAppService] = {}
         """The running client processes, by their service id."""
         self.pending: dict[str, PendingLaunch] = {}
+        self._retiring: set[asyncio.Task[None]] = set()
         self.by_visitor: dict[str, VisitorAppService] = {}
         """Each visitor's running client process, by visitor id (one page each)."""
 
@@ -142,6 +143,7 @@ class CraitsWebServer(Server):
                 web.post("/name", self.handle_name, name="name"),
                 web.get("/ws/{launch}", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
+                web.get("/favicon.ico", self.handle_favicon, name="favicon"),
                 web.static("/static", self.statics_path, name="static"),
             ]
         )
@@ -173,6 +175,10 @@ class CraitsWebServer(Server):
                 await asyncio.wait_for(service.stop(), 5)
         if self.zygote is not None:
             await self.zygote.stop()
+
+    async def handle_favicon(self, request: web.Request) -> web.Response:
+        """No icon (and no 404 in the browser's console for it)."""
+        return web.Response(status=204)
 
     def initialize_logging(self) -> None:
         """Plain log lines on stderr (textual-serve's own are rich console output)."""
@@ -343,7 +349,9 @@ class CraitsWebServer(Server):
         older = self.by_visitor.get(pending.visitor_id)
         self.by_visitor[pending.visitor_id] = service
         if older is not None:
-            asyncio.get_running_loop().create_task(self._retire(older))
+            task = asyncio.get_running_loop().create_task(retire(older))
+            self._retiring.add(task)  # (a task nobody holds may be collected)
+            task.add_done_callback(self._retiring.discard)
         try:
             await service.start(width, height)
             log.info("visitor %s: client process %s", self.visitors.key(cookie), service.pid)
@@ -356,17 +364,17 @@ class CraitsWebServer(Server):
             self.sessions.pop(service.app_service_id, None)
             if self.by_visitor.get(pending.visitor_id) is service:
                 del self.by_visitor[pending.visitor_id]
-            await self._retire(service)
+            await retire(service)
         return websocket
 
-    @staticmethod
-    async def _retire(service: VisitorAppService) -> None:
-        """Ask a client process to quit (its page's websocket closes); kill it if it
-        has not within 10 s."""
-        try:
-            await asyncio.wait_for(service.stop(), 10)
-        except Exception:
-            service.kill()
+
+async def retire(service: VisitorAppService) -> None:
+    """Ask a client process to quit (its page's websocket closes); kill it if it
+    has not within 10 s."""
+    try:
+        await asyncio.wait_for(service.stop(), 10)
+    except Exception:
+        service.kill()
 
 
 def _cells(text: str | None, default: int) -> int:

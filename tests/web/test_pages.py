@@ -77,6 +77,10 @@ def test_a_bad_link_gets_a_page_saying_so(web: WebServer, query: str) -> None:
     assert "This link does not work" in page
 
 
+def test_no_icon_and_no_error_for_it(web: WebServer) -> None:
+    assert web.get("/favicon.ico")[0] == 204
+
+
 def test_a_page_is_escaped(web: WebServer) -> None:
     v = Browserless(web)
     v.open("/")
