@@ -622,6 +622,16 @@ class ResumedMsg(TypedDict):
     seat: int
 
 
+class RedirectMsg(TypedDict):
+    """The table of a ``join``, ``spectate``, ``resume`` or ``create_table`` is
+    (or is placed) on another node of the cluster, reached at ``address``
+    (``HOST:PORT``): connect there and send the same request (§7.4; added in round 2)."""
+
+    type: Literal[ServerMessage.REDIRECT]
+    address: str
+    table: str
+
+
 class LeftMsg(TypedDict):
     """The answer to ``leave``."""
 
@@ -709,6 +719,7 @@ ServerMsg = (
     | ChatMsg
     | RecordsMsg
     | RecordMsg
+    | RedirectMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -732,6 +743,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.CHAT: ChatMsg,
     ServerMessage.RECORDS: RecordsMsg,
     ServerMessage.RECORD: RecordMsg,
+    ServerMessage.REDIRECT: RedirectMsg,
 }
 """The TypedDict of each server message type."""
 
