@@ -16,6 +16,7 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
+from craits.server.cluster.options import add_cluster_options, cluster_config, cluster_problem
 from craits.server.journal import (
     Durability,
     JournalDamaged,
@@ -188,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="messages one connection may send at once (default 200)",
     )
+    add_cluster_options(p)  # --cluster, --advertise (docs/cluster.md)
     return p
 
 
@@ -380,7 +382,7 @@ def _bad_arguments(args: argparse.Namespace) -> str | None:
         or min(args.max_empty_tables, args.max_empty_tables_per_address) < 1
     ):
         return "--empty-table-grace must be > 0, --max-empty-tables(-per-address) >= 1"
-    return None
+    return cluster_problem(args)
 
 
 def config_from(args: argparse.Namespace) -> ServerConfig:
@@ -403,6 +405,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         burst=args.burst,
         data_dir=None if args.no_journal else (args.data_dir or Path(user_data_dir("craits"))),
         durability=Durability(args.durability),
+        **cluster_config(args),
     )
 
 
