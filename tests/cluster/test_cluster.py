@@ -107,7 +107,7 @@ async def test_a_resume_that_lands_on_the_wrong_node_is_sent_to_the_right_one(
     nodes: list[Server], open_player: Open
 ) -> None:
     a, _, c = nodes
-    ana, ben = await a_game_on(c, open_player, "night")
+    _ana, ben = await a_game_on(c, open_player, "night")
     await until(lambda: a.cluster is not None and a.cluster.lobby.node_of("night") is not None)
     assert ben.token is not None
     await ben.close()
@@ -127,8 +127,7 @@ async def test_a_new_table_goes_to_the_least_loaded_node(
     crowd = [await open_player(a.port, f"p{i}") for i in range(5)]
     await open_player(c.port, "x")  # C has one connection, B none: B is the lightest
     await until(
-        lambda: a.cluster is not None
-        and a.cluster.lobby.loads() == {address(b): 0, address(c): 1}
+        lambda: a.cluster is not None and a.cluster.lobby.loads() == {address(b): 0, address(c): 1}
     )
     ana = crowd[0]
     await ana.send({"type": "create_table", "name": "placed", "seats": 2})
