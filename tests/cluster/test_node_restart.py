@@ -1,0 +1,89 @@
+"""A real ``craits-server --cluster`` process killed with SIGKILL and started
+again on its data directory: its tables leave the cluster's lobby, come back
+with it, and its players resume through any node (docs/cluster.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from craits.server.app import Server
+
+from tests.cluster.conftest import HEARTBEAT, RedisProcess, node_config, until
+from tests.cluster.test_cluster import follow
+from tests.server.conftest import settle
+from tests.server.processes import SERVER, free_port, stop_server
+
+
+async def start_node(port: int, data: Path, url: str) -> asyncio.subprocess.Process:
+    """``craits-server --cluster`` on ``port`` with its journal in ``data``;
+    returns once it accepts connections.
+
+    Raises:
+        OSError: it did not accept a connection within 15 s, or it exited.
+    """
+    proc = await asyncio.create_subprocess_exec(
+        *SERVER,
+        *("--port", str(port), "--data-dir", str(data), "--turn-timeout", "0"),
+        *("--hand-pause", "0.01", "--rate", "100000", "--burst", "100000"),
+        *("--cluster", url, "--advertise", f"127.0.0.1:{port}"),
+        *("--cluster-heartbeat", str(HEARTBEAT)),
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            _, w = await asyncio.open_connection("127.0.0.1", port)
+            w.close()
+            return proc
+        except OSError:
+            if time.monotonic() > deadline or proc.returncode is not None:
+                raise
+            await asyncio.sleep(0.05)
+
+
+async def test_a_node_killed_and_restarted_takes_its_tables_back_into_the_lobby(
+    redis: RedisProcess, open_player: Callable[..., Any], tmp_path: Path
+) -> None:
+    a = Server(node_config(redis.url))
+    await a.start()
+    port = free_port()
+    proc = await start_node(port, tmp_path, redis.url)
+    try:
+        ana = await open_player(port, "Ana")
+        ben = await open_player(port, "Ben")
+        await ana.send({"type": "create_table", "name": "kept", "seats": 2})
+        await ana.expect("table_created")
+        for p in (ana, ben):
+            await p.send({"type": "join", "table": "kept", "name": p.name})
+            await p.expect("joined")
+        await settle([ana, ben], 1)
+        eve = await open_player(a.port, "Eve")
+
+        def listed() -> bool:
+            return a.cluster is not None and bool(a.cluster.lobby.tables())
+
+        await until(listed)
+        await eve.send({"type": "list_tables", "watch": True})
+        assert [t["name"] for t in (await eve.expect("tables"))["tables"]] == ["kept"]
+
+        proc.kill()
+        await proc.wait()
+        # its key expires within four heartbeats: its tables leave the lobby
+        assert (await eve.expect("table_closed"))["name"] == "kept"
+
+        proc = await start_node(port, tmp_path, redis.url)
+        back = await eve.expect("table_info", timeout=15)
+        assert back["table"]["name"] == "kept" and back["table"]["state"] == "playing"
+        token = ben.token
+        assert token is not None
+        ben = await open_player(a.port, "Ben")
+        ben = await follow(open_player, ben, {"type": "resume", "token": token})
+        assert ben.received[-1]["type"] == "resumed"
+        assert ben.conn.writer.get_extra_info("peername")[1] == port
+    finally:
+        await stop_server(proc)
+        await a.stop()
