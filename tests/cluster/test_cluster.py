@@ -9,7 +9,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from craits.protocol.address import parse_target
+from craits.protocol.client import Connection
+from craits.protocol.redirect import request
 from craits.protocol.types import RedirectMsg
 from craits.server.app import Server
 
@@ -20,25 +21,24 @@ from tests.server.conftest import Player, play_until, settle
 Open = Callable[..., Any]
 
 
-def port_of(redirect: dict[str, Any]) -> int:
-    """The port a ``redirect`` sends the client to (checked against its type first)."""
-    assert not problems(redirect, RedirectMsg), problems(redirect, RedirectMsg)
-    return parse_target(redirect["address"], 1).port
+async def follow(open_player: Open, player: Player, message: dict[str, Any]) -> Player:
+    """Send ``message``, following redirects as a client does
+    (:func:`craits.protocol.redirect.request`); returns the player on the
+    connection that answered, the answer last in its ``received``."""
+    opened: dict[int, Player] = {}
 
+    async def opener(host: str, port: int) -> Connection:
+        assert host == "127.0.0.1"
+        landed = await open_player(port, player.name)
+        opened[id(landed.conn)] = landed
+        return landed.conn
 
-async def follow(open_player: Open, player: Player, request: dict[str, Any]) -> Player:
-    """Send ``request``; if it is redirected, send it again at the node named
-    (at most twice), as a client does. Returns the player where it landed."""
-    for _ in range(3):
-        await player.send(request)
-        reply = await player.recv()
-        while reply["type"] in ("table_info", "table_closed", "tables"):
-            reply = await player.recv()
-        if reply["type"] != "redirect":
-            player.received.append(reply)
-            return player
-        player = await open_player(port_of(reply), player.name)
-    raise AssertionError("redirected more than twice")
+    conn, reply = await request(player.conn, message, opener)
+    landed = player if conn is player.conn else opened[id(conn)]
+    landed.received.append(reply)
+    if reply["type"] == "joined":
+        landed.token, landed.seat = reply["token"], reply["seat"]
+    return landed
 
 
 async def a_game_on(node: Server, open_player: Open, name: str) -> list[Player]:
@@ -79,6 +79,7 @@ async def test_a_player_lists_on_one_node_and_plays_at_a_table_held_by_another(
 
     await ben.send({"type": "join", "table": "evening", "name": "Ben"})
     redirect = await ben.expect("redirect")
+    assert not problems(redirect, RedirectMsg), problems(redirect, RedirectMsg)
     assert redirect == {"type": "redirect", "address": address(c), "table": "evening"}
     ben = await follow(open_player, ben, {"type": "join", "table": "evening", "name": "Ben"})
     assert ben.received[-1]["type"] == "joined"
