@@ -65,7 +65,7 @@ async def request(
     """
     wanted = ANSWERS[str(message["type"])] | {ServerMessage.ERROR}
     first = conn
-    for _hop in range(MAX_REDIRECTS + 1):
+    for hop in range(MAX_REDIRECTS + 1):
         await conn.send(message)
         while True:
             reply = await conn.recv()
@@ -80,9 +80,9 @@ async def request(
             raise ConnectError(f"a bad redirect: {reply.get('address')!r}") from None
         if conn is not first:
             await conn.close()
+        if hop == MAX_REDIRECTS:
+            break
         conn = await opener(host, port)
-    if conn is not first:
-        await conn.close()
     raise ConnectError(f"redirected more than {MAX_REDIRECTS} times")
 
 

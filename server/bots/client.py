@@ -174,6 +174,9 @@ class BotClient(ServerLink):
         self._refusals = 0
         self._name_tries = 0
         self._over_seq = -1
+        self.redirect: str | None = None
+        """Where a cluster sent the bot's request (protocol §7.4): the bot ends
+        (:attr:`done` 0) and its owner starts it again there."""
 
     def _waits(self) -> tuple[asyncio.Future[Any], ...]:
         return (self.welcomed, self.joined)
@@ -214,6 +217,9 @@ class BotClient(ServerLink):
             self._on_joined(msg)
         elif msg["type"] == ServerMessage.TABLE_CLOSED:
             self._on_table_closed(msg)
+        elif msg["type"] == ServerMessage.REDIRECT:
+            self.redirect = msg["address"]  # the table is another node's (§7.4)
+            self.close()
 
     def _on_ok(self, msg: OkMsg) -> None:
         """The pending ``act`` was applied; its round trip ends with the next update."""
