@@ -24,8 +24,8 @@ from typing import TypeVarTuple
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
-from craits.server.cluster.hooks import start_node
 from craits.server.cluster.registry import ClusterNode
+from craits.server.cluster.start import start_node
 from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
@@ -91,6 +91,9 @@ class ServerConfig:
     (None: the address it listens on)."""
     cluster_heartbeat: float = 1.0
     """Seconds between a cluster node's heartbeats (its key lives four)."""
+    shared_port: int | None = None
+    """A cluster node started by ``--workers``: it also accepts on this port,
+    shared with the other workers (``SO_REUSEPORT``)."""
 
 
 Ts = TypeVarTuple("Ts")
@@ -157,7 +160,7 @@ class Server(Lobby):
             raise
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
-        self.cluster = start_node(self)  # with --cluster: joins it in the background
+        self.cluster = await start_node(self)  # with --cluster: joins it in the background
         if config.bots > 0 and PRACTICE not in self.tables:
             self._open_practice()
         log.info("listening on %s:%d", config.host, self.port)

@@ -16,7 +16,12 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
-from craits.server.cluster.options import add_cluster_options, cluster_config, cluster_problem
+from craits.server.cluster.options import (
+    add_cluster_options,
+    cluster_config,
+    cluster_problem,
+    run_workers,
+)
 from craits.server.journal import (
     Durability,
     JournalDamaged,
@@ -428,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         stream=sys.stderr,
     )
+    workers = run_workers(args, argv, config_from(args).data_dir)  # --workers N (cluster.md)
+    if workers is not None:
+        return workers
     try:
         asyncio.run(serve(config_from(args)))
     except JournalDamaged as exc:

@@ -7,6 +7,10 @@
 - :mod:`~craits.server.cluster.placement`: where a new table goes.
 - :mod:`~craits.server.cluster.registry`: the node's Redis link: heartbeat,
   publishing its tables, following the others' (imports ``redis`` only there).
+- :mod:`~craits.server.cluster.start`: the node started with the server
+  (and a worker's shared listener).
 - :mod:`~craits.server.cluster.hooks`: the few calls the server's handlers make
   (redirects, placement, the merged table list).
+- :mod:`~craits.server.cluster.options`: ``craits-server``'s cluster options.
+- :mod:`~craits.server.cluster.workers`: ``--workers N``, N nodes behind one port.
 """

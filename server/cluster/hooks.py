@@ -2,7 +2,6 @@
 nothing on a single server (``server.cluster`` is None), and none waits on
 Redis: they read the node's in-memory copy of the lobby.
 
-- :func:`start_node`: join the cluster at start (``--cluster``).
 - :func:`remote_tables`: the other nodes' tables, after this node's in ``tables``.
 - :func:`redirect_table`, :func:`redirect_resume`, :func:`place_table`: answer
   ``join``/``spectate``, ``resume`` and ``create_table`` with ``redirect``
@@ -13,57 +12,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from craits.protocol.types import ErrorMsg, RedirectMsg, TableClosedMsg, TableInfo, TableInfoMsg
+from craits.protocol.types import RedirectMsg, TableInfo
 from craits.protocol.vocab import ErrorCode, ServerMessage
 from craits.server.cluster.placement import place
-from craits.server.cluster.registry import ClusterNode
 from craits.server.cluster.tokens import token_tag
 from craits.server.interfaces import TableError
 
 if TYPE_CHECKING:
     from craits.server.app import Server
     from craits.server.connection import Client
-
-
-class ServerHost:
-    """The server as its :class:`~craits.server.cluster.registry.ClusterNode` sees it."""
-
-    def __init__(self, server: Server) -> None:
-        self.server = server
-
-    def local_names(self) -> list[str]:
-        """The names of the server's tables."""
-        return list(self.server.tables)
-
-    def local_info(self, name: str) -> TableInfo | None:
-        """The table info (§10) of the server's table ``name``, as its lobby lists it."""
-        table = self.server.tables.get(name)
-        return table.info() if table is not None else None
-
-    def local_load(self) -> int:
-        """The server's connections."""
-        return len(self.server.clients)
-
-    def tell_lobby(self, message: TableInfoMsg | TableClosedMsg | ErrorMsg) -> None:
-        """Send ``message`` to the server's lobby watchers not at a table."""
-        self.server.tell_lobby(message)
-
-
-def start_node(server: Server) -> ClusterNode | None:
-    """Join the cluster named by the server's config (``cluster``: Redis's URL;
-    ``advertise``: this node's ``HOST:PORT``, by default the address it
-    listens on), or None without one. The node connects in the background.
-
-    Raises:
-        RuntimeError: the ``redis`` package is not installed.
-    """
-    config = server.config
-    if not config.cluster:
-        return None
-    address = config.advertise or f"{config.host}:{server.port}"
-    node = ClusterNode(ServerHost(server), config.cluster, address, config.cluster_heartbeat)
-    node.start()
-    return node
 
 
 def remote_tables(server: Server) -> list[TableInfo]:

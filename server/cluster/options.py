@@ -4,11 +4,16 @@ for :mod:`craits.server.cli`: ``--cluster``, ``--advertise``, ``--cluster-heartb
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib.util
+import sys
+from pathlib import Path
 from typing import Any
 
 from craits.protocol.address import parse_target
 from craits.server.cluster.registry import MISSING
+from craits.server.cluster.start import advertised
+from craits.server.cluster.workers import find_redis, supervise
 
 
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
@@ -35,10 +40,30 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds between this node's heartbeats; it is taken as down after 4 (default 1)",
     )
+    g.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N nodes of a cluster behind --port, one per core (SO_REUSEPORT), with "
+        "the Redis of --cluster or one started from redis-server/valkey-server (default 1)",
+    )
+    g.add_argument("--shared-port", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def cluster_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the cluster's options, or None."""
+    if args.workers < 1:
+        return "--workers must be >= 1"
+    if args.workers > 1:
+        if args.port == 0:
+            return "--workers needs a --port to share"
+        if args.cluster is None and find_redis() is None:
+            return "--workers needs --cluster, or redis-server/valkey-server installed"
+        if importlib.util.find_spec("redis") is None:
+            return MISSING
+        if args.advertise and advertised(args.advertise, "", 0) != f"{args.advertise}:0":
+            return "with --workers, --advertise names a HOST only (each worker adds its port)"
     if args.cluster is None:
         return None
     if not str(args.cluster).startswith(("redis://", "rediss://", "valkey://")):
@@ -62,4 +87,19 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
         "cluster": url,
         "advertise": args.advertise,
         "cluster_heartbeat": args.cluster_heartbeat,
+        "shared_port": args.shared_port,
     }
+
+
+def run_workers(args: argparse.Namespace, argv: list[str], data: Path | None) -> int | None:
+    """With ``--workers N`` (N > 1), run them (:mod:`~craits.server.cluster.workers`)
+    and return the exit status; None otherwise (the server runs as usual)."""
+    if args.workers <= 1:
+        return None
+    try:
+        return asyncio.run(supervise(args.workers, argv, args.port, args.cluster, data))
+    except OSError as exc:
+        print(f"craits-server: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -106,6 +106,8 @@ class ClusterNode:
         self._task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         """Set once Redis answered and the other nodes' tables were read."""
+        self.listeners: list[asyncio.Server] = []
+        """Listeners of the node besides its server's (a worker's shared port)."""
 
     # ------------------------------------------------------------- the server's calls
 
@@ -116,6 +118,8 @@ class ClusterNode:
     async def stop(self) -> None:
         """Stop the task and, if Redis answers within a second, take this
         node's key out (its tables stay in Redis, for its restart)."""
+        for listener in self.listeners:
+            listener.close()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
