@@ -769,6 +769,9 @@ def _on_redirect(session: Session, m: RedirectMsg) -> None:
         return
     session.hops += 1
     session.repeat = True
+    intent, message = session.asked
+    if message["type"] == ClientMessage.CREATE_TABLE:
+        session.asked = (intent, {**message, "placed": True})  # created where it lands
     session.link.move(host, port)
 
 

@@ -43,6 +43,15 @@ def redirect_target(message: RedirectMsg) -> tuple[str, int]:
     return target.host, target.port
 
 
+def placed(message: Mapping[str, Any]) -> dict[str, Any]:
+    """``message`` as it is sent again after a redirect: a ``create_table`` gets
+    ``"placed": true`` (the node it lands on creates it, §7.4); others are unchanged."""
+    again = dict(message)
+    if again.get("type") == ClientMessage.CREATE_TABLE:
+        again["placed"] = True
+    return again
+
+
 Opener = Callable[[str, int], Awaitable[Connection]]
 """Opens a connection (hello done) to a host and port."""
 
@@ -83,7 +92,8 @@ async def request(
         if hop == MAX_REDIRECTS:
             break
         conn = await opener(host, port)
+        message = placed(message)
     raise ConnectError(f"redirected more than {MAX_REDIRECTS} times")
 
 
-__all__ = ["ANSWERS", "MAX_REDIRECTS", "Opener", "redirect_target", "request"]
+__all__ = ["ANSWERS", "MAX_REDIRECTS", "Opener", "placed", "redirect_target", "request"]

@@ -790,6 +790,8 @@ class CreateTableMsg(TypedDict):
     seats: int
     rules: NotRequired[RulesMap]
     turn_timeout_ms: NotRequired[int]
+    placed: NotRequired[bool]
+    """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
 
 
 class JoinMsg(TypedDict):

@@ -144,16 +144,18 @@ async def seat(make: Any, port: int) -> tuple[BotClient, int]:
         RuntimeError: it was not seated.
     """
     loop = asyncio.get_running_loop()
-    for _hop in range(3):
+    for hop in range(3):
         bot = make()
+        bot.placed = hop > 0
         await loop.create_connection(lambda b=bot: b, "127.0.0.1", port)  # type: ignore[misc]
         await asyncio.wait({bot.joined, bot.done}, return_when=asyncio.FIRST_COMPLETED)
         if bot.joined.done() and not bot.joined.cancelled() and not bot.joined.exception():
             return bot, port
         if bot.redirect is None:
-            break
+            why = bot.done.exception() if bot.done.done() else "no answer"
+            raise RuntimeError(f"a bot was not seated: {why}")
         port = int(bot.redirect.rsplit(":", 1)[1])
-    raise RuntimeError("a bot was not seated")
+    raise RuntimeError("a bot was redirected more than twice")
 
 
 async def seat_bots(ports: list[int], tables: list[int], stats: BotStats) -> list[BotClient]:

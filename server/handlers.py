@@ -181,7 +181,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     except ValueError as exc:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
-    if place_table(client, msg["name"]):
+    if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
     table = client.server.create_table(msg["name"], msg["seats"], rules, timeout_ms, client)
     client.send({"type": ServerMessage.TABLE_CREATED, "table": table.info()})

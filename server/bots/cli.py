@@ -97,7 +97,7 @@ async def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(line, flush=True)
 
-    for _hop in range(MAX_REDIRECTS + 1):
+    for hop in range(MAX_REDIRECTS + 1):
         bot = BotClient(
             args.table,
             name,
@@ -110,6 +110,7 @@ async def run(args: argparse.Namespace) -> int:
             rng=rng,
             say=say,
         )
+        bot.placed = hop > 0
         await connect_bot(host, port, bot)
         try:
             code = await bot.done

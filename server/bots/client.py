@@ -174,6 +174,8 @@ class BotClient(ServerLink):
         self._refusals = 0
         self._name_tries = 0
         self._over_seq = -1
+        self.placed = False
+        """Its ``create_table`` was redirected here: sent with ``placed`` (§7.4)."""
         self.redirect: str | None = None
         """Where a cluster sent the bot's request (protocol §7.4): the bot ends
         (:attr:`done` 0) and its owner starts it again there."""
@@ -241,6 +243,8 @@ class BotClient(ServerLink):
         }
         if self.rules:
             message["rules"] = self.rules
+        if self.placed:
+            message["placed"] = True
         self._send(message)
 
     def _on_table_created(self) -> None:

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 def remote_tables(server: Server) -> list[TableInfo]:
     """The tables of the cluster's other live nodes (none on a single server)."""
-    return server.cluster.lobby.tables() if server.cluster is not None else []
+    if server.cluster is None:
+        return []
+    return [t for t in server.cluster.lobby.tables() if t["name"] not in server.tables]
 
 
 def _redirect(client: Client, address: str, table: str) -> None:
@@ -57,9 +59,10 @@ def redirect_resume(client: Client, token: str) -> bool:
     return name is not None and redirect_table(client, name)
 
 
-def place_table(client: Client, name: str) -> bool:
+def place_table(client: Client, name: str, placed: bool = False) -> bool:
     """Whether a new table called ``name`` goes to another, less loaded node:
-    if so, ``client`` was sent a ``redirect`` to it (§7.4).
+    if so, ``client`` was sent a ``redirect`` to it (§7.4). ``placed``: the
+    request was already redirected once (``create_table.placed``): it stays.
 
     Raises:
         TableError: ``table_exists``: another node holds a table by that name.
@@ -69,7 +72,7 @@ def place_table(client: Client, name: str) -> bool:
         return False
     if node.lobby.node_of(name) is not None:
         raise TableError(ErrorCode.TABLE_EXISTS, f"a table called {name!r} exists")
-    address = place(len(client.server.clients), node.lobby.loads())
+    address = None if placed else place(len(client.server.clients), node.lobby.loads())
     if address is None:
         return False
     _redirect(client, address, name)

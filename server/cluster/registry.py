@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfoMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
@@ -278,7 +278,7 @@ class ClusterNode:
             if state is None:
                 changes = _merge(changes, self.lobby.drop(address))
                 continue
-            load = int(json.loads(state).get("load", 0))
+            load = _load(state)
             if address in self.lobby.nodes:
                 self.lobby.set_load(address, load)
             else:
@@ -288,7 +288,7 @@ class ClusterNode:
     async def _read_node(self, redis: Redis, address: str, load: int | None = None) -> Changes:
         """Read the node at ``address``'s tables whole."""
         raw = await redis.hgetall(tables_key(address))
-        infos = [json.loads(v) for v in raw.values()]
+        infos = [i for v in raw.values() if (i := _table_info(v)) is not None]
         return self.lobby.replace(address, infos, load)
 
     async def _read(self, redis: Redis, pubsub: PubSub) -> None:
@@ -303,8 +303,9 @@ class ClusterNode:
                 if node == self.address:
                     continue
                 kind = body["kind"]
-                if kind == "info":
-                    changes = self.lobby.put(node, body["table"])
+                info = _table_info(_dump(body["table"])) if kind == "info" else None
+                if info is not None:
+                    changes = self.lobby.put(node, info)
                 elif kind == "closed":
                     changes = self.lobby.remove(node, str(body["name"]))
                 elif kind == "hello":
@@ -324,6 +325,27 @@ class ClusterNode:
         for info in changes.infos:
             message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": info}
             self.host.tell_lobby(message)
+
+
+def _table_info(raw: str | bytes) -> TableInfo | None:
+    """A table info read from Redis, or None (logged) if it is not one: a map with a name."""
+    try:
+        info = json.loads(raw)
+    except ValueError:
+        info = None
+    if not isinstance(info, dict) or not isinstance(info.get("name"), str):
+        log.warning("cluster: skipped a table that is not a table info in Redis")
+        return None
+    return cast(TableInfo, info)  # written by a node as a TableInfo
+
+
+def _load(raw: str | bytes) -> int:
+    """A node's load from its heartbeat key (0 if unreadable)."""
+    try:
+        state = json.loads(raw)
+        return int(state.get("load", 0)) if isinstance(state, dict) else 0
+    except (ValueError, TypeError):
+        return 0
 
 
 def _merge(a: Changes, b: Changes) -> Changes:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import shutil
 import signal
@@ -28,8 +29,18 @@ log = logging.getLogger("craits.server.cluster")
 
 REDIS_PROGRAMS = ("redis-server", "valkey-server")
 """The programs a supervisor may start as its Redis, in order of preference."""
+PR_SET_PDEATHSIG = 1
+"""prctl(2)'s option: the signal a child gets when its parent dies (Linux)."""
 RESTART_DELAY = 1.0
 """Seconds before a worker that exited is started again."""
+
+
+def _die_with_parent() -> None:
+    """In a child, before it runs: on Linux, have the kernel send it SIGTERM
+    when the supervisor dies (even by SIGKILL), so no worker or Redis is left."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -61,6 +72,7 @@ async def start_redis(program: str) -> tuple[asyncio.subprocess.Process, str]:
         *("--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"),
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
+        preexec_fn=_die_with_parent,
     )
     loop = asyncio.get_running_loop()
     give_up = loop.time() + 10
@@ -129,7 +141,7 @@ async def supervise(
 async def _keep(cmd: list[str], stop: asyncio.Event) -> None:
     """Run one worker; start it again when it exits, until ``stop``; then SIGTERM it."""
     while not stop.is_set():
-        proc = await asyncio.create_subprocess_exec(*cmd)
+        proc = await asyncio.create_subprocess_exec(*cmd, preexec_fn=_die_with_parent)
         stopping = asyncio.create_task(stop.wait())
         exited = asyncio.create_task(proc.wait())
         await asyncio.wait({stopping, exited}, return_when=asyncio.FIRST_COMPLETED)

@@ -140,6 +140,10 @@ async def test_a_new_table_goes_to_the_least_loaded_node(
     await until(lambda: a.cluster is not None and a.cluster.lobby.node_of("placed") is not None)
     await crowd[1].send({"type": "create_table", "name": "placed", "seats": 2})
     assert (await crowd[1].expect("error"))["code"] == "table_exists"
+    # a create_table already redirected once is created where it lands, loads or not
+    await crowd[1].send({"type": "create_table", "name": "here", "seats": 2, "placed": True})
+    assert (await crowd[1].expect("table_created"))["table"]["name"] == "here"
+    assert "here" in a.tables
 
 
 async def test_a_lobby_watcher_sees_every_nodes_tables_come_and_go(
@@ -186,3 +190,35 @@ async def test_redis_stopped_and_started_mid_game(
     assert healed["table"]["name"] == "storm"
     assert healed["table"]["state"] == "playing"
     await until(lambda: all(s.cluster and s.cluster.connected for s in nodes), 15)
+
+
+async def test_garbage_in_redis_is_skipped_and_the_lobby_goes_on(
+    nodes: list[Server], redis: RedisProcess, open_player: Open
+) -> None:
+    from redis.asyncio import Redis
+
+    a, _, c = nodes
+    client = Redis.from_url(redis.url)
+    try:
+        # a node that writes nonsense: a bad heartbeat, tables that are not tables
+        await client.sadd("craits:nodes", "bogus:1")
+        await client.set("craits:node:bogus:1", "not json", px=60_000)
+        await client.hset("craits:tables:bogus:1", mapping={"x": "{", "y": "[1]", "z": '{"a":1}'})
+        await client.publish("craits:lobby", "not json")
+        await client.publish("craits:lobby", '{"node": "bogus:1", "kind": "info", "table": 5}')
+        await client.publish("craits:lobby", '{"node": "bogus:1", "kind": "hello"}')
+        await client.publish("craits:lobby", '{"kind": "closed"}')
+        await a_game_on(c, open_player, "sane")
+
+        def listed() -> bool:
+            return a.cluster is not None and a.cluster.lobby.node_of("sane") == address(c)
+
+        await until(listed)
+        await until(lambda: a.cluster is not None and "bogus:1" in a.cluster.lobby.nodes)
+        assert a.cluster is not None and a.cluster.connected
+        assert a.cluster.lobby.nodes["bogus:1"].tables == {}  # its nonsense was skipped
+        eve = await open_player(a.port, "Eve")
+        await eve.send({"type": "list_tables"})
+        assert [t["name"] for t in (await eve.expect("tables"))["tables"]] == ["sane"]
+    finally:
+        await client.aclose()

@@ -66,6 +66,10 @@ async def test_two_workers_behind_one_port_are_one_server(tmp_path: Path) -> Non
     finally:
         for conn in opened:
             await conn.close()
-        await stop_server(proc)
+        proc.terminate()  # the supervisor stops its workers, then its Redis
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            await stop_server(proc)
     assert proc.returncode == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["worker-0", "worker-1"]
