@@ -21,6 +21,7 @@ import sys
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.client import parse_address
 from craits.protocol.redirect import MAX_REDIRECTS
+from craits.protocol.release import version
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL
 
 from .client import BotClient, BotError, connect_bot
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="craits-bot",
         description="A computer player that joins a Craits table over the network.",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
         "address", metavar="HOST[:PORT]", help=f"the server (default port {DEFAULT_PORT})"
     )

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from craits.protocol.address import parse_target
-from craits.server.cluster.registry import MISSING
 from craits.server.cluster.start import advertised
 from craits.server.cluster.workers import find_redis, supervise
+
+INSTALL = "the redis package: pip install 'craits[cluster]'"
 
 
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
@@ -51,32 +52,33 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--shared-port", type=int, default=None, help=argparse.SUPPRESS)
 
 
-def cluster_problem(args: argparse.Namespace) -> str | None:
-    """What is wrong with the cluster's options, or None."""
+def cluster_problem(args: argparse.Namespace) -> tuple[str, str] | None:
+    """What is wrong with the cluster's settings, as the ``dest`` of the first
+    bad one and why, or None."""
     if args.workers < 1:
-        return "--workers must be >= 1"
+        return "workers", "must be >= 1"
     if args.workers > 1:
         if args.port == 0:
-            return "--workers needs a --port to share"
+            return "port", "must be given (not 0) with --workers: the workers share it"
         if args.cluster is None and find_redis() is None:
-            return "--workers needs --cluster, or redis-server/valkey-server installed"
+            return "workers", "needs --cluster, or redis-server/valkey-server installed"
         if importlib.util.find_spec("redis") is None:
-            return MISSING
+            return "workers", f"needs {INSTALL}"
         if args.advertise and advertised(args.advertise, "", 0) != f"{args.advertise}:0":
-            return "with --workers, --advertise names a HOST only (each worker adds its port)"
+            return "advertise", "names a HOST only with --workers (each worker adds its port)"
     if args.cluster is None:
         return None
     if not str(args.cluster).startswith(("redis://", "rediss://", "valkey://")):
-        return "--cluster takes a URL redis://HOST:PORT"
+        return "cluster", "takes a URL redis://HOST:PORT"
     if importlib.util.find_spec("redis") is None:
-        return MISSING
+        return "cluster", f"needs {INSTALL}"
     if not args.cluster_heartbeat > 0:
-        return "--cluster-heartbeat must be > 0"
+        return "cluster_heartbeat", "must be > 0"
     if args.advertise is not None:
         try:
             parse_target(args.advertise, args.port or 1)
         except ValueError as exc:
-            return f"--advertise: {exc}"
+            return "advertise", str(exc)
     return None
 
 
