@@ -410,6 +410,8 @@ class TableInfo(TypedDict):
     on_hold: bool
     may_start: list[int]
     game: int | None
+    unavailable: NotRequired[bool]
+    """In a cluster's lobby: ``true`` while the table's node is down (§7.4; round 2)."""
 
 
 class Limits(TypedDict):

@@ -292,6 +292,7 @@ class ErrorCode(StrEnum):
     TABLE_PAUSED = "table_paused"
     NO_SUCH_GAME = "no_such_game"
     CLUSTER_UNAVAILABLE = "cluster_unavailable"
+    TABLE_UNAVAILABLE = "table_unavailable"
     # play: one per kind of illegal action
     INVALID_ACTION = "invalid_action"
     HAND_NOT_IN_PLAY = "hand_not_in_play"
@@ -352,6 +353,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.CLUSTER_UNAVAILABLE: (
         "a notice: the cluster's lobby cannot be reached; only this node's tables are listed"
     ),
+    ErrorCode.TABLE_UNAVAILABLE: "the table's server in the cluster is down; try again later",
     ErrorCode.INVALID_ACTION: "the action is malformed",
     ErrorCode.HAND_NOT_IN_PLAY: "no hand is being played",
     ErrorCode.CHOICE_PENDING: "the dealer must first name the suit for a turned-up 8 or 9 (R3)",

@@ -37,20 +37,33 @@ def _redirect(client: Client, address: str, table: str) -> None:
 
 def redirect_table(client: Client, name: str) -> bool:
     """Whether the table called ``name`` is another node's: if so, ``client``
-    was sent a ``redirect`` to it (§7.4) and the request is answered."""
+    was sent a ``redirect`` to it (§7.4) and the request is answered.
+
+    Raises:
+        TableError: ``table_unavailable``: that node is down.
+    """
     node = client.server.cluster
     if node is None or name in client.server.tables:
         return False
     address = node.lobby.node_of(name)
     if address is None:
         return False
+    if node.lobby.is_down(address):
+        raise TableError(
+            ErrorCode.TABLE_UNAVAILABLE,
+            f"table {name!r} is on a server of the cluster that is down; try again later",
+        )
     _redirect(client, address, name)
     return True
 
 
 def redirect_resume(client: Client, token: str) -> bool:
     """Whether the resume ``token`` (not held here) names another node's
-    table: if so, ``client`` was sent a ``redirect`` to it (§7.4)."""
+    table: if so, ``client`` was sent a ``redirect`` to it (§7.4).
+
+    Raises:
+        TableError: ``table_unavailable``: that node is down.
+    """
     node = client.server.cluster
     tag = token_tag(token)
     if node is None or tag is None:

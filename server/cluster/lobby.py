@@ -32,11 +32,13 @@ class Changes:
 
 @dataclass
 class Node:
-    """Another live node: its advertised ``HOST:PORT``, load and tables by name."""
+    """Another node: its advertised ``HOST:PORT``, load and tables by name;
+    ``down``: its heartbeat stopped (its tables are listed as unavailable)."""
 
     address: str
     load: int = 0
     tables: dict[str, TableInfo] = field(default_factory=dict)
+    down: bool = False
 
 
 class RemoteLobby:
@@ -52,8 +54,14 @@ class RemoteLobby:
     # ---------------------------------------------------------------- reading
 
     def node_of(self, table: str) -> str | None:
-        """The address of the live node holding the table called ``table``, or None."""
+        """The address of the node holding the table called ``table`` (live or
+        down: see :meth:`is_down`), or None."""
         return self._where.get(table)
+
+    def is_down(self, address: str) -> bool:
+        """Whether the node at ``address`` is known and down."""
+        node = self.nodes.get(address)
+        return node is not None and node.down
 
     def table_of_tag(self, tag: str) -> str | None:
         """The name of the table with this tag on another live node, or None."""
@@ -66,7 +74,7 @@ class RemoteLobby:
 
     def loads(self) -> dict[str, int]:
         """Every other live node's address and load."""
-        return {a: n.load for a, n in self.nodes.items()}
+        return {a: n.load for a, n in self.nodes.items() if not n.down}
 
     # --------------------------------------------------------------- changing
 
@@ -97,6 +105,7 @@ class RemoteLobby:
         node = self.nodes.setdefault(address, Node(address))
         if load is not None:
             node.load = load
+        node.down = False
         changes = Changes()
         fresh = {info["name"]: info for info in infos}
         for name in [n for n in node.tables if n not in fresh]:
@@ -111,6 +120,17 @@ class RemoteLobby:
         node = self.nodes.get(address)
         if node is not None:
             node.load = load
+
+    def mark_down(self, address: str) -> Changes:
+        """The node at ``address`` stopped its heartbeat: its tables stay listed,
+        with ``unavailable`` (protocol §10), until it is back or forgotten."""
+        node = self.nodes.setdefault(address, Node(address))
+        if node.down:
+            return Changes()
+        node.down = True
+        for name, info in node.tables.items():
+            node.tables[name] = {**info, "unavailable": True}
+        return Changes(infos=list(node.tables.values()))
 
     def drop(self, address: str) -> Changes:
         """The node at ``address`` is down (or out of reach): its tables go."""

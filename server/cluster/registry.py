@@ -276,10 +276,12 @@ class ClusterNode:
             changes = _merge(changes, self.lobby.drop(address))
         for address, state in zip(others, states, strict=True):
             if state is None:
-                changes = _merge(changes, self.lobby.drop(address))
+                if address not in self.lobby.nodes:  # down since before we came: read once
+                    changes = _merge(changes, await self._read_node(redis, address))
+                changes = _merge(changes, self.lobby.mark_down(address))
                 continue
             load = _load(state)
-            if address in self.lobby.nodes:
+            if address in self.lobby.nodes and not self.lobby.is_down(address):
                 self.lobby.set_load(address, load)
             else:
                 changes = _merge(changes, await self._read_node(redis, address, load))

@@ -1,6 +1,7 @@
 """A real ``craits-server --cluster`` process killed with SIGKILL and started
-again on its data directory: its tables leave the cluster's lobby, come back
-with it, and its players resume through any node (docs/cluster.md)."""
+again on its data directory: its tables are listed as unavailable (and
+refused) meanwhile, come back with it, and its players resume through any
+node (docs/cluster.md)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from craits.protocol.types import TableInfo
 from craits.server.app import Server
 
 from tests.cluster.conftest import HEARTBEAT, RedisProcess, node_config, until
 from tests.cluster.test_cluster import follow
+from tests.protocol.shapes import problems
 from tests.server.conftest import settle
 from tests.server.processes import SERVER, free_port, stop_server
 
@@ -72,12 +75,25 @@ async def test_a_node_killed_and_restarted_takes_its_tables_back_into_the_lobby(
 
         proc.kill()
         await proc.wait()
-        # its key expires within four heartbeats: its tables leave the lobby
-        assert (await eve.expect("table_closed"))["name"] == "kept"
+        # its key expires within four heartbeats: its tables are listed as unavailable
+        gone = await eve.expect("table_info", where=lambda m: "unavailable" in m["table"])
+        assert not problems(gone["table"], TableInfo), problems(gone["table"], TableInfo)
+        assert gone["table"]["name"] == "kept" and gone["table"]["unavailable"] is True
+        await eve.send({"type": "list_tables", "watch": True})
+        assert (await eve.expect("tables"))["tables"] == [gone["table"]]
+        zed = await open_player(a.port, "Zed")
+        for request in ({"type": "join", "table": "kept", "name": "Zed"},
+                        {"type": "spectate", "table": "kept"},
+                        {"type": "resume", "token": ben.token}):  # fmt: skip
+            await zed.send(request)
+            assert (await zed.expect("error"))["code"] == "table_unavailable"
+        await zed.send({"type": "create_table", "name": "kept", "seats": 2})
+        assert (await zed.expect("error"))["code"] == "table_exists"  # the name is still its
 
         proc = await start_node(port, tmp_path, redis.url)
         back = await eve.expect("table_info", timeout=15)
         assert back["table"]["name"] == "kept" and back["table"]["state"] == "playing"
+        assert "unavailable" not in back["table"]
         token = ben.token
         assert token is not None
         ben = await open_player(a.port, "Ben")

@@ -50,6 +50,23 @@ def test_the_copy_follows_each_nodes_tables() -> None:
     assert lobby.clear().closed == ["t5"] and lobby.nodes == {}
 
 
+def test_a_node_down_keeps_its_tables_listed_as_unavailable_until_it_is_back() -> None:
+    lobby = RemoteLobby()
+    lobby.replace("b:1", [info("t1"), info("t2")], load=1)
+    changes = lobby.mark_down("b:1")
+    assert [(t["name"], t.get("unavailable")) for t in changes.infos] == [
+        ("t1", True),
+        ("t2", True),
+    ]
+    assert not lobby.mark_down("b:1")  # said once
+    assert lobby.node_of("t1") == "b:1" and lobby.is_down("b:1")
+    assert lobby.loads() == {}  # no table is placed on a node that is down
+    assert all(t["unavailable"] for t in lobby.tables())
+    back = lobby.replace("b:1", [info("t1")], load=0)  # back, without t2
+    assert back.closed == ["t2"] and back.infos == [info("t1")]
+    assert not lobby.is_down("b:1") and lobby.loads() == {"b:1": 0}
+
+
 def test_a_table_that_moved_is_listed_once_where_it_was_last_seen() -> None:
     lobby = RemoteLobby()
     lobby.put("b:1", info("t"))
