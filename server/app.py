@@ -121,8 +121,7 @@ class Server(Lobby):
         """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
         self.recorder: Recorder | None = None
         """Commits the journal's writes (None: no journal)."""
-        self.cluster: ClusterNode | None = None
-        """This node's part in a cluster (None: a single server; docs/cluster.md)."""
+        self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -370,8 +369,7 @@ class Server(Lobby):
     # ------------------------------------------- the tables' Lobby interface
 
     def table_changed(self, table: Table) -> None:
-        """``table``'s info changed: tell the lobby watchers not at a table
-        (and, in a cluster, the other nodes)."""
+        """``table``'s info changed: tell the lobby watchers (and a cluster's nodes)."""
         if self.cluster is not None and table.name in self.tables:
             self.cluster.table_changed(table.name)
         if self._watchers and table.name in self.tables:

@@ -174,11 +174,8 @@ class BotClient(ServerLink):
         self._refusals = 0
         self._name_tries = 0
         self._over_seq = -1
-        self.placed = False
-        """Its ``create_table`` was redirected here: sent with ``placed`` (§7.4)."""
-        self.redirect: str | None = None
-        """Where a cluster sent the bot's request (protocol §7.4): the bot ends
-        (:attr:`done` 0) and its owner starts it again there."""
+        self.placed = False  # its create_table was redirected here: sent with placed (§7.4)
+        self.redirect: str | None = None  # where a cluster sent it: it ends, to start there
 
     def _waits(self) -> tuple[asyncio.Future[Any], ...]:
         return (self.welcomed, self.joined)
