@@ -95,6 +95,9 @@ class ServerConfig:
     shared_port: int | None = None
     """A cluster node started by ``--workers``: it also accepts on this port,
     shared with the other workers (``SO_REUSEPORT``)."""
+    drain_timeout: float = 0.0
+    """A cluster node told to stop first takes no new tables and waits up to this
+    many seconds for its games to end (0: it stops at once; docs/cluster.md)."""
 
 
 Ts = TypeVarTuple("Ts")

@@ -25,6 +25,7 @@ from craits.server.cluster.options import (
     cluster_problem,
     run_workers,
 )
+from craits.server.cluster.start import drain
 from craits.server.journal import (
     Durability,
     JournalDamaged,
@@ -274,6 +275,7 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     else:
         print(ready, file=sys.stderr, flush=True)
     await stop.wait()
+    await drain(server, stop)  # a cluster node with --drain-timeout (docs/cluster.md)
     logging.getLogger("craits.server").info("shutting down")
     if exporter is not None:
         exporter.stop()

@@ -75,17 +75,26 @@ def redirect_resume(client: Client, token: str) -> bool:
 def place_table(client: Client, name: str, placed: bool = False) -> bool:
     """Whether a new table called ``name`` goes to another, less loaded node:
     if so, ``client`` was sent a ``redirect`` to it (§7.4). ``placed``: the
-    request was already redirected once (``create_table.placed``): it stays.
+    request was already redirected once (``create_table.placed``): it stays,
+    unless this node is draining.
 
     Raises:
-        TableError: ``table_exists``: another node holds a table by that name.
+        TableError: ``table_exists``: another node holds a table by that name;
+            ``too_many_tables``: this node is draining and no other takes it.
     """
     node = client.server.cluster
     if node is None:
         return False
     if node.lobby.node_of(name) is not None:
         raise TableError(ErrorCode.TABLE_EXISTS, f"a table called {name!r} exists")
-    address = None if placed else place(len(client.server.clients), node.lobby.loads())
+    address: str | None = None
+    if node.draining:  # stopping: every new table goes elsewhere
+        loads = node.lobby.loads()
+        if not loads:
+            raise TableError(ErrorCode.TOO_MANY_TABLES, "this server is stopping: no new tables")
+        address = min(loads, key=lambda a: (loads[a], a))
+    elif not placed:
+        address = place(len(client.server.clients), node.lobby.loads())
     if address is None:
         return False
     _redirect(client, address, name)

@@ -39,6 +39,8 @@ class Node:
     load: int = 0
     tables: dict[str, TableInfo] = field(default_factory=dict)
     down: bool = False
+    draining: bool = False
+    """It is stopping: no new table goes there."""
 
 
 class RemoteLobby:
@@ -73,8 +75,8 @@ class RemoteLobby:
         return [info for a in sorted(self.nodes) for info in self.nodes[a].tables.values()]
 
     def loads(self) -> dict[str, int]:
-        """Every other live node's address and load."""
-        return {a: n.load for a, n in self.nodes.items() if not n.down}
+        """Every other live node's address and load (not those draining)."""
+        return {a: n.load for a, n in self.nodes.items() if not (n.down or n.draining)}
 
     # --------------------------------------------------------------- changing
 
@@ -115,11 +117,11 @@ class RemoteLobby:
                 changes.infos.extend(self.put(address, info).infos)
         return changes
 
-    def set_load(self, address: str, load: int) -> None:
-        """The live node at ``address`` has this load."""
+    def set_load(self, address: str, load: int, draining: bool = False) -> None:
+        """The live node at ``address`` has this load (and is draining, or not)."""
         node = self.nodes.get(address)
         if node is not None:
-            node.load = load
+            node.load, node.draining = load, draining
 
     def mark_down(self, address: str) -> Changes:
         """The node at ``address`` stopped its heartbeat: its tables stay listed,

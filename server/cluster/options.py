@@ -49,6 +49,14 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         help="run N nodes of a cluster behind --port, one per core (SO_REUSEPORT), with "
         "the Redis of --cluster or one started from redis-server/valkey-server (default 1)",
     )
+    g.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="told to stop, a cluster node first takes no new tables and waits up to this "
+        "long for its games to end; a second signal stops it at once (default 0: no wait)",
+    )
     g.add_argument("--shared-port", type=int, default=None, help=argparse.SUPPRESS)
 
 
@@ -66,6 +74,8 @@ def cluster_problem(args: argparse.Namespace) -> tuple[str, str] | None:
             return "workers", f"needs {INSTALL}"
         if args.advertise and advertised(args.advertise, "", 0) != f"{args.advertise}:0":
             return "advertise", "names a HOST only with --workers (each worker adds its port)"
+    if not args.drain_timeout >= 0:
+        return "drain_timeout", "must be >= 0"
     if args.cluster is None:
         return None
     if not str(args.cluster).startswith(("redis://", "rediss://", "valkey://")):
@@ -90,6 +100,7 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
         "advertise": args.advertise,
         "cluster_heartbeat": args.cluster_heartbeat,
         "shared_port": args.shared_port,
+        "drain_timeout": args.drain_timeout,
     }
 
 

@@ -99,6 +99,8 @@ class ClusterNode:
         """The other live nodes' tables and loads (empty while Redis is out of reach)."""
         self.connected = False
         """Whether Redis answers (this node's lobby lists the cluster's tables)."""
+        self.draining = False
+        """Whether the node is stopping: it takes no new tables (docs/cluster.md)."""
         self.started = time.time()
         self._pending: dict[str, bool] = {}
         """Table name → True (changed) or False (closed), not yet written."""
@@ -227,6 +229,7 @@ class ClusterNode:
         state = {"address": self.address, "load": load, "connections": load}
         state["tables"] = len(self.host.local_names())
         state["started"] = int(self.started)
+        state["draining"] = self.draining
         ttl = max(1, round(TTL_BEATS * self.heartbeat * 1000))
         pipe.set(node_key(self.address), _dump(state), px=ttl)
 
@@ -280,9 +283,9 @@ class ClusterNode:
                     changes = _merge(changes, await self._read_node(redis, address))
                 changes = _merge(changes, self.lobby.mark_down(address))
                 continue
-            load = _load(state)
+            load, draining = _load(state)
             if address in self.lobby.nodes and not self.lobby.is_down(address):
-                self.lobby.set_load(address, load)
+                self.lobby.set_load(address, load, draining)
             else:
                 changes = _merge(changes, await self._read_node(redis, address, load))
         self._tell(changes)
@@ -341,13 +344,16 @@ def _table_info(raw: str | bytes) -> TableInfo | None:
     return cast(TableInfo, info)  # written by a node as a TableInfo
 
 
-def _load(raw: str | bytes) -> int:
-    """A node's load from its heartbeat key (0 if unreadable)."""
+def _load(raw: str | bytes) -> tuple[int, bool]:
+    """A node's load and whether it is draining, from its heartbeat key
+    (0 and False if unreadable)."""
     try:
         state = json.loads(raw)
-        return int(state.get("load", 0)) if isinstance(state, dict) else 0
+        if isinstance(state, dict):
+            return int(state.get("load", 0)), state.get("draining") is True
     except (ValueError, TypeError):
-        return 0
+        pass
+    return 0, False
 
 
 def _merge(a: Changes, b: Changes) -> Changes:

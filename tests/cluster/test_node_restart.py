@@ -21,7 +21,7 @@ from tests.server.conftest import settle
 from tests.server.processes import SERVER, free_port, stop_server
 
 
-async def start_node(port: int, data: Path, url: str) -> asyncio.subprocess.Process:
+async def start_node(port: int, data: Path, url: str, *extra: str) -> asyncio.subprocess.Process:
     """``craits-server --cluster`` on ``port`` with its journal in ``data``;
     returns once it accepts connections.
 
@@ -34,6 +34,7 @@ async def start_node(port: int, data: Path, url: str) -> asyncio.subprocess.Proc
         *("--hand-pause", "0.01", "--rate", "100000", "--burst", "100000"),
         *("--cluster", url, "--advertise", f"127.0.0.1:{port}"),
         *("--cluster-heartbeat", str(HEARTBEAT)),
+        *extra,
         stderr=asyncio.subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 15
@@ -103,3 +104,30 @@ async def test_a_node_killed_and_restarted_takes_its_tables_back_into_the_lobby(
     finally:
         await stop_server(proc)
         await a.stop()
+
+
+async def test_sigterm_drains_a_node_and_a_second_one_stops_it(
+    redis: RedisProcess, open_player: Callable[..., Any], tmp_path: Path
+) -> None:
+    port = free_port()
+    proc = await start_node(port, tmp_path, redis.url, "--drain-timeout", "60")
+    try:
+        ana = await open_player(port, "Ana")
+        ben = await open_player(port, "Ben")
+        await ana.send({"type": "create_table", "name": "busy", "seats": 2})
+        await ana.expect("table_created")
+        for p in (ana, ben):
+            await p.send({"type": "join", "table": "busy", "name": p.name})
+            await p.expect("joined")
+        await settle([ana, ben], 1)
+        proc.terminate()
+        await asyncio.sleep(1.0)
+        assert proc.returncode is None  # draining: its game still runs
+        await ana.send({"type": "create_table", "name": "more", "seats": 2})
+        assert (await ana.expect("error"))["code"] == "too_many_tables"  # no other node
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 15)
+        assert proc.returncode == 0
+    finally:
+        if proc.returncode is None:
+            await stop_server(proc)
