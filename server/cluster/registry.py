@@ -166,6 +166,8 @@ class ClusterNode:
                     log.warning("cluster: lost Redis (%s); the lobby lists this node only", exc)
                 else:
                     log.info("cluster: Redis out of reach (%s); trying again", exc)
+            except Exception:  # a bug of ours: said, and the node tries again, never stops
+                log.exception("cluster: unexpected failure; connecting again")
             self._lost()
             await asyncio.sleep(self.heartbeat)
 
