@@ -110,7 +110,8 @@ def run_workers(args: argparse.Namespace, argv: list[str], data: Path | None) ->
     if args.workers <= 1:
         return None
     try:
-        return asyncio.run(supervise(args.workers, argv, args.port, args.cluster, data))
+        drain = args.drain_timeout
+        return asyncio.run(supervise(args.workers, argv, args.port, args.cluster, data, drain))
     except OSError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return 1

@@ -104,10 +104,16 @@ def worker_argv(argv: list[str], index: int, url: str, port: int, data: Path | N
 
 
 async def supervise(
-    n: int, argv: list[str], port: int, cluster: str | None, data: Path | None
+    n: int,
+    argv: list[str],
+    port: int,
+    cluster: str | None,
+    data: Path | None,
+    drain_timeout: float = 0.0,
 ) -> int:
     """Run ``n`` workers (and a Redis, unless ``cluster`` names one) until
-    SIGINT or SIGTERM; returns the exit status.
+    SIGINT or SIGTERM; returns the exit status. Each worker is given
+    ``drain_timeout`` + 10 seconds to stop (it drains first, docs/cluster.md).
 
     Raises:
         OSError: no Redis program to start, or it did not start.
@@ -126,7 +132,9 @@ async def supervise(
     print(f"craits-server: {n} workers on port {port}, Redis {url}", file=sys.stderr, flush=True)
     try:
         runs = [
-            asyncio.create_task(_keep(worker_argv(argv, i, url, port, data), stop))
+            asyncio.create_task(
+                _keep(worker_argv(argv, i, url, port, data), stop, drain_timeout + 10)
+            )
             for i in range(n)
         ]
         await stop.wait()
@@ -138,8 +146,9 @@ async def supervise(
     return 0
 
 
-async def _keep(cmd: list[str], stop: asyncio.Event) -> None:
-    """Run one worker; start it again when it exits, until ``stop``; then SIGTERM it."""
+async def _keep(cmd: list[str], stop: asyncio.Event, grace: float) -> None:
+    """Run one worker; start it again when it exits, until ``stop``; then
+    SIGTERM it, and SIGKILL it if it has not exited within ``grace`` seconds."""
     while not stop.is_set():
         proc = await asyncio.create_subprocess_exec(*cmd, preexec_fn=_die_with_parent)
         stopping = asyncio.create_task(stop.wait())
@@ -149,7 +158,7 @@ async def _keep(cmd: list[str], stop: asyncio.Event) -> None:
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
             try:
-                await asyncio.wait_for(proc.wait(), 10)
+                await asyncio.wait_for(proc.wait(), grace)
             except TimeoutError:
                 proc.kill()
                 await proc.wait()
