@@ -72,6 +72,8 @@ def cluster_problem(args: argparse.Namespace) -> tuple[str, str] | None:
             return "workers", "needs --cluster, or redis-server/valkey-server installed"
         if importlib.util.find_spec("redis") is None:
             return "workers", f"needs {INSTALL}"
+        if getattr(args, "web", None) is not None:
+            return "workers", "does not run with --web yet (each worker would start craits-web)"
         if args.advertise and advertised(args.advertise, "", 0) != f"{args.advertise}:0":
             return "advertise", "names a HOST only with --workers (each worker adds its port)"
     if not args.drain_timeout >= 0:
