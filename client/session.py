@@ -25,6 +25,7 @@ from typing import Literal, cast
 
 from craits.protocol import VERSION
 from craits.protocol.actions import Action, action_to_wire
+from craits.protocol.redirect import ANSWERS, MAX_REDIRECTS, redirect_target
 from craits.protocol.types import (
     ActionMap,
     ActMsg,
@@ -45,6 +46,7 @@ from craits.protocol.types import (
     LeftMsg,
     ListTablesMsg,
     NewGameMsg,
+    RedirectMsg,
     ResumedMsg,
     ResumeMsg,
     ServerMsg,
@@ -272,6 +274,11 @@ class Session:
         elif spectate:
             self._start = Intent(Want.SPECTATE, spectate)
         self._next_id = int(time.time() * 1000) * 1000
+        # the last request a cluster may redirect (§7.4), the redirects it had,
+        # whether to send it again once connected (see _on_redirect)
+        self.asked: tuple[Intent, ClientMsg] | None = None
+        self.hops = 0
+        self.repeat = False
 
     @property
     def online(self) -> bool:
@@ -313,6 +320,10 @@ class Session:
         """After (re)connecting: take back the seat, or watch again, or do what the
         command line asked."""
         self.list_tables()
+        if self.repeat and self.asked is not None:
+            self.repeat = False  # a redirect brought us here: ask again (§7.4)
+            self._request(*self.asked, hops=self.hops)
+            return
         model = self.model
         if model is not None and model.token:
             self._resume(model.token)
@@ -364,11 +375,14 @@ class Session:
             self.say("Not connected — wait for the connection to come back.", "warning")
         return False
 
-    def _request(self, intent: Intent, message: ClientMsg) -> bool:
-        """Send a request and remember what it is for (nothing is asked when offline)."""
+    def _request(self, intent: Intent, message: ClientMsg, hops: int = 0) -> bool:
+        """Send a request and remember what it is for (nothing is asked when
+        offline); ``hops``: the redirects it had (§7.4)."""
         sent = self.send(message)
         if sent:
             self.intent = intent
+            if message["type"] in ANSWERS:
+                self.asked, self.hops = (intent, message), hops
         return sent
 
     def list_tables(self, offset: int = 0) -> None:
@@ -764,6 +778,26 @@ reaction returns True when nothing more is to be said (else the server's words
 are shown)."""
 
 
+def _on_redirect(session: Session, m: RedirectMsg) -> None:
+    """A cluster's node sent the last request to another node (protocol §7.4):
+    connect there and ask again (the session's ``connected``), at most
+    :data:`~craits.protocol.redirect.MAX_REDIRECTS` times."""
+    if session.asked is None or session.hops >= MAX_REDIRECTS:
+        session.say("The servers kept sending this request elsewhere; try again.", "error")
+        return
+    try:
+        host, port = redirect_target(m)
+    except (KeyError, ValueError):
+        session.say(f"The server sent a bad address: {m.get('address')!r}.", "error")
+        return
+    session.hops += 1
+    session.repeat = True
+    intent, message = session.asked
+    if message["type"] == ClientMessage.CREATE_TABLE:
+        session.asked = (intent, {**message, "placed": True})  # created where it lands
+    session.link.move(host, port)
+
+
 def dispatch(session: Session, m: ServerMsg) -> None:
     """Hand a server message to its handler (the messages the client does not act
     on, ``welcome``, ``ok``, ``pong``, ``records``…, are let go)."""
@@ -792,3 +826,5 @@ def dispatch(session: Session, m: ServerMsg) -> None:
             _on_chat(session, m)
         case ServerMessage.ERROR:
             _on_error(session, m)
+        case ServerMessage.REDIRECT:
+            _on_redirect(session, m)

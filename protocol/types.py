@@ -411,6 +411,8 @@ class TableInfo(TypedDict):
     on_hold: bool
     may_start: list[int]
     game: int | None
+    unavailable: NotRequired[bool]
+    """In a cluster's lobby: ``true`` while the table's node is down (§7.4; round 2)."""
 
 
 class Limits(TypedDict):
@@ -624,6 +626,16 @@ class ResumedMsg(TypedDict):
     seat: int
 
 
+class RedirectMsg(TypedDict):
+    """The table of a ``join``, ``spectate``, ``resume`` or ``create_table`` is
+    (or is placed) on another node of the cluster, reached at ``address``
+    (``HOST:PORT``): connect there and send the same request (§7.4; added in round 2)."""
+
+    type: Literal[ServerMessage.REDIRECT]
+    address: str
+    table: str
+
+
 class LeftMsg(TypedDict):
     """The answer to ``leave``."""
 
@@ -726,6 +738,7 @@ ServerMsg = (
     | ChatMsg
     | RecordsMsg
     | RecordMsg
+    | RedirectMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -749,6 +762,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.CHAT: ChatMsg,
     ServerMessage.RECORDS: RecordsMsg,
     ServerMessage.RECORD: RecordMsg,
+    ServerMessage.REDIRECT: RedirectMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -795,6 +809,8 @@ class CreateTableMsg(TypedDict):
     seats: int
     rules: NotRequired[RulesMap]
     turn_timeout_ms: NotRequired[int]
+    placed: NotRequired[bool]
+    """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
 
 
 class JoinMsg(TypedDict):
