@@ -291,6 +291,14 @@ class ErrorCode(StrEnum):
     TABLE_STOPPED = "table_stopped"
     TABLE_PAUSED = "table_paused"
     NO_SUCH_GAME = "no_such_game"
+    # private tables and the creator's powers (protocol §11.9, added in round 2)
+    BAD_INVITE_CODE = "bad_invite_code"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    TABLE_LOCKED = "table_locked"
+    BARRED = "barred"
+    KICKED = "kicked"
+    MUTED = "muted"
+    BAD_SEAT = "bad_seat"
     # play: one per kind of illegal action
     INVALID_ACTION = "invalid_action"
     HAND_NOT_IN_PLAY = "hand_not_in_play"
@@ -348,6 +356,15 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_STOPPED: "the table was stopped by a server error",
     ErrorCode.TABLE_PAUSED: "the server could not record the game: the table is paused",
     ErrorCode.NO_SUCH_GAME: "no finished game with that id in the server's records",
+    ErrorCode.BAD_INVITE_CODE: "the table is private: its invite code is missing or wrong",
+    ErrorCode.TOO_MANY_ATTEMPTS: (
+        "too many wrong invite codes from this connection or address: wait, then try again"
+    ),
+    ErrorCode.TABLE_LOCKED: "the table's creator locked it: no new players or spectators",
+    ErrorCode.BARRED: "the table's creator removed you from this table; only they can let you back",
+    ErrorCode.KICKED: "the table's creator removed you from the table",
+    ErrorCode.MUTED: "the table's creator muted your chat at this table",
+    ErrorCode.BAD_SEAT: "no one the request may name sits at that seat",
     ErrorCode.INVALID_ACTION: "the action is malformed",
     ErrorCode.HAND_NOT_IN_PLAY: "no hand is being played",
     ErrorCode.CHOICE_PENDING: "the dealer must first name the suit for a turned-up 8 or 9 (R3)",
@@ -417,11 +434,12 @@ SEAT_LOST_ERRORS = frozenset(
         ErrorCode.NOT_AT_TABLE,
         ErrorCode.NOT_SEATED,
         ErrorCode.SPECTATOR,
+        ErrorCode.KICKED,
     }
 )
 """Error codes that say this connection holds no seat it may act from (any
 more): resumed elsewhere, the table stopped, or it is not seated at a table
-(protocol §11.1, §11.7, §12.2)."""
+(protocol §11.1, §11.7, §11.9, §12.2)."""
 
 
 # --- message types ----------------------------------------------------------
@@ -448,6 +466,11 @@ class ClientMessage(StrEnum):
     CHAT = "chat"
     LIST_RECORDS = "list_records"
     GET_RECORD = "get_record"
+    KICK = "kick"
+    LOCK = "lock"
+    MUTE = "mute"
+    HAND_OVER = "hand_over"
+    UNBAR = "unbar"
 
 
 class ServerMessage(StrEnum):
@@ -471,6 +494,7 @@ class ServerMessage(StrEnum):
     CHAT = "chat"
     RECORDS = "records"
     RECORD = "record"
+    INVITE = "invite"
 
 
 # --- game records -----------------------------------------------------------

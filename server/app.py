@@ -24,6 +24,7 @@ from typing import TypeVarTuple
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
+from craits.server.access import RevokedTokens, WrongCodes, new_invite_code
 from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
@@ -81,6 +82,12 @@ class ServerConfig:
     bot_level: str = DEFAULT_BOT_LEVEL
     durability: Durability = Durability.FULL
     """Whether each journal commit is fsynced before its messages go out."""
+    invite_tries: int = 5
+    """Wrong invite codes a connection may give before it must wait (protocol §11.9)."""
+    invite_tries_per_address: int = 20
+    """Wrong invite codes all the connections of an address may give before they must wait."""
+    invite_refill: float = 30.0
+    """Seconds after which one more invite code may be tried, once the tries are spent."""
 
 
 Ts = TypeVarTuple("Ts")
@@ -98,6 +105,8 @@ class Server(Lobby):
         self._flush_soon = False
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
+        self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
+        self.wrong_codes = WrongCodes.of(self.config)  # the budget of wrong invite codes
         self._server: asyncio.Server | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self.port = self.config.port
@@ -207,6 +216,7 @@ class Server(Lobby):
         """Remove a closed connection."""
         self.clients.discard(client)
         self._watchers.discard(client)
+        self.wrong_codes.forget(client)
 
     async def _beat(self) -> None:
         """Each heartbeat, ping the connections quiet for about one; drop those silent for two."""
@@ -270,8 +280,9 @@ class Server(Lobby):
         rules: Rules,
         turn_timeout_ms: int | None,
         creator: Client | None,
+        private: bool = False,
     ) -> Table:
-        """Open a table.
+        """Open a table; a ``private`` one gets an invite code (protocol §11.9).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -285,6 +296,8 @@ class Server(Lobby):
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
         table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
         self.tables[name] = table
+        if private:
+            table.powers.access.code = new_invite_code()
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -303,6 +316,7 @@ class Server(Lobby):
             return
         del self.tables[table.name]
         self.empty_tables.forget(table)
+        self.revoked.forget(table.powers.access.bars)
         table.close()
         if self.journal is not None and recorded:
             try:
@@ -345,7 +359,8 @@ class Server(Lobby):
     def table_changed(self, table: Table) -> None:
         """``table``'s info changed: tell the lobby watchers not at a table."""
         if self._watchers and table.name in self.tables:
-            message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": table.info()}
+            info = table.powers.lobby_info()
+            message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": info}
             for client in self._watchers:
                 if client.table is None:
                     client.send(message)
@@ -360,10 +375,16 @@ class Server(Lobby):
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a resume token, or None. Tokens are kept only
-        as SHA-256 digests and compared in constant time."""
+        as SHA-256 digests and compared in constant time.
+
+        Raises:
+            TableError: ``kicked``: the table's creator revoked it (protocol
+                §11.9); ``bad_token``: its table was set aside.
+        """
         digest = token_digest(token)
         found = self._tokens.get(digest)
         if found is None:
+            self.revoked.refuse(digest)
             self.set_aside.refuse_token(digest)
             return None
         table, seat = found

@@ -207,6 +207,17 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await carl.send({"type": "add_bot"})
     await carl_times_out_and_comes_back(carl, dana)
 
+    # a private table (protocol §11.9): its code, to its creator; its lobby entry
+    fay: Peer = await peers("Fay")
+    await fay.send({"type": "create_table", "name": "hush", "seats": 3, "private": True})
+    code = (await fay.expect(ServerMessage.TABLE_CREATED))["code"]
+    await fay.send({"type": "join", "table": "hush", "name": "Fay"})
+    assert (await fay.expect(ServerMessage.INVITE))["code"] == code
+    await dana.send({"type": "list_tables"})
+    await dana.expect(ServerMessage.TABLES)
+    await fay.send({"type": "lock", "locked": True})
+    await fay.expect(ServerMessage.TABLE_INFO, lambda m: m["table"]["locked"])
+
     seen: Counter[str] = peers.seen  # type: ignore[attr-defined]
     events: Counter[str] = peers.events  # type: ignore[attr-defined]
     assert set(ServerMessage) - set(seen) == {ServerMessage.PING}, seen
