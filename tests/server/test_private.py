@@ -22,6 +22,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.interfaces import TableError
 
 from tests.server.conftest import Player, play_until, settle
+from tests.server.processes import free_port, open_player, start_server, stop_server
 
 Connect = Callable[..., Any]
 
@@ -356,3 +357,60 @@ async def test_privacy_lock_mutes_and_bars_survive_restarts(
         await srv.stop()
     for p in (ana3, ben2, dan):
         await p.close()
+
+
+async def test_a_private_game_with_a_bot_in_a_removed_players_seat_survives_a_real_restart(
+    tmp_path: Path,
+) -> None:
+    """Real ``craits-server`` processes: the removal, the lock and the code of a
+    private table in play come back after a restart, and the game goes on with
+    the bot in the removed player's seat."""
+    port = free_port()
+    proc = await start_server(port, tmp_path)
+    try:
+        ana, ben, cy = [await open_player(port, n) for n in ("Ana", "Ben", "Cy")]
+        code = (await create(ana, "x", 3, private=True, rules={"short_game": True}))["code"]
+        await join(ben, "x", code)
+        await join(cy, "x", code)
+        await settle([ana, ben, cy], 1)
+        await ana.send({"type": "kick", "seat": 1})
+        assert (await ben.expect("error"))["code"] == "kicked"
+        await ana.send({"type": "lock", "locked": True})
+        await ana.expect("table_info", where=lambda m: m["table"]["locked"])
+    finally:
+        await stop_server(proc)
+    for p in (ana, ben, cy):
+        await p.close()
+
+    proc = await start_server(port, tmp_path)
+    try:
+        dan = await open_player(port, "Dan")
+        entry = await lobby(dan, "x")
+        assert entry["private"] and entry["locked"] and entry["players"] == []
+        assert entry["seated"] == 3 and entry["state"] == "playing"
+        assert await refused(dan, {"type": "resume", "token": ben.token}) == "kicked"
+        message = {"type": "spectate", "table": "x", "code": code}
+        assert await refused(dan, message) == "barred"  # Ben's address: the same as Dan's
+        ana2 = await open_player(port, "Ana")
+        await ana2.send({"type": "resume", "token": ana.token})
+        info = await ana2.expect("table_info", where=lambda m: m["table"]["creator"] == "Ana")
+        assert info["table"]["players"][1]["bot"] == "basic"
+        assert (await ana2.expect("invite"))["code"] == code
+        await ana2.send({"type": "unbar"})
+        await ana2.expect("table_info", where=lambda m: m["table"]["barred"] == [])
+        assert await refused(dan, message) == "table_locked"
+        cy2 = await open_player(port, "Cy")
+        await cy2.send({"type": "resume", "token": cy.token})
+        await cy2.expect("resumed")
+        ana2.seat, cy2.seat = 0, 2
+        moves = len([m for m in ana2.received if m.get("type") == "update"])
+
+        def went_on() -> bool:
+            return len([m for m in ana2.received if m.get("type") == "update"]) > moves + 3
+
+        await play_until([ana2, cy2], went_on, random.Random(7), max_steps=300)
+        assert went_on()
+        for p in (dan, ana2, cy2):
+            await p.close()
+    finally:
+        await stop_server(proc)
