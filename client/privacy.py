@@ -178,7 +178,8 @@ def _kicked(session: SessionLike, want: str, table: str | None, text: str) -> bo
 def _plain(words: str, severity: Severity = "warning") -> Callable[..., bool]:
     def react(session: SessionLike, want: str, table: str | None, text: str) -> bool:
         shown = table or "this table"
-        session.say(words.format(table=shown, server=text), severity, 8)
+        wait = text.rsplit(":", 1)[-1].strip()  # "… try again in 30 s"
+        session.say(words.format(table=shown, wait=wait), severity, 8)
         return True
 
     return react
@@ -193,7 +194,7 @@ REACTIONS: dict[ErrorCode, Callable[[SessionLike, str, str | None, str], bool]] 
     ErrorCode.TABLE_LOCKED: _plain(
         "Table {table} is locked by its creator: no one new may join or watch it now."
     ),
-    ErrorCode.TOO_MANY_ATTEMPTS: _plain("Too many wrong invite codes — {server}.", "error"),
+    ErrorCode.TOO_MANY_ATTEMPTS: _plain("Too many wrong invite codes: {wait}.", "error"),
     ErrorCode.MUTED: _plain("The table's creator has muted your chat here."),
 }
 """The client's reaction to each refusal of protocol §11.9, given what was

@@ -5,6 +5,7 @@ creator's menu, and a removed player told why."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -191,3 +192,18 @@ async def test_the_creators_menu_removes_a_player_who_is_told_why(
             # trying again: refused in plain words
             ben.session.join("k", "Benito")
             await wait_for(ben_pilot, lambda: "You cannot join k" in said(ben), what="refused")
+
+
+async def test_too_many_wrong_codes_are_refused_in_plain_words(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    server.wrong_codes.per_connection = 1  # one wrong code, then wait
+    await private_table(connect, "z")
+    app = make_app("Ben", table="z", code="WRONG")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CodeDialog), what="the code")
+        app.screen.query_one(Input).value = "STILLWRONG"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Too many wrong invite codes" in said(app), what="refusal")
+        assert re.search(r"Too many wrong invite codes: try again in \d+ s\.", said(app))
+        assert not on_table(app)
