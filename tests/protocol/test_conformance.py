@@ -172,6 +172,10 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await eve.expect(ServerMessage.STATE, lambda m: m["seat"] is None)
     await ana.send({"type": "chat", "text": "gl hf"})
     await eve.expect(ServerMessage.CHAT)
+    # Eve goes now: a spectator who reads nothing while the game is played out
+    # falls behind by a whole game's updates, and the server drops her (§4.5)
+    await eve.send({"type": "leave"})
+    await eve.expect(ServerMessage.LEFT)
     await ana.send({"type": "add_bot", "level": "random"})
     await ana.send({"type": "add_bot"})
     last = await play_out(ana)
@@ -191,8 +195,6 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await ana.expect(ServerMessage.ERROR, lambda m: m["code"] == "replaced")
     await ben.send({"type": "leave"})
     await ben.expect(ServerMessage.LEFT)
-    await eve.send({"type": "leave"})
-    await eve.expect(ServerMessage.LEFT)
     await ana.expect(ServerMessage.TABLE_CLOSED, lambda m: m["name"] == "conf")
 
     # a turn timeout, then away play, then back: a deadline
