@@ -550,6 +550,7 @@ class WelcomeMsg(TypedDict):
     type: Literal[ServerMessage.WELCOME]
     version: int
     server: str
+    server_version: NotRequired[str]
     heartbeat_ms: int
     limits: Limits
 

@@ -24,6 +24,7 @@ from typing import TypeVarTuple
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
+from craits.server import logs
 from craits.server.access import RevokedTokens, WrongCodes, new_invite_code
 from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
@@ -191,7 +192,8 @@ class Server(Lobby):
     def _schedule_flush(self) -> None:
         if not self._flush_soon:
             self._flush_soon = True
-            asyncio.get_running_loop().call_soon(self.flush)
+            # about no one connection, whichever's input asked for it
+            asyncio.get_running_loop().call_soon(self.flush, context=logs.bare_context())
 
     def flush(self) -> None:
         """The end of a pass: commit the journal writes queued in it (one
@@ -230,7 +232,8 @@ class Server(Lobby):
                     continue
                 quiet = now - client.last_seen
                 if quiet > 2 * interval:
-                    log.info("connection %s: silent for two heartbeats; dropped", client.peer)
+                    with logs.about(client):
+                        log.info("connection %s: silent for two heartbeats; dropped", client.peer)
                     client.reset()
                 elif quiet >= 0.9 * interval and not client.mid_frame:
                     # only connections that have said nothing lately are asked (a busy
@@ -296,8 +299,7 @@ class Server(Lobby):
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
         table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
         self.tables[name] = table
-        if private:
-            table.powers.access.code = new_invite_code()
+        table.powers.access.code = new_invite_code() if private else None
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -378,8 +380,7 @@ class Server(Lobby):
         as SHA-256 digests and compared in constant time.
 
         Raises:
-            TableError: ``kicked``: the table's creator revoked it (protocol
-                §11.9); ``bad_token``: its table was set aside.
+            TableError: ``kicked`` (revoked, protocol §11.9); ``bad_token`` (set aside).
         """
         digest = token_digest(token)
         found = self._tokens.get(digest)
