@@ -402,6 +402,7 @@ async def test_a_private_game_with_a_bot_in_a_removed_players_seat_survives_a_re
         cy2 = await open_player(port, "Cy")
         await cy2.send({"type": "resume", "token": cy.token})
         await cy2.expect("resumed")
+        await cy2.expect("state")  # her view: play_until finds whose turn it is in it
         ana2.seat, cy2.seat = 0, 2
         moves = len([m for m in ana2.received if m.get("type") == "update"])
 
