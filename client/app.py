@@ -23,9 +23,11 @@ from textual.message import Message
 from textual.screen import Screen
 
 from .cards import CardStyle
+from .creator import show_news
 from .link import LinkState
 from .lobby import LobbyScreen
 from .model import TableModel
+from .privacy import CodeNeeded, InviteReady
 from .problem import ProblemScreen
 from .session import (
     Failed,
@@ -64,6 +66,7 @@ class CraitsApp(App[None]):
         name: the player's display name.
         table: join this table at start.
         spectate: watch this table at start.
+        code: the invite code of that table, if private (protocol §11.9).
         ascii: suits as ``S H D C`` instead of symbols.
         store: where resume tokens are kept (default: the user's state dir).
         connect_timeout: seconds allowed for connecting and the handshake.
@@ -92,6 +95,7 @@ class CraitsApp(App[None]):
         *,
         table: str | None = None,
         spectate: str | None = None,
+        code: str | None = None,
         ascii: bool = False,
         store: TokenStore | None = None,
         connect_timeout: float = 5.0,
@@ -119,6 +123,7 @@ class CraitsApp(App[None]):
             store=store if store is not None else TokenStore(),
             table=table,
             spectate=spectate,
+            code=code,
             connect_timeout=connect_timeout,
             retry_base=retry_base,
             retry_max=retry_max,
@@ -220,6 +225,8 @@ class CraitsApp(App[None]):
                     self._lobby.ask_name(table, why)
             case Failed(message=why):
                 self.fail(why)
+            case CodeNeeded() | InviteReady():
+                show_news(self, self.session, news)
 
     def _sync_screens(self) -> None:
         for screen in self.screen_stack:

@@ -1,5 +1,9 @@
 """``craits-client HOST[:PORT]``: play Craits in the terminal.
 
+``craits-client craits://HOST:PORT/TABLE?code=CODE`` (an invite, its only
+argument) sits at that table — a private one with its invite code; ``--code
+CODE`` gives the code with ``--table`` or ``--spectate`` (protocol §1.1, §11.9).
+
 With ``--list`` it prints the server's tables and exits (for scripts). Errors
 (unreachable server, another protocol version, a bad address) are one line on
 stderr and a non-zero exit status.
@@ -12,14 +16,17 @@ import asyncio
 import getpass
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
-from craits.protocol.client import ConnectError, Connection, parse_address
+from craits.protocol.address import Target, parse_target
+from craits.protocol.client import ConnectError, Connection
 from craits.protocol.release import version
 from craits.protocol.types import ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
 
+from . import privacy
 from .cards import unicode_suits_ok
 from .options import describe_rules
 
@@ -56,10 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
         "address",
-        metavar="HOST[:PORT]",
+        metavar="HOST[:PORT] | LINK",
         nargs="?",
         help=f"the server, e.g. localhost or 192.168.1.5:{DEFAULT_PORT} "
-        f"(port {DEFAULT_PORT} if left out)",
+        f"(port {DEFAULT_PORT} if left out); or an invite link, "
+        "craits://HOST:PORT/TABLE?code=CODE, which sits at that table",
     )
     p.add_argument(
         "--name",
@@ -71,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--spectate", metavar="NAME", help="watch this table")
     group.add_argument(
         "--list", action="store_true", help="print the server's tables and exit (for scripts)"
+    )
+    p.add_argument(
+        "--code",
+        metavar="CODE",
+        help="the invite code of the private table named by --table or --spectate",
     )
     p.add_argument(
         "--replay",
@@ -107,8 +120,8 @@ def format_tables(tables: list[TableInfo]) -> str:
         if state == TableState.PLAYING:
             state = f"playing {t['hand_number']}/{t['hands_in_game']}"
         fields = [
-            _plain(t["name"]),
-            f"{len(players)}/{t['seats']}",
+            _plain(t["name"]) + privacy.badge(t),
+            f"{privacy.seats_taken(t)}/{t['seats']}",
             names,
             state,
             describe_rules(t["rules"]),
@@ -149,6 +162,24 @@ async def list_tables(host: str, port: int, name: str, timeout: float = 5.0) -> 
         await conn.close()
 
 
+def start_point(address: str, table: str | None, spectate: str | None, code: str | None) -> Target:
+    """Where the client goes: the server of ``address`` (``HOST[:PORT]`` or an
+    invite link, protocol §1.1) and the table to sit at (``table``) or watch
+    (``spectate``), by default the link's, with its invite ``code`` (by default
+    the link's).
+
+    Raises:
+        ValueError: a bad address or link, or a code with no table to use it at.
+    """
+    target = parse_target(address, DEFAULT_PORT)
+    if table is not None or spectate is not None:
+        target = replace(target, table=table or spectate, watch=spectate is not None)
+    target = replace(target, code=code or target.code)
+    if target.code and target.table is None:
+        raise ValueError("an invite code goes with --table or --spectate (or use the invite link)")
+    return target
+
+
 def replay(path: Path, ascii: bool) -> int:
     """Run the replay viewer on a record file; returns the exit status."""
     from .replay import RecordError, ReplayApp, load_record
@@ -174,10 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.address is None:
         parser.error("the server's address is required (or --replay FILE)")
     try:
-        host, port = parse_address(args.address, DEFAULT_PORT)
+        target = start_point(args.address, args.table, args.spectate, args.code)
     except ValueError as exc:
         print(f"craits-client: bad address {args.address!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    host, port = target.host, target.port
+    table = None if target.watch else target.table
+    spectate, code = target.table if target.watch else None, target.code
     name = clean_name(args.name) if args.name else default_name()
     if args.list:
         try:
@@ -197,8 +231,9 @@ def main(argv: list[str] | None = None) -> int:
         host,
         port,
         name,
-        table=args.table,
-        spectate=args.spectate,
+        table=table,
+        spectate=spectate,
+        code=code,
         ascii=ascii_suits,
         web=args.web,
     )

@@ -109,6 +109,11 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
                     yield OptionBox(
                         f"{opt.label} ({opt.section})", id=f"opt-{opt.name}", compact=True
                     )
+            yield OptionBox(
+                "Private: only people with its invite code may join or watch",
+                id="private",
+                compact=True,
+            )
             yield Static(id="create-error", classes="error-line")
             with Horizontal(classes="buttons"):
                 yield Button("Create", variant="primary", id="do-create", compact=True)
@@ -143,13 +148,16 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
         for opt in RULE_OPTIONS:
             if self.query_one(f"#opt-{opt.name}", Checkbox).value:
                 rules[opt.name] = switched_value(opt)
-        return CreateTableMsg(
+        request = CreateTableMsg(
             type=ClientMessage.CREATE_TABLE,
             name=name,
             seats=seats,
             rules=rules,
             turn_timeout_ms=timeout * 1000,
         )
+        if self.query_one("#private", Checkbox).value:
+            request["private"] = True  # protocol §11.9
+        return request
 
     def action_create(self) -> None:
         """Check the form and send it."""

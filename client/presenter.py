@@ -18,6 +18,7 @@ from craits.protocol.types import ChatLine, SeatInfo, TableInfo, View
 from craits.protocol.vocab import ActionKind, Phase, TableState
 from rich.text import Text
 
+from . import privacy
 from .cards import CardStyle
 from .model import TableModel
 from .options import describe_rules
@@ -172,6 +173,8 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "summary": _summary_key,
     "chat": _chat_key,
     "close_chat": _close_chat_key,
+    "creator_menu": lambda model, ctx: privacy.creator_key(model, ctx.player_name, False),
+    "creator_menu_in_play": lambda model, ctx: privacy.creator_key(model, ctx.player_name, True),
 }
 """The state of each of the table screen's key actions; others (rules, leave) always apply."""
 
@@ -560,8 +563,8 @@ def lobby_row(info: TableInfo) -> tuple[Text, ...]:
     timeout = info["turn_timeout_ms"]
     rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
     return (
-        Text(info["name"], style="bold"),
-        Text(f"{len(info['players'])}/{info['seats']}"),
+        Text.assemble((info["name"], "bold"), (privacy.badge(info), "italic")),
+        Text(f"{privacy.seats_taken(info)}/{info['seats']}"),
         Text(table_state(info)),
         Text(str(info["spectators"])),
         players_text(info),
@@ -570,7 +573,7 @@ def lobby_row(info: TableInfo) -> tuple[Text, ...]:
 
 
 def _full(info: TableInfo) -> bool:
-    return len(info["players"]) >= info["seats"]
+    return privacy.seats_taken(info) >= info["seats"]
 
 
 def lobby_key(action: str, info: TableInfo | None, *, online: bool, saved: bool) -> KeyState:

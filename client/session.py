@@ -25,6 +25,7 @@ from typing import Literal, cast
 
 from craits.protocol import VERSION
 from craits.protocol.actions import Action, action_to_wire
+from craits.protocol.address import Target
 from craits.protocol.redirect import ANSWERS, MAX_REDIRECTS, redirect_target
 from craits.protocol.types import (
     ActionMap,
@@ -70,11 +71,13 @@ from craits.protocol.vocab import (
 )
 from rich.text import Text
 
+from . import privacy
 from .cards import CardStyle
 from .commitments import DIR_NAME, CommitmentStore
 from .describe import Describer
 from .link import Link
 from .model import Lobby, TableModel
+from .privacy import CodeNeeded, InviteReady
 from .store import SavedSeat, TokenStore
 
 log = logging.getLogger(__name__)
@@ -145,7 +148,16 @@ class Failed:
 
 
 News = (
-    LinkChanged | LobbyChanged | TableShown | TableChanged | TableLeft | Notice | NameTaken | Failed
+    LinkChanged
+    | LobbyChanged
+    | TableShown
+    | TableChanged
+    | TableLeft
+    | Notice
+    | NameTaken
+    | Failed
+    | CodeNeeded
+    | InviteReady
 )
 """Everything the session tells its owner."""
 
@@ -185,14 +197,17 @@ class Intent:
 IDLE = Intent()
 """Nothing asked."""
 
-_JOIN_ERRORS = frozenset(
-    {
-        ErrorCode.ALREADY_AT_TABLE,
-        ErrorCode.NO_SUCH_TABLE,
-        ErrorCode.TABLE_FULL,
-        ErrorCode.NAME_TAKEN,
-        ErrorCode.TABLE_STOPPED,
-    }
+_JOIN_ERRORS = (
+    frozenset(
+        {
+            ErrorCode.ALREADY_AT_TABLE,
+            ErrorCode.NO_SUCH_TABLE,
+            ErrorCode.TABLE_FULL,
+            ErrorCode.NAME_TAKEN,
+            ErrorCode.TABLE_STOPPED,
+        }
+    )
+    | privacy.REQUEST_ERRORS
 )
 
 ENDED_BY: dict[Want, frozenset[ErrorCode]] = {
@@ -200,9 +215,11 @@ ENDED_BY: dict[Want, frozenset[ErrorCode]] = {
     Want.CREATE: _JOIN_ERRORS
     | {ErrorCode.BAD_RULES, ErrorCode.TABLE_EXISTS, ErrorCode.TOO_MANY_TABLES},
     Want.JOIN: _JOIN_ERRORS,
-    Want.RESUME: frozenset({ErrorCode.BAD_TOKEN, ErrorCode.ALREADY_AT_TABLE}),
-    Want.SPECTATE: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE}),
-    Want.WATCH_AGAIN: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE}),
+    Want.RESUME: frozenset({ErrorCode.BAD_TOKEN, ErrorCode.ALREADY_AT_TABLE, ErrorCode.KICKED}),
+    Want.SPECTATE: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE})
+    | privacy.REQUEST_ERRORS,
+    Want.WATCH_AGAIN: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE})
+    | privacy.REQUEST_ERRORS,
     Want.CLOSE: frozenset({ErrorCode.NOT_AT_TABLE, ErrorCode.NOT_CREATOR, ErrorCode.GAME_RUNNING}),
     Want.LEAVE: frozenset({ErrorCode.NOT_AT_TABLE}),
 }
@@ -224,6 +241,7 @@ class Session:
             in the folder ``commitments`` beside the tokens' file).
         table: join this table once connected (unless a saved seat is taken back).
         spectate: watch this table once connected.
+        code: the invite code of that table, if it is private (protocol §11.9).
         connect_timeout, retry_base, retry_max, protocol_version: as :class:`Link`'s.
     """
 
@@ -239,12 +257,17 @@ class Session:
         commitments: CommitmentStore | None = None,
         table: str | None = None,
         spectate: str | None = None,
+        code: str | None = None,
         connect_timeout: float = 5.0,
         retry_base: float = 0.5,
         retry_max: float = 8.0,
         protocol_version: int = VERSION,
     ):
         self.port = port
+        self.privacy = privacy.Privacy(Target(host, port))
+        """The invite codes known (:mod:`craits.client.privacy`)."""
+        if code and (table or spectate):
+            self.privacy.code_for(str(table or spectate), code)
         self.address = f"{host}:{port}"
         self.player_name = name
         # The saved seat is per server and per player name: two people on one
@@ -329,7 +352,7 @@ class Session:
             self._resume(model.token)
         elif model is not None and model.spectator:
             again = Intent(Want.WATCH_AGAIN, model.name)
-            self._request(again, SpectateMsg(type=ClientMessage.SPECTATE, table=model.name))
+            self._request(again, self._spectate_msg(model.name))
         elif first:
             saved = self.saved_seat()
             if saved is not None and self._takes_back(saved):
@@ -406,16 +429,27 @@ class Session:
             ActMsg(type=ClientMessage.ACT, id=self._next_id, action=form, seq=model.seq)
         )
 
-    def join(self, table: str, name: str | None = None) -> None:
-        """Ask for a seat at ``table`` (as ``name``, by default the player's)."""
+    def join(self, table: str, name: str | None = None, code: str | None = None) -> None:
+        """Ask for a seat at ``table`` (as ``name``, by default the player's),
+        with its invite ``code`` if it is private (or the code known)."""
         name = name or self.player_name
         message = JoinMsg(type=ClientMessage.JOIN, table=table, name=name)
+        known = self.privacy.code_for(table, code)
+        if known:
+            message["code"] = known
         self._request(Intent(Want.JOIN, table, name), message)
 
-    def spectate(self, table: str) -> None:
-        """Ask to watch ``table``."""
+    def spectate(self, table: str, code: str | None = None) -> None:
+        """Ask to watch ``table`` (with its invite ``code``, or the code known)."""
+        self.privacy.code_for(table, code)
+        self._request(Intent(Want.SPECTATE, table), self._spectate_msg(table))
+
+    def _spectate_msg(self, table: str) -> SpectateMsg:
         message = SpectateMsg(type=ClientMessage.SPECTATE, table=table)
-        self._request(Intent(Want.SPECTATE, table), message)
+        known = self.privacy.code_for(table)
+        if known:
+            message["code"] = known
+        return message
 
     def create_table(self, request: CreateTableMsg) -> None:
         """Open a table and take a seat at it once created."""
@@ -703,6 +737,9 @@ def _on_error(session: Session, m: ErrorMsg) -> None:
     reaction = REACTIONS.get(code) if code is not None else None
     if reaction is not None and reaction(session, intent, text):
         return
+    private = privacy.REACTIONS.get(code) if code is not None else None
+    if private is not None and private(session, intent.want, intent.table, text):
+        return
     session.say(text, "error" if "id" not in m else "warning")
 
 
@@ -828,3 +865,5 @@ def dispatch(session: Session, m: ServerMsg) -> None:
             _on_error(session, m)
         case ServerMessage.REDIRECT:
             _on_redirect(session, m)
+        case ServerMessage.INVITE:
+            privacy.on_invite(session, m)

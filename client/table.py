@@ -27,6 +27,7 @@ from textual.widgets import Footer, Input, Static
 
 from . import presenter
 from .cards import CardStyle
+from .creator import open_creator_menu
 from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
 from .game import GamePanel
 from .model import LOG_LINES, TableModel
@@ -59,6 +60,8 @@ class TableScreen(Screen[None]):
         Binding("x", "end_game", "End game", show=False),
         Binding("h", "summary", "Scores", show=False),
         Binding("c", "chat", "Chat"),
+        Binding("m", "creator_menu", "Creator"),
+        Binding("m", "creator_menu_in_play", "Creator", show=False),
         Binding("escape", "close_chat", "Close chat", key_display="Esc"),
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("q", "leave", "Leave"),
@@ -193,6 +196,14 @@ class TableScreen(Screen[None]):
         return presenter.table_key(action, self.model, context)
 
     # -------------------------------------------------------------- actions
+
+    def action_creator_menu(self) -> None:
+        """The creator's menu: remove, lock, mute, hand over, the invite (§11.9)."""
+        open_creator_menu(self.app, self.session)
+
+    def action_creator_menu_in_play(self) -> None:
+        """The creator's menu during a hand (its key is not in the Footer then)."""
+        open_creator_menu(self.app, self.session)
 
     def action_back(self) -> None:
         """Tell the server I am back: it stops playing my turns."""

@@ -27,6 +27,8 @@ MAX_CHAT = 300
 """Longest chat message, in characters."""
 MAX_TOKEN = 128
 """Longest resume token accepted, in characters."""
+MAX_CODE = 64
+"""Longest invite code accepted, in characters (the server's are 16, §11.9)."""
 MAX_ID = 2**53
 """Action ids are integers 0 … 2^53 (safe in every language's numbers)."""
 MAX_TURN_TIMEOUT_MS = 3_600_000
@@ -172,9 +174,14 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "rules": (rules, False),
         "turn_timeout_ms": (integer(0, MAX_TURN_TIMEOUT_MS), False),
         "placed": (boolean, False),
+        "private": (boolean, False),
     },
-    ClientMessage.JOIN: {"table": (name, True), "name": (name, True)},
-    ClientMessage.SPECTATE: {"table": (name, True)},
+    ClientMessage.JOIN: {
+        "table": (name, True),
+        "name": (name, True),
+        "code": (string(1, MAX_CODE), False),
+    },
+    ClientMessage.SPECTATE: {"table": (name, True), "code": (string(1, MAX_CODE), False)},
     ClientMessage.RESUME: {"token": (string(1, MAX_TOKEN), True)},
     ClientMessage.LEAVE: {},
     ClientMessage.BACK: {},
@@ -190,6 +197,15 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.CHAT: {"text": (string(1, MAX_CHAT), True)},
     ClientMessage.LIST_RECORDS: {},
     ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True)},
+    ClientMessage.KICK: {"seat": (integer(0, 7), True)},
+    ClientMessage.LOCK: {"locked": (boolean, True)},
+    ClientMessage.MUTE: {
+        "seat": (integer(0, 7), False),
+        "watchers": (boolean, False),
+        "muted": (boolean, False),
+    },
+    ClientMessage.HAND_OVER: {"seat": (integer(0, 7), True)},
+    ClientMessage.UNBAR: {"name": (name, False)},
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

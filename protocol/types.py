@@ -396,7 +396,11 @@ class TableInfo(TypedDict):
     """A table as the lobby lists it (§10): no cards. ``may_start`` (added in this
     revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2);
     ``game`` (added too): the journal's id of the table's game, as its record
-    has it, or None."""
+    has it, or None. Added in round 2 (a server of that revision always sends
+    them): ``seated``, the seats taken; ``private``, ``locked``, ``muted`` (the
+    seats whose chat is muted), ``watchers_muted``, ``barred`` (the names the
+    creator removed): §11.9. The lobby's entry of a private table lists no
+    players, creator, bars or game (§11.9)."""
 
     name: str
     seats: int
@@ -413,6 +417,12 @@ class TableInfo(TypedDict):
     game: int | None
     unavailable: NotRequired[bool]
     """In a cluster's lobby: ``true`` while the table's node is down (§7.4; round 2)."""
+    seated: NotRequired[int]
+    private: NotRequired[bool]
+    locked: NotRequired[bool]
+    muted: NotRequired[list[int]]
+    watchers_muted: NotRequired[bool]
+    barred: NotRequired[list[str]]
 
 
 class Limits(TypedDict):
@@ -596,10 +606,12 @@ class TableInfoMsg(TypedDict):
 
 
 class TableCreatedMsg(TypedDict):
-    """The answer to ``create_table``."""
+    """The answer to ``create_table``; ``code``: a private table's invite code
+    (§11.9, added in round 2), sent to its creator only."""
 
     type: Literal[ServerMessage.TABLE_CREATED]
     table: TableInfo
+    code: NotRequired[str]
 
 
 class TableClosedMsg(TypedDict):
@@ -705,6 +717,15 @@ class ChatMsg(TypedDict):
     text: str
 
 
+class InviteMsg(TypedDict):
+    """A private table's invite code, to its creator only (§11.9, added in round
+    2): when the creator comes to the table and when the role is handed over."""
+
+    type: Literal[ServerMessage.INVITE]
+    table: str
+    code: str
+
+
 class RecordsMsg(TypedDict):
     """The answer to ``list_records`` (§7.3): finished games, newest first."""
 
@@ -739,6 +760,7 @@ ServerMsg = (
     | RecordsMsg
     | RecordMsg
     | RedirectMsg
+    | InviteMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -763,6 +785,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.RECORDS: RecordsMsg,
     ServerMessage.RECORD: RecordMsg,
     ServerMessage.REDIRECT: RedirectMsg,
+    ServerMessage.INVITE: InviteMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -811,21 +834,24 @@ class CreateTableMsg(TypedDict):
     turn_timeout_ms: NotRequired[int]
     placed: NotRequired[bool]
     """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
+    private: NotRequired[bool]
 
 
 class JoinMsg(TypedDict):
-    """Sit at ``table`` as ``name``."""
+    """Sit at ``table`` as ``name``; ``code``: a private table's invite code (§11.9)."""
 
     type: Literal[ClientMessage.JOIN]
     table: str
     name: str
+    code: NotRequired[str]
 
 
 class SpectateMsg(TypedDict):
-    """Watch ``table``."""
+    """Watch ``table``; ``code``: a private table's invite code (§11.9)."""
 
     type: Literal[ClientMessage.SPECTATE]
     table: str
+    code: NotRequired[str]
 
 
 class ResumeMsg(TypedDict):
@@ -904,6 +930,47 @@ class GetRecordMsg(TypedDict):
     game: int
 
 
+class KickMsg(TypedDict):
+    """The creator removes the player at ``seat`` (§11.9): before the first game
+    the seat is freed; once a game is played, a bot takes it."""
+
+    type: Literal[ClientMessage.KICK]
+    seat: int
+
+
+class LockMsg(TypedDict):
+    """The creator locks (``locked: true``) or unlocks the table (§11.9)."""
+
+    type: Literal[ClientMessage.LOCK]
+    locked: bool
+
+
+class MuteMsg(TypedDict):
+    """The creator mutes (``muted``, default true) or unmutes the chat of the
+    player at ``seat``, or of every spectator (``watchers: true``); exactly one
+    of ``seat`` and ``watchers`` (§11.9)."""
+
+    type: Literal[ClientMessage.MUTE]
+    seat: NotRequired[int]
+    watchers: NotRequired[bool]
+    muted: NotRequired[bool]
+
+
+class HandOverMsg(TypedDict):
+    """The creator hands the role to the player at ``seat`` (§11.9)."""
+
+    type: Literal[ClientMessage.HAND_OVER]
+    seat: int
+
+
+class UnbarMsg(TypedDict):
+    """The creator lets back the person removed under ``name``, or everyone
+    removed (no ``name``) (§11.9)."""
+
+    type: Literal[ClientMessage.UNBAR]
+    name: NotRequired[str]
+
+
 ClientMsg = (
     HelloMsg
     | PingMsg
@@ -923,6 +990,11 @@ ClientMsg = (
     | ChatSendMsg
     | ListRecordsMsg
     | GetRecordMsg
+    | KickMsg
+    | LockMsg
+    | MuteMsg
+    | HandOverMsg
+    | UnbarMsg
 )
 """Any message a client sends (§5)."""
 
@@ -964,6 +1036,11 @@ CheckedClientMsg = (
     | ChatSendMsg
     | ListRecordsMsg
     | GetRecordMsg
+    | KickMsg
+    | LockMsg
+    | MuteMsg
+    | HandOverMsg
+    | UnbarMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -987,6 +1064,11 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.CHAT: ChatSendMsg,
     ClientMessage.LIST_RECORDS: ListRecordsMsg,
     ClientMessage.GET_RECORD: GetRecordMsg,
+    ClientMessage.KICK: KickMsg,
+    ClientMessage.LOCK: LockMsg,
+    ClientMessage.MUTE: MuteMsg,
+    ClientMessage.HAND_OVER: HandOverMsg,
+    ClientMessage.UNBAR: UnbarMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

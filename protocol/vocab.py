@@ -293,6 +293,14 @@ class ErrorCode(StrEnum):
     NO_SUCH_GAME = "no_such_game"
     CLUSTER_UNAVAILABLE = "cluster_unavailable"
     TABLE_UNAVAILABLE = "table_unavailable"
+    # private tables and the creator's powers (protocol §11.9, added in round 2)
+    BAD_INVITE_CODE = "bad_invite_code"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    TABLE_LOCKED = "table_locked"
+    BARRED = "barred"
+    KICKED = "kicked"
+    MUTED = "muted"
+    BAD_SEAT = "bad_seat"
     # play: one per kind of illegal action
     INVALID_ACTION = "invalid_action"
     HAND_NOT_IN_PLAY = "hand_not_in_play"
@@ -354,6 +362,15 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
         "a notice: the cluster's lobby cannot be reached; only this node's tables are listed"
     ),
     ErrorCode.TABLE_UNAVAILABLE: "the table's server in the cluster is down; try again later",
+    ErrorCode.BAD_INVITE_CODE: "the table is private: its invite code is missing or wrong",
+    ErrorCode.TOO_MANY_ATTEMPTS: (
+        "too many wrong invite codes from this connection or address: wait, then try again"
+    ),
+    ErrorCode.TABLE_LOCKED: "the table's creator locked it: no new players or spectators",
+    ErrorCode.BARRED: "the table's creator removed you from this table; only they can let you back",
+    ErrorCode.KICKED: "the table's creator removed you from the table",
+    ErrorCode.MUTED: "the table's creator muted your chat at this table",
+    ErrorCode.BAD_SEAT: "no one the request may name sits at that seat",
     ErrorCode.INVALID_ACTION: "the action is malformed",
     ErrorCode.HAND_NOT_IN_PLAY: "no hand is being played",
     ErrorCode.CHOICE_PENDING: "the dealer must first name the suit for a turned-up 8 or 9 (R3)",
@@ -423,11 +440,12 @@ SEAT_LOST_ERRORS = frozenset(
         ErrorCode.NOT_AT_TABLE,
         ErrorCode.NOT_SEATED,
         ErrorCode.SPECTATOR,
+        ErrorCode.KICKED,
     }
 )
 """Error codes that say this connection holds no seat it may act from (any
 more): resumed elsewhere, the table stopped, or it is not seated at a table
-(protocol §11.1, §11.7, §12.2)."""
+(protocol §11.1, §11.7, §11.9, §12.2)."""
 
 
 # --- message types ----------------------------------------------------------
@@ -454,6 +472,11 @@ class ClientMessage(StrEnum):
     CHAT = "chat"
     LIST_RECORDS = "list_records"
     GET_RECORD = "get_record"
+    KICK = "kick"
+    LOCK = "lock"
+    MUTE = "mute"
+    HAND_OVER = "hand_over"
+    UNBAR = "unbar"
 
 
 class ServerMessage(StrEnum):
@@ -479,6 +502,7 @@ class ServerMessage(StrEnum):
     RECORD = "record"
     REDIRECT = "redirect"
     """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
+    INVITE = "invite"
 
 
 # --- game records -----------------------------------------------------------

@@ -25,6 +25,7 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 from craits.server import logs
+from craits.server.access import RevokedTokens, WrongCodes, new_invite_code
 from craits.server.cluster.registry import ClusterNode
 from craits.server.cluster.start import start_node
 from craits.server.connection import Client
@@ -98,6 +99,12 @@ class ServerConfig:
     drain_timeout: float = 0.0
     """A cluster node told to stop first takes no new tables and waits up to this
     many seconds for its games to end (0: it stops at once; docs/cluster.md)."""
+    invite_tries: int = 5
+    """Wrong invite codes a connection may give before it must wait (protocol §11.9)."""
+    invite_tries_per_address: int = 20
+    """Wrong invite codes all the connections of an address may give before they must wait."""
+    invite_refill: float = 30.0
+    """Seconds after which one more invite code may be tried, once the tries are spent."""
 
 
 Ts = TypeVarTuple("Ts")
@@ -115,6 +122,8 @@ class Server(Lobby):
         self._flush_soon = False
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
+        self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
+        self.wrong_codes = WrongCodes.of(self.config)  # the budget of wrong invite codes
         self._server: asyncio.Server | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self.port = self.config.port
@@ -229,6 +238,7 @@ class Server(Lobby):
         """Remove a closed connection."""
         self.clients.discard(client)
         self._watchers.discard(client)
+        self.wrong_codes.forget(client)
 
     async def _beat(self) -> None:
         """Each heartbeat, ping the connections quiet for about one; drop those silent for two."""
@@ -293,8 +303,9 @@ class Server(Lobby):
         rules: Rules,
         turn_timeout_ms: int | None,
         creator: Client | None,
+        private: bool = False,
     ) -> Table:
-        """Open a table.
+        """Open a table; a ``private`` one gets an invite code (protocol §11.9).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -308,6 +319,7 @@ class Server(Lobby):
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
         table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
         self.tables[name] = table
+        table.powers.access.code = new_invite_code() if private else None
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -326,6 +338,7 @@ class Server(Lobby):
             return
         del self.tables[table.name]
         self.empty_tables.forget(table)
+        self.revoked.forget(table.powers.access.bars)
         table.close()
         if self.journal is not None and recorded:
             try:
@@ -376,10 +389,8 @@ class Server(Lobby):
         if self.cluster is not None and table.name in self.tables:
             self.cluster.table_changed(table.name)
         if self._watchers and table.name in self.tables:
-            message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": table.info()}
-            for client in self._watchers:
-                if client.table is None:
-                    client.send(message)
+            info = table.powers.lobby_info()
+            self.tell_lobby({"type": ServerMessage.TABLE_INFO, "table": info})
 
     def register_token(self, digest: bytes, table: Table, seat: int) -> None:
         """The resume token with SHA-256 ``digest`` now holds ``seat`` at ``table``."""
@@ -390,15 +401,34 @@ class Server(Lobby):
         self._tokens.pop(digest, None)
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
-        """The table and seat of a resume token, or None. Tokens are kept only
-        as SHA-256 digests and compared in constant time."""
-        digest = token_digest(token)
-        found = self._tokens.get(digest)
-        if found is None:
-            self.set_aside.refuse_token(digest)
-            return None
-        table, seat = found
-        stored = table.seats[seat].token_digest if seat < len(table.seats) else None
-        if stored is None or not hmac.compare_digest(stored, digest):
-            return None
-        return found
+        """The table and seat of a resume token, or None (:func:`find_seat`).
+
+        Raises:
+            TableError: ``kicked`` (revoked, protocol §11.9); ``bad_token`` (set aside).
+        """
+        return find_seat(self._tokens, token_digest(token), self.revoked, self.set_aside)
+
+
+def find_seat(
+    tokens: dict[bytes, tuple[Table, int]],
+    digest: bytes,
+    revoked: RevokedTokens,
+    set_aside: SetAside,
+) -> tuple[Table, int] | None:
+    """The table and seat the resume token with SHA-256 ``digest`` holds, or
+    None. Tokens are kept only as digests and compared in constant time.
+
+    Raises:
+        TableError: ``kicked`` (revoked by the table's creator, protocol §11.9);
+            ``bad_token`` naming the table (its table was set aside, §4.8).
+    """
+    found = tokens.get(digest)
+    if found is None:
+        revoked.refuse(digest)
+        set_aside.refuse_token(digest)
+        return None
+    table, seat = found
+    stored = table.seats[seat].token_digest if seat < len(table.seats) else None
+    if stored is None or not hmac.compare_digest(stored, digest):
+        return None
+    return found

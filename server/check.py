@@ -16,6 +16,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from craits.server.access import RevokedTokens
 from craits.server.fairness import verify_record
 from craits.server.journal import JournalError, JournalReader
 from craits.server.records import build_record
@@ -31,6 +32,9 @@ INTEGRITY_LINES = 20
 
 class _NoLobby:
     """A lobby for tables rebuilt only to see that they can be: it keeps nothing."""
+
+    def __init__(self) -> None:
+        self.revoked = RevokedTokens()
 
     def table_changed(self, table: Table) -> None:
         """Nothing to tell."""

@@ -33,11 +33,15 @@ from craits.protocol.types import (
     CreateTableMsg,
     GameRecord,
     GetRecordMsg,
+    HandOverMsg,
     HelloMsg,
     JoinMsg,
+    KickMsg,
     LeaveMsg,
     ListRecordsMsg,
     ListTablesMsg,
+    LockMsg,
+    MuteMsg,
     NewGameMsg,
     PingMsg,
     PongMsg,
@@ -46,6 +50,8 @@ from craits.protocol.types import (
     ServerPongMsg,
     SpectateMsg,
     StartMsg,
+    TableCreatedMsg,
+    UnbarMsg,
     WelcomeMsg,
 )
 from craits.protocol.vocab import (
@@ -162,7 +168,7 @@ def on_list_tables(client: Client, msg: ListTablesMsg) -> None:
     tables = list(client.server.tables.values())
     offset = msg.get("offset", 0)
     page = tables[offset : offset + LIST_PAGE]
-    infos = [t.info() for t in page]
+    infos = [t.powers.lobby_info() for t in page]
     remote = remote_tables(client.server)  # a cluster's other nodes' (docs/cluster.md)
     if remote:
         start = max(0, offset - len(tables))
@@ -186,8 +192,15 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     timeout_ms = msg.get("turn_timeout_ms")
     if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
-    table = client.server.create_table(msg["name"], msg["seats"], rules, timeout_ms, client)
-    client.send({"type": ServerMessage.TABLE_CREATED, "table": table.info()})
+    private = msg.get("private", False)
+    table = client.server.create_table(
+        msg["name"], msg["seats"], rules, timeout_ms, client, private
+    )
+    created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
+    code = table.powers.access.code
+    if code is not None:
+        created["code"] = code  # to the creator only (§11.9)
+    client.send(created)
 
 
 def _not_at_a_table(client: Client) -> None:
@@ -197,12 +210,27 @@ def _not_at_a_table(client: Client) -> None:
         )
 
 
+def _admit(client: Client, table: Table, code: str | None, name: str | None) -> None:
+    """Check a ``join`` (as ``name``) or ``spectate`` (``name`` None) against a
+    private table's invite code, the bars and the lock (§11.9); the creator
+    passes.
+
+    Raises:
+        TableError: ``too_many_attempts``, ``bad_invite_code``, ``barred``, ``table_locked``.
+    """
+    if client is not table.seating.creator:
+        access = table.powers.access
+        access.admit(client.server.wrong_codes, client, client.address, code, name)
+
+
 def on_join(client: Client, msg: JoinMsg) -> None:
-    """Take the next seat at a table (§11.3)."""
+    """Take the next seat at a table (§11.3); a private table's needs its
+    invite code (§11.9)."""
     _not_at_a_table(client)
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
+    _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table
     try:
@@ -210,16 +238,19 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     except TableError:
         client.table = None
         raise
+    table.powers.tell_invite(client)
 
 
 def on_spectate(client: Client, msg: SpectateMsg) -> None:
-    """Watch a table."""
+    """Watch a table; a private table's needs its invite code (§11.9)."""
     _not_at_a_table(client)
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
+    _admit(client, table, msg.get("code"), None)
     client.table = table
     table.membership.spectate(client)
+    table.powers.tell_invite(client)
 
 
 def on_resume(client: Client, msg: ResumeMsg) -> None:
@@ -237,6 +268,7 @@ def on_resume(client: Client, msg: ResumeMsg) -> None:
     client.table = table
     client.name = table.seats[seat].name
     client.server.guard(table, table.membership.resume, client, seat)
+    table.powers.tell_invite(client)
 
 
 def _table(client: Client) -> Table:
@@ -302,6 +334,39 @@ def on_add_bot(client: Client, msg: CheckedAddBot) -> None:
         raise TableError(ErrorCode.NOT_CREATOR, "only the table's creator may seat bots")
     level = msg.get("level", DEFAULT_BOT_LEVEL)
     client.server.guard(table, table.membership.add_bot, level, reraise=True)
+
+
+def on_kick(client: Client, msg: KickMsg) -> None:
+    """The creator removes a player (§11.9): the seat is freed before the first
+    game, taken by a bot after; the person is barred."""
+    table = _table(client)
+    client.server.guard(table, table.powers.kick, client, msg["seat"], reraise=True)
+
+
+def on_lock(client: Client, msg: LockMsg) -> None:
+    """The creator locks or unlocks the table (§11.9)."""
+    table = _table(client)
+    client.server.guard(table, table.powers.lock, client, msg["locked"], reraise=True)
+
+
+def on_mute(client: Client, msg: MuteMsg) -> None:
+    """The creator mutes or unmutes a player's chat, or the spectators' (§11.9)."""
+    table = _table(client)
+    watchers, muted = msg.get("watchers", False), msg.get("muted", True)
+    seat = msg.get("seat")
+    client.server.guard(table, table.powers.mute, client, seat, watchers, muted, reraise=True)
+
+
+def on_hand_over(client: Client, msg: HandOverMsg) -> None:
+    """The creator hands the role to another seated player (§11.9)."""
+    table = _table(client)
+    client.server.guard(table, table.powers.hand_over, client, msg["seat"], reraise=True)
+
+
+def on_unbar(client: Client, msg: UnbarMsg) -> None:
+    """The creator lets a removed person back, or everyone removed (§11.9)."""
+    table = _table(client)
+    client.server.guard(table, table.powers.unbar, client, msg.get("name"), reraise=True)
 
 
 def on_chat(client: Client, msg: ChatSendMsg) -> None:
@@ -385,6 +450,11 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.CHAT: _handler(on_chat),
     ClientMessage.LIST_RECORDS: _handler(on_list_records),
     ClientMessage.GET_RECORD: _handler(on_get_record),
+    ClientMessage.KICK: _handler(on_kick),
+    ClientMessage.LOCK: _handler(on_lock),
+    ClientMessage.MUTE: _handler(on_mute),
+    ClientMessage.HAND_OVER: _handler(on_hand_over),
+    ClientMessage.UNBAR: _handler(on_unbar),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

@@ -19,6 +19,7 @@ from craits.protocol.vocab import ErrorCode
 from craits.server.records import Entry
 
 if TYPE_CHECKING:
+    from craits.server.access import RevokedTokens
     from craits.server.table import Table
 
 
@@ -45,6 +46,9 @@ class Member(Protocol):
 
 class Lobby(Protocol):
     """The server as a table sees it: the list of tables and the resume tokens."""
+
+    revoked: RevokedTokens
+    """The resume tokens the tables' creators revoked (protocol §11.9)."""
 
     def table_changed(self, table: Table) -> None:
         """``table``'s info changed: tell the lobby's watchers."""
@@ -79,9 +83,11 @@ class TableJournal(Protocol):
         seats: list[dict[str, Any]],
         game_id: int | None,
         vacant_since: float | None = None,
+        access: dict[str, Any] | None = None,
     ) -> int:
         """Write the table's row (seats with token digests, never tokens;
-        ``vacant_since``: when its last person went, seconds since the epoch)."""
+        ``vacant_since``: when its last person went, seconds since the epoch;
+        ``access``: its invite code, lock and bars, protocol §11.9)."""
         ...
 
     def start_game(

@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seats TEXT NOT NULL,
     game_id INTEGER,
     updated REAL NOT NULL,
-    vacant_since REAL
+    vacant_since REAL,
+    access TEXT
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -123,6 +124,10 @@ class SavedTable:
     vacant_since: float | None = None
     """When its last person went (seconds since the epoch), or None: the
     table's abandon clock (:class:`craits.server.clock.AbandonClock`)."""
+    access: dict[str, Any] | None = None
+    """Its invite code, lock, muted spectators and bars (protocol §11.9;
+    :meth:`craits.server.access.Access.row`), or None: a public table with
+    none (a row from before private tables)."""
     problem: str | None = None
     """Why the table's row or its game's log cannot be read (the rest may be
     missing); None when it was read whole."""
@@ -198,18 +203,20 @@ class JournalReader:
         try:
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
             vacant = "vacant_since" if "vacant_since" in columns else "NULL"  # older journals
+            access = "access" if "access" in columns else "NULL"
             rows = self.db.execute(
                 "SELECT name, capacity, rules, turn_timeout, creator, state, seats, game_id,"
-                f" {vacant} FROM tables ORDER BY updated"
+                f" {vacant}, {access} FROM tables ORDER BY updated"
             ).fetchall()
         except sqlite3.Error as exc:
             raise as_journal_error(self.path, exc, "read") from None
         return [self._saved_table(row) for row in rows]
 
     def _saved_table(self, row: tuple[Any, ...]) -> SavedTable:
-        name, capacity, rules, timeout, creator, state, seats, game_id, vacant = row
+        name, capacity, rules, timeout, creator, state, seats, game_id, vacant, access = row
         saved = SavedTable(str(name), capacity, {}, timeout, creator, str(state), [], None, vacant)
         try:
+            saved.access = json.loads(access) if access is not None else None
             saved.seats = json.loads(seats)
             saved.rules = json.loads(rules)
             if game_id is not None and state in ("playing", "finished"):
@@ -602,9 +609,11 @@ class Journal(JournalReader):
         seats: list[dict[str, Any]],
         game_id: int | None,
         vacant_since: float | None = None,
+        access: dict[str, Any] | None = None,
     ) -> int:
         """Write a table's row (its seats with their token digests, never tokens;
-        ``vacant_since``: when its last person went, seconds since the epoch);
+        ``vacant_since``: when its last person went, seconds since the epoch;
+        ``access``: its invite code, lock and bars, protocol §11.9);
         returns the write's ticket.
 
         Raises:
@@ -615,8 +624,8 @@ class Journal(JournalReader):
             [
                 (
                     "INSERT OR REPLACE INTO tables (name, capacity, rules, turn_timeout,"
-                    " creator, state, seats, game_id, updated, vacant_since)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " creator, state, seats, game_id, updated, vacant_since, access)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         name,
                         capacity,
@@ -628,6 +637,7 @@ class Journal(JournalReader):
                         game_id,
                         time.time(),
                         vacant_since,
+                        json.dumps(access) if access is not None else None,
                     ),
                 )
             ],
@@ -708,7 +718,10 @@ class Journal(JournalReader):
 
 
 def _add_vacant_since(db: sqlite3.Connection) -> None:
-    """Give a journal from before the abandon clock its ``vacant_since`` column."""
+    """Give a journal from before the abandon clock its ``vacant_since`` column,
+    and one from before private tables its ``access`` column (protocol §11.9)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
     if "vacant_since" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
+    if "access" not in columns:
+        db.execute("ALTER TABLE tables ADD COLUMN access TEXT")

@@ -178,7 +178,19 @@ class Membership:
         table.clock.schedule()
 
     def say(self, member: Member, text: str) -> None:
-        """Send a chat line from ``member`` to everyone at the table."""
+        """Send a chat line from ``member`` to everyone at the table.
+
+        Raises:
+            TableError: ``muted``: the creator muted this seat, or the spectators
+                (the creator is never muted; protocol §11.9).
+        """
         table = self.table
-        line = table.chat.say(member.name, self.seating.seat_of(member), text)
+        seat = self.seating.seat_of(member)
+        if member is not self.seating.creator and (
+            self.seating.seats[seat].muted
+            if seat is not None
+            else table.powers.access.watchers_muted
+        ):
+            raise TableError(ErrorCode.MUTED, "the table's creator muted your chat here")
+        line = table.chat.say(member.name, seat, text)
         table.broadcaster.send_all({"type": ServerMessage.CHAT, "table": table.name, **line})

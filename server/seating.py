@@ -46,6 +46,8 @@ class Seat:
     """The replies to the seat's last actions, by action id (:data:`ACTION_CACHE`)."""
     creator: bool = False
     """The table's creator sits here: whoever resumes the seat is the creator."""
+    muted: bool = False
+    """The creator muted this seat's chat (protocol §11.9)."""
 
     @property
     def connected(self) -> bool:
@@ -113,15 +115,21 @@ class Seating:
         return [s.name for s in self.seats]
 
     def rows(self) -> list[dict[str, Any]]:
-        """The seats as the journal keeps them: names, bots, token digests (never tokens)."""
-        return [
-            {
+        """The seats as the journal keeps them: names, bots, token digests (never
+        tokens); ``creator`` and ``muted`` only when true (protocol §11.9)."""
+        rows: list[dict[str, Any]] = []
+        for s in self.seats:
+            row: dict[str, Any] = {
                 "name": s.name,
                 "token": s.token_digest.hex() if s.token_digest else None,
                 "bot": s.bot,
             }
-            for s in self.seats
-        ]
+            if s.creator:
+                row["creator"] = True
+            if s.muted:
+                row["muted"] = True
+            rows.append(row)
+        return rows
 
     # ---------------------------------------------------------- who may do what
 
@@ -218,11 +226,14 @@ class Seating:
 
     def restore(self, rows: list[dict[str, Any]]) -> None:
         """Seat the players of a journal row (:meth:`rows`), all disconnected,
-        and register their tokens again."""
+        and register their tokens again. The creator's seat stays the
+        creator's: whoever resumes it is the creator again (protocol §11.9)."""
         for i, row in enumerate(rows):
             digest = bytes.fromhex(row["token"]) if row.get("token") else None
             bot = row.get("bot")
-            self.seats.append(Seat(row["name"], digest, bot=BotLevel(bot) if bot else None))
+            level = BotLevel(bot) if bot else None
+            creator, muted = bool(row.get("creator")), bool(row.get("muted"))
+            self.seats.append(Seat(row["name"], digest, bot=level, creator=creator, muted=muted))
             if digest is not None:
                 self._lobby.register_token(digest, self.table, i)
 

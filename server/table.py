@@ -12,6 +12,8 @@ event loop thread:
 - :class:`~craits.server.clock.AbandonClock`: how long nobody has been at a
   table with a game; then the game ends as abandoned and the table closes;
 - :class:`~craits.server.broadcast.Broadcaster`: what each member receives;
+- :class:`~craits.server.powers.Powers`: the invite code, lock, bars, muting
+  and the creator's requests (protocol §11.9);
 - :class:`Chat`: the table's chat lines.
 
 Its state is a :class:`~craits.protocol.vocab.TableState`, changed only by
@@ -46,6 +48,7 @@ from craits.server.interfaces import Lobby, Member, TableJournal, TablePaused
 from craits.server.journal import JournalError
 from craits.server.membership import Membership
 from craits.server.play import Play
+from craits.server.powers import Powers
 from craits.server.seating import Seat, Seating
 
 if TYPE_CHECKING:
@@ -132,10 +135,11 @@ class Table:
         self.chat = Chat()
         self.membership = Membership(self)
         self.play = Play(self)
+        self.powers = Powers(self)  # the invite code, lock, bars, creator's requests
         self.journal = journal
         self.seq = 0  # updates sent at this table; an action may name the one it answers
         self._state = WAITING
-        self._lobby = lobby
+        self.lobby = lobby
 
     # ------------------------------------------------------------------ state
 
@@ -236,7 +240,7 @@ class Table:
     def info(self) -> TableInfo:
         """The table as the lobby lists it, no cards (protocol §10)."""
         game, creator = self.gamelog.game, self.seating.creator
-        return {
+        info: TableInfo = {
             "name": self.name,
             "seats": self.seating.capacity,
             "players": self.seating.players(),
@@ -251,6 +255,7 @@ class Table:
             "may_start": self.seating.may_start(),
             "game": self.gamelog.game_id,
         }
+        return self.powers.describe(info)
 
     def snapshot(self, seat: int | None) -> StateMsg:
         """The full ``state`` message for ``seat`` (None: a spectator), filtered by the engine."""
@@ -288,6 +293,7 @@ class Table:
                 self.seating.rows(),
                 self.gamelog.game_id,
                 self.abandon_clock.since,
+                self.powers.access.row(),
             )
         except JournalError as exc:
             self.pause(str(exc))
@@ -301,7 +307,7 @@ class Table:
             self.persist()
         message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": self.info()}
         self.broadcaster.send_all(message)
-        self._lobby.table_changed(self)
+        self.lobby.table_changed(self)
 
     # -------------------------------------------------------------- lifecycle
 
@@ -316,6 +322,7 @@ class Table:
             JournalError: the log does not replay (a corrupt journal).
         """
         self.seating.restore(saved.seats)
+        self.powers.restore(saved.access)
         state = TableState(saved.state)
         if saved.game is not None:
             self.gamelog.game_id = saved.game.id
@@ -380,7 +387,7 @@ class Table:
         if self._state is PLAYING:
             self.gamelog.abandon(reason)
             log.info("table %s: game %s abandoned (%s)", self.name, self.gamelog.game_id, reason)
-        self._lobby.close_table(self)
+        self.lobby.close_table(self)
 
     def close(self) -> None:
         """Close the table: drop its timers and its seats' tokens, and let its members go."""

@@ -31,9 +31,10 @@ class ServerHost:
         return list(self.server.tables)
 
     def local_info(self, name: str) -> TableInfo | None:
-        """The table info (§10) of the server's table ``name``, as its lobby lists it."""
+        """The table info (§10) of the server's table ``name``, as its lobby lists it (a private
+        table names nobody: protocol §11.9)."""
         table = self.server.tables.get(name)
-        return table.info() if table is not None else None
+        return table.powers.lobby_info() if table is not None else None
 
     def local_load(self) -> int:
         """The server's connections."""

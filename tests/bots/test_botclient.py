@@ -195,6 +195,7 @@ def test_the_bots_error_code_sets_are_the_vocabularys() -> None:
         "not_at_table",
         "not_seated",
         "spectator",
+        "kicked",  # removed by the table's creator (protocol §11.9)
     } == FATAL_CODES
 
 

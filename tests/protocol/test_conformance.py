@@ -172,6 +172,10 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await eve.expect(ServerMessage.STATE, lambda m: m["seat"] is None)
     await ana.send({"type": "chat", "text": "gl hf"})
     await eve.expect(ServerMessage.CHAT)
+    # Eve goes now: a spectator who reads nothing while the game is played out
+    # falls behind by a whole game's updates, and the server drops her (§4.5)
+    await eve.send({"type": "leave"})
+    await eve.expect(ServerMessage.LEFT)
     await ana.send({"type": "add_bot", "level": "random"})
     await ana.send({"type": "add_bot"})
     last = await play_out(ana)
@@ -191,8 +195,6 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await ana.expect(ServerMessage.ERROR, lambda m: m["code"] == "replaced")
     await ben.send({"type": "leave"})
     await ben.expect(ServerMessage.LEFT)
-    await eve.send({"type": "leave"})
-    await eve.expect(ServerMessage.LEFT)
     await ana.expect(ServerMessage.TABLE_CLOSED, lambda m: m["name"] == "conf")
 
     # a turn timeout, then away play, then back: a deadline
@@ -206,6 +208,17 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await dana.expect(ServerMessage.JOINED)
     await carl.send({"type": "add_bot"})
     await carl_times_out_and_comes_back(carl, dana)
+
+    # a private table (protocol §11.9): its code, to its creator; its lobby entry
+    fay: Peer = await peers("Fay")
+    await fay.send({"type": "create_table", "name": "hush", "seats": 3, "private": True})
+    code = (await fay.expect(ServerMessage.TABLE_CREATED))["code"]
+    await fay.send({"type": "join", "table": "hush", "name": "Fay"})
+    assert (await fay.expect(ServerMessage.INVITE))["code"] == code
+    await dana.send({"type": "list_tables"})
+    await dana.expect(ServerMessage.TABLES)
+    await fay.send({"type": "lock", "locked": True})
+    await fay.expect(ServerMessage.TABLE_INFO, lambda m: m["table"]["locked"])
 
     seen: Counter[str] = peers.seen  # type: ignore[attr-defined]
     events: Counter[str] = peers.events  # type: ignore[attr-defined]

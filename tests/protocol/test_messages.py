@@ -39,7 +39,7 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
         "rules": {"short_game": True, "cancelling_three_scores": 0},
         "turn_timeout_ms": 0,
     },
-    ClientMessage.JOIN: {"type": "join", "table": "t1", "name": "Ben"},
+    ClientMessage.JOIN: {"type": "join", "table": "t1", "name": "Ben", "code": "MZXW6YTBOI3DEMRQ"},
     ClientMessage.SPECTATE: {"type": "spectate", "table": "t1"},
     ClientMessage.RESUME: {"type": "resume", "token": "abc"},
     ClientMessage.LEAVE: {"type": "leave"},
@@ -52,6 +52,11 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.CHAT: {"type": "chat", "text": "gl hf"},
     ClientMessage.LIST_RECORDS: {"type": "list_records"},
     ClientMessage.GET_RECORD: {"type": "get_record", "game": 1},
+    ClientMessage.KICK: {"type": "kick", "seat": 2},
+    ClientMessage.LOCK: {"type": "lock", "locked": True},
+    ClientMessage.MUTE: {"type": "mute", "watchers": True, "muted": False},
+    ClientMessage.HAND_OVER: {"type": "hand_over", "seat": 1},
+    ClientMessage.UNBAR: {"type": "unbar", "name": "Eve"},
 }
 
 

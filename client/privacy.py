@@ -1,0 +1,290 @@
+"""Private tables and the creator's powers, the client's side (protocol §11.9). No Textual.
+
+- :class:`Privacy`: the invite codes this client knows (given on the command
+  line or in a link, typed in, or sent to it as a table's creator) and the
+  invite link of a table it created;
+- the news the App shows as dialogs: :class:`CodeNeeded` (a private table
+  asks for its code) and :class:`InviteReady` (this client's private table:
+  its link to share);
+- the reactions to the refusals of §11.9, in plain words (:data:`REACTIONS`);
+- the creator's requests: :func:`kick`, :func:`lock`, :func:`mute`,
+  :func:`hand_over`, :func:`unbar`, and the menu's choices (:func:`menu_choices`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from craits.protocol.address import Target
+from craits.protocol.types import (
+    ClientMsg,
+    HandOverMsg,
+    InviteMsg,
+    KickMsg,
+    LockMsg,
+    MuteMsg,
+    TableInfo,
+    UnbarMsg,
+)
+from craits.protocol.vocab import ClientMessage, ErrorCode, Phase, TableState
+
+from .model import TableModel
+
+Severity = Literal["information", "warning", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class CodeNeeded:
+    """``table`` is private and refused the code given (or none): ask for it,
+    then join (or watch, ``watch``) with it. ``why``: what the server said."""
+
+    table: str
+    watch: bool
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class InviteReady:
+    """This client is the creator of the private ``table``: ``link`` is the
+    invite to share (``craits://HOST:PORT/TABLE?code=CODE``)."""
+
+    table: str
+    link: str
+
+
+class SessionLike(Protocol):
+    """What these functions use of :class:`~craits.client.session.Session`."""
+
+    @property
+    def model(self) -> TableModel | None:
+        """The table shown."""
+
+    @property
+    def privacy(self) -> Privacy:
+        """The codes known."""
+
+    def send(self, message: ClientMsg) -> bool:
+        """Send a message now."""
+
+    def say(self, text: str, severity: Severity = "information", timeout: float = 4.0) -> None:
+        """Tell the user."""
+
+    def tell(self, news: CodeNeeded | InviteReady) -> None:
+        """Report news to the App."""
+
+    def forget_seat(self) -> None:
+        """Forget the seat saved for this server."""
+
+    def drop_table(self) -> None:
+        """Back to the lobby."""
+
+    def list_tables(self, offset: int = 0) -> None:
+        """Ask for the tables again."""
+
+    def begin(self) -> None:
+        """Do what the command line asked."""
+
+
+@dataclass
+class Privacy:
+    """The invite codes this client knows, by table, and the server they lead to.
+
+    Attributes:
+        server: the server (its host, port, TLS) the links point at.
+        codes: table name → invite code (given, typed, or sent as creator).
+        shown: the tables whose invite link was shown to their creator already.
+    """
+
+    server: Target
+    codes: dict[str, str] = field(default_factory=dict)
+    shown: set[str] = field(default_factory=set)
+
+    def code_for(self, table: str, code: str | None = None) -> str | None:
+        """The code to send to ``table``: ``code`` if given (kept for next time,
+        e.g. a reconnection), else the one known, else None."""
+        if code:
+            self.codes[table] = code.strip()
+        return self.codes.get(table)
+
+    def link(self, table: str) -> str | None:
+        """The invite link of ``table``, if its code is known."""
+        code = self.codes.get(table)
+        return None if code is None else self.server.with_table(table, code).link()
+
+
+def on_invite(session: SessionLike, m: InviteMsg) -> None:
+    """The server sent this client (the creator) a private table's code: keep it,
+    and show the invite link the first time."""
+    table, code = m["table"], m["code"]
+    privacy = session.privacy
+    privacy.codes[table] = code
+    if table not in privacy.shown:
+        privacy.shown.add(table)
+        link = privacy.link(table)
+        assert link is not None
+        session.tell(InviteReady(table, link))
+
+
+# ------------------------------------------------------------ the lobby
+
+
+def badge(info: TableInfo) -> str:
+    """What a table's name carries in the lobby: `` (private)``, `` (locked)``, or nothing."""
+    flags = (("private", info.get("private")), ("locked", info.get("locked")))
+    marks = [word for word, on in flags if on]
+    return f" ({', '.join(marks)})" if marks else ""
+
+
+def seats_taken(info: TableInfo) -> int:
+    """The seats taken: a private table's lobby entry lists no players, but says how many."""
+    return info.get("seated", len(info["players"]))
+
+
+# -------------------------------------------------------------- refusals
+
+
+def _code_refused(session: SessionLike, want: str, table: str | None, text: str) -> bool:
+    """A private table refused the code (or its absence): ask for it."""
+    if want not in ("join", "spectate") or table is None:
+        return False
+    session.privacy.codes.pop(table, None)
+    session.tell(CodeNeeded(table, want == "spectate", text))
+    return True
+
+
+def _kicked(session: SessionLike, want: str, table: str | None, text: str) -> bool:
+    """The creator removed this client (or its saved seat's token was revoked)."""
+    model = session.model
+    where = f"table {model.name}" if model is not None else "the table"
+    session.say(
+        f"The creator of {where} removed you from it. You cannot sit or watch there "
+        "again unless they let you back."
+        if model is not None
+        else f"{text[:1].upper()}{text[1:]}: that seat is gone.",
+        "warning",
+        10,
+    )
+    session.forget_seat()
+    if model is not None:
+        session.drop_table()
+        session.list_tables()
+    else:
+        session.begin()
+    return True
+
+
+def _plain(words: str, severity: Severity = "warning") -> Callable[..., bool]:
+    def react(session: SessionLike, want: str, table: str | None, text: str) -> bool:
+        shown = table or "this table"
+        wait = text.rsplit(":", 1)[-1].strip()  # "… try again in 30 s"
+        session.say(words.format(table=shown, wait=wait), severity, 8)
+        return True
+
+    return react
+
+
+REACTIONS: dict[ErrorCode, Callable[[SessionLike, str, str | None, str], bool]] = {
+    ErrorCode.BAD_INVITE_CODE: _code_refused,
+    ErrorCode.KICKED: _kicked,
+    ErrorCode.BARRED: _plain(
+        "You cannot join {table}: its creator removed you from it (only they can let you back)."
+    ),
+    ErrorCode.TABLE_LOCKED: _plain(
+        "Table {table} is locked by its creator: no one new may join or watch it now."
+    ),
+    ErrorCode.TOO_MANY_ATTEMPTS: _plain("Too many wrong invite codes: {wait}.", "error"),
+    ErrorCode.MUTED: _plain("The table's creator has muted your chat here."),
+}
+"""The client's reaction to each refusal of protocol §11.9, given what was
+asked (``join``, ``spectate``…) and at which table; True: nothing more to say."""
+
+REQUEST_ERRORS = frozenset(
+    {
+        ErrorCode.BAD_INVITE_CODE,
+        ErrorCode.TOO_MANY_ATTEMPTS,
+        ErrorCode.BARRED,
+        ErrorCode.TABLE_LOCKED,
+    }
+)
+"""The refusals that answer a ``join`` or ``spectate`` (they end the request)."""
+
+
+# ------------------------------------------------------ the creator's menu
+
+
+def kick(session: SessionLike, seat: int) -> bool:
+    """Remove the player at ``seat`` (a bot takes the seat once a game was played)."""
+    return session.send(KickMsg(type=ClientMessage.KICK, seat=seat))
+
+
+def lock(session: SessionLike, locked: bool) -> bool:
+    """Lock the table (nobody new comes) or unlock it."""
+    return session.send(LockMsg(type=ClientMessage.LOCK, locked=locked))
+
+
+def mute(session: SessionLike, seat: int | None, muted: bool) -> bool:
+    """Mute (or unmute) the player at ``seat``, or every spectator (``seat`` None)."""
+    message = MuteMsg(type=ClientMessage.MUTE, muted=muted)
+    if seat is None:
+        message["watchers"] = True
+    else:
+        message["seat"] = seat
+    return session.send(message)
+
+
+def hand_over(session: SessionLike, seat: int) -> bool:
+    """Make the player at ``seat`` the table's creator."""
+    return session.send(HandOverMsg(type=ClientMessage.HAND_OVER, seat=seat))
+
+
+def unbar(session: SessionLike, name: str | None = None) -> bool:
+    """Let back the person removed under ``name``, or everyone removed."""
+    message = UnbarMsg(type=ClientMessage.UNBAR)
+    if name is not None:
+        message["name"] = name
+    return session.send(message)
+
+
+MenuItem = tuple[str, str, str]
+"""A choice of the creator's menu: key, words, what it does (``kick``, ``lock``…)."""
+
+
+def menu_choices(model: TableModel, has_link: bool) -> list[MenuItem]:
+    """The creator's menu at ``model``'s table, as it stands."""
+    info = model.info
+    locked = bool(info is not None and info.get("locked"))
+    watchers_muted = bool(info is not None and info.get("watchers_muted"))
+    playing = model.state != TableState.WAITING
+    items: list[MenuItem] = [
+        ("k", "Replace a player by a bot" if playing else "Remove a player", "kick"),
+        ("l", "Unlock the table" if locked else "Lock the table (no one new)", "lock"),
+        ("m", "Mute or unmute a player", "mute"),
+        ("w", "Unmute the spectators" if watchers_muted else "Mute the spectators", "watchers"),
+        ("h", "Hand the creator's role over", "hand_over"),
+    ]
+    if info is not None and info.get("barred"):
+        items.append(("u", "Let removed players back", "unbar"))
+    if has_link:
+        items.append(("i", "Show the invite link", "invite"))
+    return items
+
+
+def others(model: TableModel, *, connected: bool = False) -> list[tuple[int, str]]:
+    """The seats of the other people at the table (not bots), with their names;
+    ``connected``: only those with a connection."""
+    return [
+        (p["seat"], p["name"])
+        for p in model.players
+        if p["seat"] != model.seat and p["bot"] is None and (p["connected"] or not connected)
+    ]
+
+
+def creator_key(model: TableModel, player_name: str, in_play: bool) -> bool:
+    """The creator's menu key (``m``), to the creator only: the key shown in
+    the Footer between hands (``in_play`` False), the same key unshown while a
+    hand is in play (the Footer has no room left then)."""
+    view = model.view
+    playing = view is not None and view["phase"] == Phase.PLAY
+    return model.is_creator(player_name) and playing == in_play

@@ -1,0 +1,209 @@
+"""Pilot tests of private tables and the creator's powers in the client
+(protocol §11.9): the invite link shown and copied, an invite link or a code
+on the command line, the code asked for, the private badge in the lobby, the
+creator's menu, and a removed player told why."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from craits.client import presenter
+from craits.client.cli import build_parser, start_point
+from craits.client.creator import CodeDialog, InviteDialog, code_from
+from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
+from craits.client.lobby import LobbyScreen
+from craits.client.table import TableScreen
+from craits.protocol.address import parse_target
+from textual.widgets import Checkbox, DataTable, Input
+
+from tests.client.conftest import screen_text, wait_for, wait_text
+
+
+def said(app: Any) -> str:
+    """Every notification the app showed, one a line."""
+    return "\n".join(str(n.message) for n in app._notifications)
+
+
+def on_table(app: Any) -> bool:
+    return isinstance(app.screen, TableScreen)
+
+
+async def private_table(connect: Any, name: str, seats: int = 3) -> tuple[Any, str]:
+    """Ana (a plain connection) opens the private table ``name`` and sits at it."""
+    ana = await connect("Ana")
+    await ana.send({"type": "create_table", "name": name, "seats": seats, "private": True})
+    code = (await ana.expect("table_created"))["code"]
+    await ana.send({"type": "join", "table": name, "name": "Ana"})
+    await ana.expect("joined")
+    return ana, str(code)
+
+
+def test_an_invite_link_or_a_code_on_the_command_line() -> None:
+    link = "craits://example.org:7000/Friday%20night?code=MZXW6YTBOI3DEMRQ"
+    target = start_point(link, None, None, None)
+    assert (target.host, target.port, target.table, target.code) == (
+        "example.org",
+        7000,
+        "Friday night",
+        "MZXW6YTBOI3DEMRQ",
+    )
+    assert not target.watch
+    watch = start_point("example.org", None, "t", "ABC")
+    assert watch.watch and watch.table == "t" and watch.code == "ABC"
+    with pytest.raises(ValueError, match="goes with --table"):
+        start_point("example.org", None, None, "ABC")
+    args = build_parser().parse_args([link])
+    assert args.address == link
+    args = build_parser().parse_args(["h:7000", "--table", "t", "--code", "K"])
+    assert (args.table, args.code) == ("t", "K")
+    assert code_from(link) == "MZXW6YTBOI3DEMRQ" and code_from(" abc ") == "abc"
+
+
+def test_the_lobby_shows_a_private_table_as_private() -> None:
+    info: Any = {
+        "name": "p",
+        "seats": 4,
+        "players": [],
+        "seated": 2,
+        "private": True,
+        "locked": False,
+        "state": "waiting",
+        "rules": {},
+        "turn_timeout_ms": 0,
+        "spectators": 0,
+        "creator": None,
+        "hand_number": 0,
+        "hands_in_game": 15,
+        "on_hold": False,
+        "may_start": [],
+        "game": None,
+    }
+    row = presenter.lobby_row(info)
+    assert row[0].plain == "p (private)" and row[1].plain == "2/4"
+
+
+async def test_the_creator_of_a_private_table_gets_its_invite_link(
+    server: Any, make_app: Any
+) -> None:
+    app = make_app("Ana")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="form")
+        dialog = app.screen
+        dialog.query_one("#table-name", Input).value = "secret"
+        dialog.query_one("#private", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")
+        code = server.tables["secret"].powers.access.code
+        link = f"craits://127.0.0.1:{server.port}/secret?code={code}"
+        assert app.screen.link == link
+        assert link in await wait_text(pilot, app, link)
+        await pilot.press("c")
+        assert app.clipboard == link
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: on_table(app), what="the table")
+        # the creator's menu shows it again
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="the menu")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")
+        assert parse_target(app.screen.link, 1).code == code
+
+
+async def test_an_invite_link_takes_a_seat_at_a_private_table(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    _, code = await private_table(connect, "p")
+    target = start_point(
+        f"craits://127.0.0.1:{server.port}/p?code={code.lower()}", None, None, None
+    )
+    app = make_app("Ben", table=target.table, code=target.code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app), what="the table")
+        assert [s.name for s in server.tables["p"].seats] == ["Ana", "Ben"]
+
+
+async def test_a_private_table_asks_for_its_code(server: Any, connect: Any, make_app: Any) -> None:
+    _, code = await private_table(connect, "q")
+    app = make_app("Ben")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "q" in app.tables, what="the list")
+        rows = app.screen.query_one("#tables", DataTable)
+
+        def row() -> list[str]:
+            return [str(cell) for cell in rows.get_row("q")] if "q" in rows.rows else []
+
+        await wait_for(pilot, lambda: bool(row()), what="the row of q")
+        name, seats, *rest = row()
+        assert (name, seats) == ("q (private)", "1/3")
+        assert "Ana" not in " ".join(rest)  # no names of a private table
+        await pilot.press("j")
+        await wait_for(pilot, lambda: isinstance(app.screen, CodeDialog), what="the code")
+        assert "private" in screen_text(app)
+        first = app.screen
+        first.query_one(Input).value = "WRONG"
+        await pilot.press("enter")
+        # a wrong code: asked again, with the server's words
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, CodeDialog) and app.screen is not first,
+            what="again",
+        )
+        assert app.screen.why == "that invite code is not this table's"
+        app.screen.query_one(Input).value = f"craits://127.0.0.1:{server.port}/q?code={code}"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: on_table(app), what="the table")
+
+
+async def test_the_creators_menu_removes_a_player_who_is_told_why(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    ana = make_app("Ana")
+    ben = make_app("Ben")
+    async with ana.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: ana.link == "online", what="the connection")
+        ana.session.create_table({"type": "create_table", "name": "k", "seats": 3})
+        await wait_for(pilot, lambda: on_table(ana), what="Ana's table")
+        async with ben.run_test(size=(80, 24)) as ben_pilot:
+            ben.session.join("k")
+            await wait_for(ben_pilot, lambda: on_table(ben), what="Ben's table")
+            await wait_for(pilot, lambda: len(ana.model.players) == 2, what="Ben seated")
+            assert ana.screen.check_action("creator_menu", ()) is True
+            assert ben.screen.check_action("creator_menu", ()) is False
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(ana.screen, ChoiceDialog), what="menu")
+            await pilot.press("l")  # lock
+            await wait_for(pilot, lambda: server.tables["k"].powers.access.locked, what="lock")
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(ana.screen, ChoiceDialog), what="menu")
+            await pilot.press("k")
+            await wait_for(pilot, lambda: "Remove whom" in screen_text(ana), what="seats")
+            await pilot.press("1")
+            await wait_for(pilot, lambda: isinstance(ana.screen, ConfirmDialog), what="sure?")
+            await pilot.press("y")
+            await wait_for(ben_pilot, lambda: isinstance(ben.screen, LobbyScreen), what="lobby")
+            await wait_for(ben_pilot, lambda: "removed you" in said(ben), what="why")
+            assert "The creator of table k removed you from it." in said(ben)
+            assert ben.store.get(ben.store_key) is None  # the seat is gone
+            assert [s.name for s in server.tables["k"].seats] == ["Ana"]
+            # trying again: refused in plain words
+            ben.session.join("k", "Benito")
+            await wait_for(ben_pilot, lambda: "You cannot join k" in said(ben), what="refused")
+
+
+async def test_too_many_wrong_codes_are_refused_in_plain_words(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    server.wrong_codes.per_connection = 1  # one wrong code, then wait
+    await private_table(connect, "z")
+    app = make_app("Ben", table="z", code="WRONG")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CodeDialog), what="the code")
+        app.screen.query_one(Input).value = "STILLWRONG"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Too many wrong invite codes" in said(app), what="refusal")
+        assert re.search(r"Too many wrong invite codes: try again in \d+ s\.", said(app))
+        assert not on_table(app)
