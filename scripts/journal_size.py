@@ -8,7 +8,11 @@ its journal in a temporary data directory, runs ``loadtest.py --port P
 --server-pid PID`` with the arguments after ``--``, and samples the sizes of
 ``craits.db`` and ``craits.db-wal`` every ``--every`` seconds. Printed at the
 end: the largest log, the largest database, and the largest sum of the two
-(and when each was seen), then the load test's own report.
+(and when each was seen); what the journal settles to: the sizes in the load's
+last sample, after ``--settle`` seconds of the server idle once the load has
+ended, and after the server has stopped (SIGTERM: it folds the log into the
+database); then the load test's own report. Sizes are the files' lengths in
+bytes (MiB = 2**20 bytes).
 
 Example (the 10-minute run of docs/performance.md)::
 
@@ -66,6 +70,9 @@ def main() -> None:
     )
     p.add_argument("--durability", choices=["full", "normal"], default="full")
     p.add_argument("--every", type=float, default=1.0, help="seconds between samples")
+    p.add_argument(
+        "--settle", type=float, default=10.0, help="seconds of idle server after the load"
+    )
     p.add_argument("loadtest", nargs=argparse.REMAINDER, help="-- then loadtest.py's arguments")
     args = p.parse_args()
     rest = [a for a in args.loadtest if a != "--"]
@@ -84,6 +91,7 @@ def main() -> None:
         start = time.monotonic()
         top = {"wal": (0, 0.0), "db": (0, 0.0), "sum": (0, 0.0)}
         samples = 0
+        w = d = 0
         try:
             while load.poll() is None:
                 now = time.monotonic() - start
@@ -94,14 +102,23 @@ def main() -> None:
                 samples += 1
                 time.sleep(args.every)
             report = load.stdout.read() if load.stdout else ""
+            settled = {"end of the load": (w, d)}
+            time.sleep(args.settle)
+            settled[f"{args.settle:g} s idle after it"] = (size(wal), size(db))
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(server.pid, signal.SIGTERM)
             server.wait(30)
+        settled["after the server stopped"] = (size(wal), size(db))
     print(f"journal sizes, {samples} samples every {args.every:g} s, durability {args.durability}:")
     for key, label in (("wal", "write-ahead log"), ("db", "database"), ("sum", "both")):
         value, at = top[key]
         print(f"  largest {label}: {value / MB:.1f} MiB ({value} bytes) at {at:.0f} s")
+    for when, (w, d) in settled.items():
+        print(
+            f"  {when}: write-ahead log {w / MB:.1f} MiB, database {d / MB:.1f} MiB, "
+            f"both {(w + d) / MB:.1f} MiB"
+        )
     print(report)
 
 
