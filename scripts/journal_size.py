@@ -3,7 +3,8 @@
 log, sampled every second while ``scripts/loadtest.py`` plays.
 
 It starts ``craits-server`` itself (as ``loadtest.py`` would: no turn timeout,
-no pause between hands, the rate limit lifted, logging at ``warning``) with
+no pause between hands, the rate limit and the per-address limits lifted,
+logging at ``warning``) with
 its journal in a temporary data directory, runs ``loadtest.py --port P
 --server-pid PID`` with the arguments after ``--``, and samples the sizes of
 ``craits.db`` and ``craits.db-wal`` every ``--every`` seconds. Printed at the
@@ -45,6 +46,10 @@ def start_server(data: Path, durability: str, tables: int) -> tuple[subprocess.P
             "1000000", "--max-connections", str(4 * tables + 100), "--max-tables",
             str(tables + 100), "--log-level", "warning", "--data-dir", str(data),
             "--durability", durability,
+            # every bot connects from 127.0.0.1, many tables made at once before
+            # their creators sit down: lift the per-address limits
+            "--max-empty-tables-per-address", str(tables + 100),
+            "--max-connections-per-address", "0",
         ],
         stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

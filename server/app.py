@@ -24,6 +24,7 @@ from typing import TypeVarTuple
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
+from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, ConnectionsPerAddress
 from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
@@ -44,6 +45,8 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     max_connections: int = 5000
+    max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+    """Connections one address (IPv4, or IPv6 /64) may hold at once; 0: no limit."""
     max_tables: int = 2000
     empty_table_grace: float = 30.0
     """Seconds a table nobody has come to (new, or restored) waits, then closes."""
@@ -103,6 +106,7 @@ class Server(Lobby):
         self.port = self.config.port
         self.journal: Journal | None = None
         self.empty_tables = EmptyTables(self)
+        self.per_address = ConnectionsPerAddress(self.config.max_connections_per_address)
         self.set_aside = SetAside()
         """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
         self.recorder: Recorder | None = None
@@ -204,8 +208,10 @@ class Server(Lobby):
             self.recorder.commit()
 
     def forget(self, client: Client) -> None:
-        """Remove a closed connection."""
-        self.clients.discard(client)
+        """Remove a closed connection (and count it out of its address's)."""
+        if client in self.clients:
+            self.clients.remove(client)
+            self.per_address.release(client.address)
         self._watchers.discard(client)
 
     async def _beat(self) -> None:

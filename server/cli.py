@@ -14,6 +14,7 @@ from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
+from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
 from craits.server.journal import (
@@ -142,6 +143,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-connections", type=int, default=5000, help="connection cap (default 5000)"
+    )
+    # wt-figures (issue 11 leftover): the per-address connection cap, protocol §4.7
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+        metavar="N",
+        help="connections one address (IPv4, or IPv6 /64) may hold at once "
+        f"(default {DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0 no limit, e.g. for load tests "
+        "from one machine)",
     )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
@@ -373,6 +384,8 @@ def _bad_arguments(args: argparse.Namespace) -> str | None:
         return "--bots must be 0..7"
     if args.rate <= 0 or args.burst < 1:
         return "--rate must be > 0 and --burst >= 1"
+    if args.max_connections_per_address < 0:
+        return "--max-connections-per-address must be >= 0 (0: no limit)"
     if not args.abandon_after >= 0:
         return "--abandon-after must be >= 0"
     if (
@@ -389,6 +402,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         host=args.host,
         port=args.port,
         max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
         max_tables=args.max_tables,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,

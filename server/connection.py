@@ -223,7 +223,8 @@ class Client(asyncio.Protocol):
     # ------------------------------------------------------------- lifecycle
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        """Count the connection in, or turn it away if the server is full."""
+        """Count the connection in, or turn it away if the server is full or
+        its address holds its limit of connections (protocol §4.7)."""
         self.transport = cast(asyncio.Transport, transport)
         peer = self.transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
@@ -233,7 +234,15 @@ class Client(asyncio.Protocol):
             self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
             self.abort_after_flush()
             return
-        server.clients.add(self)
+        if not server.per_address.admit(self.address):
+            self.error(
+                ErrorCode.TOO_MANY_CONNECTIONS,
+                f"too many connections from your address (at most {server.per_address.limit} "
+                "at once); close one and try again",
+            )
+            self.abort_after_flush()
+            return
+        server.clients.add(self)  # counted in per_address too, until Server.forget
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
         bound_buffers(self.transport, server.config.send_buffer)
