@@ -8,7 +8,9 @@ at and of connections lifted (``--rate``/``--burst``,
 ``--max-empty-tables-per-address``, ``--max-connections-per-address 0``),
 logging at ``warning`` and the journal in a temporary directory (``--no-journal`` to run
 without one); or it targets a running server with ``--host``/``--port``
-(``--server-pid`` then lets it read that server's CPU and memory).
+(``--server-pid`` then lets it read that server's CPU and memory; start that
+server with the same limits lifted, or it refuses the 65th connection from
+this one address, ``too_many_connections``, and the 11th table made at once).
 
 All bots run in this one process, on one asyncio loop: each bot is a
 :class:`craits.server.botclient.BotClient` (a ``Protocol``, no task per
