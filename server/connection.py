@@ -251,7 +251,7 @@ class Client(asyncio.Protocol):
             )
             self.abort_after_flush()
             return
-        server.clients.add(self)  # counted in per_address too, until Server.forget
+        server.clients.add(self)  # and counted in per_address until connection_lost
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
         bound_buffers(transport, server.config.send_buffer)
@@ -271,6 +271,8 @@ class Client(asyncio.Protocol):
                 self.table = None
                 self.server.guard(table, table.membership.disconnected, self)
                 self.server.empty_tables.left(table)
+        if self in self.server.clients:  # admitted: counted in its address's connections
+            self.server.per_address.release(self.address)
         self.server.forget(self)
 
     def _set_timer(self, delay: float) -> None:
