@@ -437,6 +437,7 @@ class Limits(TypedDict):
     max_empty_tables: int
     max_empty_tables_per_address: int
     empty_table_grace_ms: int
+    max_connections_per_address: int
 
 
 class Commitment(TypedDict):

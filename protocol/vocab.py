@@ -270,6 +270,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_ERRORS = "too_many_errors"
     TIMEOUT = "timeout"
     SERVER_FULL = "server_full"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
     SHUTDOWN = "shutdown"
     REPLACED = "replaced"
     # lobby
@@ -334,6 +335,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
         "no hello, or a frame begun and not finished, in time; the connection closes"
     ),
     ErrorCode.SERVER_FULL: "the server has no room for another connection",
+    ErrorCode.TOO_MANY_CONNECTIONS: (
+        "your address holds as many connections as it may; the connection closes"
+    ),
     ErrorCode.SHUTDOWN: "the server is shutting down",
     ErrorCode.REPLACED: "this seat was resumed on another connection",
     ErrorCode.NO_SUCH_TABLE: "no table by that name",
@@ -400,6 +404,7 @@ CONNECTION_CLOSING_ERRORS = frozenset(
         ErrorCode.TOO_MANY_ERRORS,
         ErrorCode.TIMEOUT,
         ErrorCode.SERVER_FULL,
+        ErrorCode.TOO_MANY_CONNECTIONS,
         ErrorCode.SHUTDOWN,
     }
 )

@@ -3,11 +3,11 @@
 dies at a random moment?
 
 Each trial starts ``craits-server`` (``python -m craits.server.cli``, no turn
-timeout, no pause between hands, the rate limit lifted), seats ``--tables``
-tables of 4 network bots (``craits.server.bots.client.BotClient``, playing
-game after game) and lets them play for a random time; every ``ok`` a bot
-receives is noted (table, seat, action id). Then the trial ends in one of two
-ways:
+timeout, no pause between hands, the rate limit and the per-address limit of
+connections lifted), seats ``--tables`` tables of 4 network bots
+(``craits.server.bots.client.BotClient``, playing game after game) and lets
+them play for a random time; every ``ok`` a bot receives is noted (table,
+seat, action id). Then the trial ends in one of two ways:
 
 - ``--mode kill``: the server is SIGKILLed. All trials share one data
   directory, so each start also restores every table of the trials before
@@ -102,6 +102,7 @@ async def start_server(
             sys.executable, "-m", "craits.server.cli", "--port", "0", "--data-dir", str(data),
             "--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst",
             "1000000", "--max-tables", "100000", "--log-level", "warning",
+            "--max-connections-per-address", "0",  # every bot is 127.0.0.1
             "--durability", durability,
             stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip

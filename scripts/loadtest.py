@@ -3,11 +3,14 @@
 
 By default it starts a server subprocess (``python -m craits.server.cli``) on
 a free loopback port, with no turn timeout, no pause between hands, the
-per-connection rate limit and the per-address limit of tables nobody sits
-at lifted (``--rate``/``--burst``, ``--max-empty-tables-per-address``), logging at
-``warning`` and the journal in a temporary directory (``--no-journal`` to run
+per-connection rate limit and the per-address limits of tables nobody sits
+at and of connections lifted (``--rate``/``--burst``,
+``--max-empty-tables-per-address``, ``--max-connections-per-address 0``),
+logging at ``warning`` and the journal in a temporary directory (``--no-journal`` to run
 without one); or it targets a running server with ``--host``/``--port``
-(``--server-pid`` then lets it read that server's CPU and memory).
+(``--server-pid`` then lets it read that server's CPU and memory; start that
+server with the same limits lifted, or it refuses the 65th connection from
+this one address, ``too_many_connections``, and the 11th table made at once).
 
 All bots run in this one process, on one asyncio loop: each bot is a
 :class:`craits.server.botclient.BotClient` (a ``Protocol``, no task per
@@ -183,6 +186,9 @@ class ServerProcess:
             # before their creators sit down: lift the per-address limit
             "--max-empty-tables-per-address",
             str(self.tables + 100),
+            # ... and 4 connections per table, from that one address
+            "--max-connections-per-address",
+            "0",
             "--log-level",
             a.log_level,
         ]

@@ -192,7 +192,8 @@ async def start_server(extra: list[str]) -> tuple[subprocess.Popen[bytes], int]:
     """A server subprocess on a free port; returns it and its port."""
     cmd = [sys.executable, "-m", "craits.server.cli", "--host", "127.0.0.1", "--port", "0"]
     cmd += ["--no-journal", "--turn-timeout", "0", "--hand-pause", "0"]
-    cmd += ["--rate", "1000000", "--burst", "1000000", "--log-level", "warning", *extra]
+    cmd += ["--rate", "1000000", "--burst", "1000000", "--log-level", "warning"]
+    cmd += ["--max-connections-per-address", "0", *extra]  # every reader is 127.0.0.1
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     loop = asyncio.get_running_loop()

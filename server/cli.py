@@ -26,6 +26,7 @@ from craits.protocol.release import version
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server import config as settings
 from craits.server import logs, metrics
+from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
 from craits.server.cluster.options import (
@@ -195,6 +196,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-connections", type=int, default=5000, help="connection cap (default 5000)"
+    )
+    # wt-figures (issue 11 leftover): the per-address connection cap, protocol §4.7
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+        metavar="N",
+        help="connections one address (IPv4, or IPv6 /64) may hold at once "
+        f"(default {DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0 no limit, e.g. for load tests "
+        "from one machine)",
     )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
@@ -509,6 +520,8 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("max_empty_tables", args.max_empty_tables >= 1, "must be >= 1"),
         ("max_empty_tables_per_address", args.max_empty_tables_per_address >= 1, "must be >= 1"),
         ("max_connections", args.max_connections >= 1, "must be >= 1"),
+        # wt-figures: the per-address connection cap (0: no limit)
+        ("max_connections_per_address", args.max_connections_per_address >= 0, "must be >= 0"),
         ("max_tables", args.max_tables >= 1, "must be >= 1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
@@ -530,6 +543,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         host=args.host,
         port=args.port,
         max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
         max_tables=args.max_tables,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,

@@ -224,7 +224,8 @@ class Client(asyncio.Protocol):
     # ------------------------------------------------------------- lifecycle
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        """Count the connection in, or turn it away if the server is full."""
+        """Count the connection in, or turn it away if the server is full or
+        its address holds its limit of connections (protocol §4.7)."""
         self.transport = cast(asyncio.Transport, transport)
         peer = self.transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
@@ -242,7 +243,15 @@ class Client(asyncio.Protocol):
             self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
             self.abort_after_flush()
             return
-        server.clients.add(self)
+        if not server.per_address.admit(self.address):
+            self.error(
+                ErrorCode.TOO_MANY_CONNECTIONS,
+                f"too many connections from your address (at most {server.per_address.limit} "
+                "at once); close one and try again",
+            )
+            self.abort_after_flush()
+            return
+        server.clients.add(self)  # and counted in per_address until connection_lost
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
         bound_buffers(transport, server.config.send_buffer)
@@ -262,6 +271,8 @@ class Client(asyncio.Protocol):
                 self.table = None
                 self.server.guard(table, table.membership.disconnected, self)
                 self.server.empty_tables.left(table)
+        if self in self.server.clients:  # admitted: counted in its address's connections
+            self.server.per_address.release(self.address)
         self.server.forget(self)
 
     def _set_timer(self, delay: float) -> None:

@@ -136,6 +136,7 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "max_empty_tables": cfg.max_empty_tables,
             "max_empty_tables_per_address": cfg.max_empty_tables_per_address,
             "empty_table_grace_ms": round(cfg.empty_table_grace * 1000),
+            "max_connections_per_address": cfg.max_connections_per_address,
         },
     }
     client.send(welcome)

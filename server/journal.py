@@ -90,8 +90,9 @@ CREATE TABLE IF NOT EXISTS log (
 WAL_RESET_FRAMES = 1024
 """Frames in the write-ahead log (a 4 KiB page and a 24-byte header each) past
 which the writer starts it over: ~4 MiB, about a second of play at 250 tables
-(the background checkpoint asks at most once a second, so the busiest play
-lets it reach ~12 MiB). Each start over costs the loop an inline catch-up of
+(the background checkpoint asks at most once a second, and waits for a core
+like everything else: on a busy, shared machine the file reached 14–19 MiB,
+``scripts/journal_size.py``). Each start over costs the loop an inline catch-up of
 ~1 ms (:meth:`Checkpointer.catch_up`); docs/performance.md has the figures."""
 CATCH_UP_FRAMES = 64
 """At most about this many frames are left for the writer's inline catch-up."""

@@ -189,6 +189,7 @@ def test_the_bots_error_code_sets_are_the_vocabularys() -> None:
         "too_many_errors",
         "timeout",
         "server_full",
+        "too_many_connections",
         "shutdown",
         "replaced",
         "table_stopped",

@@ -96,7 +96,9 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
-        heartbeat=5.0,
+        # Eve says nothing while a whole game is played (~10 s on a busy
+        # machine): two silent heartbeats of 5 s dropped her (§4.2)
+        heartbeat=60.0,
         turn_timeout=0.0,
         hand_pause=0.01,
         bot_delay=0.0,

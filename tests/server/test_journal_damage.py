@@ -232,6 +232,10 @@ async def test_a_finished_game_that_does_not_replay_spoils_its_record_only(
         await p.send({"type": "get_record", "game": 2})
         answer = await p.expect("error")
         assert answer["code"] == "no_such_game" and "cannot be rebuilt" in answer["message"]
+        # still listed (protocol §7.3): the list is the journal's rows, not replayed
+        await p.send({"type": "list_records"})
+        listed = await p.expect("records")
+        assert {g["id"] for g in listed["games"]} == {1, 2, 3}  # FINISHED
         await p.send({"type": "get_record", "game": 1})
         assert (await p.expect("record"))["record"]["game"] == 1
         await p.close()
