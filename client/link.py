@@ -22,6 +22,8 @@ from craits.protocol.messages import parse_server_message
 from craits.protocol.types import ClientMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode
 
+from .known_hosts import ServerTrust
+
 log = logging.getLogger(__name__)
 
 
@@ -62,6 +64,7 @@ class Link:
         retry_base: the first pause between tries, in seconds; it doubles up
             to ``retry_max``.
         protocol_version: the version sent in hello.
+        tls: connect with TLS, trusting the server as this says; None: plain TCP.
     """
 
     def __init__(
@@ -75,8 +78,10 @@ class Link:
         retry_base: float = 0.5,
         retry_max: float = 8.0,
         protocol_version: int = VERSION,
+        tls: ServerTrust | None = None,
     ):
         self.owner = owner
+        self.tls = tls
         self.host = host
         self.port = port
         self.name = name
@@ -128,13 +133,7 @@ class Link:
         while True:
             self._set(LinkState.RECONNECTING if self._connected_once else LinkState.CONNECTING)
             try:
-                conn = await Connection.open(
-                    self.host,
-                    self.port,
-                    self.name,
-                    timeout=self.connect_timeout,
-                    version=self.protocol_version,
-                )
+                conn = await self._open()
             except ConnectError as exc:
                 if not self._connected_once:
                     self.owner.unreachable(str(exc))
@@ -142,6 +141,21 @@ class Link:
                 await self._backoff(str(exc))
                 continue
             await self._backoff(await self._serve(conn))
+
+    async def _open(self) -> Connection:
+        """One try at connecting, over TLS if asked.
+
+        Raises:
+            ConnectError: the try failed (why, in one line).
+        """
+        timeout, version = self.connect_timeout, self.protocol_version
+        if self.tls is not None:
+            return await self.tls.open(
+                self.host, self.port, self.name, timeout=timeout, version=version
+            )
+        return await Connection.open(
+            self.host, self.port, self.name, timeout=timeout, version=version
+        )
 
     async def _serve(self, conn: Connection) -> str:
         """Read messages until the connection ends; why it ended, in words."""

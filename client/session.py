@@ -71,6 +71,7 @@ from rich.text import Text
 from .cards import CardStyle
 from .commitments import DIR_NAME, CommitmentStore
 from .describe import Describer
+from .known_hosts import ServerTrust
 from .link import Link
 from .model import Lobby, TableModel
 from .store import SavedSeat, TokenStore
@@ -220,7 +221,7 @@ class Session:
             in the folder ``commitments`` beside the tokens' file).
         table: join this table once connected (unless a saved seat is taken back).
         spectate: watch this table once connected.
-        connect_timeout, retry_base, retry_max, protocol_version: as :class:`Link`'s.
+        connect_timeout, retry_base, retry_max, protocol_version, tls: as :class:`Link`'s.
     """
 
     def __init__(
@@ -239,6 +240,7 @@ class Session:
         retry_base: float = 0.5,
         retry_max: float = 8.0,
         protocol_version: int = VERSION,
+        tls: ServerTrust | None = None,
     ):
         self.port = port
         self.address = f"{host}:{port}"
@@ -258,6 +260,7 @@ class Session:
             retry_base=retry_base,
             retry_max=retry_max,
             protocol_version=protocol_version,
+            tls=tls,
         )
         self.model: TableModel | None = None
         """The table shown (seated or watching), or None in the lobby."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from craits.server.recorder import Recorder
 from craits.server.restore import SetAside, rebuild_table, restore_tables
 from craits.server.seating import token_digest
 from craits.server.table import ABANDON_AFTER, Table, TableConfig
+from craits.server.tls import TlsListener
 
 log = logging.getLogger("craits.server")
 
@@ -81,6 +83,9 @@ class ServerConfig:
     bot_level: str = DEFAULT_BOT_LEVEL
     durability: Durability = Durability.FULL
     """Whether each journal commit is fsynced before its messages go out."""
+    tls: ssl.SSLContext | None = None
+    """Serve TLS with this context (:func:`craits.server.tls.load_context`);
+    None: plain TCP (protocol §2)."""
 
 
 Ts = TypeVarTuple("Ts")
@@ -99,6 +104,7 @@ class Server(Lobby):
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self._server: asyncio.Server | None = None
+        self._tls: TlsListener | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self.port = self.config.port
         self.journal: Journal | None = None
@@ -138,7 +144,11 @@ class Server(Lobby):
             self.journal.look_for_damage()
         loop = asyncio.get_running_loop()
         try:
-            self._server = await loop.create_server(lambda: Client(self), config.host, config.port)
+            if config.tls is None:
+                factory: Callable[[], asyncio.Protocol] = lambda: Client(self)  # noqa: E731
+            else:
+                factory = self._tls = TlsListener(self, config.tls)  # a handshake, then a Client
+            self._server = await loop.create_server(factory, config.host, config.port)
         except OSError:
             if self.journal is not None:
                 self.journal.close()  # lets it go for another try
@@ -147,13 +157,15 @@ class Server(Lobby):
         self._heartbeat = asyncio.create_task(self._beat())
         if config.bots > 0 and PRACTICE not in self.tables:
             self._open_practice()
-        log.info("listening on %s:%d", config.host, self.port)
+        log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
 
     async def stop(self) -> None:
         """Stop accepting, tell every client, close every connection within seconds."""
         self.stopping = True
         if self._server is not None:
             self._server.close()
+        if self._tls is not None:
+            self._tls.stop()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         for table in list(self.tables.values()):

@@ -9,10 +9,12 @@ import json
 import logging
 import os
 import signal
+import ssl
 import sys
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
@@ -25,6 +27,7 @@ from craits.server.journal import (
 )
 from craits.server.records import build_record
 from craits.server.table import ABANDON_AFTER
+from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -188,7 +191,50 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="messages one connection may send at once (default 200)",
     )
+    add_tls_options(p)
     return p
+
+
+# ------------------------------------------------------------------ TLS (protocol §2)
+
+
+def add_tls_options(p: argparse.ArgumentParser) -> None:
+    """``--tls-cert`` and ``--tls-key``: serve TLS instead of plain TCP."""
+    tls = p.add_argument_group("TLS")
+    tls.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="serve TLS with this PEM certificate (chain), e.g. Let's Encrypt's "
+        "fullchain.pem or a self-signed one; clients connect with --tls or craitss://",
+    )
+    tls.add_argument(
+        "--tls-key", type=Path, default=None, metavar="FILE", help="the certificate's private key"
+    )
+
+
+def tls_context(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The TLS context ``--tls-cert``/``--tls-key`` ask for (None: plain TCP),
+    its certificate's fingerprint said on stderr for clients to pin.
+
+    Raises:
+        TlsSetupError: only one of the two is given, or they cannot be used.
+    """
+    if args.tls_cert is None and args.tls_key is None:
+        return None
+    if args.tls_cert is None or args.tls_key is None:
+        raise TlsSetupError("--tls-cert and --tls-key go together")
+    context = load_context(args.tls_cert, args.tls_key)
+    fp = certificate_fingerprint(args.tls_cert)
+    print(
+        f"craits-server: TLS certificate {args.tls_cert}, SHA-256 fingerprint "
+        f"{format_fingerprint(fp)}\n  (self-signed? friends join with: craits-client "
+        f"craitss://{join_address(args.host, args.port or DEFAULT_PORT)}?fp={fp})",
+        file=sys.stderr,
+        flush=True,
+    )
+    return context
 
 
 async def serve(config: ServerConfig) -> None:
@@ -205,7 +251,8 @@ async def serve(config: ServerConfig) -> None:
         loop.add_signal_handler(sig, stop.set)
     print(
         f"craits-server listening on {config.host}:{server.port} — "
-        f"join with: craits-client {join_address(config.host, server.port)}",
+        f"join with: craits-client {'craitss://' if config.tls else ''}"
+        f"{join_address(config.host, server.port)}",
         file=sys.stderr,
         flush=True,
     )
@@ -425,8 +472,14 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         stream=sys.stderr,
     )
+    config = config_from(args)
     try:
-        asyncio.run(serve(config_from(args)))
+        config.tls = tls_context(args)
+    except TlsSetupError as exc:
+        print(f"craits-server: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        asyncio.run(serve(config))
     except JournalDamaged as exc:
         print(f"craits-server: {exc}; 'craits-server check' says what is left", file=sys.stderr)
         return EXIT_DAMAGED
