@@ -33,7 +33,7 @@ def trust_question(untrusted: UntrustedCertificate, pins: Path) -> Text:
     text.append(f"  {':'.join(pairs[:16])}\n  {':'.join(pairs[16:])}\n\n", style="bold")
     text.append(
         "Trust it only if the server's operator gave you this fingerprint. "
-        f"Trusted, it is kept in {pins} and a changed certificate is refused."
+        f"Trusted, it is kept in\n  {pins}\nand a changed certificate is refused."
     )
     return text
 

@@ -257,29 +257,53 @@ async def open_tls(
     return reader, writer
 
 
+class Held(asyncio.Protocol):
+    """Stands in for a connection's protocol while its TLS handshake ends and
+    the server is checked: it holds what arrives (the peer may send with its
+    last handshake message), and is told nothing else matters."""
+
+    def __init__(self) -> None:
+        self.data: list[bytes] = []
+        self.eof = False
+        self.lost = False
+
+    def data_received(self, data: bytes) -> None:
+        """Hold ``data`` for the protocol that takes over."""
+        self.data.append(data)
+
+    def eof_received(self) -> bool:
+        """Note the end of the peer's stream (the TLS layer then closes)."""
+        self.eof = True
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Note that the connection is gone (nobody takes over)."""
+        self.lost = True
+
+
 async def start_tls(
     transport: asyncio.Transport,
-    protocol: asyncio.BaseProtocol,
+    protocol: asyncio.Protocol,
     host: str,
     port: int,
     options: TlsOptions,
 ) -> asyncio.Transport:
-    """Upgrade a TCP connection just made to ``host:port`` to TLS for
-    ``protocol``, trusted as ``options`` say (as :func:`open_tls`). The
-    protocol's ``connection_made`` is not called: the caller calls it with the
-    returned transport, once the server is trusted.
+    """Upgrade a TCP connection just made to ``host:port`` to TLS, trusted as
+    ``options`` say (as :func:`open_tls`), then give it to ``protocol``: its
+    ``connection_made`` is called with the TLS transport once the server is
+    trusted (and only then), then it is handed what arrived meanwhile.
 
     Raises:
-        as :func:`open_tls`; ``transport`` is then closed.
+        as :func:`open_tls`; ``transport`` is then closed and ``protocol`` is
+        told nothing.
     """
     loop = asyncio.get_running_loop()
     upgraded: list[asyncio.Transport] = []
+    held = Held()
 
     async def upgrade(context: ssl.SSLContext) -> ssl.SSLObject | None:
-        tls = await loop.start_tls(
-            transport, protocol, context, server_hostname=_server_hostname(host)
-        )
-        if tls is None:
+        tls = await loop.start_tls(transport, held, context, server_hostname=_server_hostname(host))
+        if tls is None or held.lost:
             raise ConnectionResetError("the connection was cut during the handshake")
         upgraded.append(tls)
         return cast("ssl.SSLObject | None", tls.get_extra_info("ssl_object"))
@@ -291,12 +315,20 @@ async def start_tls(
         for tls in upgraded:
             tls.abort()
         raise
-    return upgraded[-1]
+    tls = upgraded[-1]
+    tls.set_protocol(protocol)
+    protocol.connection_made(tls)
+    for data in held.data:
+        protocol.data_received(data)
+    if held.eof:
+        protocol.eof_received()
+    return tls
 
 
 __all__ = [
     "MIN_VERSION",
     "CertificateMismatch",
+    "Held",
     "NotTls",
     "TlsError",
     "TlsOptions",

@@ -23,7 +23,7 @@ import ssl
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from craits.protocol.tls import MIN_VERSION, fingerprint
+from craits.protocol.tls import MIN_VERSION, Held, fingerprint
 from craits.server.connection import Client, bound_buffers
 
 if TYPE_CHECKING:
@@ -89,27 +89,6 @@ def certificate_fingerprint(cert: Path) -> str:
     return fingerprint(ssl.PEM_cert_to_DER_cert(text[start : stop + len(end)]))
 
 
-class _Holder(asyncio.Protocol):
-    """Holds what arrives in the moment between the handshake's end and the
-    :class:`Client` taking the connection over (the TLS layer may read the
-    client's first frame with its last handshake message)."""
-
-    def __init__(self) -> None:
-        self.data: list[bytes] = []
-        self.eof = False
-        self.lost = False
-
-    def data_received(self, data: bytes) -> None:
-        self.data.append(data)
-
-    def eof_received(self) -> bool:
-        self.eof = True
-        return False  # the TLS layer closes the connection all the same
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.lost = True
-
-
 class TlsClient(Client):
     """A :class:`Client` over TLS: the same, but for what the end of the peer's
     stream returns (the TLS layer closes the connection itself)."""
@@ -173,7 +152,7 @@ class Handshake(asyncio.Protocol):
 
     async def _upgrade(self, raw: asyncio.Transport) -> None:
         """Shake hands; then hand the TLS transport to a new :class:`Client`."""
-        holder = _Holder()
+        holder = Held()  # the first frame may come with the handshake's end
         loop = asyncio.get_running_loop()
         try:
             transport = await loop.start_tls(

@@ -413,7 +413,7 @@ async def connect_bot(
                 await loop.create_connection(lambda: bot, host, port)
             else:
                 raw, _ = await loop.create_connection(asyncio.Protocol, host, port)
-                bot.connection_made(await start_tls(raw, bot, host, port, tls))
+                await start_tls(raw, bot, host, port, tls)  # says hello once trusted
             await bot.welcomed
     except TlsError as exc:
         bot.close()

@@ -164,7 +164,7 @@ async def test_an_idle_tls_connection_is_not_taken_for_one_that_stopped_reading(
         for _ in range(2):
             await ben.send({"type": "chat", "text": "hi"})
             await ana.expect("chat")
-            await asyncio.sleep(1.0)  # five write timeouts, nothing waiting
+            await asyncio.sleep(0.6)  # three write timeouts, nothing waiting
             assert len(srv.clients) == 2 and not any(c.closed for c in srv.clients)
         await ana.send({"type": "chat", "text": "still here"})
         await ben.expect("chat", where=lambda m: m.get("text") == "still here")
