@@ -3,7 +3,8 @@
 ``craits-server --tls-cert FILE --tls-key FILE`` serves TLS instead of plain
 TCP (protocol §2). :func:`load_context` reads the certificate and key once, at
 start, into a context speaking TLS 1.2 or later (1.3 preferred) with the
-standard library's defaults (no compression, forward-secret ciphers), and says
+standard library's defaults (no compression, forward-secret ciphers) and no
+renegotiation, and says
 in one line what is wrong with them if they do not load.
 
 Each accepted TCP connection is first a :class:`Handshake`: it upgrades itself
@@ -61,6 +62,7 @@ def load_context(cert: Path, key: Path) -> ssl.SSLContext:
     _read(key, "private key", b"PRIVATE KEY-----")
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.minimum_version = MIN_VERSION
+    context.options |= ssl.OP_NO_RENEGOTIATION  # TLS 1.2's, a peer's way to make work
     try:
         context.load_cert_chain(cert, key)
     except ssl.SSLError as exc:

@@ -47,6 +47,17 @@ async def test_a_client_trusting_the_authority_plays_over_tls(
     await ana.close()
 
 
+async def test_tls_1_2_is_spoken_and_nothing_older(tls_server: Server, certs: Certs) -> None:
+    context = ssl.create_default_context(cafile=str(certs.ca))
+    context.maximum_version = ssl.TLSVersion.TLSv1_2
+    _, writer = await asyncio.open_connection(HOST, tls_server.port, ssl=context)
+    assert writer.get_extra_info("ssl_object").version() == "TLSv1.2"
+    writer.close()
+    assert tls_server.config.tls is not None
+    assert tls_server.config.tls.minimum_version == ssl.TLSVersion.TLSv1_2
+    assert tls_server.config.tls.options & ssl.OP_NO_RENEGOTIATION
+
+
 async def test_the_host_name_is_checked(tls_server: Server, certs: Certs) -> None:
     """Signed by a trusted authority, but for another name: not trusted."""
     assert tls_server.config.tls is not None
