@@ -166,6 +166,7 @@ async def fetch_fingerprint(host: str, port: int) -> str:
 
     Raises:
         NotTls: the server does not speak TLS.
+        TlsError: the server cut the connection during the handshake.
         OSError: the server cannot be reached.
     """
     context = pinning_context()
@@ -191,8 +192,8 @@ async def _handshake(
     """Run ``upgrade`` with ``context``; a server that answers without TLS is :class:`NotTls`.
 
     Raises:
-        NotTls: an ``ssl.SSLError`` other than a failed verification, or the
-            connection cut during the handshake.
+        NotTls: an ``ssl.SSLError`` other than a failed verification.
+        TlsError: the server cut the connection during the handshake.
         ssl.SSLCertVerificationError: the certificate did not verify.
         OSError: the server cannot be reached.
     """
@@ -200,11 +201,11 @@ async def _handshake(
         return await upgrade(context)
     except ssl.SSLCertVerificationError:
         raise
+    except (ConnectionResetError, ssl.SSLEOFError):
+        raise TlsError(f"{host}:{port} cut the connection during the TLS handshake") from None
     except ssl.SSLError as exc:
         why = str(exc.reason or exc).lower().replace("_", " ")
         raise NotTls(host, port, why) from None
-    except ConnectionResetError:
-        raise NotTls(host, port, "the connection was cut during the handshake") from None
 
 
 async def _trusted(upgrade: Upgrade, host: str, port: int, options: TlsOptions) -> None:
@@ -240,7 +241,8 @@ async def open_tls(
         UntrustedCertificate: not pinned, and the certificate did not verify.
         CertificateMismatch: pinned, and the certificate is another one.
         NotTls: the server does not speak TLS.
-        TlsError: ``options.cafile`` cannot be read.
+        TlsError: ``options.cafile`` cannot be read, or the server cut the
+            connection during the handshake.
         OSError: the server cannot be reached.
     """
     reader, writer = await asyncio.open_connection(host, port)

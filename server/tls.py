@@ -120,7 +120,7 @@ class Handshake(asyncio.Protocol):
 
     Args:
         server: the server; its ``hello_timeout`` bounds the handshake, its
-            ``max_connections`` counts handshakes in progress with its clients.
+            ``max_connections`` the handshakes in progress at once.
         context: the server's TLS context (:func:`load_context`).
         pending: the handshakes in progress, shared by the listener's connections.
     """
@@ -141,8 +141,11 @@ class Handshake(asyncio.Protocol):
         peer = raw.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         server = self.server
-        if len(self.pending) + len(server.clients) >= server.config.max_connections:
-            log.debug("connection %s: the server is full; closed before TLS", self.peer)
+        # As many handshakes at once as connections, no more (each ends within
+        # the hello timeout); once one ends, its Client counts against the cap
+        # and is told server_full if the server is full (protocol §4.7).
+        if len(self.pending) >= server.config.max_connections:
+            log.info("connection %s: too many TLS handshakes at once; closed", self.peer)
             raw.abort()
             return
         # The kernel's buffer is bounded below the TLS layer, whose own buffer
@@ -164,7 +167,7 @@ class Handshake(asyncio.Protocol):
                 server_side=True,
                 ssl_handshake_timeout=self.server.config.hello_timeout,
             )
-        except (OSError, EOFError) as exc:  # ssl.SSLError is an OSError
+        except Exception as exc:  # ssl.SSLError, a reset, the deadline: one line, never more
             log.info("connection %s: TLS handshake failed: %s; closed", self.peer, _why(exc))
             raw.abort()
             return

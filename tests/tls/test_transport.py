@@ -118,6 +118,35 @@ async def test_plain_tcp_at_the_tls_port_is_refused_cleanly(
     await ben.close()
 
 
+async def test_a_full_tls_server_says_so_and_handshakes_are_capped(
+    config: Any, certs: Certs
+) -> None:
+    """protocol §4.7 over TLS: past the handshake, a full server says
+    ``server_full``; handshakes in progress are capped at the connection cap."""
+    from dataclasses import replace
+
+    from craits.server.tls import load_context
+
+    context = load_context(certs.server.cert, certs.server.key)
+    srv = Server(replace(config, tls=context, max_connections=1, hello_timeout=5.0))
+    await srv.start()
+    options = TlsOptions(cafile=str(certs.ca))
+    try:
+        ana = await tls_player(srv, "Ana", options)
+        with pytest.raises(ConnectError, match="the server is full"):
+            await Connection.open(HOST, srv.port, "Ben", tls=options)
+        await ana.close()
+        _, silent = await asyncio.open_connection(HOST, srv.port)  # a handshake never begun
+        async with asyncio.timeout(5):
+            while not srv._tls or not srv._tls.pending:
+                await asyncio.sleep(0.01)
+        with pytest.raises(ConnectError, match="cut the connection during the TLS handshake"):
+            await Connection.open(HOST, srv.port, "Cy", tls=options)
+        silent.close()
+    finally:
+        await srv.stop()
+
+
 async def test_tls_at_a_plain_port_says_the_server_does_not_speak_tls(
     server: Server,  # noqa: F811
 ) -> None:

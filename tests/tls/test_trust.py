@@ -90,6 +90,7 @@ async def test_a_fingerprint_given_ahead_is_accepted_and_kept_or_refused(
 ) -> None:
     known = KnownHosts(tmp_path / "known_hosts")
     port = tls_server.port
+    known.put(HOST, port, certs.other.fingerprint)  # an old pin, replaced by the one given
     given = format_fingerprint(certs.server.fingerprint).lower()  # as openssl prints it
     conn = await ServerTrust(known, fingerprint=given).open(HOST, port, "Ana", timeout=5)
     await conn.close()
