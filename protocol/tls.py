@@ -21,6 +21,7 @@ client does, in ``craits.client.known_hosts``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import ssl
 from collections.abc import Awaitable, Callable
@@ -116,8 +117,12 @@ def format_fingerprint(fp: str) -> str:
     return ":".join(upper[i : i + 2] for i in range(0, len(upper), 2))
 
 
+@functools.lru_cache(maxsize=8)
 def verifying_context(cafile: str | None = None) -> ssl.SSLContext:
     """A client context that checks the chain (system CAs, and ``cafile``) and the host name.
+
+    Made once per ``cafile`` and shared (loading the system's certificate
+    authorities takes tens of milliseconds); callers must not change it.
 
     Raises:
         TlsError: ``cafile`` cannot be read or holds no certificate.

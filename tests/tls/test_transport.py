@@ -21,6 +21,7 @@ from craits.protocol.tls import (
     TlsOptions,
     UntrustedCertificate,
     format_fingerprint,
+    verifying_context,
 )
 from craits.server.app import Server
 
@@ -56,6 +57,13 @@ async def test_tls_1_2_is_spoken_and_nothing_older(tls_server: Server, certs: Ce
     assert tls_server.config.tls is not None
     assert tls_server.config.tls.minimum_version == ssl.TLSVersion.TLSv1_2
     assert tls_server.config.tls.options & ssl.OP_NO_RENEGOTIATION
+
+
+def test_the_system_authorities_are_loaded_once(certs: Certs) -> None:
+    """Loading them takes tens of milliseconds: once per file, not per connection."""
+    assert verifying_context() is verifying_context()
+    assert verifying_context(str(certs.ca)) is verifying_context(str(certs.ca))
+    assert verifying_context(str(certs.ca)) is not verifying_context()
 
 
 async def test_the_host_name_is_checked(tls_server: Server, certs: Certs) -> None:
