@@ -145,7 +145,7 @@ class Handshake(asyncio.Protocol):
         # the hello timeout); once one ends, its Client counts against the cap
         # and is told server_full if the server is full (protocol §4.7).
         if len(self.pending) >= server.config.max_connections:
-            log.info("connection %s: too many TLS handshakes at once; closed", self.peer)
+            log.debug("connection %s: too many TLS handshakes at once; closed", self.peer)
             raw.abort()
             return
         # The kernel's buffer is bounded below the TLS layer, whose own buffer
