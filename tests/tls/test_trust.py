@@ -15,9 +15,13 @@ from craits.client.cli import main
 from craits.client.known_hosts import KnownHosts, ServerTrust, server_key
 from craits.client.store import TokenStore
 from craits.client.trust import TrustDialog
+from craits.protocol.address import parse_target
 from craits.protocol.client import ConnectError
 from craits.protocol.tls import TlsOptions, UntrustedCertificate, format_fingerprint
 from craits.server.app import Server
+from craits.server.bots.cli import build_parser as build_bot_parser
+from craits.server.bots.cli import main as bot_main
+from craits.server.bots.cli import tls_options
 from craits.server.bots.client import BotClient, BotError, connect_bot
 
 from tests.client.conftest import wait_for, wait_text
@@ -178,6 +182,24 @@ async def test_a_bot_joins_over_tls_with_a_pin(tls_server: Server, certs: Certs)
         )
     with pytest.raises(BotError, match="--tls-fingerprint"):
         await connect_bot(HOST, tls_server.port, BotClient("t", "Third", think=0), tls=TlsOptions())
+
+
+def test_the_bot_command_line_reads_tls_from_options_and_links(capsys: Any) -> None:
+    parser = build_bot_parser()
+    fp = "ab" * 32
+
+    def options(*argv: str) -> TlsOptions | None:
+        args = parser.parse_args([*argv, "--table", "t"])
+        target = parse_target(args.address, 7777)
+        return tls_options(args, target.tls, target.fingerprint)
+
+    assert options("example.org") is None
+    assert options("--tls", "example.org") == TlsOptions()
+    assert options(f"craitss://example.org?fp={fp}") == TlsOptions(fingerprint=fp)
+    assert options("--tls-fingerprint", fp.upper(), "example.org") == TlsOptions(fingerprint=fp)
+    assert options("--tls-ca", "ca.pem", "example.org") == TlsOptions(cafile="ca.pem")
+    assert bot_main(["example.org", "--table", "t", "--tls-fingerprint", "12"]) == 1
+    assert "bad --tls-fingerprint" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ the dialog
