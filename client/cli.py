@@ -17,6 +17,7 @@ from pathlib import Path
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError, Connection
+from craits.protocol.release import version
 from craits.protocol.types import ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
 
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         "q leaves, Ctrl+C quits at once (a seat in a running game is kept: "
         "starting the client again takes it back).",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
         "address",
         metavar="HOST[:PORT]",

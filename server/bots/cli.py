@@ -21,6 +21,7 @@ import sys
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.address import normalize_fingerprint, parse_target
+from craits.protocol.release import version
 from craits.protocol.tls import TlsOptions
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL
 
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="craits-bot",
         description="A computer player that joins a Craits table over the network.",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
         "address", metavar="HOST[:PORT]", help=f"the server (default port {DEFAULT_PORT})"
     )
