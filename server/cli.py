@@ -1,4 +1,13 @@
-"""``craits-server``: host Craits tables on this machine."""
+"""``craits-server``: host Craits tables on this machine.
+
+Its settings come from the command line, ``CRAITS_*`` environment variables
+and a TOML file (:mod:`craits.server.config`, generic over :func:`build_parser`:
+an option added there is a setting everywhere); its logs are plain or JSON
+lines naming the peer, table and seat (:mod:`craits.server.logs`); with
+``--metrics-port`` it serves Prometheus metrics (:mod:`craits.server.metrics`).
+``craits-server export``, ``check`` and ``status`` (:mod:`craits.server.status`)
+are commands of their own (:data:`COMMANDS`).
+"""
 
 from __future__ import annotations
 
@@ -561,9 +570,10 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def settings_from(argv: list[str]) -> argparse.Namespace | int:
+def settings_from(argv: list[str]) -> tuple[argparse.Namespace, list[str]] | int:
     """The settings in force (the command line over ``CRAITS_*`` over the
-    ``--config`` file over the defaults), checked; or the exit status after
+    ``--config`` file over the defaults), checked, with the ``CRAITS_*``
+    variables that are no setting; or the exit status after
     saying on one line what is wrong (:data:`EXIT_USAGE`), or after
     ``--print-config`` printed them (0)."""
     parser = build_parser()
@@ -583,7 +593,7 @@ def settings_from(argv: list[str]) -> argparse.Namespace | int:
     if args.print_config:
         sys.stdout.write(settings.render(parser, resolved))
         return 0
-    return args
+    return args, resolved.ignored
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -597,10 +607,13 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
         return status_main(argv[1:])
-    args = settings_from(argv)
-    if isinstance(args, int):
-        return args
+    got = settings_from(argv)
+    if isinstance(got, int):
+        return got
+    args, ignored = got
     logs.setup(args.log_level, args.log_format)
+    for name in ignored:
+        logging.getLogger("craits.server").warning("%s is not a setting; ignored", name)
     config = config_from(args)
     try:
         config.tls = tls_context(args)
