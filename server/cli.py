@@ -41,6 +41,7 @@ from craits.server.records import build_record
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
+from craits.server.web import start_web, stop_web, web_url
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -236,6 +237,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="messages one connection may send at once (default 200)",
     )
+    p.add_argument(
+        "--web",
+        type=int,
+        metavar="PORT",
+        help="also serve the game to web browsers on this HTTP port (craits-web, "
+        "a child process; same --host)",
+    )
     add_tls_options(p)
     settings.add_config_options(p)
     return p
@@ -292,7 +300,8 @@ class MetricsBindError(Exception):
 
 async def serve(config: ServerConfig, args: argparse.Namespace | None = None) -> None:
     """Run a server until SIGINT, SIGTERM or SIGHUP (:data:`STOP_SIGNALS`),
-    then shut down cleanly; with ``args.metrics_port``, serve its metrics too.
+    then shut down cleanly; with ``args.metrics_port``, serve its metrics too;
+    with ``args.web``, ``craits-web`` beside it (:mod:`craits.server.web`).
 
     Raises:
         OSError: the address (or the metrics' address) cannot be bound.
@@ -309,6 +318,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             where = f"{args.metrics_host}:{args.metrics_port}"
             why = exc.strerror or exc
             raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
+    web_port = getattr(args, "web", None) if args is not None else None
+    web = None if web_port is None else await start_web(config.host, server.port, web_port)
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
@@ -321,12 +332,17 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
         f"join with: craits-client {'craitss://' if config.tls else ''}"
         f"{join_address(config.host, server.port)}"
     )
-    if args is not None and args.log_format == "json":
-        logging.getLogger("craits.server").info("%s", ready)  # every line JSON
-    else:
-        print(ready, file=sys.stderr, flush=True)
+    if web_port is not None:
+        ready += f"\nin a browser: {web_url(config.host, web_port)}"
+    for line in ready.splitlines():
+        if args is not None and args.log_format == "json":
+            logging.getLogger("craits.server").info("%s", line)  # every line JSON
+        else:
+            print(line, file=sys.stderr, flush=True)
     await stop.wait()
     logging.getLogger("craits.server").info("shutting down")
+    if web is not None:
+        await stop_web(web)
     if exporter is not None:
         exporter.stop()
     await server.stop()
@@ -539,6 +555,8 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
     ]
+    if args.web is not None:
+        checks.append(("web", 1 <= args.web <= 65535, "must be a port 1..65535"))
     if args.metrics_port is not None:
         checks.append(("metrics_port", 0 <= args.metrics_port <= 65535, "must be 1..65535"))
     for dest, good, why in checks:
