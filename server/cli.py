@@ -41,7 +41,7 @@ from craits.server.records import build_record
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
-from craits.server.web import start_web, stop_web, web_url
+from craits.server.web import game_address, start_web, stop_web, web_url
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -294,6 +294,15 @@ def tls_context(args: argparse.Namespace) -> ssl.SSLContext | None:
     return context
 
 
+def tls_game_link(config: ServerConfig, args: argparse.Namespace | None, port: int) -> str | None:
+    """How ``craits-web`` (``--web``) reaches a TLS server: a ``craitss://`` link
+    pinning the server's own certificate (protocol §1.1, §2); None over plain TCP."""
+    if config.tls is None or args is None or args.tls_cert is None:
+        return None
+    fp = certificate_fingerprint(args.tls_cert)
+    return f"craitss://{game_address(config.host, port)}?fp={fp}"
+
+
 class MetricsBindError(Exception):
     """The metrics' address cannot be bound; ``str()`` says so in one line."""
 
@@ -319,7 +328,10 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             why = exc.strerror or exc
             raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
-    web = None if web_port is None else await start_web(config.host, server.port, web_port)
+    web = None
+    if web_port is not None:
+        game = tls_game_link(config, args, server.port)  # None: plain TCP
+        web = await start_web(config.host, server.port, web_port, game)
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()

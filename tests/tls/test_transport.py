@@ -345,3 +345,23 @@ async def test_the_command_serves_tls_and_says_its_fingerprint(certs: Certs) -> 
         await conn.close()
     finally:
         await stop_server(proc)
+
+
+def test_craits_web_beside_a_tls_server_reaches_it_pinned(certs: Certs) -> None:
+    """``craits-server --web PORT --tls-cert …``: craits-web's clients get a
+    ``craitss://`` link pinning the server's own certificate."""
+    import argparse
+
+    from craits.protocol.address import parse_target
+    from craits.server.app import ServerConfig
+    from craits.server.cli import tls_game_link
+    from craits.server.tls import load_context
+
+    args = argparse.Namespace(tls_cert=certs.server.cert)
+    assert tls_game_link(ServerConfig(host="0.0.0.0"), args, 7000) is None
+    config = ServerConfig(host="0.0.0.0", tls=load_context(certs.server.cert, certs.server.key))
+    link = tls_game_link(config, args, 7000)
+    assert link is not None
+    target = parse_target(link, 7777)
+    assert (target.host, target.port, target.tls) == ("127.0.0.1", 7000, True)
+    assert target.fingerprint == certs.server.fingerprint
