@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import TypeVarTuple
 
 from craits.protocol import DEFAULT_PORT
-from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
+from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 from craits.server import logs
+from craits.server.cluster.registry import ClusterNode
+from craits.server.cluster.start import start_node
 from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
@@ -87,6 +89,20 @@ class ServerConfig:
     tls: ssl.SSLContext | None = None
     """Serve TLS with this context (:func:`craits.server.tls.load_context`);
     None: plain TCP (protocol §2)."""
+    cluster: str | None = None
+    """Redis's URL (``redis://HOST:PORT``) to join a cluster; None: a single server
+    (docs/cluster.md)."""
+    advertise: str | None = None
+    """The ``HOST:PORT`` other nodes send clients to for this node's tables
+    (None: the address it listens on)."""
+    cluster_heartbeat: float = 1.0
+    """Seconds between a cluster node's heartbeats (its key lives four)."""
+    shared_port: int | None = None
+    """A cluster node started by ``--workers``: it also accepts on this port,
+    shared with the other workers (``SO_REUSEPORT``)."""
+    drain_timeout: float = 0.0
+    """A cluster node told to stop first takes no new tables and waits up to this
+    many seconds for its games to end (0: it stops at once; docs/cluster.md)."""
 
 
 Ts = TypeVarTuple("Ts")
@@ -114,6 +130,7 @@ class Server(Lobby):
         """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
         self.recorder: Recorder | None = None
         """Commits the journal's writes (None: no journal)."""
+        self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -145,20 +162,25 @@ class Server(Lobby):
             self.journal.look_for_damage()
         loop = asyncio.get_running_loop()
         try:
-            if config.tls is None:
-                factory: Callable[[], asyncio.Protocol] = lambda: Client(self)  # noqa: E731
-            else:
-                factory = self._tls = TlsListener(self, config.tls)  # a handshake, then a Client
-            self._server = await loop.create_server(factory, config.host, config.port)
+            if config.tls is not None:
+                self._tls = TlsListener(self, config.tls)  # a handshake, then a Client
+            self._server = await loop.create_server(self.accept, config.host, config.port)
         except OSError:
             if self.journal is not None:
                 self.journal.close()  # lets it go for another try
             raise
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
+        self.cluster = await start_node(self)  # with --cluster: joins it in the background
         if config.bots > 0 and PRACTICE not in self.tables:
             self._open_practice()
         log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
+
+    def accept(self) -> asyncio.Protocol:
+        """The protocol of a connection accepted (a protocol factory, for every
+        port the server listens on): a :class:`Client`, or over TLS first a
+        :class:`~craits.server.tls.Handshake`."""
+        return Client(self) if self._tls is None else self._tls()
 
     async def stop(self) -> None:
         """Stop accepting, tell every client, close every connection within seconds."""
@@ -169,6 +191,8 @@ class Server(Lobby):
             self._tls.stop()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         for table in list(self.tables.values()):
             table.close_timers()
         self.flush()  # every move is recorded and sent before goodbye
@@ -325,9 +349,9 @@ class Server(Lobby):
             except JournalError as exc:
                 log.error("table %s: %s", table.name, exc)
         message: TableClosedMsg = {"type": ServerMessage.TABLE_CLOSED, "name": table.name}
-        for client in self._watchers:
-            if client.table is None:
-                client.send(message)
+        self.tell_lobby(message)
+        if self.cluster is not None:
+            self.cluster.table_closed(table.name)
         if table.name == PRACTICE and self.config.bots > 0 and not self.stopping:
             self._open_practice()
 
@@ -348,6 +372,12 @@ class Server(Lobby):
         for _ in range(self.config.bots):
             table.membership.add_bot(self.config.bot_level)
 
+    def tell_lobby(self, message: TableInfoMsg | TableClosedMsg | ErrorMsg) -> None:
+        """Send ``message`` to the lobby watchers not at a table (protocol §7.2)."""
+        for client in self._watchers:
+            if client.table is None:
+                client.send(message)
+
     def watch(self, client: Client, on: bool) -> None:
         """Send (or stop sending) lobby updates to ``client``."""
         if on:
@@ -358,7 +388,9 @@ class Server(Lobby):
     # ------------------------------------------- the tables' Lobby interface
 
     def table_changed(self, table: Table) -> None:
-        """``table``'s info changed: tell the lobby watchers not at a table."""
+        """``table``'s info changed: tell the lobby watchers (and a cluster's nodes)."""
+        if self.cluster is not None and table.name in self.tables:
+            self.cluster.table_changed(table.name)
         if self._watchers and table.name in self.tables:
             message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": table.info()}
             for client in self._watchers:
