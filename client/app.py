@@ -10,11 +10,14 @@ App, and they send requests through the session's methods.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from pathlib import Path
 from typing import Any, ClassVar
 
 from craits.protocol import VERSION
+from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -24,6 +27,7 @@ from textual.screen import Screen
 
 from .cards import CardStyle
 from .creator import show_news
+from .known_hosts import ServerTrust
 from .link import LinkState
 from .lobby import LobbyScreen
 from .model import TableModel
@@ -45,6 +49,7 @@ from .session import (
 from .store import TokenStore
 from .summary import SummaryScreen
 from .table import TableScreen
+from .trust import TrustDialog
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +78,8 @@ class CraitsApp(App[None]):
         retry_base: the first pause between reconnection tries, in seconds;
             it doubles up to ``retry_max``.
         protocol_version: the version sent in hello (for tests of refusal).
+        tls: connect with TLS, trusting the server as this says (a certificate
+            that does not verify is shown in a :class:`TrustDialog`); None: plain TCP.
         web: running in a browser (``craits-web``): a failure to connect is shown
             in the app with a retry instead of ending it, and Ctrl+C copies the
             selection instead of quitting (leaving is the lobby's ``q``).
@@ -102,6 +109,7 @@ class CraitsApp(App[None]):
         retry_base: float = 0.5,
         retry_max: float = 8.0,
         protocol_version: int = VERSION,
+        tls: ServerTrust | None = None,
         web: bool = False,
     ):
         super().__init__()
@@ -128,7 +136,10 @@ class CraitsApp(App[None]):
             retry_base=retry_base,
             retry_max=retry_max,
             protocol_version=protocol_version,
+            tls=tls,
         )
+        if tls is not None and tls.ask is None:
+            tls.ask = self.ask_trust
         self.error_message: str | None = None
         """Why the client gave up (printed by the command once the screen is restored)."""
         self._lobby: LobbyScreen | None = None
@@ -184,6 +195,18 @@ class CraitsApp(App[None]):
     def on_mount(self) -> None:
         """Start the session in a worker."""
         self.run_worker(self.session.run(), name="network", group="network", exit_on_error=False)
+
+    async def ask_trust(self, untrusted: UntrustedCertificate, pins: Path) -> bool:
+        """Ask the user, in a :class:`TrustDialog`, whether to trust a certificate
+        that did not verify (trust on first use); True to trust and pin it."""
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def answered(yes: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(bool(yes))
+
+        self.push_screen(TrustDialog(untrusted, pins), answered)
+        return await answer
 
     def table_screen(self) -> TableScreen | None:
         """The table screen on the stack, or None."""

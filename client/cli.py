@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
-from craits.protocol.address import Target, parse_target
+from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError, Connection
 from craits.protocol.release import version
 from craits.protocol.types import ListTablesMsg, TableInfo
@@ -28,6 +28,7 @@ from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, Table
 
 from . import privacy
 from .cards import unicode_suits_ok
+from .known_hosts import KnownHosts, ServerTrust
 from .options import describe_rules
 
 EXIT_ERROR = 1
@@ -102,7 +103,46 @@ def build_parser() -> argparse.ArgumentParser:
         help="run inside craits-web: connection problems are shown in the app with a retry, "
         "and Ctrl+C copies instead of quitting",
     )
+    add_tls_options(p)
     return p
+
+
+def add_tls_options(p: argparse.ArgumentParser) -> None:
+    """``--tls``, ``--tls-fingerprint`` and ``--tls-ca`` (protocol §2)."""
+    tls = p.add_argument_group("TLS (a server started with --tls-cert)")
+    tls.add_argument(
+        "--tls",
+        action="store_true",
+        help="connect with TLS, as a craitss://HOST:PORT address does; the certificate is "
+        "verified against the system's authorities, or else shown to you to trust "
+        "(its fingerprint is then kept for that server)",
+    )
+    tls.add_argument(
+        "--tls-fingerprint",
+        metavar="SHA256",
+        help="accept only the certificate with this SHA-256 fingerprint (64 hex digits, "
+        "colons allowed; craits-server prints it at start), without asking; implies --tls",
+    )
+    tls.add_argument(
+        "--tls-ca",
+        metavar="FILE",
+        help="also trust the certificate authorities in this PEM file; implies --tls",
+    )
+
+
+def server_trust(args: argparse.Namespace, target: Target) -> ServerTrust | None:
+    """How to trust the server: None for plain TCP, else TLS as ``args`` and
+    the address say (``--tls-fingerprint`` before the link's ``fp=``).
+
+    Raises:
+        ValueError: ``--tls-fingerprint`` is not a SHA-256 fingerprint.
+    """
+    if not (target.tls or args.tls or args.tls_fingerprint or args.tls_ca):
+        return None
+    fingerprint = target.fingerprint
+    if args.tls_fingerprint:
+        fingerprint = normalize_fingerprint(args.tls_fingerprint)
+    return ServerTrust(KnownHosts(), cafile=args.tls_ca, fingerprint=fingerprint)
 
 
 def _plain(text: str) -> str:
@@ -131,13 +171,19 @@ def format_tables(tables: list[TableInfo]) -> str:
     return "\n".join(lines)
 
 
-async def list_tables(host: str, port: int, name: str, timeout: float = 5.0) -> list[TableInfo]:
-    """The server's tables, by one short connection.
+async def list_tables(
+    host: str, port: int, name: str, timeout: float = 5.0, tls: ServerTrust | None = None
+) -> list[TableInfo]:
+    """The server's tables, by one short connection (over TLS with ``tls``:
+    nobody is asked to trust a certificate, one that does not verify is refused).
 
     Raises:
-        ConnectError: unreachable, refused, or no answer in time.
+        ConnectError: unreachable, refused, not trusted, or no answer in time.
     """
-    conn = await Connection.open(host, port, name, timeout=timeout)
+    if tls is not None:
+        conn = await tls.open(host, port, name, timeout=timeout)
+    else:
+        conn = await Connection.open(host, port, name, timeout=timeout)
     try:
         await conn.send(ListTablesMsg(type=ClientMessage.LIST_TABLES))
         async with asyncio.timeout(timeout):
@@ -209,13 +255,18 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"craits-client: bad address {args.address!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        trust = server_trust(args, target)
+    except ValueError as exc:
+        print(f"craits-client: bad --tls-fingerprint: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     host, port = target.host, target.port
     table = None if target.watch else target.table
     spectate, code = target.table if target.watch else None, target.code
     name = clean_name(args.name) if args.name else default_name()
     if args.list:
         try:
-            tables = asyncio.run(list_tables(host, port, name))
+            tables = asyncio.run(list_tables(host, port, name, tls=trust))
         except ConnectError as exc:
             print(f"craits-client: {exc}", file=sys.stderr)
             return EXIT_ERROR
@@ -236,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         code=code,
         ascii=ascii_suits,
         web=args.web,
+        tls=trust,
     )
     try:
         app.run()

@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from craits.protocol import VERSION, ProtocolError, encode
 from craits.protocol.client import ConnectError, Connection
@@ -22,7 +22,20 @@ from craits.protocol.messages import parse_server_message
 from craits.protocol.types import ClientMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode
 
+from .known_hosts import ServerTrust
+
 log = logging.getLogger(__name__)
+
+
+class LinkOptions(TypedDict, total=False):
+    """The keyword options of :class:`Link` a :class:`~craits.client.session.Session`
+    passes through (seconds; the protocol version; how to trust a TLS server)."""
+
+    connect_timeout: float
+    retry_base: float
+    retry_max: float
+    protocol_version: int
+    tls: ServerTrust | None
 
 
 class LinkState(StrEnum):
@@ -62,6 +75,7 @@ class Link:
         retry_base: the first pause between tries, in seconds; it doubles up
             to ``retry_max``.
         protocol_version: the version sent in hello.
+        tls: connect with TLS, trusting the server as this says; None: plain TCP.
     """
 
     def __init__(
@@ -75,8 +89,10 @@ class Link:
         retry_base: float = 0.5,
         retry_max: float = 8.0,
         protocol_version: int = VERSION,
+        tls: ServerTrust | None = None,
     ):
         self.owner = owner
+        self.tls = tls
         self.host = host
         self.port = port
         self.name = name
@@ -140,13 +156,7 @@ class Link:
         while True:
             self._set(LinkState.RECONNECTING if self._connected_once else LinkState.CONNECTING)
             try:
-                conn = await Connection.open(
-                    self.host,
-                    self.port,
-                    self.name,
-                    timeout=self.connect_timeout,
-                    version=self.protocol_version,
-                )
+                conn = await self._open()
             except ConnectError as exc:
                 if not self._connected_once:
                     self.owner.unreachable(str(exc))
@@ -158,6 +168,21 @@ class Link:
                 self._moving = False  # a redirect: straight to the other node
                 continue
             await self._backoff(why)
+
+    async def _open(self) -> Connection:
+        """One try at connecting, over TLS if asked.
+
+        Raises:
+            ConnectError: the try failed (why, in one line).
+        """
+        timeout, version = self.connect_timeout, self.protocol_version
+        if self.tls is not None:
+            return await self.tls.open(
+                self.host, self.port, self.name, timeout=timeout, version=version
+            )
+        return await Connection.open(
+            self.host, self.port, self.name, timeout=timeout, version=version
+        )
 
     async def _serve(self, conn: Connection) -> str:
         """Read messages until the connection ends; why it ended, in words."""

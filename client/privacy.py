@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from craits.protocol.address import Target
@@ -100,6 +100,9 @@ class Privacy:
     server: Target
     codes: dict[str, str] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)
+    pin: Callable[[], str | None] | None = None
+    """For a server over TLS: the certificate fingerprint pinned for it now (given
+    ahead or trusted on first use), put in links so friends pin it too (§1.1)."""
 
     def code_for(self, table: str, code: str | None = None) -> str | None:
         """The code to send to ``table``: ``code`` if given (kept for next time,
@@ -111,7 +114,12 @@ class Privacy:
     def link(self, table: str) -> str | None:
         """The invite link of ``table``, if its code is known."""
         code = self.codes.get(table)
-        return None if code is None else self.server.with_table(table, code).link()
+        if code is None:
+            return None
+        server = self.server
+        if server.tls and server.fingerprint is None and self.pin is not None:
+            server = replace(server, fingerprint=self.pin())
+        return server.with_table(table, code).link()
 
 
 def on_invite(session: SessionLike, m: InviteMsg) -> None:

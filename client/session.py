@@ -21,9 +21,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, cast
+from typing import Literal, Unpack, cast
 
-from craits.protocol import VERSION
 from craits.protocol.actions import Action, action_to_wire
 from craits.protocol.address import Target
 from craits.protocol.redirect import ANSWERS, MAX_REDIRECTS, redirect_target
@@ -75,7 +74,8 @@ from . import privacy
 from .cards import CardStyle
 from .commitments import DIR_NAME, CommitmentStore
 from .describe import Describer
-from .link import Link
+from .known_hosts import ServerTrust
+from .link import Link, LinkOptions
 from .model import Lobby, TableModel
 from .privacy import CodeNeeded, InviteReady
 from .store import SavedSeat, TokenStore
@@ -227,6 +227,20 @@ ENDED_BY: dict[Want, frozenset[ErrorCode]] = {
 error ends the intent. Other errors leave it waiting."""
 
 
+def _first_intent(table: str | None, spectate: str | None, name: str) -> Intent:
+    """What a session asks once connected: join ``table``, watch ``spectate``, or nothing."""
+    if table:
+        return Intent(Want.JOIN, table, name)
+    return Intent(Want.SPECTATE, spectate) if spectate else IDLE
+
+
+def _pin(tls: ServerTrust | None, host: str, port: int) -> Callable[[], str | None] | None:
+    """The fingerprint pinned for a TLS server, read when an invite link is made."""
+    if tls is None:
+        return None
+    return lambda: tls.fingerprint or tls.known.get(host, port)
+
+
 class Session:
     """One client's session with a server (see the module's notes).
 
@@ -242,7 +256,7 @@ class Session:
         table: join this table once connected (unless a saved seat is taken back).
         spectate: watch this table once connected.
         code: the invite code of that table, if it is private (protocol §11.9).
-        connect_timeout, retry_base, retry_max, protocol_version: as :class:`Link`'s.
+        link_options: :class:`~craits.client.link.LinkOptions`, passed to :class:`Link`.
     """
 
     def __init__(
@@ -258,13 +272,13 @@ class Session:
         table: str | None = None,
         spectate: str | None = None,
         code: str | None = None,
-        connect_timeout: float = 5.0,
-        retry_base: float = 0.5,
-        retry_max: float = 8.0,
-        protocol_version: int = VERSION,
+        **link_options: Unpack[LinkOptions],
     ):
         self.port = port
-        self.privacy = privacy.Privacy(Target(host, port))
+        self.privacy = privacy.Privacy(
+            Target(host, port, tls=link_options.get("tls") is not None),
+            pin=_pin(link_options.get("tls"), host, port),
+        )
         """The invite codes known (:mod:`craits.client.privacy`)."""
         if code and (table or spectate):
             self.privacy.code_for(str(table or spectate), code)
@@ -276,26 +290,13 @@ class Session:
         self.store = store
         self.commitments = commitments or CommitmentStore(store.path.parent / DIR_NAME)
         self.style = style
-        self.link = Link(
-            self,
-            host,
-            port,
-            name,
-            connect_timeout=connect_timeout,
-            retry_base=retry_base,
-            retry_max=retry_max,
-            protocol_version=protocol_version,
-        )
+        self.link = Link(self, host, port, name, **link_options)
         self.model: TableModel | None = None
         """The table shown (seated or watching), or None in the lobby."""
         self.lobby = Lobby()
         self.intent = IDLE
         self._listener = listener
-        self._start = IDLE
-        if table:
-            self._start = Intent(Want.JOIN, table, name)
-        elif spectate:
-            self._start = Intent(Want.SPECTATE, spectate)
+        self._start = _first_intent(table, spectate, name)
         self._next_id = int(time.time() * 1000) * 1000
         # the last request a cluster may redirect (§7.4), the redirects it had,
         # whether to send it again once connected (see _on_redirect)

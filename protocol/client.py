@@ -12,7 +12,7 @@ import os
 import socket
 from collections import deque
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .messages import parse_server_message
 from .types import HelloMsg, PongMsg, ServerMsg
@@ -26,6 +26,9 @@ from .wire import (
     decode,
     encode,
 )
+
+if TYPE_CHECKING:
+    from .tls import TlsOptions
 
 READ_SIZE = 256 * 1024
 """Most bytes taken from the stream at a time."""
@@ -58,6 +61,13 @@ def parse_address(address: str, default_port: int) -> tuple[str, int]:
     return host or "127.0.0.1", port
 
 
+def _cut_at_once(conn: Connection, exc: BaseException) -> bool:
+    """Whether the server cut the connection before a byte of its answer came
+    (closed or reset): what a TLS server does to a hello in plain TCP."""
+    cut = isinstance(exc, (ConnectionResetError, asyncio.IncompleteReadError))
+    return cut and conn._frames.pending == 0 and not conn._bodies
+
+
 class Connection:
     """One framed msgpack connection to a Craits server.
 
@@ -86,16 +96,30 @@ class Connection:
         name: str | None = None,
         timeout: float = 5.0,
         version: int = VERSION,
+        tls: TlsOptions | None = None,
     ) -> Connection:
         """Connect to ``host:port`` and complete the handshake within ``timeout`` seconds.
+
+        With ``tls``, the connection is TLS, trusted as its options say
+        (:func:`craits.protocol.tls.open_tls`: verified, or pinned by fingerprint;
+        protocol §2); without, plain TCP.
 
         Raises:
             ConnectError: unreachable, timed out, or the server refused the
                 hello (e.g. an unsupported version); the message is one line.
+                With ``tls``, its subclasses of :class:`craits.protocol.tls.TlsError`
+                say why the server was not trusted (``UntrustedCertificate``,
+                ``CertificateMismatch``) or does not speak TLS (``NotTls``).
         """
+        conn: Connection | None = None
         try:
             async with asyncio.timeout(timeout):
-                reader, writer = await asyncio.open_connection(host, port)
+                if tls is None:
+                    reader, writer = await asyncio.open_connection(host, port)
+                else:
+                    from .tls import open_tls  # the ssl module only for TLS
+
+                    reader, writer = await open_tls(host, port, tls)
                 conn = cls(reader, writer)
                 hello: HelloMsg = {
                     "type": ClientMessage.HELLO,
@@ -108,7 +132,14 @@ class Connection:
                 reply = await conn.recv()
         except TimeoutError:
             raise ConnectError(f"no answer from {host}:{port} within {timeout:g} s") from None
-        except OSError as exc:
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            if conn is not None and tls is None and _cut_at_once(conn, exc):
+                raise ConnectError(
+                    f"{host}:{port} closed the connection without answering "
+                    "(if it serves TLS, connect with --tls or a craitss:// address)"
+                ) from None
+            if isinstance(exc, asyncio.IncompleteReadError):
+                raise ConnectError(f"{host}:{port} does not speak the Craits protocol") from None
             # asyncio words a refusal "Connect call failed ('127.0.0.1', 1)": say what
             # the error number means instead ("connection refused")
             if exc.errno and not isinstance(exc, socket.gaierror):
@@ -117,7 +148,7 @@ class Connection:
                 why = exc.strerror or str(exc)
             why = why[:1].lower() + why[1:]
             raise ConnectError(f"cannot reach {host}:{port}: {why}") from None
-        except (asyncio.IncompleteReadError, ProtocolError):
+        except ProtocolError:
             raise ConnectError(f"{host}:{port} does not speak the Craits protocol") from None
         if reply.get("type") != ServerMessage.WELCOME:
             await conn.close()

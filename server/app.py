@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from craits.server.recorder import Recorder
 from craits.server.restore import SetAside, rebuild_table, restore_tables
 from craits.server.seating import token_digest
 from craits.server.table import ABANDON_AFTER, Table, TableConfig
+from craits.server.tls import TlsListener
 
 log = logging.getLogger("craits.server")
 
@@ -88,6 +90,9 @@ class ServerConfig:
     bot_level: str = DEFAULT_BOT_LEVEL
     durability: Durability = Durability.FULL
     """Whether each journal commit is fsynced before its messages go out."""
+    tls: ssl.SSLContext | None = None
+    """Serve TLS with this context (:func:`craits.server.tls.load_context`);
+    None: plain TCP (protocol §2)."""
     cluster: str | None = None
     """Redis's URL (``redis://HOST:PORT``) to join a cluster; None: a single server
     (docs/cluster.md)."""
@@ -128,6 +133,7 @@ class Server(Lobby):
         self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
         self.wrong_codes = WrongCodes.of(self.config)  # the budget of wrong invite codes
         self._server: asyncio.Server | None = None
+        self._tls: TlsListener | None = None
         self._heartbeat: asyncio.Task[None] | None = None
         self.port = self.config.port
         self.journal: Journal | None = None
@@ -155,21 +161,12 @@ class Server(Lobby):
         """
         config = self.config
         if config.data_dir is not None:
-            self.journal = Journal(
-                config.data_dir / "craits.db",
-                on_pending=self._schedule_flush,
-                durability=config.durability,
-            )
-            self.recorder = Recorder(self, self.journal)
-            try:
-                self.set_aside = restore_tables(self.journal.tables(), self._restore)
-            except JournalError:
-                self.journal.close()
-                raise
-            self.journal.look_for_damage()
+            _open_journal(self, config.data_dir)
         loop = asyncio.get_running_loop()
         try:
-            self._server = await loop.create_server(lambda: Client(self), config.host, config.port)
+            if config.tls is not None:
+                self._tls = TlsListener(self, config.tls)  # a handshake, then a Client
+            self._server = await loop.create_server(self.accept, config.host, config.port)
         except OSError:
             if self.journal is not None:
                 self.journal.close()  # lets it go for another try
@@ -179,13 +176,21 @@ class Server(Lobby):
         self.cluster = await start_node(self)  # with --cluster: joins it in the background
         if config.bots > 0 and PRACTICE not in self.tables:
             self._open_practice()
-        log.info("listening on %s:%d", config.host, self.port)
+        log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
+
+    def accept(self) -> asyncio.Protocol:
+        """The protocol of a connection accepted (a protocol factory, for every
+        port the server listens on): a :class:`Client`, or over TLS first a
+        :class:`~craits.server.tls.Handshake`."""
+        return Client(self) if self._tls is None else self._tls()
 
     async def stop(self) -> None:
         """Stop accepting, tell every client, close every connection within seconds."""
         self.stopping = True
         if self._server is not None:
             self._server.close()
+        if self._tls is not None:
+            self._tls.stop()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         if self.cluster is not None:
@@ -436,3 +441,25 @@ def find_seat(
     if stored is None or not hmac.compare_digest(stored, digest):
         return None
     return found
+
+
+def _open_journal(server: Server, data_dir: Path) -> None:
+    """Open ``server``'s journal in ``data_dir`` and restore its tables (a
+    table that does not replay is set aside, :attr:`Server.set_aside`).
+
+    Raises:
+        JournalError: as :meth:`Server.start` says.
+    """
+    journal = Journal(
+        data_dir / "craits.db",
+        on_pending=server._schedule_flush,
+        durability=server.config.durability,
+    )
+    server.journal = journal
+    server.recorder = Recorder(server, journal)
+    try:
+        server.set_aside = restore_tables(journal.tables(), server._restore)
+    except JournalError:
+        journal.close()
+        raise
+    journal.look_for_damage()

@@ -18,11 +18,13 @@ import json
 import logging
 import os
 import signal
+import ssl
 import sys
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.release import version
+from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server import config as settings
 from craits.server import logs, metrics
@@ -46,7 +48,8 @@ from craits.server.journal import (
 from craits.server.records import build_record
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
-from craits.server.web import start_web, stop_web, web_url
+from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
+from craits.server.web import game_address, start_web, stop_web, web_url
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -259,9 +262,64 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the game to web browsers on this HTTP port (craits-web, "
         "a child process; same --host)",
     )
+    add_tls_options(p)
     add_cluster_options(p)  # --cluster, --advertise (docs/cluster.md)
     settings.add_config_options(p)
     return p
+
+
+# ------------------------------------------------------------------ TLS (protocol §2)
+
+
+def add_tls_options(p: argparse.ArgumentParser) -> None:
+    """``--tls-cert`` and ``--tls-key``: serve TLS instead of plain TCP."""
+    tls = p.add_argument_group("TLS")
+    tls.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="serve TLS with this PEM certificate (chain), e.g. Let's Encrypt's "
+        "fullchain.pem or a self-signed one; clients connect with --tls or craitss://",
+    )
+    tls.add_argument(
+        "--tls-key", type=Path, default=None, metavar="FILE", help="the certificate's private key"
+    )
+
+
+def tls_context(args: argparse.Namespace) -> ssl.SSLContext | None:
+    """The TLS context ``--tls-cert``/``--tls-key`` ask for (None: plain TCP),
+    its certificate's fingerprint said on stderr (logged, with ``--log-format json``)
+    for clients to pin.
+
+    Raises:
+        TlsSetupError: only one of the two is given, or they cannot be used.
+    """
+    if args.tls_cert is None and args.tls_key is None:
+        return None
+    if args.tls_cert is None or args.tls_key is None:
+        raise TlsSetupError("--tls-cert and --tls-key go together")
+    context = load_context(args.tls_cert, args.tls_key)
+    fp = certificate_fingerprint(args.tls_cert)
+    said = (
+        f"TLS certificate {args.tls_cert}, SHA-256 fingerprint {format_fingerprint(fp)} "
+        f"(self-signed? friends join with: craits-client "
+        f"craitss://{join_address(args.host, args.port or DEFAULT_PORT)}?fp={fp})"
+    )
+    if args.log_format == "json":
+        logging.getLogger("craits.server").info("%s", said)  # every line JSON
+    else:
+        print(f"craits-server: {said}", file=sys.stderr, flush=True)
+    return context
+
+
+def tls_game_link(config: ServerConfig, args: argparse.Namespace | None, port: int) -> str | None:
+    """How ``craits-web`` (``--web``) reaches a TLS server: a ``craitss://`` link
+    pinning the server's own certificate (protocol §1.1, §2); None over plain TCP."""
+    if config.tls is None or args is None or args.tls_cert is None:
+        return None
+    fp = certificate_fingerprint(args.tls_cert)
+    return f"craitss://{game_address(config.host, port)}?fp={fp}"
 
 
 class MetricsBindError(Exception):
@@ -289,7 +347,10 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             why = exc.strerror or exc
             raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
-    web = None if web_port is None else await start_web(config.host, server.port, web_port)
+    web = None
+    if web_port is not None:
+        game = tls_game_link(config, args, server.port)  # None: plain TCP
+        web = await start_web(config.host, server.port, web_port, game)
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
@@ -299,7 +360,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
         loop.add_signal_handler(sig, stop.set)
     ready = (
         f"craits-server listening on {config.host}:{server.port} — "
-        f"join with: craits-client {join_address(config.host, server.port)}"
+        f"join with: craits-client {'craitss://' if config.tls else ''}"
+        f"{join_address(config.host, server.port)}"
     )
     if web_port is not None:
         ready += f"\nin a browser: {web_url(config.host, web_port)}"
@@ -609,8 +671,14 @@ def main(argv: list[str] | None = None) -> int:
     workers = run_workers(args, argv, config_from(args).data_dir)  # --workers N (cluster.md)
     if workers is not None:
         return workers
+    config = config_from(args)
     try:
-        asyncio.run(serve(config_from(args), args))
+        config.tls = tls_context(args)
+    except TlsSetupError as exc:
+        print(f"craits-server: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        asyncio.run(serve(config, args))
     except JournalDamaged as exc:
         print(f"craits-server: {exc}; 'craits-server check' says what is left", file=sys.stderr)
         return EXIT_DAMAGED

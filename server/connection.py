@@ -115,12 +115,19 @@ def bound_buffers(transport: asyncio.Transport, send_buffer: int) -> None:
     (``SO_SNDBUF``) asked at ``send_buffer`` bytes (0: the kernel's own, which
     grows to MiBs), and the transport told to pause its protocol as soon as
     anything waits in it, that is as soon as the kernel takes no more
-    (:meth:`Client.pause_writing`)."""
+    (:meth:`Client.pause_writing`).
+
+    Over TLS (:mod:`craits.server.tls`) the same holds: the TCP transport under
+    the TLS layer is bounded so, and the TLS transport pauses its protocol as
+    soon as anything waits in it; its limit is 1 byte, not 0, because it pauses
+    at a size *at or over* the limit (0 would pause it after every write, for
+    good, and the write timeout would then drop a connection that keeps up)."""
     sock = transport.get_extra_info("socket")
     if sock is not None and send_buffer:
         with contextlib.suppress(OSError):  # not a socket that has one: the kernel's stands
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
-    transport.set_write_buffer_limits(high=0)
+    tls = transport.get_extra_info("ssl_object") is not None
+    transport.set_write_buffer_limits(high=1 if tls else 0, low=0)
 
 
 def kernel_backlog(transport: asyncio.Transport) -> int:

@@ -28,15 +28,19 @@ def game_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-async def start_web(host: str, game_port: int, web_port: int) -> asyncio.subprocess.Process:
-    """Start ``craits-web`` on ``host``:``web_port`` for the game on ``game_port``.
+async def start_web(
+    host: str, game_port: int, web_port: int, game: str | None = None
+) -> asyncio.subprocess.Process:
+    """Start ``craits-web`` on ``host``:``web_port`` for the game on ``game_port``
+    (``game``: the game's address as craits-web is to reach it, e.g. a
+    ``craitss://`` link for a TLS server; default :func:`game_address`).
 
     Raises:
         OSError: the process could not be started.
     """
     return await asyncio.create_subprocess_exec(
         *WEB_COMMAND,
-        game_address(host, game_port),
+        game or game_address(host, game_port),
         f"--host={host or '0.0.0.0'}",
         f"--port={web_port}",
         "--log-level=warning",  # the server says where the page is; no line per request

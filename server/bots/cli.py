@@ -9,6 +9,7 @@ Example::
 
     craits-bot localhost --table practice
     craits-bot 10.0.0.5:7777 --table friday --create 4 --level random --think-ms 300
+    craits-bot craitss://example.org:7777 --table friday --tls-fingerprint 0ff8eb…
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ import random
 import sys
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.address import normalize_fingerprint, parse_target
 from craits.protocol.client import parse_address
 from craits.protocol.redirect import MAX_REDIRECTS
 from craits.protocol.release import version
+from craits.protocol.tls import TlsOptions
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL
 
 from .client import BotClient, BotError, connect_bot
@@ -79,7 +82,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, help="seed of the random level's choices")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    tls = p.add_argument_group("TLS (a server started with --tls-cert)")
+    tls.add_argument(
+        "--tls",
+        action="store_true",
+        help="connect with TLS (as a craitss:// address does), verifying the certificate "
+        "against the system's authorities",
+    )
+    tls.add_argument(
+        "--tls-fingerprint",
+        metavar="SHA256",
+        help="accept only the certificate with this SHA-256 fingerprint (for a "
+        "self-signed certificate); implies --tls",
+    )
+    tls.add_argument(
+        "--tls-ca",
+        metavar="FILE",
+        help="also trust the certificate authorities in this PEM file; implies --tls",
+    )
     return p
+
+
+def tls_options(args: argparse.Namespace, tls: bool, fingerprint: str | None) -> TlsOptions | None:
+    """TLS as the command line and the address (``tls``, its ``fp=``) ask, or None.
+
+    Raises:
+        ValueError: ``--tls-fingerprint`` is not a SHA-256 fingerprint.
+    """
+    if args.tls_fingerprint:
+        fingerprint = normalize_fingerprint(args.tls_fingerprint)
+    if not (tls or args.tls or args.tls_ca or fingerprint):
+        return None
+    return TlsOptions(cafile=args.tls_ca, fingerprint=fingerprint)
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -89,9 +123,14 @@ async def run(args: argparse.Namespace) -> int:
         BotError: the bot could not connect, was refused, or lost the connection.
     """
     try:
-        host, port = parse_address(args.address, DEFAULT_PORT)
+        target = parse_target(args.address, DEFAULT_PORT)
     except ValueError as exc:
         raise BotError(f"bad address {args.address!r}: {exc}") from None
+    try:
+        tls = tls_options(args, target.tls, target.fingerprint)
+    except ValueError as exc:
+        raise BotError(f"bad --tls-fingerprint: {exc}") from None
+    host, port = target.host, target.port
     rng = random.Random(args.seed)
     name = args.name or f"{args.level}-bot-{rng.randrange(100, 1000)}"
 
@@ -113,7 +152,7 @@ async def run(args: argparse.Namespace) -> int:
             say=say,
         )
         bot.placed = hop > 0
-        await connect_bot(host, port, bot)
+        await connect_bot(host, port, bot, tls=tls)
         try:
             code = await bot.done
         finally:

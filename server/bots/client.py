@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from craits.protocol import MAX_NAME
+from craits.protocol.tls import TlsError, TlsOptions, start_tls
 from craits.protocol.types import (
     ActMsg,
     CreateTableMsg,
@@ -402,17 +403,28 @@ class BotClient(ServerLink):
             self._send({"type": ClientMessage.NEW_GAME})
 
 
-async def connect_bot(host: str, port: int, bot: BotClient, timeout: float = 5.0) -> None:
-    """Connect ``bot`` to ``host:port`` and wait for the server's ``welcome``.
+async def connect_bot(
+    host: str, port: int, bot: BotClient, timeout: float = 5.0, tls: TlsOptions | None = None
+) -> None:
+    """Connect ``bot`` to ``host:port`` (over TLS with ``tls``, trusted as it
+    says, protocol §2) and wait for the server's ``welcome``.
 
     Raises:
-        BotError: unreachable, no answer in time, or the hello was refused.
+        BotError: unreachable, no answer in time, the hello was refused, or
+            (TLS) the server is not trusted or does not speak TLS.
     """
     loop = asyncio.get_running_loop()
     try:
         async with asyncio.timeout(timeout):
-            await loop.create_connection(lambda: bot, host, port)
+            if tls is None:
+                await loop.create_connection(lambda: bot, host, port)
+            else:
+                raw, _ = await loop.create_connection(asyncio.Protocol, host, port)
+                await start_tls(raw, bot, host, port, tls)  # says hello once trusted
             await bot.welcomed
+    except TlsError as exc:
+        bot.close()
+        raise BotError(str(exc)) from None
     except TimeoutError:
         bot.close()
         raise BotError(f"no answer from {host}:{port} within {timeout:g} s") from None

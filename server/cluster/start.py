@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfoMsg
 from craits.server.cluster.registry import ClusterNode
-from craits.server.connection import Client
 
 if TYPE_CHECKING:
     from craits.server.app import Server
@@ -65,7 +64,7 @@ async def start_node(server: Server) -> ClusterNode | None:
         loop = asyncio.get_running_loop()
         node.listeners.append(
             await loop.create_server(
-                lambda: Client(server), config.host, config.shared_port, reuse_port=True
+                server.accept, config.host, config.shared_port, reuse_port=True
             )
         )
     node.start()

@@ -193,10 +193,9 @@ def test_a_bad_flag_still_names_the_flag() -> None:
 
 
 def test_an_option_added_later_is_a_setting_with_no_code(tmp_path: Path) -> None:
-    """What another branch adds to the parser (e.g. --tls-cert) can be set in
-    every place at once."""
+    """What another branch adds to the parser (e.g. --tls-cert, now in it) can
+    be set in every place at once."""
     parser = build_parser()
-    parser.add_argument("--tls-cert", type=Path, default=None)
     parser.add_argument("--web-port", type=int, default=8080)
     parser.add_argument("--no-web", action="store_true")
     file = tmp_path / "craits.toml"
