@@ -335,6 +335,13 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
         OSError: the address (or the metrics' address) cannot be bound.
         JournalError: as :meth:`Server.start` raises it.
     """
+    # Stop signals are caught from before the port listens: one that comes
+    # while the rest starts (metrics, the web page, a cluster) stops the server
+    # cleanly once started, where it used to kill it (-15) mid-start.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, stop.set)
     server = Server(config)
     await server.start()
     exporter: metrics.Exporter | None = None
@@ -354,10 +361,6 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in STOP_SIGNALS:
-        loop.add_signal_handler(sig, stop.set)
     ready = (
         f"craits-server listening on {config.host}:{server.port} — "
         f"join with: craits-client {'craitss://' if config.tls else ''}"
