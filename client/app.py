@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from craits.protocol import VERSION
 from craits.protocol.types import ClientMsg, TableInfo
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.message import Message
@@ -25,7 +26,9 @@ from textual.screen import Screen
 from .cards import CardStyle
 from .link import LinkState
 from .lobby import LobbyScreen
+from .looks import Looks
 from .model import TableModel
+from .prefs import PrefsStore
 from .session import (
     Failed,
     LinkChanged,
@@ -42,6 +45,7 @@ from .session import (
 from .store import TokenStore
 from .summary import SummaryScreen
 from .table import TableScreen
+from .widgets import AsciiFilter
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +77,7 @@ class CraitsApp(App[None]):
 
     TITLE = "Craits"
     CSS_PATH = "craits.tcss"
-    ENABLE_COMMAND_PALETTE = False
+    ENABLE_COMMAND_PALETTE = True  # Ctrl+P: the theme (dark, light) and motion
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True),
     ]
@@ -103,7 +107,9 @@ class CraitsApp(App[None]):
             self._filters[:] = [
                 NoColor() if isinstance(f, Monochrome) else f for f in self._filters
             ]
-        self.style = CardStyle(ascii)
+        self.style = CardStyle(ascii, underline_red=self.no_color)
+        if ascii:
+            self._filters.append(AsciiFilter())  # nothing but ASCII reaches the terminal
         self.session = Session(
             host,
             port,
@@ -121,6 +127,7 @@ class CraitsApp(App[None]):
         self.error_message: str | None = None
         """Why the client gave up (printed by the command once the screen is restored)."""
         self._lobby: LobbyScreen | None = None
+        self.looks = Looks(self, PrefsStore(self.session.store.path.parent))
 
     # ------------------------------------------------ the session, in short
 
@@ -171,7 +178,8 @@ class CraitsApp(App[None]):
         return self._lobby
 
     def on_mount(self) -> None:
-        """Start the session in a worker."""
+        """Start the session in a worker (in the kept theme and motion)."""
+        self.looks.apply()
         self.run_worker(self.session.run(), name="network", group="network", exit_on_error=False)
 
     def table_screen(self) -> TableScreen | None:
@@ -234,6 +242,11 @@ class CraitsApp(App[None]):
             self.push_screen(TableScreen(self.session, self.style))
         else:
             screen.sync()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette: Textual's commands, then the looks (theme, motion)."""
+        yield from super().get_system_commands(screen)
+        yield from self.looks.commands(screen)
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain letters with ``--ascii``."""

@@ -20,12 +20,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from . import presenter
+from . import presenter, tableview
 from .cards import CardStyle
 from .dialogs import ChoiceDialog, suit_dialog
 from .model import TableModel
 from .session import Session
-from .widgets import HandView
+from .widgets import FeltView, HandView, Motion
 
 
 class GamePanel(Vertical):
@@ -57,47 +57,46 @@ class GamePanel(Vertical):
         self.armed = False
         """Announce "one card" with the next play (``o`` before playing the second-last card)."""
         self._was_my_turn = False
+        self.motion = Motion()
+        self._prompt_shown: Text | None = None
         self._asked_suit_at: int | None = None
 
     def compose(self) -> ComposeResult:
         """Seats, pile, hand, prompt."""
-        yield Static(id="seats", classes="panel")
-        yield Static(id="pile", classes="panel")
-        yield HandView(self.style, id="hand", classes="panel")
+        yield FeltView(self.style, id="felt")
+        yield HandView(self.style, id="hand")
         yield Static(id="prompt")
 
     def on_mount(self) -> None:
-        """Titles, and the hand takes the focus."""
-        self.query_one("#seats").border_title = "Players"
-        self.query_one("#pile").border_title = "Table"
-        self.query_one("#hand").border_title = "Your hand"
-        self.query_one("#hand").focus()
+        """The hand takes the focus."""
+        hand = self.query_one("#hand")
+        hand.border_title = "Your hand"
+        hand.focus()
 
     # --------------------------------------------------------------- drawing
 
     def sync(self, model: TableModel, new_update: bool = False) -> None:
         """Redraw from ``model`` (``new_update``: a move of the game came in)."""
-        style = self.style
         self._fix_selection(model, new_update)
-        self.show_seats(model)
-        pile = self.query_one("#pile", Static)
-        pile.update(presenter.pile_lines(model, style))
-        pile.display = model.view is not None
         hand = self.query_one("#hand", HandView)
-        if model.spectator:
-            hand.border_title = "Watching"
+        hand.border_title = "Watching" if model.spectator else "Your hand"
+        self.motion.seen(model, self.query_one(FeltView), hand)
+        self.show_seats(model)
         selected = self.selected if model.hand else None
         hand.show(model.hand, presenter.playable_cards(model), selected, presenter.hand_note(model))
         self._show_prompt(model)
 
     def show_seats(self, model: TableModel) -> None:
-        """Redraw the seats (the turn timer ticks)."""
-        lines = presenter.seat_lines(model, self.style, timer=self.session.online)
-        self.query_one("#seats", Static).update(lines)
+        """Redraw the table (the turn timer ticks)."""
+        seats = tableview.seat_views(model, timer=self.session.online)
+        self.query_one(FeltView).show(seats, tableview.middle_view(model))
 
     def _show_prompt(self, model: TableModel) -> None:
         text = presenter.prompt(model, self.style, online=self.session.online, armed=self.armed)
-        self.query_one("#prompt", Static).update(text)
+        prompt = self.query_one("#prompt", Static)
+        if text != self._prompt_shown:  # an unchanged prompt costs no new layout
+            self._prompt_shown = text
+            prompt.update(text)
 
     def _fix_selection(self, model: TableModel, new_update: bool) -> None:
         hand = model.hand

@@ -18,7 +18,7 @@ from typing import ClassVar
 from craits.protocol.messages import MAX_CHAT
 from craits.protocol.vocab import BotLevel, TableState
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -39,6 +39,32 @@ BOT_LEVELS = [
     ("r", Text("random: any legal move"), BotLevel.RANDOM),
 ]
 """The choices of the add-bot dialog: key, words, level."""
+
+
+WIDE = (80, 20)
+"""The least terminal (columns, rows) for the table beside the log."""
+STACKED = (40, 24)
+"""The least terminal for the stacked layout (the log under the table)."""
+
+
+def fits(width: int, height: int) -> tuple[bool, bool]:
+    """Whether a ``width`` × ``height`` terminal takes the stacked layout, and
+    whether it is too small for any (then the screen asks for a bigger one)."""
+    narrow = width < WIDE[0]
+    least = STACKED if narrow else WIDE
+    return narrow, width < least[0] or height < least[1]
+
+
+def too_small_text(width: int, height: int) -> Text:
+    """The request shown instead of the table in a terminal too small for it
+    (with ``--ascii`` its ``×`` reaches the terminal as ``x``)."""
+    out = Text("The terminal is too small for the table.\n\n", style="bold")
+    out.append(
+        f"Make the terminal at least {WIDE[0]}×{WIDE[1]} "
+        f"(or {STACKED[0]}×{STACKED[1]}, the log under the table); "
+        f"it is {width}×{height} now.\n\nq leaves the table; the game goes on meanwhile."
+    )
+    return out
 
 
 class TableScreen(Screen[None]):
@@ -75,6 +101,7 @@ class TableScreen(Screen[None]):
         """Top bar, banner, the game panel; log and chat on the right."""
         yield Static(id="topbar")
         yield Static(id="banner")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             yield GamePanel(self.session, self.style, id="left")
             with Vertical(id="right"):
@@ -88,7 +115,7 @@ class TableScreen(Screen[None]):
                 )
                 chat_input.display = False  # hidden from the first, so is its Esc key
                 yield chat_input
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         """Titles, the timer tick, and the first drawing."""
@@ -97,6 +124,20 @@ class TableScreen(Screen[None]):
         self.set_interval(0.5, self._tick)
         self._ready = True
         self.sync()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the layout to the terminal: side by side from 80 columns, stacked
+        (the log under the table) below, and a plain request for a bigger
+        terminal below the least that can be played."""
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int, height: int) -> None:
+        """Take the layout for a terminal of ``width`` × ``height`` (see :func:`fits`)."""
+        narrow, small = fits(width, height)
+        self.set_class(narrow, "-narrow")
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(too_small_text(width, height))
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
