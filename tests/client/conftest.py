@@ -165,7 +165,7 @@ CARD_LABEL = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 def hand_cards(app: Any) -> tuple[list[str], list[str]]:
     """The hand as the screen shows it (first row of cards): the labels of the
     raised (playable) cards and of the others, left to right."""
-    rows = shown_in(app, app.screen.query_one("#hand"))
+    rows = shown_in(app, app.table_screen().query_one("#hand"))
     return CARD_LABEL.findall(rows[1]), CARD_LABEL.findall(rows[2])
 
 
