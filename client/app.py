@@ -205,7 +205,8 @@ class CraitsApp(App[None]):
             case LinkChanged():
                 self._sync_screens()
             case LobbyChanged():
-                if self._lobby is not None:
+                # hidden under a table, the lobby is brought up to date on the way back
+                if self._lobby is not None and self.table_screen() is None:
                     self._lobby.sync()
             case TableShown():
                 self._show_table()

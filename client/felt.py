@@ -352,6 +352,10 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
 # ------------------------------------------------------------- the table
 
 
+SLIDE = (8, 2)
+"""How far (columns, rows) from the pile a card played starts its slide."""
+
+
 @dataclass(frozen=True, slots=True)
 class Flight:
     """A card on its way from a seat to the discard pile (``progress`` 0 to 1)."""
@@ -428,12 +432,21 @@ def draw_table(
     felt = Rect(left, sh if has_top else 0, width - 2 * left, height - sh - (sh if has_top else 0))
     top_rect = _draw_middle(canvas, felt, middle, style, size, fresh, flight is not None)
     if flight is not None and top_rect is not None and flight.seat in rects:
+        # the card slides in to the pile from the side of the seat that played it
         sx, sy = rects[flight.seat].centre
         tx, ty = top_rect.x, top_rect.y
-        p = min(max(flight.progress, 0.0), 1.0)
-        fx = round(sx + (tx - sx) * p) - (size.width // 2 if p < 0.5 else 0)
-        fy = round(sy + (ty - sy) * p)
-        draw_face(canvas, fx, fy, flight.card, size, style, heavy=True)
+        dx = max(-SLIDE[0], min(SLIDE[0], sx - top_rect.centre[0]))
+        dy = max(-SLIDE[1], min(SLIDE[1], sy - top_rect.centre[1]))
+        rest = 1.0 - min(max(flight.progress, 0.0), 1.0)
+        draw_face(
+            canvas,
+            tx + round(dx * rest),
+            ty + round(dy * rest),
+            flight.card,
+            size,
+            style,
+            heavy=True,
+        )
     return TablePlan(rects, top_rect)
 
 

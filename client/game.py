@@ -18,14 +18,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Static
 
 from . import presenter, tableview
 from .cards import CardStyle
 from .dialogs import ChoiceDialog, suit_dialog
 from .model import TableModel
 from .session import Session
-from .widgets import FeltView, HandView, Motion
+from .widgets import FeltView, FixedText, HandView, Motion
 
 
 class GamePanel(Vertical):
@@ -58,14 +57,13 @@ class GamePanel(Vertical):
         """Announce "one card" with the next play (``o`` before playing the second-last card)."""
         self._was_my_turn = False
         self.motion = Motion()
-        self._prompt_shown: Text | None = None
         self._asked_suit_at: int | None = None
 
     def compose(self) -> ComposeResult:
         """Seats, pile, hand, prompt."""
         yield FeltView(self.style, id="felt")
         yield HandView(self.style, id="hand")
-        yield Static(id="prompt")
+        yield FixedText(id="prompt")
 
     def on_mount(self) -> None:
         """The hand takes the focus."""
@@ -93,10 +91,7 @@ class GamePanel(Vertical):
 
     def _show_prompt(self, model: TableModel) -> None:
         text = presenter.prompt(model, self.style, online=self.session.online, armed=self.armed)
-        prompt = self.query_one("#prompt", Static)
-        if text != self._prompt_shown:  # an unchanged prompt costs no new layout
-            self._prompt_shown = text
-            prompt.update(text)
+        self.query_one("#prompt", FixedText).update(text)
 
     def _fix_selection(self, model: TableModel, new_update: bool) -> None:
         hand = model.hand

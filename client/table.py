@@ -32,7 +32,7 @@ from .game import GamePanel
 from .model import LOG_LINES, TableModel
 from .session import Session
 from .summary import SummaryScreen
-from .widgets import WrappedLog
+from .widgets import FixedText, WrappedLog
 
 BOT_LEVELS = [
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
@@ -40,6 +40,9 @@ BOT_LEVELS = [
 ]
 """The choices of the add-bot dialog: key, words, level."""
 
+
+KEY_ACTIONS = (*presenter.TABLE_KEYS, "leave", "rules")
+"""The key actions whose state the Footer shows."""
 
 WIDE = (80, 20)
 """The least terminal (columns, rows) for the table beside the log."""
@@ -96,10 +99,12 @@ class TableScreen(Screen[None]):
         self._chat_shown = 0
         self._log_shown = 0
         self._ready = False
+        self._texts: dict[str, Text] = {}
+        self._key_states: tuple[object, ...] = ()
 
     def compose(self) -> ComposeResult:
         """Top bar, banner, the game panel; log and chat on the right."""
-        yield Static(id="topbar")
+        yield FixedText(id="topbar")
         yield Static(id="banner")
         yield Static(id="too-small")
         with Horizontal(id="main"):
@@ -177,12 +182,11 @@ class TableScreen(Screen[None]):
             return
         if new_update:
             self._close_stale_dialogs()
-        self.query_one("#topbar", Static).update(presenter.topbar(model))
-        banner = self.query_one("#banner", Static)
+        self.query_one("#topbar", FixedText).update(presenter.topbar(model))
         text = presenter.banner(self.session.online, self.session.link.detail)
-        banner.display = text is not None
+        self.query_one("#banner").display = text is not None
         if text is not None:
-            banner.update(text)
+            self._update("#banner", text)
         self.game.sync(model, new_update)
         self._write_logs(model)
         if model.summary_due:
@@ -191,7 +195,22 @@ class TableScreen(Screen[None]):
         for screen in self.app.screen_stack:
             if isinstance(screen, SummaryScreen):
                 screen.sync()
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _update(self, selector: str, text: Text) -> None:
+        """Show ``text`` in the Static ``selector`` unless it shows it already
+        (an update of a Static costs a new layout of the screen)."""
+        if self._texts.get(selector) != text:
+            self._texts[selector] = text
+            self.query_one(selector, Static).update(text)
+
+    def _refresh_keys(self) -> None:
+        """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
+        states = tuple(self.check_action(action, ()) for action in KEY_ACTIONS)
+        focus = self.focused
+        if (states, focus) != self._key_states:
+            self._key_states = (states, focus)
+            self.refresh_bindings()
 
     def _close_stale_dialogs(self, all_game: bool = False) -> None:
         """Close a question about the game that an update made pointless."""

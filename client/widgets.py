@@ -9,11 +9,12 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.color import Color
 from textual.filter import LineFilter
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -46,38 +47,82 @@ class CanvasWidget(Widget):
         super().__init__(**kwargs)
         self.style = style
         self._strips: list[Strip] = []
+        self._runs: list[list[tuple[str, str]]] = []
         self._drawn_for: tuple[int, int] = (0, 0)
+        self._base: tuple[str, Style] | None = None
 
     def draw(self, canvas: Canvas) -> None:
         """Draw onto ``canvas`` (the content's size); subclasses say what."""
 
     def redraw(self) -> None:
-        """Draw again from what the widget holds, and show it."""
+        """Draw again from what the widget holds, and show the rows that changed
+        (only those are rendered again: a turn changes a few rows of the table)."""
         width, height = self.content_size
+        resized = (width, height) != self._drawn_for
         self._drawn_for = (width, height)
         if width <= 0 or height <= 0:
-            self._strips = []
+            self._strips, self._runs = [], []
             return
         canvas = Canvas(width, height)
         self.draw(canvas)
-        self._strips = [
-            Strip([Segment(text, rich_style(spec)) for text, spec in canvas.runs(y)], width)
-            for y in range(height)
+        runs = [canvas.runs(y) for y in range(height)]
+        changed = [
+            y for y in range(height) if resized or y >= len(self._runs) or runs[y] != self._runs[y]
         ]
-        self.refresh()
+        self._runs = runs
+        self._strips = [self._strip(row, width) for row in runs]
+        if resized or len(changed) > height // 2:
+            self.refresh()
+        else:
+            for y in changed:
+                self.refresh(Region(0, y, width, 1))
+
+    def _strip(self, runs: list[tuple[str, str]], width: int) -> Strip:
+        base = self._base_style()
+        return Strip([Segment(text, base + rich_style(spec)) for text, spec in runs], width)
+
+    def _base_style(self) -> Style:
+        """The widget's own colours (looked up once per theme: a lookup walks the DOM)."""
+        theme = self.app.theme
+        if self._base is None or self._base[0] != theme:
+            self._base = (theme, self.rich_style)
+        return self._base[1]
 
     def on_resize(self, event: events.Resize) -> None:
         """A new size: draw again for it."""
         self.redraw()
 
     def render_line(self, y: int) -> Strip:
-        """One row of the drawing, over the widget's own colours."""
-        width = self.content_size.width
-        if (width, self.content_size.height) != self._drawn_for:
+        """One row of the drawing."""
+        width, height = self.content_size
+        if (width, height) != self._drawn_for or (
+            self._base is not None and self._base[0] != self.app.theme
+        ):
+            self._base = None
+            self._drawn_for = (0, 0)
             self.redraw()
         if 0 <= y < len(self._strips):
-            return self._strips[y].apply_style(self.rich_style)
+            return self._strips[y]
         return Strip.blank(width, self.rich_style)
+
+
+class FixedText(Widget):
+    """A line or a few of rich text in a box of fixed size: a new text repaints
+    it without a new layout of the screen (a Static's update lays out again)."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.text = Text()
+
+    def update(self, text: Text) -> None:
+        """Show ``text`` (nothing is done when it is the text shown)."""
+        if text != self.text:
+            self.text = text
+            self.refresh()
+
+    def render(self) -> Text:
+        """The text."""
+        return self.text
 
 
 class FeltView(CanvasWidget):
@@ -233,6 +278,7 @@ class WrappedLog(ScrollView, can_focus=False):
         self._row_counts: deque[int] = deque()
         self._width = 0
         """The width the rows are wrapped at (0 before the log has a size)."""
+        self._base: tuple[str, Style] | None = None
 
     def add(self, text: Text, prefix: Text | None = None) -> None:
         """Add a line at the bottom: ``prefix`` (a bullet) then ``text``."""
@@ -279,8 +325,13 @@ class WrappedLog(ScrollView, can_focus=False):
             self._row_counts.append(len(rows))
 
     def _sized(self) -> None:
-        """Take the rows' count as the virtual size, and show the newest."""
-        self.virtual_size = Size(self._width, len(self._rows))
+        """Take the rows' count as the virtual size, and show the newest. The
+        scroll bar is always there (``overflow-y: scroll``), so a new size needs
+        no new layout of the screen: only the scroll bar is told."""
+        size = Size(self._width, len(self._rows))
+        if size != self.virtual_size:
+            self.set_reactive(WrappedLog.virtual_size, size)
+            self._scroll_update(size)
         self.refresh()
         self.scroll_end(animate=False, immediate=False, x_axis=False)
 
@@ -295,18 +346,26 @@ class WrappedLog(ScrollView, can_focus=False):
         """One row of the log, as scrolled."""
         index = self.scroll_offset.y + y
         width = self.scrollable_content_region.width
+        base = self._base_style()
         if 0 <= index < len(self._rows):
-            strip = self._rows[index].crop_extend(0, width, self.rich_style)
+            strip = self._rows[index].crop_extend(0, width, base)
         else:
-            strip = Strip.blank(width, self.rich_style)
-        return strip.apply_style(self.rich_style)
+            strip = Strip.blank(width, base)
+        return strip.apply_style(base)
+
+    def _base_style(self) -> Style:
+        """The log's own colours, looked up once per theme (a lookup walks the DOM)."""
+        theme = self.app.theme
+        if self._base is None or self._base[0] != theme:
+            self._base = (theme, self.rich_style)
+        return self._base[1]
 
 
 FRESH_SECONDS = 1.5
 """How long the card just played stays framed heavy, and drawn cards marked "new"."""
-FLIGHT_SECONDS = 0.3
-"""How long a played card takes to fly from its seat to the pile (full motion)."""
-FLIGHT_FRAMES = 6
+FLIGHT_SECONDS = 0.25
+"""How long a played card takes to slide onto the pile (full motion)."""
+FLIGHT_FRAMES = 3
 """Frames of that flight."""
 
 
