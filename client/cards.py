@@ -45,6 +45,7 @@ class CardStyle:
     def __init__(self, ascii: bool = False, underline_red: bool = False):
         self.ascii = ascii
         self.symbols = SUIT_LETTERS if ascii else SUIT_SYMBOLS
+        self.underline_red = underline_red
         self.red = RED_STYLE + (" underline" if underline_red else "")
         """The style of a red card's text."""
 

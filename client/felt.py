@@ -62,6 +62,25 @@ class Frame:
     v: str
 
 
+FELT_GROUND = "on #1b5e3a"
+"""The felt: green (a fixed colour, readable in either theme)."""
+FELT_INK = "#f1f8e9"
+"""Words and arrows on the felt."""
+FELT_LABEL = "#a5d6a7"
+"""Quieter words on the felt."""
+FELT_EDGE = "#66bb6a"
+"""The felt's edge."""
+FACE_GROUND = "on #f7f4ec"
+"""A card's face: off-white, whatever the theme."""
+BACK_GROUND = "on #8e2b2b"
+"""A card's back: dark red."""
+INK = "#151515"
+"""Black cards' ink (on the face's white)."""
+RED_INK = "#c62828"
+"""Red cards' ink."""
+EDGE = "#5a5a5a"
+"""A face's frame."""
+
 ROUND = Frame("╭", "╮", "╰", "╯", "─", "│")
 HEAVY = Frame("┏", "┓", "┗", "┛", "━", "┃")
 ASCII = Frame("+", "+", "+", "+", "-", "|")
@@ -97,6 +116,8 @@ class Canvas:
         self.height = max(0, height)
         self.chars = [[" "] * self.width for _ in range(self.height)]
         self.styles = [[""] * self.width for _ in range(self.height)]
+        self.grounds = [[""] * self.width for _ in range(self.height)]
+        """Each cell's background style (``on COLOUR``), under whatever is written."""
 
     def put(self, x: int, y: int, text: str, style: str = "") -> None:
         """Write ``text`` (one cell per character) from column ``x`` of row ``y``,
@@ -123,14 +144,22 @@ class Canvas:
         for y in range(rect.y, rect.y + rect.h):
             self.put(rect.x, y, " " * rect.w)
 
+    def fill(self, rect: Rect, ground: str) -> None:
+        """Lay the background ``ground`` (``on COLOUR``) under the cells of ``rect``."""
+        for y in range(max(0, rect.y), min(self.height, rect.y + rect.h)):
+            row = self.grounds[y]
+            for x in range(max(0, rect.x), min(self.width, rect.x + rect.w)):
+                row[x] = ground
+
     def runs(self, y: int) -> list[tuple[str, str]]:
         """Row ``y`` as runs of (text, style)."""
         out: list[tuple[str, str]] = []
-        chars, styles = self.chars[y], self.styles[y]
+        chars, styles, grounds = self.chars[y], self.styles[y], self.grounds[y]
         start = 0
         for x in range(1, self.width + 1):
-            if x == self.width or styles[x] != styles[start]:
-                out.append(("".join(chars[start:x]), styles[start]))
+            if x == self.width or styles[x] != styles[start] or grounds[x] != grounds[start]:
+                spec = f"{styles[start]} {grounds[start]}" if grounds[start] else styles[start]
+                out.append(("".join(chars[start:x]), spec))
                 start = x
         return out
 
@@ -207,9 +236,13 @@ def draw_face(
     plain, strong = frames(style.ascii)
     frame = strong if heavy else plain
     w, h = size.width, size.height
-    edge = "bold" if heavy else ("dim" if dim else "")
+    canvas.fill(Rect(x, y, w, h), FACE_GROUND)
+    edge = f"bold {INK}" if heavy else EDGE
     box(canvas, Rect(x, y, w, h), frame, edge)
-    ink = style.red if is_red(card) else "bold"
+    red = is_red(card)
+    ink = f"bold {RED_INK}" if red else f"bold {INK}"
+    if red and style.underline_red:
+        ink += " underline"
     if dim:
         ink += " dim"
     if reverse:
@@ -233,18 +266,19 @@ def draw_back(
     """A card's back at (``x``, ``y``), ``label`` (the stock's count) across its middle."""
     w, h = size.width, size.height
     plain, _ = frames(style.ascii)
-    box(canvas, Rect(x, y, w, h), plain, "")
+    canvas.fill(Rect(x, y, w, h), BACK_GROUND)
+    box(canvas, Rect(x, y, w, h), plain, "#e0c0c0")
     fill = "#" if style.ascii else "░"
     for row in range(y + 1, y + h - 1):
-        canvas.put(x + 1, row, fill * (w - 2), "dim")
+        canvas.put(x + 1, row, fill * (w - 2), "#c46a6a")
     if label:
-        canvas.put(x + 1, y + h // 2, label.center(w - 2)[: w - 2], "bold")
+        canvas.put(x + 1, y + h // 2, label.center(w - 2)[: w - 2], "bold #ffffff")
 
 
 def draw_slot(canvas: Canvas, x: int, y: int, size: FaceSize, style: CardStyle) -> None:
     """An empty place for a card (the discard pile before its first card)."""
     plain, _ = frames(style.ascii)
-    box(canvas, Rect(x, y, size.width, size.height), plain, "dim")
+    box(canvas, Rect(x, y, size.width, size.height), plain, FELT_EDGE)
 
 
 # ------------------------------------------------------------------ seats
@@ -472,21 +506,24 @@ def _draw_middle(
     if felt.w < 12 or felt.h < 3:
         return None
     plain, _ = frames(style.ascii)
+    canvas.fill(felt, FELT_GROUND)
     if middle.top is None and middle.waiting:
-        box(canvas, felt, plain, "dim")
+        box(canvas, felt, plain, FELT_EDGE)
         text = middle.waiting[: felt.w - 4]
-        canvas.put(felt.x + (felt.w - len(text)) // 2, felt.y + felt.h // 2, text, "italic")
+        canvas.put(
+            felt.x + (felt.w - len(text)) // 2, felt.y + felt.h // 2, text, f"italic {FELT_INK}"
+        )
         return None
     framed = felt.h >= size.height + 4
     if framed:
-        box(canvas, felt, plain, "dim")
+        box(canvas, felt, plain, FELT_EDGE)
         top, right, bottom, left = _arrows(middle.direction, style.ascii)
         mid_x, mid_y = felt.x + felt.w // 2, felt.y + felt.h // 2
         for dx in (-felt.w // 4, felt.w // 4):
-            canvas.put(mid_x + dx, felt.y, f" {top} ", "bold")
-            canvas.put(mid_x + dx, felt.y + felt.h - 1, f" {bottom} ", "bold")
-        canvas.put(felt.x, mid_y, left, "bold")
-        canvas.put(felt.x + felt.w - 1, mid_y, right, "bold")
+            canvas.put(mid_x + dx, felt.y, f" {top} ", f"bold {FELT_INK}")
+            canvas.put(mid_x + dx, felt.y + felt.h - 1, f" {bottom} ", f"bold {FELT_INK}")
+        canvas.put(felt.x, mid_y, left, f"bold {FELT_INK}")
+        canvas.put(felt.x + felt.w - 1, mid_y, right, f"bold {FELT_INK}")
         inner = Rect(felt.x + 1, felt.y + 1, felt.w - 2, felt.h - 2)
     else:
         inner = felt
@@ -506,30 +543,36 @@ def _draw_middle(
     if middle.suit:
         _draw_suit(canvas, tx + fw + 2, y0, min(fh, 5), middle.suit, style)
     if labels:
-        canvas.put(x0 + (fw - 5) // 2, y0 + fh, "stock", "dim")
+        canvas.put(x0 + (fw - 5) // 2, y0 + fh, "stock", FELT_LABEL)
         pile = "new!" if fresh else "top"
-        canvas.put(tx + (fw - len(pile)) // 2, y0 + fh, pile, "bold" if fresh else "dim")
+        canvas.put(
+            tx + (fw - len(pile)) // 2, y0 + fh, pile, f"bold {FELT_INK}" if fresh else FELT_LABEL
+        )
     way = style.direction(middle.direction)
     if middle.count:
         _draw_count(canvas, inner, y0 + fh + (1 if labels else 0), middle.count, style)
     elif inner.h >= fh + 3:
-        canvas.put(inner.x + (inner.w - len(way)) // 2, inner.y + inner.h - 1, way, "dim")
+        canvas.put(inner.x + (inner.w - len(way)) // 2, inner.y + inner.h - 1, way, FELT_LABEL)
     return top_rect
 
 
 def _draw_suit(canvas: Canvas, x: int, y: int, h: int, suit: str, style: CardStyle) -> None:
     """The suit in force, named by an 8 or 9: a small box saying so."""
     _, strong = frames(style.ascii)
-    ink = style.red if suit in ("H", "D") else "bold"
+    ink = f"bold {RED_INK}" if suit in ("H", "D") else f"bold {INK}"
+    if style.underline_red and suit in ("H", "D"):
+        ink += " underline"
     if h >= 4:
-        box(canvas, Rect(x, y, 7, h), strong, "bold")
-        canvas.put(x + 1, y + 1, " suit ", "italic")
+        canvas.fill(Rect(x, y, 7, h), FACE_GROUND)
+        box(canvas, Rect(x, y, 7, h), strong, f"bold {INK}")
+        canvas.put(x + 1, y + 1, " suit ", f"italic {INK}")
         canvas.put(x + 1, y + h // 2, style.suit(suit).center(5), ink)
-        canvas.put(x + 1, y + h - 2, "named", "italic")
+        canvas.put(x + 1, y + h - 2, "named", f"italic {INK}")
         return
-    canvas.put(x, y, "suit", "italic")
-    canvas.put(x, y + 1, f" {style.suit(suit)} ", f"{ink} reverse")
-    canvas.put(x, y + 2, "named", "italic")
+    canvas.put(x, y, "suit", f"italic {FELT_INK}")
+    canvas.fill(Rect(x, y + 1, 3, 1), FACE_GROUND)
+    canvas.put(x, y + 1, f" {style.suit(suit)} ", ink)
+    canvas.put(x, y + 2, "named", f"italic {FELT_INK}")
 
 
 def _draw_count(canvas: Canvas, inner: Rect, y: int, count: int, style: CardStyle) -> None:
@@ -541,10 +584,10 @@ def _draw_count(canvas: Canvas, inner: Rect, y: int, count: int, style: CardStyl
     x = inner.x + (inner.w - w) // 2
     room = inner.y + inner.h - y
     if room >= 3:
-        box(canvas, Rect(x, y, w, 3), strong, "bold")
-        canvas.put(x + 1, y + 1, text.center(w - 2), "bold reverse")
+        box(canvas, Rect(x, y, w, 3), strong, f"bold {FELT_INK}")
+        canvas.put(x + 1, y + 1, text.center(w - 2), f"bold {FELT_INK} reverse")
         if room >= 4:
-            canvas.put(x + 1, y + 3, note.center(w - 2), "bold")
+            canvas.put(x + 1, y + 3, note.center(w - 2), f"bold {FELT_INK}")
     else:
         canvas.put(
             inner.x + (inner.w - len(text)) // 2,
@@ -618,8 +661,10 @@ def draw_hand(
             )
             if not up:
                 canvas.put(x, band, " " * min(step, fw))
+                canvas.fill(Rect(x, band, min(step, fw), 1), "")
             else:
                 canvas.put(x, band + fh, " " * fw)
+                canvas.fill(Rect(x, band + fh, fw, 1), "")
             if card in new:
                 canvas.put(
                     x + 1, band if not up else band + fh, "new"[: max(1, step - 1)], "bold italic"
