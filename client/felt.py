@@ -118,16 +118,24 @@ class Canvas:
         self.styles = [[""] * self.width for _ in range(self.height)]
         self.grounds = [[""] * self.width for _ in range(self.height)]
         """Each cell's background style (``on COLOUR``), under whatever is written."""
+        self.clip: Rect | None = None
+        """While set, only cells inside it are written."""
 
     def put(self, x: int, y: int, text: str, style: str = "") -> None:
         """Write ``text`` (one cell per character) from column ``x`` of row ``y``,
         clipped to the canvas."""
+        lo, hi = 0, self.width
+        clip = self.clip
+        if clip is not None:
+            if not clip.y <= y < clip.y + clip.h:
+                return
+            lo, hi = max(lo, clip.x), min(hi, clip.x + clip.w)
         if not 0 <= y < self.height:
             return
         row, styles = self.chars[y], self.styles[y]
         for i, ch in enumerate(text):
             cx = x + i
-            if 0 <= cx < self.width:
+            if lo <= cx < hi:
                 row[cx] = ch
                 styles[cx] = style
 
@@ -354,11 +362,14 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
     x, y, w = rect.x, rect.y, rect.w
     timer = _seconds(seat.seconds) if seat.seconds is not None else ""
     if size is FaceSize.COMPACT:
+        w -= 1  # a column apart from the next seat
         name, look = _name_line(seat, style, w)
         canvas.put(x, y, name, look)
         cards = "" if seat.cards is None else f"{seat.cards} card{'' if seat.cards == 1 else 's'}"
         score = "" if seat.score is None else f"{seat.score} pts"
         line = f"{cards}  {score}".strip() if cards else ""
+        if len(line) > w:
+            line = f"{cards} {score}".strip()
         canvas.put(x, y + 1, line[:w])
         if timer and len(line) + len(timer) + 1 <= w:
             canvas.put(x + w - len(timer), y + 1, timer, "bold")
@@ -464,6 +475,7 @@ def draw_table(
     sh = SEAT_HEIGHT[size]
     left = sw + 1 if has_sides else 1
     felt = Rect(left, sh if has_top else 0, width - 2 * left, height - sh - (sh if has_top else 0))
+    canvas.clip = felt
     top_rect = _draw_middle(canvas, felt, middle, style, size, fresh, flight is not None)
     if flight is not None and top_rect is not None and flight.seat in rects:
         # the card slides in to the pile from the side of the seat that played it
@@ -528,13 +540,17 @@ def _draw_middle(
     else:
         inner = felt
     fw, fh = size.width, size.height
-    suit_w = 7 if middle.suit else 0
+    suit_w = (7 if size is not FaceSize.COMPACT else 5) if middle.suit else 0
     row_w = fw * 2 + 2 + (suit_w + 2 if suit_w else 0)
+    stock_face = row_w <= inner.w  # too narrow: the stock in words under the pile
+    if not stock_face:
+        row_w -= fw + 2
     x0 = inner.x + max(0, (inner.w - row_w) // 2)
     labels = inner.h >= fh + 2
     y0 = inner.y + max(0, (inner.h - fh - (2 if labels else 0)) // 2)
-    draw_back(canvas, x0, y0, size, style, str(middle.stock))
-    tx = x0 + fw + 2
+    if stock_face:
+        draw_back(canvas, x0, y0, size, style, str(middle.stock))
+    tx = x0 + fw + 2 if stock_face else x0
     top_rect = Rect(tx, y0, fw, fh)
     if middle.top and not in_flight:
         draw_face(canvas, tx, y0, middle.top, size, style, heavy=fresh)
@@ -542,7 +558,9 @@ def _draw_middle(
         draw_slot(canvas, tx, y0, size, style)
     if middle.suit:
         _draw_suit(canvas, tx + fw + 2, y0, min(fh, 5), middle.suit, style)
-    if labels:
+    if labels and not stock_face:
+        canvas.put(tx, y0 + fh, f"stock {middle.stock}", FELT_LABEL)
+    elif labels:
         canvas.put(x0 + (fw - 5) // 2, y0 + fh, "stock", FELT_LABEL)
         pile = "new!" if fresh else "top"
         canvas.put(
@@ -565,7 +583,7 @@ def _draw_suit(canvas: Canvas, x: int, y: int, h: int, suit: str, style: CardSty
     if h >= 4:
         canvas.fill(Rect(x, y, 7, h), FACE_GROUND)
         box(canvas, Rect(x, y, 7, h), strong, f"bold {INK}")
-        canvas.put(x + 1, y + 1, " suit ", f"italic {INK}")
+        canvas.put(x + 1, y + 1, "suit".center(5), f"italic {INK}")
         canvas.put(x + 1, y + h // 2, style.suit(suit).center(5), ink)
         canvas.put(x + 1, y + h - 2, "named", f"italic {INK}")
         return

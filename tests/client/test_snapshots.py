@@ -36,8 +36,7 @@ SIZES = ((80, 24), (120, 40), (200, 50))
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
 
-async def mid_game(server: Any, connect: Any, make_app: Any, pilot_size: tuple[int, int],
-                   **app_options: Any) -> Any:
+async def mid_game(server: Any, connect: Any, make_app: Any, **app_options: Any) -> Any:
     """Ben (seat 0, dealer) and Ana (this client) at t1 with no turn timer: Ana
     played 7♥, Ben drew for it and played; Ben said something. Returns (app, ben)."""
     ben = await connect("Ben")
@@ -97,7 +96,7 @@ def compare(app: Any, name: str) -> None:
 async def test_the_table_mid_game_in_each_size_and_theme(
     server: Any, connect: Any, make_app: Any
 ) -> None:
-    app, ben = await mid_game(server, connect, make_app, (80, 24))
+    app, ben = await mid_game(server, connect, make_app)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to_mid_game(pilot, app, ben)
         for theme, name in THEMES.items():
@@ -113,7 +112,7 @@ def not_ascii(text: str) -> list[str]:
 
 
 async def test_the_ascii_table_is_ascii_only(server: Any, connect: Any, make_app: Any) -> None:
-    app, ben = await mid_game(server, connect, make_app, (80, 24), ascii=True)
+    app, ben = await mid_game(server, connect, make_app, ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to_mid_game(pilot, app, ben)
         for size in SIZES:
@@ -150,7 +149,7 @@ async def test_a_terminal_too_small_says_so(
 ) -> None:
     """Below the least size the table asks for a bigger terminal in words, instead
     of panels that vanish; from 40 columns the log goes under the table."""
-    app, ben = await mid_game(server, connect, make_app, size)
+    app, _ = await mid_game(server, connect, make_app)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
         await pilot.pause(0.2)
