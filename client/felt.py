@@ -496,6 +496,17 @@ def draw_table(
     return TablePlan(rects, top_rect)
 
 
+def _wrap_words(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word[:width])
+    return lines
+
+
 def _arrows(direction: int, ascii: bool) -> tuple[str, str, str, str]:
     """The arrows on the felt's top, right, bottom and left edges for ``direction``
     (clockwise: rightwards along the top, down the right…)."""
@@ -521,10 +532,10 @@ def _draw_middle(
     canvas.fill(felt, FELT_GROUND)
     if middle.top is None and middle.waiting:
         box(canvas, felt, plain, FELT_EDGE)
-        text = middle.waiting[: felt.w - 4]
-        canvas.put(
-            felt.x + (felt.w - len(text)) // 2, felt.y + felt.h // 2, text, f"italic {FELT_INK}"
-        )
+        lines = _wrap_words(middle.waiting, felt.w - 4)
+        top = felt.y + (felt.h - len(lines)) // 2
+        for i, line in enumerate(lines):
+            canvas.put(felt.x + (felt.w - len(line)) // 2, top + i, line, f"italic {FELT_INK}")
         return None
     framed = felt.h >= size.height + 4
     if framed:

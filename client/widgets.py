@@ -138,6 +138,8 @@ class FeltView(CanvasWidget):
         self.middle = MiddleView()
         self.fresh = False
         self.flight: Flight | None = None
+        self.flights = 0
+        """Cards that slid in so far."""
         self.plan: TablePlan | None = None
 
     def show(self, seats: list[SeatView], middle: MiddleView) -> None:
@@ -417,6 +419,7 @@ class Motion:
             felt.redraw()
 
         felt.flight = Flight(card, seat, 0.0)
+        felt.flights += 1
         self._timers.append(
             felt.set_interval(FLIGHT_SECONDS / FLIGHT_FRAMES, step, repeat=FLIGHT_FRAMES)
         )
