@@ -43,7 +43,7 @@ async def test_the_theme_and_motion_are_chosen_from_the_palette_and_kept(
 
 
 async def test_the_card_just_played_is_marked(server: Any, connect: Any, make_app: Any) -> None:
-    app, ben = await mid_game(server, connect, make_app)
+    app, _ = await mid_game(server, connect, make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         app.animation_level = "basic"  # reduced motion: marked, not moved
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
@@ -72,7 +72,7 @@ async def test_at_full_motion_the_card_slides_in(server: Any, connect: Any, make
 
 
 async def test_no_motion_marks_nothing(server: Any, connect: Any, make_app: Any) -> None:
-    app, ben = await mid_game(server, connect, make_app)
+    app, _ = await mid_game(server, connect, make_app)
     async with app.run_test(size=(120, 40)) as pilot:
         app.animation_level = "none"
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
