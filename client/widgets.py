@@ -365,9 +365,9 @@ class WrappedLog(ScrollView, can_focus=False):
 
 FRESH_SECONDS = 1.5
 """How long the card just played stays framed heavy, and drawn cards marked "new"."""
-FLIGHT_SECONDS = 0.25
+FLIGHT_SECONDS = 0.15
 """How long a played card takes to slide onto the pile (full motion)."""
-FLIGHT_FRAMES = 3
+FLIGHT_FRAMES = 1
 """Frames of that flight."""
 
 
