@@ -16,6 +16,7 @@ from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.client import ConnectError, Connection, parse_address
+from craits.protocol.release import version
 from craits.protocol.types import ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
 
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         "q leaves, Ctrl+C quits at once (a seat in a running game is kept: "
         "starting the client again takes it back).",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
         "address",
         metavar="HOST[:PORT]",

@@ -540,6 +540,7 @@ class WelcomeMsg(TypedDict):
     type: Literal[ServerMessage.WELCOME]
     version: int
     server: str
+    server_version: NotRequired[str]
     heartbeat_ms: int
     limits: Limits
 

@@ -24,6 +24,7 @@ from typing import TypeVarTuple
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
+from craits.server import logs
 from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
@@ -182,7 +183,8 @@ class Server(Lobby):
     def _schedule_flush(self) -> None:
         if not self._flush_soon:
             self._flush_soon = True
-            asyncio.get_running_loop().call_soon(self.flush)
+            # about no one connection, whichever's input asked for it
+            asyncio.get_running_loop().call_soon(self.flush, context=logs.bare_context())
 
     def flush(self) -> None:
         """The end of a pass: commit the journal writes queued in it (one
@@ -220,7 +222,8 @@ class Server(Lobby):
                     continue
                 quiet = now - client.last_seen
                 if quiet > 2 * interval:
-                    log.info("connection %s: silent for two heartbeats; dropped", client.peer)
+                    with logs.about(client):
+                        log.info("connection %s: silent for two heartbeats; dropped", client.peer)
                     client.reset()
                 elif quiet >= 0.9 * interval and not client.mid_frame:
                     # only connections that have said nothing lately are asked (a busy

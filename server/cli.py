@@ -13,7 +13,10 @@ import sys
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.release import version
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
+from craits.server import config as settings
+from craits.server import logs, metrics
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
 from craits.server.journal import (
@@ -24,6 +27,7 @@ from craits.server.journal import (
     JournalUnwritable,
 )
 from craits.server.records import build_record
+from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from platformdirs import user_data_dir
 
@@ -61,14 +65,25 @@ def join_address(host: str, port: int) -> str:
     return shown if port == DEFAULT_PORT else f"{shown}:{port}"
 
 
+COMMANDS = {
+    "export": "write game records (JSON) from the journal",
+    "check": "check the journal (safe while the server runs)",
+    "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
+}
+"""The commands ``craits-server COMMAND`` runs instead of a server; each has ``--help``."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The command line of ``craits-server``."""
+    """The command line of ``craits-server``. Every option can also be set in
+    the ``--config`` file or a ``CRAITS_*`` variable (:mod:`craits.server.config`)."""
+    commands = "\n".join(f"  craits-server {name:<7} {what}" for name, what in COMMANDS.items())
     p = argparse.ArgumentParser(
         prog="craits-server",
-        description="Host Craits tables. Players join with: craits-client HOST[:PORT]. "
-        "'craits-server export --help' writes game records; "
-        "'craits-server check --help' checks the journal.",
+        description="Host Craits tables. Players join with: craits-client HOST[:PORT].",
+        epilog=f"commands ('craits-server COMMAND --help' for each):\n{commands}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
         "--host",
         default="127.0.0.1",
@@ -81,8 +96,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--log-level",
         default="info",
-        choices=["debug", "info", "warning", "error"],
+        choices=list(logs.LEVELS),
         help="log level on stderr (default info: one line per table event)",
+    )
+    p.add_argument(
+        "--log-format",
+        default="plain",
+        choices=list(logs.FORMATS),
+        help="plain (default): text lines ending [peer=IP:PORT table=NAME seat=N]; "
+        "json: one JSON object per line (time, level, logger, message, peer, table, seat)",
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics at http://METRICS_HOST:PORT/metrics "
+        f"(default: none; needs {metrics.INSTALL_HINT})",
+    )
+    p.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="HOST",
+        help="address the metrics are served on (default 127.0.0.1)",
     )
     p.add_argument(
         "--bots",
@@ -188,14 +224,33 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="messages one connection may send at once (default 200)",
     )
+    settings.add_config_options(p)
     return p
 
 
-async def serve(config: ServerConfig) -> None:
+class MetricsBindError(Exception):
+    """The metrics' address cannot be bound; ``str()`` says so in one line."""
+
+
+async def serve(config: ServerConfig, args: argparse.Namespace | None = None) -> None:
     """Run a server until SIGINT, SIGTERM or SIGHUP (:data:`STOP_SIGNALS`),
-    then shut down cleanly."""
+    then shut down cleanly; with ``args.metrics_port``, serve its metrics too.
+
+    Raises:
+        OSError: the address (or the metrics' address) cannot be bound.
+        JournalError: as :meth:`Server.start` raises it.
+    """
     server = Server(config)
     await server.start()
+    exporter: metrics.Exporter | None = None
+    if args is not None and args.metrics_port is not None:
+        try:
+            exporter = metrics.start(server, args.metrics_host, args.metrics_port)
+        except OSError as exc:
+            await server.stop()
+            where = f"{args.metrics_host}:{args.metrics_port}"
+            why = exc.strerror or exc
+            raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
@@ -203,14 +258,18 @@ async def serve(config: ServerConfig) -> None:
     loop = asyncio.get_running_loop()
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stop.set)
-    print(
+    ready = (
         f"craits-server listening on {config.host}:{server.port} — "
-        f"join with: craits-client {join_address(config.host, server.port)}",
-        file=sys.stderr,
-        flush=True,
+        f"join with: craits-client {join_address(config.host, server.port)}"
     )
+    if args is not None and args.log_format == "json":
+        logging.getLogger("craits.server").info("%s", ready)  # every line JSON
+    else:
+        print(ready, file=sys.stderr, flush=True)
     await stop.wait()
     logging.getLogger("craits.server").info("shutting down")
+    if exporter is not None:
+        exporter.stop()
     await server.stop()
 
 
@@ -220,7 +279,7 @@ def build_export_parser() -> argparse.ArgumentParser:
         prog="craits-server export",
         description="Write game records (one JSON document per game) from the journal.",
     )
-    p.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    _add_data_dir(p)
     p.add_argument("--game", type=int, default=None, help="only this game id (default: all)")
     p.add_argument(
         "--out",
@@ -294,7 +353,36 @@ def _export(journal: JournalReader, args: argparse.Namespace) -> int:
     return EXIT_DAMAGED if failed else 0
 
 
-def _journal_path(data_dir: Path | None) -> Path:
+def _add_data_dir(p: argparse.ArgumentParser) -> None:
+    """``--data-dir`` and ``--config`` of a command that reads the server's journal."""
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="the server's data directory (default: the server's own setting: "
+        f"CRAITS_DATA_DIR, or data-dir in the --config file, or {user_data_dir('craits')})",
+    )
+    p.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"the server's TOML settings, for its data-dir ({settings.CONFIG_ENV} names it too)",
+    )
+
+
+def _journal_path(args: argparse.Namespace) -> Path:
+    """The journal a command reads: its ``--data-dir``, else the server's own
+    setting (``CRAITS_DATA_DIR``, the ``--config`` file's ``data-dir``), else
+    the default.
+
+    Raises:
+        ConfigError: the server's settings cannot be read.
+    """
+    data_dir: Path | None = args.data_dir
+    if data_dir is None:
+        argv = [] if args.config is None else ["--config", str(args.config)]
+        data_dir = settings.resolve(build_parser(), argv).values.data_dir
     return (data_dir or Path(user_data_dir("craits"))) / "craits.db"
 
 
@@ -314,7 +402,12 @@ def export_main(argv: list[str]) -> int:
     """``craits-server export``: write game records from the journal (``docs/records.md``),
     reading it only (safe beside a running server); returns the exit status."""
     args = build_export_parser().parse_args(argv)
-    journal = _open_reader(_journal_path(args.data_dir), "export")
+    try:
+        db = _journal_path(args)
+    except settings.ConfigError as exc:
+        print(f"craits-server export: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    journal = _open_reader(db, "export")
     if isinstance(journal, int):
         return journal
     try:
@@ -339,7 +432,7 @@ def build_check_parser() -> argparse.ArgumentParser:
         "It only reads, so it is safe while the server runs. Exit status 0: whole; "
         f"{EXIT_DAMAGED}: damaged (each problem is printed).",
     )
-    p.add_argument("--data-dir", type=Path, default=None, help="the server's data directory")
+    _add_data_dir(p)
     return p
 
 
@@ -347,7 +440,11 @@ def check_main(argv: list[str]) -> int:
     """``craits-server check``: check the whole journal and print what was
     found; returns 0 if it is whole, :data:`EXIT_DAMAGED` if not."""
     args = build_check_parser().parse_args(argv)
-    db = _journal_path(args.data_dir)
+    try:
+        db = _journal_path(args)
+    except settings.ConfigError as exc:
+        print(f"craits-server check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     journal = _open_reader(db, "check")
     if isinstance(journal, int):
         return journal
@@ -365,21 +462,29 @@ def check_main(argv: list[str]) -> int:
     return 0
 
 
-def _bad_arguments(args: argparse.Namespace) -> str | None:
-    """What is wrong with the command line's values, or None."""
-    if not 1 <= args.port <= 65535 and args.port != 0:
-        return "--port must be 1..65535"
-    if not 0 <= args.bots <= 7:
-        return "--bots must be 0..7"
-    if args.rate <= 0 or args.burst < 1:
-        return "--rate must be > 0 and --burst >= 1"
-    if not args.abandon_after >= 0:
-        return "--abandon-after must be >= 0"
-    if (
-        args.empty_table_grace <= 0
-        or min(args.max_empty_tables, args.max_empty_tables_per_address) < 1
-    ):
-        return "--empty-table-grace must be > 0, --max-empty-tables(-per-address) >= 1"
+def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
+    """What is wrong with the settings' values, as the ``dest`` of the first
+    bad one and why, or None."""
+    checks: list[tuple[str, bool, str]] = [
+        ("port", 1 <= args.port <= 65535 or args.port == 0, "must be 1..65535"),
+        ("bots", 0 <= args.bots <= 7, "must be 0..7"),
+        ("rate", args.rate > 0, "must be > 0"),
+        ("burst", args.burst >= 1, "must be >= 1"),
+        ("abandon_after", args.abandon_after >= 0, "must be >= 0"),
+        ("empty_table_grace", args.empty_table_grace > 0, "must be > 0"),
+        ("max_empty_tables", args.max_empty_tables >= 1, "must be >= 1"),
+        ("max_empty_tables_per_address", args.max_empty_tables_per_address >= 1, "must be >= 1"),
+        ("max_connections", args.max_connections >= 1, "must be >= 1"),
+        ("max_tables", args.max_tables >= 1, "must be >= 1"),
+        ("heartbeat", args.heartbeat > 0, "must be > 0"),
+        ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
+        ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
+    ]
+    if args.metrics_port is not None:
+        checks.append(("metrics_port", 0 <= args.metrics_port <= 65535, "must be 1..65535"))
+    for dest, good, why in checks:
+        if not good:
+            return dest, why
     return None
 
 
@@ -406,33 +511,57 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
+def settings_from(argv: list[str]) -> argparse.Namespace | int:
+    """The settings in force (the command line over ``CRAITS_*`` over the
+    ``--config`` file over the defaults), checked; or the exit status after
+    saying on one line what is wrong (:data:`EXIT_USAGE`), or after
+    ``--print-config`` printed them (0)."""
+    parser = build_parser()
+    try:
+        resolved = settings.resolve(parser, argv)
+    except settings.ConfigError as exc:
+        print(f"craits-server: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    args = resolved.values
+    problem = _bad_arguments(args)
+    if problem is not None:
+        print(f"craits-server: {settings.blame(parser, resolved, *problem)}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.metrics_port is not None and not metrics.available():
+        print(f"craits-server: --metrics-port needs {metrics.INSTALL_HINT}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.print_config:
+        sys.stdout.write(settings.render(parser, resolved))
+        return 0
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``craits-server`` (and ``craits-server export``/``check``);
+    """Entry point of ``craits-server`` (and of its :data:`COMMANDS`);
     returns the exit status (:data:`EXIT_FAILED`, :data:`EXIT_USAGE`,
-    :data:`EXIT_DAMAGED`, :data:`EXIT_UNWRITABLE`)."""
+    :data:`EXIT_DAMAGED`, :data:`EXIT_UNWRITABLE`; ``status`` has its own)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["export"]:
         return export_main(argv[1:])
     if argv[:1] == ["check"]:
         return check_main(argv[1:])
-    args = build_parser().parse_args(argv)
-    problem = _bad_arguments(args)
-    if problem is not None:
-        print(f"craits-server: {problem}", file=sys.stderr)
-        return EXIT_USAGE
-    logging.basicConfig(
-        level=args.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
+    if argv[:1] == ["status"]:
+        return status_main(argv[1:])
+    args = settings_from(argv)
+    if isinstance(args, int):
+        return args
+    logs.setup(args.log_level, args.log_format)
     try:
-        asyncio.run(serve(config_from(args)))
+        asyncio.run(serve(config_from(args), args))
     except JournalDamaged as exc:
         print(f"craits-server: {exc}; 'craits-server check' says what is left", file=sys.stderr)
         return EXIT_DAMAGED
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_UNWRITABLE if isinstance(exc, JournalUnwritable) else EXIT_FAILED
+    except MetricsBindError as exc:
+        print(f"craits-server: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except OSError as exc:
         print(
             f"craits-server: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",

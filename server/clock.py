@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import Notice
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, AbandonReason, NoticeKind, Phase, TableState
-from craits.server import bots
+from craits.server import bots, logs
 from craits.server.engine import IllegalAction, action_from_dict, view
 from craits.server.interfaces import TablePaused
 
@@ -107,7 +107,8 @@ class TurnClock:
             self._later(max(0.0, self.deadline - self._loop.time()), self._timeout_move)
 
     def _later(self, delay: float, fn: Callable[[], None]) -> None:
-        self._timer = self._loop.call_later(delay, self._fire, fn)
+        context = logs.table_context(self.table.name)  # it logs about the table only
+        self._timer = self._loop.call_later(delay, self._fire, fn, context=context)
 
     def _fire(self, fn: Callable[[], None]) -> None:
         """Run the table's main timer callback."""
@@ -191,6 +192,7 @@ class TurnClock:
                     table.config.bot_delay / 2,
                     self._guard,
                     lambda a=choice, i=i: self._bot_call(i, a),
+                    context=logs.table_context(table.name),
                 )
 
     def _bot_call(self, seat: int, data: dict[str, Any]) -> None:
@@ -278,7 +280,8 @@ class AbandonClock:
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(self.left(), self._fire)
+        context = logs.table_context(self.table.name)
+        self._timer = loop.call_later(self.left(), self._fire, context=context)
 
     def _fire(self) -> None:
         """The time is up: end the game as abandoned and close the table; an

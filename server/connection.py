@@ -37,7 +37,7 @@ from craits.protocol import (
 )
 from craits.protocol.types import ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
-from craits.server import handlers
+from craits.server import handlers, logs, metrics
 from craits.server.empty_tables import address_key
 from craits.server.interfaces import TableError
 
@@ -185,11 +185,12 @@ class StallWatch:
         if now > taken:
             self._arm(now)
             return
-        log.warning(
-            "connection %s: not reading, nothing taken for %g s; dropped",
-            client.peer,
-            self._timeout,
-        )
+        with logs.about(client):
+            log.warning(
+                "connection %s: not reading, nothing taken for %g s; dropped",
+                client.peer,
+                self._timeout,
+            )
         client.reset()
 
 
@@ -228,6 +229,14 @@ class Client(asyncio.Protocol):
         peer = self.transport.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self.address = address_key(str(peer[0])) if isinstance(peer, tuple) else self.peer
+        token = logs.CONNECTION.set(self)  # its timers log as about it
+        try:
+            self._admit(self.transport)
+        finally:
+            logs.CONNECTION.reset(token)
+
+    def _admit(self, transport: asyncio.Transport) -> None:
+        """Count the connection in (with a deadline for its hello), or turn it away."""
         server = self.server
         if len(server.clients) >= server.config.max_connections or server.stopping:
             self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
@@ -236,7 +245,7 @@ class Client(asyncio.Protocol):
         server.clients.add(self)
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
-        bound_buffers(self.transport, server.config.send_buffer)
+        bound_buffers(transport, server.config.send_buffer)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Give up the seat (it stays the player's, to resume) and forget the
@@ -248,10 +257,11 @@ class Client(asyncio.Protocol):
         self._cancel_timer()
         self._stall.stop()
         if self.table is not None and not self.server.stopping:
-            table = self.table
-            self.table = None
-            self.server.guard(table, table.membership.disconnected, self)
-            self.server.empty_tables.left(table)
+            with logs.about(self):
+                table = self.table
+                self.table = None
+                self.server.guard(table, table.membership.disconnected, self)
+                self.server.empty_tables.left(table)
         self.server.forget(self)
 
     def _set_timer(self, delay: float) -> None:
@@ -289,7 +299,8 @@ class Client(asyncio.Protocol):
         assert self.transport is not None
         server = self.server
         if self.transport.get_write_buffer_size() + self._outbox.size > server.config.out_buffer:
-            log.warning("connection %s: not reading, backlog over the cap; dropped", self.peer)
+            with logs.about(self):  # perhaps while another connection writes to it
+                log.warning("connection %s: not reading, backlog over the cap; dropped", self.peer)
             self.reset()
             return
         journal = server.journal
@@ -333,6 +344,7 @@ class Client(asyncio.Protocol):
         """Send an error reply (protocol §12); ``id``: the ``act`` it answers;
         ``supported``: the protocol versions spoken (``unsupported_version``)."""
         error: ErrorMsg = {"type": ServerMessage.ERROR, "code": code, "message": message}
+        metrics.errors.labels(code).inc()
         if id is not None:
             error["id"] = id
         if supported is not None:
@@ -385,7 +397,15 @@ class Client(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         """Decode and handle every whole frame received; a frame cut short must
-        be finished within ``frame_timeout`` of its first byte."""
+        be finished within ``frame_timeout`` of its first byte. What is logged
+        meanwhile is about this connection (:mod:`craits.server.logs`)."""
+        token = logs.CONNECTION.set(self)
+        try:
+            self._received(data)
+        finally:
+            logs.CONNECTION.reset(token)
+
+    def _received(self, data: bytes) -> None:
         had_partial = self._partial
         try:
             # each header is read once the frame before it is handled
@@ -420,11 +440,15 @@ class Client(asyncio.Protocol):
     def _frame(self, body: bytes) -> None:
         """Handle one frame body; nothing a client sends may escape to the loop."""
         self.last_seen = time.monotonic()
+        table = self.table
+        token = logs.TABLE.set(table.name if table is not None else None)
         try:
             self._handle(body)
         except Exception:
             log.exception("connection %s: failed to handle a frame", self.peer)
             self.abort()
+        finally:
+            logs.TABLE.reset(token)
 
     def _handle(self, body: bytes) -> None:
         """Check the rate, decode, validate and dispatch one frame body: bad

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from craits.protocol.vocab import ErrorCode
+from craits.server import logs
 from craits.server.interfaces import TableError
 
 PRACTICE = "practice"
@@ -110,7 +111,8 @@ class EmptyTables:
     def watch(self, table: Table, holder: Client | None = None) -> None:
         """``table`` was just made by ``holder`` (None: restored): it closes
         after the grace unless a person is at it by then."""
-        timer = asyncio.get_running_loop().call_later(self.grace, self._expire, table)
+        loop, context = asyncio.get_running_loop(), logs.table_context(table.name)
+        timer = loop.call_later(self.grace, self._expire, table, context=context)
         address = holder.address if holder is not None else None
         self._waiting[table] = _Waiting(holder, address, timer)
 

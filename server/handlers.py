@@ -22,6 +22,7 @@ from craits.protocol import (
     VERSION,
     ProtocolError,
 )
+from craits.protocol.release import version
 from craits.protocol.types import (
     BackMsg,
     ChatSendMsg,
@@ -54,6 +55,7 @@ from craits.protocol.vocab import (
     ErrorCode,
     ServerMessage,
 )
+from craits.server import metrics
 from craits.server.engine import Rules
 from craits.server.interfaces import TableError
 from craits.server.journal import JournalError
@@ -110,6 +112,7 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
         "type": ServerMessage.WELCOME,
         "version": VERSION,
         "server": "craits",
+        "server_version": version(),
         "heartbeat_ms": round(cfg.heartbeat * 1000),
         "limits": {
             "max_frame": MAX_FRAME,
@@ -295,6 +298,7 @@ def on_chat(client: Client, msg: ChatSendMsg) -> None:
 
 def on_act(client: Client, msg: CheckedAct) -> None:
     """An action (§6): answered ``ok`` or an error carrying its ``id``."""
+    metrics.actions.inc()
     try:
         table = _table(client)
         client.server.guard(

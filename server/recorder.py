@@ -11,10 +11,12 @@ new table whose row could not be written never was — its creator gets
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from craits.protocol.types import ErrorMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
+from craits.server import metrics
 from craits.server.journal import Journal, WriteFailure
 
 if TYPE_CHECKING:
@@ -53,7 +55,10 @@ class Recorder:
         if not journal.pending:
             return
         created, self._unannounced = self._unannounced, {}
-        for failure in journal.commit():
+        started = time.perf_counter()
+        failures = journal.commit()
+        metrics.journal_commit.observe(time.perf_counter() - started)
+        for failure in failures:
             new = created.pop(failure.ticket, None)
             if new is not None:
                 self._not_created(new, failure)

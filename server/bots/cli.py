@@ -20,6 +20,7 @@ import sys
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.client import parse_address
+from craits.protocol.release import version
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL
 
 from .client import BotClient, BotError, connect_bot
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="craits-bot",
         description="A computer player that joins a Craits table over the network.",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
         "address", metavar="HOST[:PORT]", help=f"the server (default port {DEFAULT_PORT})"
     )

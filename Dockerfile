@@ -1,0 +1,35 @@
+# craits-server in a container: a non-root user, the journal in the /data volume.
+#   docker build -t craits .
+#   docker run -d --name craits -p 7777:7777 -v craits-data:/data craits
+#   docker logs craits                      (one JSON object per line)
+#   docker exec craits craits-server status localhost
+# Settings: CRAITS_* environment variables (-e CRAITS_MAX_TABLES=100), or a TOML
+# file mounted and named with -e CRAITS_CONFIG=/etc/craits/craits-server.toml.
+# Metrics: -e CRAITS_METRICS_PORT=9464 -e CRAITS_METRICS_HOST=0.0.0.0 -p 9464:9464
+FROM python:3.12-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY protocol protocol
+COPY server server
+COPY client client
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
+FROM python:3.12-slim
+RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin craits \
+    && install -d -o craits -g craits -m 0700 /data
+COPY --from=build /wheels /wheels
+# prometheus_client: the craits[metrics] extra, for --metrics-port
+RUN pip install --no-cache-dir /wheels/*.whl "prometheus_client>=0.20,<1" && rm -rf /wheels
+ENV CRAITS_HOST=0.0.0.0 \
+    CRAITS_DATA_DIR=/data \
+    CRAITS_LOG_FORMAT=json \
+    PYTHONUNBUFFERED=1
+USER craits
+WORKDIR /data
+VOLUME ["/data"]
+EXPOSE 7777
+# SIGTERM stops the server cleanly (clients told 'shutdown', the journal committed)
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=10s --start-period=10s --retries=3 \
+    CMD craits-server status "127.0.0.1:${CRAITS_PORT:-7777}" --timeout 5 || exit 1
+ENTRYPOINT ["craits-server"]

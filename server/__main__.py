@@ -1,0 +1,7 @@
+"""``python -m craits.server``: the same as ``craits-server``."""
+
+import sys
+
+from craits.server.cli import main
+
+sys.exit(main())
