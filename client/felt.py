@@ -533,9 +533,9 @@ def _draw_middle(
     if middle.top is None and middle.waiting:
         box(canvas, felt, plain, FELT_EDGE)
         lines = _wrap_words(middle.waiting, felt.w - 4)
-        top = felt.y + (felt.h - len(lines)) // 2
+        first = felt.y + (felt.h - len(lines)) // 2
         for i, line in enumerate(lines):
-            canvas.put(felt.x + (felt.w - len(line)) // 2, top + i, line, f"italic {FELT_INK}")
+            canvas.put(felt.x + (felt.w - len(line)) // 2, first + i, line, f"italic {FELT_INK}")
         return None
     framed = felt.h >= size.height + 4
     if framed:
