@@ -46,6 +46,8 @@ KEY_ACTIONS = (*presenter.TABLE_KEYS, "leave", "rules")
 
 WIDE = (80, 20)
 """The least terminal (columns, rows) for the table beside the log."""
+LARGE = (160, 45)
+"""From this terminal size: larger card faces, and more room for the log."""
 STACKED = (40, 24)
 """The least terminal for the stacked layout (the log under the table)."""
 
@@ -140,6 +142,7 @@ class TableScreen(Screen[None]):
         """Take the layout for a terminal of ``width`` × ``height`` (see :func:`fits`)."""
         narrow, small = fits(width, height)
         self.set_class(narrow, "-narrow")
+        self.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
         self.set_class(small, "-too-small")
         if small:
             self.query_one("#too-small", Static).update(too_small_text(width, height))
