@@ -577,12 +577,32 @@ def _draw_middle(
         canvas.put(
             tx + (fw - len(pile)) // 2, y0 + fh, pile, f"bold {FELT_INK}" if fresh else FELT_LABEL
         )
+    below = y0 + fh + (1 if labels else 0)
+    _draw_way(canvas, inner, middle, style, below, framed, Rect(x0, y0, row_w, fh))
+    return top_rect
+
+
+def _draw_way(
+    canvas: Canvas,
+    inner: Rect,
+    middle: MiddleView,
+    style: CardStyle,
+    below: int,
+    framed: bool,
+    pile: Rect,
+) -> None:
+    """Under the pile (row ``below``): the count in progress, else the direction
+    of play in words; beside the pile when the felt has no room under it and no
+    edges to carry the arrows."""
     way = style.direction(middle.direction)
     if middle.count:
-        _draw_count(canvas, inner, y0 + fh + (1 if labels else 0), middle.count, style)
-    elif inner.h >= fh + 3:
+        _draw_count(canvas, inner, below, middle.count, style)
+    elif inner.h >= pile.h + 3:
         canvas.put(inner.x + (inner.w - len(way)) // 2, inner.y + inner.h - 1, way, FELT_LABEL)
-    return top_rect
+    elif not framed:
+        right = pile.x + pile.w + 2
+        if right + len(way) <= inner.x + inner.w:
+            canvas.put(right, pile.y + pile.h // 2, way, FELT_LABEL)
 
 
 def _draw_suit(canvas: Canvas, x: int, y: int, h: int, suit: str, style: CardStyle) -> None:
