@@ -108,21 +108,42 @@ class CanvasWidget(Widget):
 
 class FixedText(Widget):
     """A line or a few of rich text in a box of fixed size: a new text repaints
-    it without a new layout of the screen (a Static's update lays out again)."""
+    it without a new layout of the screen (a Static's update lays out again),
+    wrapped here once per change rather than at every paint."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self.text = Text()
+        self._strips: list[Strip] = []
+        self._made_for: tuple[int, str] = (0, "")
 
     def update(self, text: Text) -> None:
         """Show ``text`` (nothing is done when it is the text shown)."""
         if text != self.text:
             self.text = text
+            self._made_for = (0, "")
             self.refresh()
 
-    def render(self) -> Text:
-        """The text."""
-        return self.text
+    def _make(self, width: int) -> None:
+        console = self.app.console
+        base = self.rich_style
+        lines = self.text.wrap(console, max(1, width), overflow="fold")
+        self._strips = [
+            Strip(list(line.render(console)), line.cell_len)
+            .adjust_cell_length(width)
+            .apply_style(base)
+            for line in lines
+        ]
+        self._made_for = (width, self.app.theme)
+
+    def render_line(self, y: int) -> Strip:
+        """One row of the wrapped text."""
+        width = self.content_size.width
+        if self._made_for != (width, self.app.theme):
+            self._make(width)
+        if 0 <= y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(width, self.rich_style)
 
 
 class FeltView(CanvasWidget):
