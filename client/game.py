@@ -67,9 +67,9 @@ class GamePanel(Vertical):
 
     def on_mount(self) -> None:
         """The hand takes the focus."""
-        hand = self.query_one("#hand")
-        hand.border_title = "Your hand"
-        hand.focus()
+        for hand in self.query("#hand"):  # (none when the app closes as the table opens)
+            hand.border_title = "Your hand"
+            hand.focus()
 
     # --------------------------------------------------------------- drawing
 

@@ -126,6 +126,8 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Titles, the timer tick, and the first drawing."""
+        if not self.query("#log"):
+            return  # the app is closing as the table opens: nothing to draw
         self.query_one("#log").border_title = "Game"
         self.query_one("#chatlog").border_title = "Chat"
         self.set_interval(0.5, self._tick)
