@@ -29,6 +29,7 @@ from .lobby import LobbyScreen
 from .looks import Looks
 from .model import TableModel
 from .prefs import PrefsStore
+from .problem import ProblemScreen
 from .session import (
     Failed,
     LinkChanged,
@@ -73,6 +74,9 @@ class CraitsApp(App[None]):
         retry_base: the first pause between reconnection tries, in seconds;
             it doubles up to ``retry_max``.
         protocol_version: the version sent in hello (for tests of refusal).
+        web: running in a browser (``craits-web``): a failure to connect is shown
+            in the app with a retry instead of ending it, and Ctrl+C copies the
+            selection instead of quitting (leaving is the lobby's ``q``).
     """
 
     TITLE = "Craits"
@@ -98,8 +102,10 @@ class CraitsApp(App[None]):
         retry_base: float = 0.5,
         retry_max: float = 8.0,
         protocol_version: int = VERSION,
+        web: bool = False,
     ):
         super().__init__()
+        self.web = web
         if self.no_color:
             # NO_COLOR: Textual would draw every colour in grey (red cards and dim
             # text come out dark on dark); draw in the terminal's own colours instead,
@@ -257,15 +263,39 @@ class CraitsApp(App[None]):
         return shown
 
     def action_quit_app(self) -> None:
-        """Leave the program at once (a seat in a game can be resumed later)."""
+        """Leave the program at once (a seat in a game can be resumed later).
+
+        In a browser Ctrl+C means copy: it copies the selected text, if any, and
+        says how to leave; it never quits.
+        """
+        if self.web:
+            selected = self.screen.get_selected_text()
+            if selected:
+                self.copy_to_clipboard(selected)
+                self.say("Copied.")
+            else:
+                self.say("Ctrl+C does not leave the game here: press q in the lobby to leave.")
+            return
         self.session.close()
         self.exit()
 
     def fail(self, message: str) -> None:
-        """Exit with a one-line error (printed by the command after the screen is restored)."""
-        self.error_message = message
+        """Exit with a one-line error (printed by the command after the screen is
+        restored); in a browser, show it with a retry (:class:`ProblemScreen`)."""
         self.session.close()
+        if self.web:
+            self.push_screen(ProblemScreen(message), self._after_problem)
+            return
+        self.error_message = message
         self.exit(return_code=1)
+
+    def _after_problem(self, retry: bool | None) -> None:
+        if retry:
+            self.run_worker(
+                self.session.run(), name="network", group="network", exit_on_error=False
+            )
+        else:
+            self.exit()
 
     def say(
         self, message: str, *, severity: Severity = "information", timeout: float = 4.0

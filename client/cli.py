@@ -83,6 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="suits as S H D C instead of ♠ ♥ ♦ ♣ (automatic when the terminal cannot show them)",
     )
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="run inside craits-web: connection problems are shown in the app with a retry, "
+        "and Ctrl+C copies instead of quitting",
+    )
     return p
 
 
@@ -186,8 +192,16 @@ def main(argv: list[str] | None = None) -> int:
 
     from .app import CraitsApp
 
-    ascii_suits = args.ascii or not unicode_suits_ok()
-    app = CraitsApp(host, port, name, table=args.table, spectate=args.spectate, ascii=ascii_suits)
+    ascii_suits = args.ascii or (not args.web and not unicode_suits_ok())
+    app = CraitsApp(
+        host,
+        port,
+        name,
+        table=args.table,
+        spectate=args.spectate,
+        ascii=ascii_suits,
+        web=args.web,
+    )
     try:
         app.run()
     except KeyboardInterrupt:

@@ -1,4 +1,13 @@
-"""``craits-server``: host Craits tables on this machine."""
+"""``craits-server``: host Craits tables on this machine.
+
+Its settings come from the command line, ``CRAITS_*`` environment variables
+and a TOML file (:mod:`craits.server.config`, generic over :func:`build_parser`:
+an option added there is a setting everywhere); its logs are plain or JSON
+lines naming the peer, table and seat (:mod:`craits.server.logs`); with
+``--metrics-port`` it serves Prometheus metrics (:mod:`craits.server.metrics`).
+``craits-server export``, ``check`` and ``status`` (:mod:`craits.server.status`)
+are commands of their own (:data:`COMMANDS`).
+"""
 
 from __future__ import annotations
 
@@ -29,6 +38,7 @@ from craits.server.journal import (
 from craits.server.records import build_record
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
+from craits.server.web import start_web, stop_web, web_url
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -224,6 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="messages one connection may send at once (default 200)",
     )
+    p.add_argument(
+        "--web",
+        type=int,
+        metavar="PORT",
+        help="also serve the game to web browsers on this HTTP port (craits-web, "
+        "a child process; same --host)",
+    )
     settings.add_config_options(p)
     return p
 
@@ -234,7 +251,8 @@ class MetricsBindError(Exception):
 
 async def serve(config: ServerConfig, args: argparse.Namespace | None = None) -> None:
     """Run a server until SIGINT, SIGTERM or SIGHUP (:data:`STOP_SIGNALS`),
-    then shut down cleanly; with ``args.metrics_port``, serve its metrics too.
+    then shut down cleanly; with ``args.metrics_port``, serve its metrics too;
+    with ``args.web``, ``craits-web`` beside it (:mod:`craits.server.web`).
 
     Raises:
         OSError: the address (or the metrics' address) cannot be bound.
@@ -251,6 +269,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             where = f"{args.metrics_host}:{args.metrics_port}"
             why = exc.strerror or exc
             raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
+    web_port = getattr(args, "web", None) if args is not None else None
+    web = None if web_port is None else await start_web(config.host, server.port, web_port)
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
@@ -262,12 +282,17 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
         f"craits-server listening on {config.host}:{server.port} — "
         f"join with: craits-client {join_address(config.host, server.port)}"
     )
-    if args is not None and args.log_format == "json":
-        logging.getLogger("craits.server").info("%s", ready)  # every line JSON
-    else:
-        print(ready, file=sys.stderr, flush=True)
+    if web_port is not None:
+        ready += f"\nin a browser: {web_url(config.host, web_port)}"
+    for line in ready.splitlines():
+        if args is not None and args.log_format == "json":
+            logging.getLogger("craits.server").info("%s", line)  # every line JSON
+        else:
+            print(line, file=sys.stderr, flush=True)
     await stop.wait()
     logging.getLogger("craits.server").info("shutting down")
+    if web is not None:
+        await stop_web(web)
     if exporter is not None:
         exporter.stop()
     await server.stop()
@@ -480,6 +505,8 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
     ]
+    if args.web is not None:
+        checks.append(("web", 1 <= args.web <= 65535, "must be a port 1..65535"))
     if args.metrics_port is not None:
         checks.append(("metrics_port", 0 <= args.metrics_port <= 65535, "must be 1..65535"))
     for dest, good, why in checks:
@@ -511,9 +538,10 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def settings_from(argv: list[str]) -> argparse.Namespace | int:
+def settings_from(argv: list[str]) -> tuple[argparse.Namespace, list[str]] | int:
     """The settings in force (the command line over ``CRAITS_*`` over the
-    ``--config`` file over the defaults), checked; or the exit status after
+    ``--config`` file over the defaults), checked, with the ``CRAITS_*``
+    variables that are no setting; or the exit status after
     saying on one line what is wrong (:data:`EXIT_USAGE`), or after
     ``--print-config`` printed them (0)."""
     parser = build_parser()
@@ -533,7 +561,7 @@ def settings_from(argv: list[str]) -> argparse.Namespace | int:
     if args.print_config:
         sys.stdout.write(settings.render(parser, resolved))
         return 0
-    return args
+    return args, resolved.ignored
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -547,10 +575,13 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
         return status_main(argv[1:])
-    args = settings_from(argv)
-    if isinstance(args, int):
-        return args
+    got = settings_from(argv)
+    if isinstance(got, int):
+        return got
+    args, ignored = got
     logs.setup(args.log_level, args.log_format)
+    for name in ignored:
+        logging.getLogger("craits.server").warning("%s is not a setting; ignored", name)
     try:
         asyncio.run(serve(config_from(args), args))
     except JournalDamaged as exc:

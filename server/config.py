@@ -8,8 +8,8 @@ set in each place, so an option added to the parser later needs no code here.
 - The file's key is the option's long name without its dashes: ``--data-dir``
   is ``data-dir = "/var/lib/craits"``; a flag (``--no-journal``) is a TOML
   boolean. A key the parser does not know is an error.
-- The environment variable is ``CRAITS_`` and the ``dest`` in capitals:
-  ``CRAITS_DATA_DIR``; a flag reads ``1``/``true``/``yes``/``on`` or
+- The environment variable is ``CRAITS_`` and the key in capitals, ``_`` for
+  ``-``: ``CRAITS_DATA_DIR``; a flag reads ``1``/``true``/``yes``/``on`` or
   ``0``/``false``/``no``/``off``. ``CRAITS_CONFIG`` names the file.
 - Precedence: the command line over the environment over the file over the
   defaults.
@@ -66,8 +66,17 @@ class Setting:
 
     @property
     def env(self) -> str:
-        """The environment variable: ``CRAITS_`` and the ``dest`` in capitals."""
-        return ENV_PREFIX + self.dest.upper()
+        """The environment variable: ``CRAITS_`` and the key in capitals, ``_``
+        for ``-`` (``CRAITS_DATA_DIR``; ``--no-color`` is ``CRAITS_NO_COLOR``)."""
+        return ENV_PREFIX + self.key.upper().replace("-", "_")
+
+    def file_value(self, value: object) -> object:
+        """``value`` (the namespace's) as the file writes it under :attr:`key`:
+        a switch as whether it is on (``no-color = true`` when ``color`` is False)."""
+        action = self.action
+        if not self.is_switch or isinstance(action, argparse.BooleanOptionalAction):
+            return value
+        return value == action.const
 
     @property
     def flag(self) -> str:
@@ -76,8 +85,9 @@ class Setting:
 
     @property
     def is_switch(self) -> bool:
-        """The option takes no value (``store_true``/``store_false``)."""
-        return self.action.nargs == 0 and isinstance(self.action.const, bool)
+        """The option takes no value (``store_true``/``store_false``/``store_const``,
+        ``BooleanOptionalAction``), but is not a ``count``."""
+        return self.action.nargs == 0 and not isinstance(self.action, argparse._CountAction)
 
     @property
     def is_list(self) -> bool:
@@ -96,6 +106,10 @@ class Setting:
         """
         if self.is_switch:
             return self._switch(raw, source)
+        if isinstance(self.action, argparse._CountAction):
+            if isinstance(raw, bool) or not isinstance(raw, int | str) or not str(raw).isdigit():
+                raise self._error(source, raw, "a count (0, 1, 2...) is needed")
+            return int(raw)
         if self.is_list:
             items = raw.split() if isinstance(raw, str) else raw
             if not isinstance(items, list):
@@ -103,15 +117,20 @@ class Setting:
             return [self._one(item, source) for item in items]
         return self._one(raw, source)
 
-    def _switch(self, raw: object, source: str) -> bool:
+    def _switch(self, raw: object, source: str) -> object:
         if isinstance(raw, bool):
             on = raw
         elif isinstance(raw, str) and raw.strip().lower() in TRUE | FALSE:
             on = raw.strip().lower() in TRUE
         else:
             raise self._error(source, raw, "true or false is needed")
-        # a store_false option (const False) stores False when switched on
-        return bool(self.action.const) if on else not self.action.const
+        action = self.action
+        if isinstance(action, argparse.BooleanOptionalAction):
+            return on  # --web / --no-web: the key is the positive name
+        if isinstance(action.const, bool):
+            # a store_false option (const False) stores False when switched on
+            return action.const if on else not action.const
+        return action.const if on else action.default  # store_const
 
     def _one(self, raw: object, source: str) -> object:
         kind: Callable[[str], object] | None = self.action.type  # type: ignore[assignment]
@@ -185,6 +204,8 @@ class Resolved:
     values: argparse.Namespace
     sources: dict[str, str] = field(default_factory=dict)
     config_file: Path | None = None
+    ignored: list[str] = field(default_factory=list)
+    """``CRAITS_*`` environment variables that name no setting (a misspelling?)."""
 
 
 def read_file(path: Path, known: Iterable[Setting]) -> dict[str, tuple[Setting, object]]:
@@ -235,19 +256,28 @@ def resolve(
     in_file = read_file(config_path, known) if config_path is not None else {}
     sources: dict[str, str] = {}
     for s in known:
+        if s.dest in sources:
+            continue  # a dest two options share (--color, --no-color): done with the first
         value = getattr(args, s.dest)
         if value is not _UNSET and not (_takes_none(s.action) and value is None):
             sources[s.dest] = f"flag {s.flag}"
             continue
-        if s.env in environ:
-            value, sources[s.dest] = s.convert(environ[s.env], f"env {s.env}"), f"env {s.env}"
+        same = [t for t in known if t.dest == s.dest]
+        from_env = next((t for t in same if t.env in environ), None)
+        if from_env is not None:
+            where = f"env {from_env.env}"
+            value = from_env.convert(environ[from_env.env], where)
         elif s.dest in in_file:
             where = f"config file {config_path}"
-            value, sources[s.dest] = s.convert(in_file[s.dest][1], where), where
+            setting, raw = in_file[s.dest]
+            value = setting.convert(raw, where)
         else:
-            value, sources[s.dest] = _default(parser, s), "default"
+            value, where = _default(parser, s), "default"
+        sources[s.dest] = where
         setattr(args, s.dest, value)
-    return Resolved(args, sources, config_path)
+    names = {t.env for t in known} | {CONFIG_ENV}
+    ignored = sorted(k for k in environ if k.startswith(ENV_PREFIX) and k not in names)
+    return Resolved(args, sources, config_path, ignored)
 
 
 def _takes_none(action: argparse.Action) -> bool:
@@ -289,9 +319,14 @@ def render(parser: argparse.ArgumentParser, resolved: Resolved) -> str:
     lines = [f"# {parser.prog}: the settings in force, and where each came from"]
     if resolved.config_file is not None:
         lines.append(f"# config file: {resolved.config_file}")
+    if resolved.ignored:
+        lines.append(f"# ignored, not settings: {', '.join(resolved.ignored)}")
+    written: set[str] = set()
     for s in settings(parser):
-        value = getattr(resolved.values, s.dest)
-        text = toml_value(value)
+        if s.dest in written:
+            continue  # a dest two options share: written once, under the first
+        written.add(s.dest)
+        text = toml_value(s.file_value(getattr(resolved.values, s.dest)))
         source = resolved.sources.get(s.dest, "default")
         if text is None:
             lines.append(f"# {s.key} =   # not set ({source})")

@@ -57,6 +57,8 @@ CONNECTION: contextvars.ContextVar[Subject | None] = contextvars.ContextVar(
 )
 """The connection whose input is being handled (None: none)."""
 TABLE: contextvars.ContextVar[str | None] = contextvars.ContextVar("craits_table", default=None)
+SEAT: contextvars.ContextVar[int | None] = contextvars.ContextVar("craits_seat", default=None)
+"""The connection's seat when :func:`about` began (it may give it up inside)."""
 """The name of the table being acted on: the connection's table as the frame
 began (it may leave during it), or the table whose timer fired."""
 
@@ -81,11 +83,14 @@ def about(subject: Subject) -> Iterator[None]:
     """Within the block, log lines are about ``subject`` (a connection): for
     the rare lines written from outside its own input (a heartbeat drop, a
     backlog over the cap found while another connection writes to it)."""
+    at = subject.table
     connection = CONNECTION.set(subject)
-    table = TABLE.set(subject.table.name if subject.table is not None else None)
+    table = TABLE.set(at.name if at is not None else None)
+    seat = SEAT.set(at.seating.seat_of(subject) if at is not None else None)
     try:
         yield
     finally:
+        SEAT.reset(seat)
         TABLE.reset(table)
         CONNECTION.reset(connection)
 
@@ -98,11 +103,12 @@ def context_fields() -> dict[str, Any]:
     if subject is not None:
         fields["peer"] = subject.peer
         table = subject.table
+        seat = SEAT.get()
         if table is not None:
             table_name = table.name
             seat = table.seating.seat_of(subject)
-            if seat is not None:
-                fields["seat"] = seat
+        if seat is not None:
+            fields["seat"] = seat
     if table_name is not None:
         fields["table"] = table_name
     return fields

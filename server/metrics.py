@@ -11,6 +11,7 @@ Served over HTTP by the ``prometheus_client`` library (an optional extra:
 - ``craits_journal_commit_seconds`` (histogram): how long each journal commit
   (one transaction per pass of the event loop) took, seconds.
 - ``craits_errors_sent_total{code}`` (counter): ``error`` replies sent, by code (§12).
+- ``craits_build_info{version}``: 1, labelled with the server's release.
 
 The gauges are read when scraped, costing play nothing; on the hot path an
 action costs one counter increment. Until :func:`start` the module's
@@ -25,6 +26,8 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sized
 from typing import Any, Protocol
+
+from craits.protocol.release import version
 
 log = logging.getLogger("craits.server")
 
@@ -139,7 +142,7 @@ def start(server: ServerView, host: str, port: int) -> Exporter:
     """
     global actions, errors, journal_commit
     try:
-        from prometheus_client import CollectorRegistry, Gauge, Histogram, start_http_server
+        from prometheus_client import CollectorRegistry, Gauge, Histogram, Info, start_http_server
         from prometheus_client import Counter as PromCounter
         from prometheus_client.core import GaugeMetricFamily
     except ImportError:
@@ -162,6 +165,7 @@ def start(server: ServerView, host: str, port: int) -> Exporter:
             yield family
 
     registry.register(Tables())
+    Info("craits_build", "The server's release", registry=registry).info({"version": version()})
     new_actions = PromCounter(
         "craits_actions", "Actions (act messages) handled, applied or refused", registry=registry
     )

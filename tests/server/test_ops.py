@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
+import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.protocol import encode
 from craits.protocol.client import Connection
 from craits.server import config as settings
 from craits.server.cli import build_parser
@@ -105,6 +109,18 @@ def test_precedence_flags_over_environment_over_file_over_defaults(tmp_path: Pat
     assert source_line(done, "rate").endswith("# env CRAITS_RATE")
     assert source_line(done, "burst").endswith(f"# config file {file}")
     assert source_line(done, "max-tables").endswith("# default")
+
+
+def test_a_variable_that_is_no_setting_is_named(tmp_path: Path) -> None:
+    done = run("--print-config", env={"CRAITS_PROT": "1", "CRAITS_PORT": "7000"})
+    assert "# ignored, not settings: CRAITS_PROT\n" in done.stdout
+    assert printed(done)["port"] == 7000
+    port = free_port()
+    running = start(["--no-journal"], {"CRAITS_PORT": str(port), "CRAITS_PROT": "1"}, port)
+    try:
+        assert "CRAITS_PROT is not a setting; ignored" in running.wait_for("CRAITS_PROT")
+    finally:
+        stop(running)
 
 
 def test_the_file_is_named_by_the_environment_too(tmp_path: Path) -> None:
@@ -196,6 +212,54 @@ def test_an_option_added_later_is_a_setting_with_no_code(tmp_path: Path) -> None
         settings.resolve(parser, [], {"CRAITS_WEB_PORT": "x"})
 
 
+def test_every_kind_of_option_is_a_setting(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser(prog="x")
+    parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--no-color", dest="color", action="store_false")
+    parser.add_argument("--fast", dest="speed", action="store_const", const="fast", default="slow")
+    parser.add_argument("--verbose", "-v", action="count", default=0)
+    parser.add_argument("--tag", action="append")
+    settings.add_config_options(parser)
+    env = {"CRAITS_WEB": "off", "CRAITS_NO_COLOR": "1", "CRAITS_FAST": "yes", "CRAITS_VERBOSE": "2"}
+    got = settings.resolve(parser, [], env).values
+    assert (got.web, got.color, got.speed, got.verbose, got.tag) == (False, False, "fast", 2, None)
+    got = settings.resolve(parser, ["--web", "-v", "--tag", "a", "--tag", "b"], env).values
+    assert (got.web, got.verbose, got.tag) == (True, 1, ["a", "b"])
+    assert settings.resolve(parser, [], {"CRAITS_TAG": "c d"}).values.tag == ["c", "d"]
+    defaults = settings.resolve(parser, [], {})
+    assert (defaults.values.web, defaults.values.color, defaults.values.speed) == (
+        True,
+        True,
+        "slow",
+    )
+    text = settings.render(parser, defaults)
+    assert "web = true  # default" in text and "no-color = false  # default" in text
+    assert "fast = false  # default" in text
+    on = settings.resolve(parser, [], env)
+    again = tomllib.loads(settings.render(parser, on))
+    assert again == {"web": False, "no-color": True, "fast": True, "verbose": 2}
+    file = tmp_path / "x.toml"
+    file.write_text(settings.render(parser, on))
+    from_file = settings.resolve(parser, ["--config", str(file)], {}).values
+    assert {k: v for k, v in vars(from_file).items() if k != "config"} == {
+        k: v for k, v in vars(on.values).items() if k != "config"
+    }
+    with pytest.raises(settings.ConfigError, match="verbose = 'x': a count"):
+        settings.resolve(parser, [], {"CRAITS_VERBOSE": "x"})
+
+
+def test_two_options_with_one_dest() -> None:
+    parser = argparse.ArgumentParser(prog="x")
+    parser.add_argument("--color", dest="color", action="store_true", default=True)
+    parser.add_argument("--no-color", dest="color", action="store_false")
+    settings.add_config_options(parser)
+    assert settings.resolve(parser, ["--no-color"], {"CRAITS_COLOR": "1"}).values.color is False
+    by_env = settings.resolve(parser, [], {"CRAITS_NO_COLOR": "1"})
+    assert (by_env.values.color, by_env.sources["color"]) == (False, "env CRAITS_NO_COLOR")
+    text = settings.render(parser, by_env)
+    assert tomllib.loads(text) == {"color": False}
+
+
 def test_every_option_of_the_server_is_a_setting() -> None:
     parser = build_parser()
     keys = {s.key for s in settings.settings(parser)}
@@ -281,8 +345,8 @@ def json_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         f'hand-pause = 0.01\nmetrics-port = {metrics_port}\ndurability = "normal"\n'
         "empty-table-grace = 2\n"
     )
-    env = {"CRAITS_CONFIG": str(file), "CRAITS_DATA_DIR": str(root / "data")}
-    running = start([], env, port, metrics_port)
+    env = {"CRAITS_DATA_DIR": str(root / "data")}
+    running = start(["--config", str(file)], env, port, metrics_port)
     running.data = root / "data"
     yield running
     stop(running)
@@ -329,7 +393,7 @@ async def test_json_logs_name_peer_table_and_seat(json_server: Running) -> None:
         await ana.close()
         await ben.close()
     gone = json.loads(json_server.wait_for("logs: ben disconnected"))
-    assert (gone["peer"], gone["table"]) == (local_peer(ben), "logs")
+    assert (gone["peer"], gone["table"], gone["seat"]) == (local_peer(ben), "logs", 1)
     for line in list(json_server.lines):
         assert isinstance(json.loads(line), dict), line  # every line is one JSON object
 
@@ -351,7 +415,7 @@ def test_plain_logs_name_the_peer(tmp_path: Path) -> None:
         line = running.wait_for("practice: pia took seat")
         assert line.rstrip().endswith(f"[peer={peer} table=practice seat=1]"), line
         line = running.wait_for("practice: pia disconnected")
-        assert f"[peer={peer} table=practice]" in line
+        assert f"[peer={peer} table=practice seat=1]" in line
     finally:
         stop(running)
 
@@ -473,6 +537,7 @@ async def test_metrics_endpoint(json_server: Running) -> None:
     finally:
         await ana.close()
     assert after["craits_connections{}"] >= 1
+    assert after[f"craits_build_info{{version={VERSION}}}"] == 1
     assert sum(v for k, v in after.items() if k.startswith("craits_tables{")) >= 1
     assert set(after) >= {f"craits_tables{{state={s}}}" for s in ("playing", "finished")}
     assert after["craits_actions_total{}"] == before.get("craits_actions_total{}", 0) + 1
@@ -491,16 +556,6 @@ def test_metrics_without_the_library_say_how_to_get_it() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 2
     assert "pip install 'craits[metrics]'" in done.stderr and done.stderr.count("\n") == 1
-
-
-def test_namespace_helpers_accept_append_options() -> None:
-    parser = argparse.ArgumentParser(prog="x")
-    parser.add_argument("--tag", action="append")
-    settings.add_config_options(parser)
-    got = settings.resolve(parser, ["--tag", "a", "--tag", "b"], {})
-    assert got.values.tag == ["a", "b"] and got.sources["tag"] == "flag --tag"
-    assert settings.resolve(parser, [], {"CRAITS_TAG": "c d"}).values.tag == ["c", "d"]
-    assert settings.resolve(parser, [], {}).values.tag is None
 
 
 async def test_a_table_timer_logs_about_the_table_not_its_creator(json_server: Running) -> None:
@@ -535,3 +590,117 @@ def test_check_and_export_read_the_servers_data_dir_setting(
     bad = run("export", "--config", str(file))
     assert bad.returncode == 2
     assert f"config file {file}: data-dir = 3: a string is needed" in bad.stderr
+
+
+def hold_the_one_connection(port: int) -> socket.socket:
+    """A connection the server counted in (after its hello), once the
+    start-up probe's connection is gone."""
+    deadline = time.monotonic() + 10
+    while True:
+        held = socket.create_connection(("127.0.0.1", port))
+        held.sendall(encode({"type": "hello", "version": 1, "name": "held"}))
+        if b"welcome" in held.recv(4096):
+            return held
+        held.close()  # refused as full: the probe's connection is not counted out yet
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_status_of_a_full_server_and_metrics_on_a_taken_port() -> None:
+    """A server at its connection cap answers, but not healthily (status 8);
+    a server whose metrics port is taken says so and stops (status 1)."""
+    port = free_port()
+    running = start(["--port", str(port), "--no-journal", "--max-connections", "1"], {}, port)
+    try:
+        held = hold_the_one_connection(port)
+        try:
+            done = status(f"127.0.0.1:{port}")
+            assert done.returncode == EXIT_UNHEALTHY
+            assert "refused: server_full" in done.stderr
+            taken = run("--port", str(free_port()), "--no-journal", "--metrics-port", str(port))
+            assert taken.returncode == 1
+            assert f"cannot serve metrics on 127.0.0.1:{port}: " in taken.stderr
+        finally:
+            held.close()
+    finally:
+        stop(running)
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and its key, made by openssl."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        print("openssl is not installed (Debian: apt-get install openssl)")
+        pytest.skip("openssl is not installed (Debian: apt-get install openssl)")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+async def test_status_through_tls_with_a_pinned_fingerprint(
+    json_server: Running, certificate: tuple[Path, Path]
+) -> None:
+    """``craitss://HOST:PORT?fp=…``, as a TLS terminator in front of the server
+    serves it: the pinned certificate is healthy, another one is not, and so
+    is one no authority signed when none is pinned."""
+    cert, key = certificate
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (OSError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    async def front(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        back_reader, back_writer = await asyncio.open_connection("127.0.0.1", json_server.port)
+        await asyncio.gather(pipe(reader, back_writer), pipe(back_reader, writer))
+
+    terminator = await asyncio.start_server(front, "127.0.0.1", 0, ssl=context)
+    port = terminator.sockets[0].getsockname()[1]
+    right = hashlib.sha256(ssl.PEM_cert_to_DER_cert(cert.read_text())).hexdigest()
+    try:
+        pinned = await asyncio.to_thread(status, f"craitss://127.0.0.1:{port}?fp={right}")
+        assert pinned.returncode == 0, pinned.stderr
+        assert pinned.stdout.startswith(f"127.0.0.1:{port}: healthy")
+        wrong = await asyncio.to_thread(status, f"craitss://127.0.0.1:{port}?fp={'ab' * 32}")
+        assert wrong.returncode == EXIT_UNHEALTHY
+        assert "not the one pinned" in wrong.stderr
+        unsigned = await asyncio.to_thread(status, f"craitss://localhost:{port}")
+        assert unsigned.returncode == EXIT_UNHEALTHY
+        assert "TLS failed" in unsigned.stderr and "certificate" in unsigned.stderr
+        plain = await asyncio.to_thread(status, f"127.0.0.1:{port}", "--timeout", "5")
+        assert plain.returncode == EXIT_UNHEALTHY, plain.stderr
+    finally:
+        terminator.close()
+        await terminator.wait_closed()

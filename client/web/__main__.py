@@ -1,0 +1,7 @@
+"""``python -m craits.client.web``: the same as ``craits-web``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

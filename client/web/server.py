@@ -1,0 +1,384 @@
+"""The ``craits-web`` server: textual-serve's :class:`Server` with a visitor per browser.
+
+Routes (all under ``--public-url``):
+
+* ``GET /`` — the game page; before the browser has a name, the name page. The
+  query (``?table=NAME``, ``&watch=1``, ``&code=CODE``) is checked
+  (:class:`~.visitors.Launch`) and kept server-side under a one-use launch key;
+  the page's websocket names only that key. Sets the visitor cookie (random,
+  HttpOnly, SameSite=Lax; Secure behind https) when the browser has none.
+* ``GET /name`` — the name page again (to change it); ``POST /name`` keeps the
+  visitor's name, then back to ``/`` with the same link.
+* ``GET /ws/{launch}`` — the terminal's websocket: starts the visitor's client
+  process (:class:`~.service.VisitorAppService`) if the cookie is the one the
+  launch key was made for. One page per browser: a newer page of the same
+  visitor closes the older one (no two pages of one browser taking the seat
+  from each other).
+* ``GET /static/…`` — textual-serve's page script, xterm's CSS and the Roboto
+  Mono font files, served from the installed package: the page fetches nothing
+  from the internet.
+
+At ``max_sessions`` client processes, ``/`` answers a page saying the room is
+full (HTTP 503) and the websocket is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp_jinja2
+import jinja2
+import textual_serve
+from aiohttp import web
+from craits.protocol.address import Target
+from textual_serve.server import Server
+
+from .service import VisitorAppService, Zygote, client_argv
+from .visitors import (
+    VISITOR_COOKIE,
+    BadLink,
+    Launch,
+    Visitors,
+    clean_display_name,
+    new_visitor_id,
+    valid_visitor_id,
+)
+
+log = logging.getLogger("craits.web")
+
+TEMPLATES = Path(__file__).parent / "templates"
+STATIC = Path(textual_serve.__file__).parent / "static"
+"""textual-serve's page script, xterm CSS and fonts (served as they are installed)."""
+
+LAUNCH_TTL = 300.0
+"""Seconds a page's launch key stays good before its websocket opens."""
+MAX_PENDING = 1000
+"""Launch keys kept at most (the oldest are dropped first)."""
+COOKIE_MAX_AGE = 400 * 24 * 3600
+"""The visitor cookie's lifetime, in seconds (browsers cap it at 400 days)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLaunch:
+    """A page served and its websocket not yet opened: whose, going where, when."""
+
+    visitor_id: str
+    name: str
+    launch: Launch
+    created: float
+
+
+class CraitsWebServer(Server):
+    """Serves the Craits client to browsers (see the module's notes).
+
+    Args:
+        game: the game server the visitors' clients connect to.
+        state_dir: where the visitors' directories are kept.
+        host, port: where to listen for HTTP.
+        public_url: the URL browsers use (behind a reverse proxy); else each
+            page's links are made from the address its browser asked for (the
+            ``Host`` header), so ``--host 0.0.0.0`` works from any machine.
+        max_sessions: client processes at most (one per open page).
+        log_level: ``DEBUG``, ``INFO`` (a line per request), ``WARNING``, ``ERROR``.
+        prefork: fork each visitor's client from a process that has imported the
+            client once (:mod:`.zygote`: a fraction of the memory and start-up
+            CPU); else start each one as a new process, as textual-serve does.
+    """
+
+    def __init__(
+        self,
+        game: Target,
+        state_dir: Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        public_url: str | None = None,
+        max_sessions: int = 50,
+        log_level: str = "INFO",
+        prefork: bool = True,
+    ) -> None:
+        super().__init__(
+            "craits-client",
+            host=host,
+            port=port,
+            title="Craits",
+            public_url=public_url.rstrip("/") if public_url else None,
+            statics_path=STATIC,
+            templates_path=TEMPLATES,
+        )
+        self.game = game
+        self.log_level = log_level
+        self.prefork = prefork
+        self.zygote: Zygote | None = None
+        """The pre-forked client, while it runs (``prefork``)."""
+        self.configured_url = public_url.rstrip("/") if public_url else None
+        self.visitors = Visitors(state_dir)
+        self.max_sessions = max_sessions
+        self.sessions: dict[str, VisitorAppService] = {}
+        """The running client processes, by their service id."""
+        self.pending: dict[str, PendingLaunch] = {}
+        self._retiring: set[asyncio.Task[None]] = set()
+        self.by_visitor: dict[str, VisitorAppService] = {}
+        """Each visitor's running client process, by visitor id (one page each)."""
+
+    # -------------------------------------------------------------- the app
+
+    async def _make_app(self) -> web.Application:
+        """The aiohttp application: routes, templates (autoescaped), startup."""
+        app = web.Application()
+        aiohttp_jinja2.setup(
+            app, loader=jinja2.FileSystemLoader(self.templates_path), autoescape=True
+        )
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/name", self.handle_name_page, name="name-page"),
+                web.post("/name", self.handle_name, name="name"),
+                web.get("/ws/{launch}", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.get("/favicon.ico", self.handle_favicon, name="favicon"),
+                web.static("/static", self.statics_path, name="static"),
+            ]
+        )
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
+        return app
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Start the pre-forked client (``prefork``); say where the page is (one
+        line on stdout)."""
+        if self.prefork:
+            zygote = Zygote()
+            if await zygote.start():
+                self.zygote = zygote
+            else:
+                log.warning("the pre-forked client did not start: one process per visitor")
+                await zygote.stop()
+        print(
+            f"craits-web serving the game at {self.game.hostport} on "
+            f"{self.configured_url or f'http://{self.host}:{self.port}'}/",
+            flush=True,
+        )
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Stop every visitor's client process."""
+        services = list(self.sessions.values())
+        for service in services:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(service.stop(), 5)
+        if self.zygote is not None:
+            await self.zygote.stop()
+
+    async def handle_favicon(self, request: web.Request) -> web.Response:
+        """No icon (and no 404 in the browser's console for it)."""
+        return web.Response(status=204)
+
+    def initialize_logging(self) -> None:
+        """Plain log lines on stderr (textual-serve's own are rich console output)."""
+        logging.basicConfig(
+            level=logging.DEBUG if self.debug else self.log_level,
+            format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        )
+
+    # ------------------------------------------------------------- pages
+
+    def _url(self, request: web.Request, path: str, query: dict[str, str] | None = None) -> str:
+        """An absolute URL of this site for ``request``'s browser."""
+        base = self.configured_url or f"{request.scheme}://{request.host}"
+        tail = "?" + urlencode(query) if query else ""
+        return f"{base}{path}{tail}"
+
+    def _page(
+        self, request: web.Request, template: str, context: dict[str, Any], status: int = 200
+    ) -> web.Response:
+        context = {"static_url": self._url(request, "/static/"), "title": "Craits", **context}
+        return aiohttp_jinja2.render_template(template, request, context, status=status)
+
+    def _set_cookie(self, request: web.Request, response: web.Response, visitor_id: str) -> None:
+        response.set_cookie(
+            VISITOR_COOKIE,
+            visitor_id,
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=self._url(request, "/").startswith("https:"),
+            path="/",
+        )
+
+    def _message(self, request: web.Request, heading: str, text: str, status: int) -> web.Response:
+        context = {"heading": heading, "text": text, "home": self._url(request, "/")}
+        return self._page(request, "message.html", context, status)
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The game page, the name page, or a page saying why not (bad link, full)."""
+        cookie = request.cookies.get(VISITOR_COOKIE)
+        visitor_id = cookie if cookie is not None and valid_visitor_id(cookie) else None
+        fresh = visitor_id is None
+        if visitor_id is None:
+            visitor_id = new_visitor_id()
+        try:
+            launch = Launch.from_query(request.query)
+        except BadLink as exc:
+            response = self._message(request, "This link does not work", str(exc), 400)
+        else:
+            response = self._index(request, visitor_id, launch)
+        if fresh or cookie != visitor_id:
+            self._set_cookie(request, response, visitor_id)
+        return response
+
+    def _index(self, request: web.Request, visitor_id: str, launch: Launch) -> web.Response:
+        name = self.visitors.name(visitor_id)
+        if name is None:
+            asked = {"action": self._url(request, "/name"), "launch": launch.query(), "name": ""}
+            return self._page(request, "name.html", asked)
+        if self._full_for(visitor_id):
+            return self._full(request)
+        key = self._remember(visitor_id, name, launch)
+        font_size = request.query.get("fontsize", "")
+        context: dict[str, Any] = {
+            "websocket_url": self._websocket_url(request, key),
+            # 0: fitted to the window by the page
+            "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 0,
+            "name": name,
+            "name_url": self._url(request, "/name", launch.query()),
+        }
+        response = self._page(request, "game.html", context)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    def _full_for(self, visitor_id: str) -> bool:
+        """Whether ``max_sessions`` leaves no room for this visitor (a visitor with a
+        page open already always has room: their new page replaces the old)."""
+        return len(self.sessions) >= self.max_sessions and visitor_id not in self.by_visitor
+
+    def _full(self, request: web.Request) -> web.Response:
+        return self._message(
+            request,
+            "The room is full",
+            f"{len(self.sessions)} players are here already, as many as this server "
+            "takes. Try again in a minute.",
+            503,
+        )
+
+    def _websocket_url(self, request: web.Request, key: str) -> str:
+        url = self._url(request, f"/ws/{key}")
+        return ("wss:" if url.startswith("https:") else "ws:") + url.split(":", 1)[1]
+
+    def _remember(self, visitor_id: str, name: str, launch: Launch) -> str:
+        """A launch key for the page being served (old and surplus ones dropped)."""
+        now = time.monotonic()
+        for key, pending in list(self.pending.items()):
+            if now - pending.created > LAUNCH_TTL or len(self.pending) >= MAX_PENDING:
+                del self.pending[key]
+        key = new_visitor_id()
+        self.pending[key] = PendingLaunch(visitor_id, name, launch, now)
+        return key
+
+    async def handle_name_page(self, request: web.Request) -> web.Response:
+        """The name page, to change the name (the link kept)."""
+        cookie = request.cookies.get(VISITOR_COOKIE)
+        name = self.visitors.name(cookie) if cookie and valid_visitor_id(cookie) else None
+        try:
+            launch = Launch.from_query(request.query)
+        except BadLink:
+            launch = Launch()
+        asked = {
+            "action": self._url(request, "/name"),
+            "launch": launch.query(),
+            "name": name or "",
+        }
+        return self._page(request, "name.html", asked)
+
+    async def handle_name(self, request: web.Request) -> web.Response:
+        """Keep the name typed in the name page; back to the game page."""
+        cookie = request.cookies.get(VISITOR_COOKIE)
+        if cookie is None or not valid_visitor_id(cookie):
+            raise web.HTTPSeeOther(self._url(request, "/"))
+        form = await request.post()
+        fields = {k: v for k, v in form.items() if isinstance(v, str)}
+        try:
+            launch = Launch.from_query(fields)
+        except BadLink as exc:
+            return self._message(request, "This link does not work", str(exc), 400)
+        name = clean_display_name(fields.get("name", ""))
+        if name is None:
+            context = {"action": self._url(request, "/name"), "launch": launch.query(), "name": ""}
+            context["error"] = "Type a name: letters, digits, spaces (at most 24)."
+            return self._page(request, "name.html", context, 400)
+        self.visitors.set_name(cookie, name)
+        raise web.HTTPSeeOther(self._url(request, "/", launch.query()))
+
+    # ------------------------------------------------------------ the socket
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """The terminal's websocket: runs the visitor's client process while it is open.
+
+        Raises:
+            web.HTTPForbidden: an unknown or used launch key, or another browser's.
+            web.HTTPServiceUnavailable: ``max_sessions`` processes running.
+        """
+        pending = self.pending.pop(request.match_info["launch"], None)
+        cookie = request.cookies.get(VISITOR_COOKIE)
+        if pending is None or cookie != pending.visitor_id:
+            raise web.HTTPForbidden(text="this page is out of date: load it again")
+        if self._full_for(pending.visitor_id):
+            raise web.HTTPServiceUnavailable(text="the room is full")
+        width = _cells(request.query.get("width"), 80)
+        height = _cells(request.query.get("height"), 24)
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+        service = VisitorAppService(
+            client_argv(self.game, pending.name, pending.launch),
+            self.visitors.environment(pending.visitor_id),
+            zygote=self.zygote,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=websocket.close,  # type: ignore[arg-type]  # (returns a bool, unused)
+            download_manager=self.download_manager,
+        )
+        self.sessions[service.app_service_id] = service
+        # One page per browser: an older page of the same visitor (another tab) is
+        # closed, so two pages of one browser never take the seat from each other.
+        older = self.by_visitor.get(pending.visitor_id)
+        self.by_visitor[pending.visitor_id] = service
+        if older is not None:
+            task = asyncio.get_running_loop().create_task(retire(older))
+            self._retiring.add(task)  # (a task nobody holds may be collected)
+            task.add_done_callback(self._retiring.discard)
+        try:
+            await service.start(width, height)
+            log.info("visitor %s: client process %s", self.visitors.key(cookie), service.pid)
+            await self._process_messages(websocket, service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception:
+            log.exception("visitor session failed")
+        finally:
+            self.sessions.pop(service.app_service_id, None)
+            if self.by_visitor.get(pending.visitor_id) is service:
+                del self.by_visitor[pending.visitor_id]
+            await retire(service)
+        return websocket
+
+
+async def retire(service: VisitorAppService) -> None:
+    """Ask a client process to quit (its page's websocket closes); kill it if it
+    has not within 10 s."""
+    try:
+        await asyncio.wait_for(service.stop(), 10)
+    except Exception:
+        service.kill()
+
+
+def _cells(text: str | None, default: int) -> int:
+    """A terminal size from the query: 1…1000 cells, else ``default``."""
+    if text is None or not text.isdigit():
+        return default
+    return min(1000, max(1, int(text)))

@@ -1,0 +1,171 @@
+"""Browser visitors: their ids, their own state directories, and where their links go.
+
+A visitor is one browser: the web side gives it a random id (:func:`new_visitor_id`,
+256 bits) in an HttpOnly cookie. The id itself is never written to disk: the
+visitor's directory is named by its SHA-256 (:meth:`Visitors.key`), so a listing
+of the directories gives no one a cookie to present. Each directory holds the
+visitor's chosen name (``profile.json``) and, through the XDG variables given to
+the visitor's client process (:meth:`Visitors.environment`), everything the
+client keeps per user: resume tokens, shuffle commitments, theme, pins. Another
+browser has another id, so another directory: it can never present the first
+one's resume token, so it can never take the first one's seat.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import secrets
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from craits.protocol import MAX_NAME, ProtocolError
+from craits.protocol.messages import name as check_name
+
+VISITOR_COOKIE = "craits_visitor"
+"""The cookie that names a browser (HttpOnly, SameSite=Lax)."""
+
+VISITOR_ENV = "CRAITS_WEB_VISITOR"
+"""The environment variable that gives a visitor's client process its visitor key."""
+
+_VISITOR_ID = re.compile(r"[A-Za-z0-9_-]{43}")
+_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
+
+
+def new_visitor_id() -> str:
+    """A fresh visitor id: 32 random bytes, URL-safe base64 (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def valid_visitor_id(text: str | None) -> bool:
+    """Whether ``text`` has the shape of an id from :func:`new_visitor_id`."""
+    return text is not None and _VISITOR_ID.fullmatch(text) is not None
+
+
+def clean_display_name(text: str) -> str | None:
+    """A display name typed in the name page, as the server accepts it (protocol
+    §4: 1…24 characters, no control characters or square brackets), or None when
+    nothing is left of it."""
+    text = _BAD_NAME.sub("", text).strip()[:MAX_NAME].strip()
+    return text or None
+
+
+class BadLink(ValueError):
+    """A link's query names a table or code the server could never accept."""
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """Where a visitor's client goes first, from the page's query.
+
+    Attributes:
+        table: a table to sit at (or watch), or None for the lobby.
+        watch: watch ``table`` as a spectator.
+        code: the invite code of a private table, or None.
+    """
+
+    table: str | None = None
+    watch: bool = False
+    code: str | None = None
+
+    @classmethod
+    def from_query(cls, query: Mapping[str, str]) -> Launch:
+        """Read ``table``, ``watch`` and ``code`` from a page's query string.
+
+        ``table`` must be a name the server accepts (protocol §4's name rule);
+        ``code`` letters, digits, ``-`` and ``_`` (at most 64); ``watch`` is on for
+        any value but empty or ``0``. Other keys (e.g. ``fontsize``) are ignored.
+
+        Raises:
+            BadLink: a bad table name or code, or ``watch``/``code`` without a table.
+        """
+        table = query.get("table") or None
+        code = query.get("code") or None
+        watch = query.get("watch", "") not in ("", "0")
+        if table is not None:
+            try:
+                table = check_name(table, "table")
+            except ProtocolError as exc:
+                raise BadLink(f"bad table name: {exc.message}") from None
+        if code is not None and not _CODE.fullmatch(code):
+            raise BadLink("bad invite code: letters, digits, - and _ only")
+        if (watch or code) and table is None:
+            raise BadLink("watch and code need a table")
+        return cls(table, watch, code)
+
+    def query(self) -> dict[str, str]:
+        """This launch as a query again (for the name page's redirect)."""
+        out: dict[str, str] = {}
+        if self.table:
+            out["table"] = self.table
+        if self.watch:
+            out["watch"] = "1"
+        if self.code:
+            out["code"] = self.code
+        return out
+
+
+class Visitors:
+    """The visitors' directories under ``root`` (created with mode 0700)."""
+
+    PROFILE = "profile.json"
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    @staticmethod
+    def key(visitor_id: str) -> str:
+        """The visitor's directory name: the SHA-256 of its id, 32 hex digits."""
+        return hashlib.sha256(visitor_id.encode("ascii")).hexdigest()[:32]
+
+    def home(self, visitor_id: str) -> Path:
+        """The visitor's own directory (not created)."""
+        return self.root / self.key(visitor_id)
+
+    def name(self, visitor_id: str) -> str | None:
+        """The name the visitor chose, or None before they chose one."""
+        try:
+            data = json.loads((self.home(visitor_id) / self.PROFILE).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        name = data.get("name") if isinstance(data, dict) else None
+        return clean_display_name(name) if isinstance(name, str) else None
+
+    def set_name(self, visitor_id: str, name: str) -> None:
+        """Keep the visitor's name (written atomically).
+
+        Raises:
+            OSError: the directory cannot be written.
+        """
+        home = self.home(visitor_id)
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=home, prefix=".profile-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"name": name}, f)
+            os.replace(tmp, home / self.PROFILE)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def environment(self, visitor_id: str) -> dict[str, str]:
+        """Environment variables that point the visitor's client at its own
+        directories: ``XDG_STATE_HOME`` (resume tokens, commitments),
+        ``XDG_CONFIG_HOME`` (theme, pins), ``XDG_DATA_HOME``, ``XDG_CACHE_HOME``,
+        and :data:`VISITOR_ENV` (the visitor's key)."""
+        home = self.home(visitor_id)
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return {
+            "XDG_STATE_HOME": str(home / "state"),
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_DATA_HOME": str(home / "data"),
+            "XDG_CACHE_HOME": str(home / "cache"),
+            VISITOR_ENV: self.key(visitor_id),
+        }

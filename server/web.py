@@ -1,0 +1,64 @@
+"""``craits-server --web PORT``: the web page beside the game, as a child process.
+
+The server starts ``craits-web`` (``python -m craits.client.web``, the package
+:mod:`craits.client.web`) pointed at itself and stops it when it stops. A child
+process keeps the web side's imports, its visitors' client processes and any
+crash of theirs out of the game server's event loop; the server imports nothing
+of the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+
+WEB_COMMAND = [sys.executable, "-m", "craits.client.web"]
+"""``craits-web``, as this interpreter runs it."""
+
+_ANY = {"", "0.0.0.0", "::"}
+
+
+def game_address(host: str, port: int) -> str:
+    """Where the web side reaches the game: the loopback when the server listens
+    on every address, else its own address (``[v6]:port`` for IPv6)."""
+    if host in _ANY:
+        host = "127.0.0.1"
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def start_web(host: str, game_port: int, web_port: int) -> asyncio.subprocess.Process:
+    """Start ``craits-web`` on ``host``:``web_port`` for the game on ``game_port``.
+
+    Raises:
+        OSError: the process could not be started.
+    """
+    return await asyncio.create_subprocess_exec(
+        *WEB_COMMAND,
+        game_address(host, game_port),
+        f"--host={host or '0.0.0.0'}",
+        f"--port={web_port}",
+        "--log-level=warning",  # the server says where the page is; no line per request
+        stdout=asyncio.subprocess.DEVNULL,
+    )
+
+
+async def stop_web(proc: asyncio.subprocess.Process, grace: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL after ``grace`` seconds."""
+    if proc.returncode is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(signal.SIGTERM)
+    try:
+        await asyncio.wait_for(proc.wait(), grace)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+        await proc.wait()
+
+
+def web_url(host: str, web_port: int) -> str:
+    """The page's address to give friends (this machine's loopback when the server
+    listens on every address: the operator knows the address others reach)."""
+    return f"http://{game_address(host, web_port)}/"

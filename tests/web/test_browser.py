@@ -1,0 +1,202 @@
+"""Two friends play in their browsers: each is their own player and keeps their own seat
+through reloads; nobody else can take it; a link lets a third watch; a game server
+that is down or goes down is shown in the page (issue 14)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import GameServer, Visitor, WebServer, free_port
+
+HAND_ROW = re.compile(r"Your hand[^\n]*\n[│| ]*([^\n]*)")
+
+
+def hand(text: str) -> list[str]:
+    """The cards in the hand as shown, playable ones in brackets (``[7♥]``)."""
+    match = HAND_ROW.search(text)
+    assert match, text
+    return re.findall(r"\[?[0-9AJQKT]{1,2}[♠♥♦♣]\]?", match.group(1))
+
+
+def take_turn(v: Visitor) -> bool:
+    """Play a card if one is playable (not a wild 8 or 9 if there is a choice: they
+    ask for a suit), else draw; True when a card was played. Returns once the hand
+    has changed."""
+    text = v.wait_text(r"Your turn|name the suit")
+    if "name the suit" in text:  # the dealer turned up an 8 or a 9 (R3)
+        v.keys("Enter")
+        v.wait_text(r"You named")
+        return False
+    before = hand(text)
+    cards = [i for i, card in enumerate(before, 1) if card.startswith("[") and i <= 9]
+    if not cards:
+        v.keys("d")
+    else:
+        wild = [i for i in cards if before[i - 1][1] in "89"]
+        v.keys(str(next((i for i in cards if i not in wild), cards[0])), "Enter")
+        if all(i in wild for i in cards):
+            v.page.wait_for_timeout(1000)
+            v.keys("Enter")  # the suit dialog's first choice
+    v.wait(lambda t: "Your hand" in t and hand(t) != before, "the hand changed")
+    return bool(cards)
+
+
+def to_act(*visitors: Visitor, timeout: float = 20.0) -> Visitor:
+    """The visitor whose page marks them as the player to act (``▶ name``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for v in visitors:
+            if re.search(rf"▶ {v.label}\b", v.text()):
+                return v
+        visitors[0].page.wait_for_timeout(100)
+    raise AssertionError("nobody to act:\n" + "\n".join(v.text() for v in visitors))
+
+
+@pytest.fixture(scope="module")
+def duel(browser: Any, game: GameServer, web: WebServer) -> Iterator[tuple[Visitor, Visitor]]:
+    """ana and bo, each in their own browser context, seated at table ``duel``
+    by its link; the game has started."""
+    game.create_table("duel")
+    ana = Visitor(browser, web, "ana", (1280, 800))
+    bo = Visitor(browser, web, "bo", (1280, 800))
+    try:
+        ana.open("?table=duel", name="ana")
+        ana.wait_text(r"you are ana")
+        bo.open("?table=duel", name="bo")
+        for v in (ana, bo):
+            v.wait_text(r"hand 1/15[\s\S]*Your hand")
+        yield ana, bo
+    finally:
+        ana.close()
+        bo.close()
+
+
+def test_two_visitors_each_play_a_card(duel: tuple[Visitor, Visitor]) -> None:
+    ana, bo = duel
+    ana.shot("dealt")
+    played = {"ana": False, "bo": False}
+    for _ in range(40):
+        if all(played.values()):
+            break
+        v = to_act(ana, bo)
+        played[v.label] |= take_turn(v)
+    assert all(played.values()), (played, ana.text(), bo.text())
+    ana.wait_text(r"bo played")
+    bo.wait_text(r"ana played")
+    ana.shot("played")
+    bo.shot("played")
+    # Fonts, script and styles come from craits-web itself, nothing from the internet.
+    assert ana.outside == [] and bo.outside == []
+
+
+def test_a_reload_gets_the_seat_back(duel: tuple[Visitor, Visitor]) -> None:
+    ana, bo = duel
+    ana.page.reload()
+    ana.page.wait_for_selector("body.-first-byte", timeout=30_000)
+    text = ana.wait_text(r"duel · hand[\s\S]*you are ana[\s\S]*Your hand")
+    assert "taken back" not in text
+    ana.shot("reloaded")
+    assert "taken back" not in bo.text()
+
+
+def test_another_browser_never_takes_a_seat(duel: tuple[Visitor, Visitor], visitor: Any) -> None:
+    ana, bo = duel
+    # Same name, same link, another browser: it has no resume token of ana's.
+    intruder: Visitor = visitor("intruder")
+    intruder.open("?table=duel", name="ana")
+    text = intruder.wait_text(r"the game is playing: spectate, or resume your seat")
+    assert "Your hand" not in text
+    intruder.shot("refused")
+    for v in (ana, bo):
+        text = v.text()
+        assert "Your hand" in text and "taken back" not in text, text
+
+
+def test_a_link_lets_a_visitor_watch(duel: tuple[Visitor, Visitor], visitor: Any) -> None:
+    cy: Visitor = visitor("cy")
+    cy.open("?table=duel&watch=1", name="cy")
+    text = cy.wait_text(r"duel · hand[\s\S]*ana[\s\S]*bo")
+    assert "Your hand" not in text
+    cy.wait_text(r"1 watching|watching")
+    cy.shot("watching")
+
+
+def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
+    port = free_port()
+    # (This web server starts each client as a new process, the module's forks them
+    # from its pre-forked client: both ways are played through.)
+    web = WebServer(port, tmp_path / "state", max_sessions=1, more=("--no-prefork",))
+    game: GameServer | None = None
+    try:
+        dan = Visitor(browser, web, "dan", (1280, 800))
+        dan.open(name="dan")
+        dan.wait_text(r"Cannot reach the game")
+        dan.shot("server-down")
+        # At --max-sessions the next visitor gets a page saying so.
+        eve = Visitor(browser, web, "eve", (800, 600))
+        eve.page.goto(web.url + "/")
+        eve.page.fill("#name", "eve")
+        eve.page.press("#name", "Enter")
+        eve.page.wait_for_selector("#message")
+        assert "The room is full" in eve.page.inner_text("#message")
+        eve.close()
+        # dan, who has the one page, may still load it again.
+        dan.page.reload()
+        dan.page.wait_for_selector("body.-first-byte", timeout=30_000)
+        dan.wait_text(r"Cannot reach the game")
+        # The server comes up: "Try again" (r) connects.
+        game = GameServer(port)
+        dan.keys("r")
+        dan.wait_text(r"Craits at 127\.0\.0\.1:\d+ — you are dan")
+        # It goes down while the page is open: the page says so and keeps trying.
+        game.stop()
+        dan.wait_text(r"Connection lost: reconnecting")
+        dan.shot("connection-lost")
+        # Ctrl+C does not quit in a browser: the page stays, and says how to leave.
+        dan.keys("Control+c")
+        dan.wait_text(r"press q in the lobby to leave")
+        assert dan.page.query_selector("body.-closed") is None
+        dan.keys("q")
+        dan.page.wait_for_selector("body.-closed", timeout=10_000)
+        dan.shot("left")
+        dan.close()
+    finally:
+        if game is not None:
+            game.stop()
+        web.stop()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)], ids=["phone", "full-hd"])
+def test_the_game_fills_the_window(visitor: Any, size: tuple[int, int]) -> None:
+    v: Visitor = visitor(f"window-{size[0]}x{size[1]}", size=size)
+    v.open(name="fay")
+    text = v.wait_text(r"you are fay|Craits")
+    # The Footer is drawn at once (the page has the keyboard without a click).
+    v.wait_text(r"j Join")
+    assert v.page.evaluate("document.activeElement.className").startswith("xterm-helper")
+    screen = v.page.evaluate(
+        "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
+        " return [r.width, r.height]; })()"
+    )
+    assert screen[0] >= 0.9 * size[0] and screen[1] >= 0.9 * size[1], screen
+    assert "fay" in text
+    v.shot("lobby")
+
+
+def test_a_second_page_of_one_browser_closes_the_first(visitor: Any) -> None:
+    gil: Visitor = visitor("gil")
+    gil.open(name="gil")
+    gil.wait_text(r"you are gil")
+    second = gil.context.new_page()
+    second.goto(gil.web.url + "/")
+    second.wait_for_selector("body.-first-byte", timeout=30_000)
+    # The first page is told it was left, with the way back; the second plays on.
+    gil.page.wait_for_selector("body.-closed", timeout=20_000)
+    assert "Disconnected" in gil.page.inner_text("#closed")
+    gil.shot("closed-by-second-page")
+    assert second.query_selector("body.-closed") is None
