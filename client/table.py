@@ -135,13 +135,13 @@ class TableScreen(Screen[None]):
         self.sync()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout to the terminal: side by side from 80 columns, stacked
-        (the log under the table) below, and a plain request for a bigger
-        terminal below the least that can be played."""
+        """Fit the layout to the terminal (:meth:`fit`)."""
         self.fit(event.size.width, event.size.height)
 
     def fit(self, width: int, height: int) -> None:
-        """Take the layout for a terminal of ``width`` × ``height`` (see :func:`fits`)."""
+        """Take the layout for a terminal of ``width`` × ``height``: side by side
+        from 80 columns, stacked (the log under the table) below, and a plain
+        request for a bigger terminal below the least that can be played."""
         narrow, small = fits(width, height)
         self.set_class(narrow, "-narrow")
         self.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
