@@ -101,7 +101,7 @@ class TableScreen(Screen[None]):
         self._chat_shown = 0
         self._log_shown = 0
         self._ready = False
-        self._texts: dict[str, Text] = {}
+        self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
 
     def compose(self) -> ComposeResult:
@@ -190,8 +190,9 @@ class TableScreen(Screen[None]):
         self.query_one("#topbar", FixedText).update(presenter.topbar(model))
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
-        if text is not None:
-            self._update("#banner", text)
+        if text is not None and text != self._banner:  # (an update lays the screen out)
+            self._banner = text
+            self.query_one("#banner", Static).update(text)
         self.game.sync(model, new_update)
         self._write_logs(model)
         if model.summary_due:
@@ -201,13 +202,6 @@ class TableScreen(Screen[None]):
             if isinstance(screen, SummaryScreen):
                 screen.sync()
         self._refresh_keys()
-
-    def _update(self, selector: str, text: Text) -> None:
-        """Show ``text`` in the Static ``selector`` unless it shows it already
-        (an update of a Static costs a new layout of the screen)."""
-        if self._texts.get(selector) != text:
-            self._texts[selector] = text
-            self.query_one(selector, Static).update(text)
 
     def _refresh_keys(self) -> None:
         """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
