@@ -67,8 +67,9 @@ class GamePanel(Vertical):
 
     def on_mount(self) -> None:
         """The hand takes the focus."""
+        model = self.session.model
         for hand in self.query("#hand"):  # (none when the app closes as the table opens)
-            hand.border_title = "Your hand"
+            hand.border_title = "Watching" if model and model.spectator else "Your hand"
             hand.focus()
 
     # --------------------------------------------------------------- drawing
