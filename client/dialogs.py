@@ -18,7 +18,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Static
 
 from .cards import CardStyle
+from .model import TableModel
 from .options import RULE_OPTIONS, switched_value
+from .sheet import score_sheet
 
 ResultType = TypeVar("ResultType")
 ChoiceType = TypeVar("ChoiceType")
@@ -316,12 +318,38 @@ class ConfirmDialog(Dialog[bool]):
         self.finish(yes)
 
 
+ASCII_TEXT: dict[str, str] = {
+    "→ ↓ ← ↑": "> v < ^",
+    "→ along": "> along",
+    "↓ down": "v down",
+    ") → ": ") -> ",
+    " (↻)": "",
+    " (↺)": "",
+    "▮": "#",
+    "▶": ">",
+    "↻ ": "",
+    "↺ ": "",
+    "·": "-",
+    "—": "--",
+    "–": "-",
+    "−": "-",
+    "…": "...",
+    "←": "Left",
+    "→": "Right",
+}
+"""How the rules page's other non-ASCII characters read with ``--ascii`` (the marks
+as the screen then draws them: ``>`` for the turn, the direction in words)."""
+
+
 def rules_text(ascii: bool = False) -> str:
-    """The rules summary bundled with the client (Markdown)."""
+    """The rules summary bundled with the client (Markdown); with ``ascii`` every
+    character is ASCII (suits as letters, the screen's marks as ``--ascii`` draws them)."""
     text = resources.files("craits.client").joinpath("rules_help.md").read_text(encoding="utf-8")
     if ascii:
         for letter, symbol in SUIT_SYMBOLS.items():
             text = text.replace(symbol, letter)
+        for fancy, plain in ASCII_TEXT.items():
+            text = text.replace(fancy, plain)
     return text
 
 
@@ -349,3 +377,64 @@ class RulesScreen(Dialog[None]):
     def action_close(self) -> None:
         """Back to the game."""
         self.finish(None)
+
+
+class ScoreSheetScreen(Dialog[bool]):
+    """The running score sheet (:mod:`craits.client.sheet`): every hand so far,
+    points, shuffle penalties and totals per seat. Escape, Enter, ``h`` or ``q``
+    closes it; ``l`` closes it with True, for the last hand's summary.
+
+    Args:
+        model: the table (read again by :meth:`sync`, after each change).
+        style: how cards are drawn.
+    """
+
+    DEFAULT_CSS = """
+    #score-sheet { width: 100; max-width: 100%; height: auto; max-height: 100%; }
+    """
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape,enter,h,q", "close", "Close"),
+        Binding("l", "last_hand", "Last hand"),
+    ]
+
+    def __init__(self, model: TableModel, style: CardStyle):
+        super().__init__()
+        self.model = model
+        self.style = style
+
+    def compose(self) -> ComposeResult:
+        """The sheet, scrollable."""
+        with VerticalScroll(id="score-sheet", classes="dialog"):
+            yield Static(id="score-sheet-body")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Draw the sheet; focus it so the arrows scroll."""
+        self.sync()
+        self.query_one("#score-sheet").focus()
+
+    def sync(self, model: TableModel | None = None) -> None:
+        """Draw the sheet again (``model``: the table's, if it changed)."""
+        if model is not None:
+            self.model = model
+        body = self.query_one("#score-sheet-body", Static)
+        body.update(score_sheet(self.model, self.style, self.size.width - 4))
+        self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        """Lay the sheet out again for the new width."""
+        self.sync()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``l`` only once a hand has ended."""
+        if action == "last_hand":
+            return self.model.last_result is not None
+        return True
+
+    def action_close(self) -> None:
+        """Back to the table."""
+        self.finish(False)
+
+    def action_last_hand(self) -> None:
+        """The last hand's summary (every hand revealed, the threes…)."""
+        self.finish(True)

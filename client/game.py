@@ -3,31 +3,99 @@ the keys that play (choose a card, play it, draw, pass, say "one card", call idi
 
 The panel holds the hand's focus, so its keys are the first in the Footer. What
 each key does now and what the texts say come from :mod:`craits.client.presenter`;
-what is sent is one of the view's legal actions, through the session.
+what is sent is one of the view's legal actions, through the session. A key
+that cannot act now (greyed out in the Footer) says why in one line, from
+:mod:`craits.client.feedback`; ``h`` opens the running score sheet.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from craits.protocol.actions import Action, Play
 from craits.protocol.vocab import ActionKind
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widget import Widget
 
-from . import presenter, tableview
+from . import feedback, presenter, tableview
 from .cards import CardStyle
-from .dialogs import ChoiceDialog, suit_dialog
+from .dialogs import ChoiceDialog, ScoreSheetScreen, suit_dialog
 from .model import TableModel
 from .session import Session
 from .widgets import FeltView, FixedText, HandView, Motion
 
 
-class GamePanel(Vertical):
+class KeyFeedback(Widget):
+    """A widget whose keys, when they cannot act now (greyed out in the Footer),
+    say why in one line (:func:`craits.client.feedback.key_refusal`), instead of
+    doing nothing silently. The subclass has ``session``, ``style`` and
+    ``current_card()``."""
+
+    REFUSED_AGAIN_AFTER = 2.0
+    """Seconds before the same refusal is shown again (a key held down)."""
+    ALWAYS: ClassVar[frozenset[str]] = frozenset({"score_sheet"})
+    """Actions that always act (no refusal)."""
+
+    session: Session
+    style: CardStyle
+
+    def current_card(self) -> str | None:
+        """The chosen card, or None."""
+        raise NotImplementedError
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show each key when it can apply here; grey it out when it does nothing
+        now (the screen decides)."""
+        return self.screen.check_action(action, parameters)
+
+    def _key_actions(self) -> dict[str, str]:
+        """Each key of this widget's bindings, and the name of its action."""
+        actions = getattr(self, "_actions_of_keys", None)
+        if actions is None:
+            actions = {
+                key.strip(): b.action.partition("(")[0]
+                for b in self.BINDINGS
+                if isinstance(b, Binding)
+                for key in b.key.split(",")
+            }
+            self._actions_of_keys: dict[str, str] = actions
+        return actions
+
+    def on_key(self, event: events.Key) -> None:
+        """A game key that cannot act now says why, in one line."""
+        name = self._key_actions().get(event.key)
+        if name is None or name in self.ALWAYS or self.check_action(name, ()) is True:
+            return
+        event.stop()
+        event.prevent_default()
+        self.refuse(name)
+
+    def refuse(self, action: str) -> None:
+        """Say why the key of ``action`` cannot act now (once, while it repeats)."""
+        text = feedback.key_refusal(
+            action,
+            self.session.model,
+            self.style,
+            online=self.session.online,
+            card=self.current_card(),
+        )
+        now = time.monotonic()
+        last, when = getattr(self, "_refused", ("", 0.0))
+        if text == last and now - when < self.REFUSED_AGAIN_AFTER:
+            return
+        self._refused = (text, now)
+        self.app.bell()
+        self.notify(text, severity="warning", timeout=4, markup=False)
+
+
+class GamePanel(KeyFeedback, Vertical):
     """The left of the table screen: seats, pile, hand and prompt, and the keys that play.
 
     Args:
@@ -38,12 +106,15 @@ class GamePanel(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Card", key_display="←→"),
         Binding("right", "move(1)", "Card", show=False),
+        Binding("home", "first", "First card", show=False),
+        Binding("end", "last", "Last card", show=False),
         *(Binding(str((i + 1) % 10), f"pick({i})", show=False) for i in range(10)),
         Binding("enter", "play", "Play", key_display="⏎"),
         Binding("d", "draw", "Draw"),
         Binding("p", "pass", "Pass"),
         Binding("o", "announce", "One card"),
         Binding("i", "idiot", "Idiot"),
+        Binding("h", "score_sheet", "Scores", show=False),
     ]
 
     def __init__(self, session: Session, style: CardStyle, *, id: str | None = None):
@@ -84,6 +155,7 @@ class GamePanel(Vertical):
         selected = self.selected if model.hand else None
         hand.show(model.hand, presenter.playable_cards(model), selected, presenter.hand_note(model))
         self._show_prompt(model)
+        _sync_sheets(self.app.screen_stack, model)
 
     def show_seats(self, model: TableModel) -> None:
         """Redraw the table (the turn timer ticks)."""
@@ -139,10 +211,6 @@ class GamePanel(Vertical):
         self._show_prompt(model)
         self.screen.refresh_bindings()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show each key when it can apply here; grey it out when it does nothing now."""
-        return self.screen.check_action(action, parameters)
-
     # ------------------------------------------------------------ choosing
 
     def action_move(self, delta: int) -> None:
@@ -154,11 +222,22 @@ class GamePanel(Vertical):
         self.selected = ((self.selected or 0) + delta) % len(model.hand)
         self._redraw_hand()
 
+    def action_first(self) -> None:
+        """Choose the first card of the hand (Home)."""
+        self.action_pick(0)
+
+    def action_last(self) -> None:
+        """Choose the last card of the hand (End)."""
+        model = self.session.model
+        self.action_pick(len(model.hand) - 1 if model is not None else -1)
+
     def action_pick(self, index: int) -> None:
         """Choose a card by its number."""
         self.session.back()
         model = self.session.model
         if model is None or not 0 <= index < len(model.hand):
+            if model is not None and model.hand:
+                self.notify(feedback.no_such_card(model, index), severity="warning", markup=False)
             return
         self.selected = index
         self._redraw_hand()
@@ -172,9 +251,9 @@ class GamePanel(Vertical):
 
     # -------------------------------------------------------------- playing
 
-    def _send(self, action: Action | None) -> None:
+    def _send(self, action: Action | None, key: str = "play") -> None:
         if action is None:
-            self.app.bell()
+            self.refuse(key)
             return
         if isinstance(action, Play):
             self.armed = False
@@ -192,8 +271,7 @@ class GamePanel(Vertical):
         if card is None:
             return
         if not model.plays(card):
-            self.app.bell()
-            self.notify(presenter.refusal(model, card, self.style), timeout=3, markup=False)
+            self.refuse("play")
             return
         announce = self.armed
         choice = presenter.play_choice(model, card, announce)
@@ -249,13 +327,13 @@ class GamePanel(Vertical):
         """Draw (only when nothing can be played)."""
         model = self.session.model
         if model is not None:
-            self._send(model.find(ActionKind.DRAW))
+            self._send(model.find(ActionKind.DRAW), "draw")
 
     def action_pass(self) -> None:
         """Keep the card just drawn."""
         model = self.session.model
         if model is not None:
-            self._send(model.find(ActionKind.PASS))
+            self._send(model.find(ActionKind.PASS), "pass")
 
     def action_announce(self) -> None:
         """Say "one card": now if owed, else with the next play."""
@@ -269,7 +347,7 @@ class GamePanel(Vertical):
             self.armed = not self.armed
             self._redraw_hand()
         else:
-            self.app.bell()
+            self.refuse("announce")
 
     def action_idiot(self) -> None:
         """Call idiot on a seat that did not announce (asking on whom if several)."""
@@ -278,7 +356,7 @@ class GamePanel(Vertical):
             return
         targets = model.idiot_targets()
         if not targets:
-            self.app.bell()
+            self.refuse("idiot")
             return
         if len(targets) == 1:
             self._send(model.idiot_call(targets[0]))
@@ -294,3 +372,25 @@ class GamePanel(Vertical):
                 self._send(model.idiot_call(target))
 
         self.app.push_screen(ChoiceDialog("Call idiot on whom?", choices, still_valid), done)
+
+    # ------------------------------------------------------------ the sheet
+
+    def action_score_sheet(self) -> None:
+        """The running score sheet; its ``l`` opens the last hand's summary."""
+        model = self.session.model
+        if model is None:
+            return
+
+        def done(last_hand: bool | None) -> None:
+            show = getattr(self.screen, "show_summary", None)
+            if last_hand and callable(show):
+                show()
+
+        self.app.push_screen(ScoreSheetScreen(model, self.style), done)
+
+
+def _sync_sheets(screens: list[Screen[Any]], model: TableModel) -> None:
+    """Draw again the score sheet, if one is open."""
+    for screen in screens:
+        if isinstance(screen, ScoreSheetScreen):
+            screen.sync(model)

@@ -91,6 +91,7 @@ class Link:
         """Tries since the link was last up."""
         self._conn: Connection | None = None
         self._connected_once = False
+        self._moving = False
 
     @property
     def online(self) -> bool:
@@ -122,6 +123,17 @@ class Link:
             with contextlib.suppress(Exception):
                 conn.writer.transport.abort()
 
+    def move(self, host: str, port: int) -> None:
+        """Go to another node of a cluster (a ``redirect``, protocol §7.4): drop
+        this connection and connect to ``host:port`` at once, without the
+        backoff; reconnections go there from now on."""
+        self.host, self.port = host, port
+        self._moving = True
+        conn = self._conn
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.writer.transport.abort()
+
     async def run(self) -> None:
         """Connect, read, and reconnect with backoff, until cancelled, or until
         the first connection fails (:meth:`LinkOwner.unreachable`)."""
@@ -141,7 +153,11 @@ class Link:
                     return
                 await self._backoff(str(exc))
                 continue
-            await self._backoff(await self._serve(conn))
+            why = await self._serve(conn)
+            if self._moving:
+                self._moving = False  # a redirect: straight to the other node
+                continue
+            await self._backoff(why)
 
     async def _serve(self, conn: Connection) -> str:
         """Read messages until the connection ends; why it ended, in words."""

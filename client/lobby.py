@@ -1,18 +1,26 @@
 """The lobby: the server's tables, kept up to date; open, join or watch one.
 
 What the rows, the status line and the keys say comes from
-:mod:`craits.client.presenter`; requests go through the session.
+:mod:`craits.client.presenter`; requests go through the session. The columns
+are laid out for the lobby's width (:func:`column_widths`) each time the list
+or the size changes: the table's name, seats, state and watchers as wide as
+they need, the players and the rules sharing the rest, their cells wrapped
+(never clipped) when the screen is narrow. So the columns neither bunch up at
+the left while the list changes fast nor run off the right edge at 80 columns.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from craits.protocol.types import CreateTableMsg, TableInfo
+from rich.cells import cell_len
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Static
 
 from . import presenter
@@ -20,6 +28,51 @@ from .cards import CardStyle
 from .dialogs import AskDialog, CreateTableDialog, RulesScreen
 from .link import LinkState
 from .session import Session
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Table", "name"),
+    ("Seats", "seats"),
+    ("State", "state"),
+    ("Watching", "watching"),
+    ("Players", "players"),
+    ("Rules", "rules"),
+)
+"""The lobby's columns: label and key, in order."""
+
+PADDING = 1
+"""Blank columns on each side of a cell (the DataTable's ``cell_padding``)."""
+SHARED = (4, 5)
+"""The columns that share the width left (players, rules); the others fit their text."""
+NAME_MAX = 24
+"""The widest the table's name column gets before it wraps."""
+SHARED_MIN = 12
+"""The narrowest a shared column gets."""
+
+
+def column_widths(available: int, rows: Sequence[Sequence[Text]]) -> list[int]:
+    """The text width of each lobby column for a list ``available`` columns wide:
+    the name (up to :data:`NAME_MAX`), seats, state and watchers as wide as their
+    widest cell or label; players and rules share what is left, each given what
+    it needs when both fit (the rules take any extra), else in proportion to
+    their needs (each at least :data:`SHARED_MIN`, wrapping)."""
+    needs = [len(label) for label, _ in COLUMNS]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widest = max((cell_len(line) for line in cell.plain.split("\n")), default=0)
+            needs[i] = max(needs[i], widest)
+    needs[0] = min(needs[0], NAME_MAX)
+    widths = list(needs)
+    fixed = sum(w for i, w in enumerate(widths) if i not in SHARED)
+    left = available - fixed - 2 * PADDING * len(COLUMNS)
+    players, rules = SHARED
+    want = needs[players] + needs[rules]
+    if left >= want:
+        widths[rules] += left - want  # the last column reaches the right edge
+    else:
+        share = max(2 * SHARED_MIN, left)
+        widths[players] = max(SHARED_MIN, share * needs[players] // max(1, want))
+        widths[rules] = max(SHARED_MIN, share - widths[players])
+    return widths
 
 
 class LobbyScreen(Screen[None]):
@@ -54,28 +107,30 @@ class LobbyScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Set the columns and show what is known."""
-        table = self.query_one("#tables", DataTable)
-        for label, key in (
-            ("Table", "name"),
-            ("Seats", "seats"),
-            ("State", "state"),
-            ("Watching", "watching"),
-            ("Players", "players"),
-            ("Rules", "rules"),
-        ):
-            table.add_column(label, key=key)
-        table.focus()
+        """Show what is known (the columns are laid out by :meth:`sync`)."""
+        self.query_one("#tables", DataTable).focus()
         self._ready = True
+        self.sync()
+
+    def on_resize(self) -> None:
+        """Lay the columns out again for the new width."""
         self.sync()
 
     def on_screen_resume(self) -> None:
         """Back from a table: show the list as it is now."""
         self.sync()
 
+    def hidden(self) -> bool:
+        """Whether a screen other than a dialog covers the lobby (a table): then
+        the list is drawn again only when the lobby is shown."""
+        stack = self.app.screen_stack
+        above = stack[stack.index(self) + 1 :] if self in stack else []
+        return any(not isinstance(screen, ModalScreen) for screen in above)
+
     def sync(self) -> None:
-        """Show the link state and the tables as the session knows them now."""
-        if not self._ready:
+        """Show the link state and the tables as the session knows them now (not
+        while a table covers the lobby: it is drawn when shown again)."""
+        if not self._ready or self.hidden():
             return
         session = self.session
         link = session.link
@@ -91,9 +146,16 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-status").set_class(not session.online, "-offline")
         table = self.query_one("#tables", DataTable)
         selected = self.selected_table()
-        table.clear()
-        for name in sorted(tables):
-            table.add_row(*presenter.lobby_row(tables[name]), key=name)
+        rows = [presenter.lobby_row(tables[name]) for name in sorted(tables)]
+        # the columns again, each time, as wide as this width and these rows want
+        # (a DataTable's own column widths only ever grow, and lag behind a
+        # list that changes fast)
+        width = (table.size.width or self.size.width or self.app.size.width) - 2
+        table.clear(columns=True)
+        for (label, key), w in zip(COLUMNS, column_widths(width, rows), strict=True):
+            table.add_column(label, key=key, width=w)
+        for name, row in zip(sorted(tables), rows, strict=True):
+            table.add_row(*row, key=name, height=None)
         if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))
         hint = presenter.lobby_hint(session.saved_seat(), session.model is not None, len(tables))

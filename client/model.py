@@ -25,6 +25,7 @@ from craits.protocol.types import (
     ChatLine,
     HandEndedEvent,
     LegalAction,
+    ScoreSheetRow,
     SeatInfo,
     StateMsg,
     TableInfo,
@@ -41,6 +42,21 @@ from .cards import sort_key
 
 LOG_LINES = 300
 """Event-log (and chat) lines kept per table."""
+
+
+def sheet_row(ended: HandEndedEvent) -> ScoreSheetRow:
+    """A hand's row of the score sheet from its ``hand_ended`` event (protocol §9):
+    per seat the hand's points (R9), its shuffle penalties (R10) and the totals."""
+    points = [0] * len(ended["scores"])
+    for r in ended["results"]:
+        if 0 <= r["seat"] < len(points):
+            points[r["seat"]] = r["points"]
+    return ScoreSheetRow(
+        hand_number=ended["hand_number"],
+        points=points,
+        penalties=list(ended["penalties"]),
+        scores=list(ended["scores"]),
+    )
 
 
 def legal_actions(listed: list[LegalAction]) -> list[Action]:
@@ -75,8 +91,55 @@ class Lobby:
         self.tables.pop(name, None)
 
 
+class LogKeeping:
+    """The event log of a table (its lines in words, the latest kept) and where
+    the hand in play's lines begin, so a ``state`` can rewrite them (protocol §7.1
+    ``events``). Mixed into :class:`TableModel`, which holds the fields."""
+
+    log: list[Text]
+    logged: int
+    hand_log_start: int | None
+    log_rewrites: int
+
+    def log_intro(self) -> None:
+        """The log's first line (the model's)."""
+        raise NotImplementedError
+
+    def add_log(self, line: Text) -> None:
+        """Add a line to the event log (the last :data:`LOG_LINES` are kept)."""
+        self.log.append(line)
+        self.logged += 1
+        if len(self.log) > LOG_LINES:
+            del self.log[: len(self.log) - LOG_LINES]
+
+    def mark_hand_start(self) -> None:
+        """The next line of the log is the hand in play's first (its deal, or the cut)."""
+        self.hand_log_start = self.logged
+
+    def restore_log(self, lines: list[Text]) -> None:
+        """Rewrite the log with the hand so far (``lines``: a ``state``'s events in
+        words): the lines of earlier hands stay, this hand's are replaced, so
+        nothing missed while away is lost and nothing is shown twice."""
+        back = self.logged > 0  # this client showed the table before
+        start = self.hand_log_start
+        if start is not None:
+            first = self.logged - len(self.log)  # the number of log[0]
+            keep = max(0, start - first)
+            if keep < len(self.log):
+                dropped = len(self.log) - keep
+                del self.log[keep:]
+                self.logged -= dropped
+                self.log_rewrites += 1
+        self.log_intro()
+        if back and lines:
+            self.add_log(Text("Back at the table. The hand so far:", style="italic"))
+        self.mark_hand_start()
+        for line in lines:
+            self.add_log(line)
+
+
 @dataclass
-class TableModel:
+class TableModel(LogKeeping):
     """One table as this client sees it.
 
     Attributes:
@@ -92,6 +155,11 @@ class TableModel:
         log: the event log in words (the latest lines), oldest first.
         logged: how many lines were ever added to ``log``.
         last_result: the last ``hand_ended`` event (the hand-end summary).
+        sheet: the score sheet: a row per hand ended this game, oldest first (from
+            the ``state``'s ``score_sheet``, then each ``hand_ended`` event).
+        hand_log_start: the value of ``logged`` when the hand in play's first line
+            was added (None: not known); a ``state`` rewrites the log from there.
+        log_rewrites: how many times the log was rewritten (the screen draws it anew).
         resumed: this client took the seat back with its token.
         summary_due: a hand just ended and its summary is still to be shown.
     """
@@ -108,6 +176,9 @@ class TableModel:
     log: list[Text] = field(default_factory=list)
     logged: int = 0
     last_result: HandEndedEvent | None = None
+    sheet: list[ScoreSheetRow] = field(default_factory=list)
+    hand_log_start: int | None = None
+    log_rewrites: int = 0
     resumed: bool = False
     summary_due: bool = False
     _legal_of: View | None = field(default=None, repr=False, compare=False)
@@ -126,6 +197,9 @@ class TableModel:
         self.seq = message["seq"]
         self.set_deadline(message["deadline_ms"])
         self.chat = list(message["chat"])
+        sheet: object = message.get("score_sheet")  # (none from a server before round 2)
+        if isinstance(sheet, list):
+            self.sheet = list(message["score_sheet"])
 
     def apply_update(self, message: UpdateMsg) -> None:
         """Take an ``update``: the new view, seq and deadline."""
@@ -136,18 +210,17 @@ class TableModel:
         self.set_deadline(message["deadline_ms"])
 
     def note_events(self, events: list[WireEvent]) -> None:
-        """Keep what the summary needs from an update's events: the hand's result
-        (the ``hand_ended`` event, kept whatever is dealt next)."""
+        """Keep what the summary and the score sheet need from an update's events:
+        the hand's result (the ``hand_ended`` event, kept whatever is dealt next)
+        as the sheet's next row; a cut (a new game) starts the sheet over."""
         for e in events:
-            if e["event"] == EventKind.HAND_ENDED:
+            if e["event"] == EventKind.CUT:
+                self.sheet = []
+            elif e["event"] == EventKind.HAND_ENDED:
                 self.last_result = e
-
-    def add_log(self, line: Text) -> None:
-        """Add a line to the event log (the last :data:`LOG_LINES` are kept)."""
-        self.log.append(line)
-        self.logged += 1
-        if len(self.log) > LOG_LINES:
-            del self.log[: len(self.log) - LOG_LINES]
+                row = sheet_row(e)
+                self.sheet = [r for r in self.sheet if r["hand_number"] != row["hand_number"]]
+                self.sheet.append(row)
 
     def log_intro(self) -> None:
         """The log's first line: where this client is (once)."""

@@ -155,6 +155,8 @@ def _close_chat_key(model: TableModel, ctx: KeyContext) -> KeyState:
 TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "move": _choose_key,
     "pick": _choose_key,
+    "first": _choose_key,
+    "last": _choose_key,
     "play": _play_key,
     "draw": _draw_key,
     "pass": _pass_key,
@@ -162,6 +164,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "idiot": _idiot_key,
     "back": _back_key,
     "add_bot": _seat_key,
+    "choose_bot": _seat_key,
     "start": _start_key,
     "new_game": _new_game_key,
     "close_table": _close_table_key,
@@ -207,14 +210,6 @@ def play_choice(
     chosen = [p for p in plays if p.announce == announce] or plays
     suits = list(dict.fromkeys(p.suit for p in chosen if p.suit))
     return PlayChoice(chosen, suits)
-
-
-def refusal(model: TableModel, card: str, style: CardStyle) -> str:
-    """Why ``card`` cannot be played now, in a line."""
-    why = "it is not your turn" if not model.my_turn else "it does not match"
-    if model.my_turn and model.find(ActionKind.DRAW):
-        why = "nothing in your hand can be played: d draws"
-    return f"{style.label(card)} cannot be played now: {why}."
 
 
 def first_playable(model: TableModel, current: int) -> int:
@@ -328,8 +323,8 @@ def _before_the_game(model: TableModel) -> Text:
         return Text("Watching: the game has not started yet.")
     if model.may_start:
         return Text(
-            "Waiting for players. b: add a bot · s: start with those seated "
-            "(a full table starts by itself)"
+            "Waiting for players. b: add a bot (B: choose its level) · s: start with "
+            "those seated (a full table starts by itself)"
         )
     if model.creator:
         return Text(f"Waiting for the creator ({model.creator}) to start.")

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, cast
 
 from craits.protocol import VERSION
 from craits.protocol.actions import Action, action_to_wire
+from craits.protocol.redirect import ANSWERS, MAX_REDIRECTS, redirect_target
 from craits.protocol.types import (
     ActionMap,
     ActMsg,
@@ -45,6 +46,7 @@ from craits.protocol.types import (
     LeftMsg,
     ListTablesMsg,
     NewGameMsg,
+    RedirectMsg,
     ResumedMsg,
     ResumeMsg,
     ServerMsg,
@@ -81,6 +83,8 @@ Severity = Literal["information", "warning", "error"]
 """How a notice is shown (Textual's notification severities)."""
 
 _ERROR_CODES = frozenset(ErrorCode)
+
+_HAND_STARTS = frozenset({EventKind.CUT, EventKind.DEALT})
 
 QUIET_ERRORS = frozenset({ErrorCode.STALE})
 """Refusals not worth a notification (the next update explains itself)."""
@@ -270,6 +274,11 @@ class Session:
         elif spectate:
             self._start = Intent(Want.SPECTATE, spectate)
         self._next_id = int(time.time() * 1000) * 1000
+        # the last request a cluster may redirect (§7.4), the redirects it had,
+        # whether to send it again once connected (see _on_redirect)
+        self.asked: tuple[Intent, ClientMsg] | None = None
+        self.hops = 0
+        self.repeat = False
 
     @property
     def online(self) -> bool:
@@ -311,6 +320,10 @@ class Session:
         """After (re)connecting: take back the seat, or watch again, or do what the
         command line asked."""
         self.list_tables()
+        if self.repeat and self.asked is not None:
+            self.repeat = False  # a redirect brought us here: ask again (§7.4)
+            self._request(*self.asked, hops=self.hops)
+            return
         model = self.model
         if model is not None and model.token:
             self._resume(model.token)
@@ -362,11 +375,14 @@ class Session:
             self.say("Not connected — wait for the connection to come back.", "warning")
         return False
 
-    def _request(self, intent: Intent, message: ClientMsg) -> bool:
-        """Send a request and remember what it is for (nothing is asked when offline)."""
+    def _request(self, intent: Intent, message: ClientMsg, hops: int = 0) -> bool:
+        """Send a request and remember what it is for (nothing is asked when
+        offline); ``hops``: the redirects it had (§7.4)."""
         sent = self.send(message)
         if sent:
             self.intent = intent
+            if message["type"] in ANSWERS:
+                self.asked, self.hops = (intent, message), hops
         return sent
 
     def list_tables(self, offset: int = 0) -> None:
@@ -470,6 +486,7 @@ class Session:
         info = self.lobby.tables.get(table)
         if info is not None:
             self.model.set_info(info)
+        self.model.log_intro()
         self.store.put(self.store_key, token, table, name, seat)
         self.tell(TableShown())
 
@@ -599,9 +616,18 @@ def _on_state(session: Session, m: StateMsg) -> None:
     was = model.phase
     model.apply_state(m)
     _keep_commitments(session, model, m["commitments"])
-    model.log_intro()
+    if not _holds(m, "events"):  # a server from before round 2: no hand so far
+        model.log_intro()
+    else:
+        lines = Describer(session.style, model.name_of, model.seat).update(m["events"])
+        model.restore_log(lines)
     model.check_hand_end(was)
     session.tell(TableShown())
+
+
+def _holds(message: Mapping[str, object], key: str) -> bool:
+    """Whether ``message`` holds ``key`` (a field an older server may not send)."""
+    return key in message
 
 
 def _on_update(session: Session, m: UpdateMsg) -> None:
@@ -615,11 +641,22 @@ def _on_update(session: Session, m: UpdateMsg) -> None:
         first = any(e["event"] == EventKind.CUT for e in events)
         _keep_commitments(session, model, m["commitments"], first)
     model.note_events(events)
-    lines = Describer(session.style, model.name_of, model.seat).update(events)
+    describer = Describer(session.style, model.name_of, model.seat)
+    # a cut or a deal starts the hand in play's lines (a state rewrites them)
+    start = next((i for i, e in enumerate(events) if e["event"] in _HAND_STARTS), None)
+    before = describer.update(events if start is None else events[:start])
+    after = [] if start is None else describer.update(events[start:])
     notice = m.get("notice")
     if notice is not None and notice["kind"] == NoticeKind.TIMEOUT:
-        lines = session.timed_out(model, notice["seat"], lines)
-    for line in lines:
+        if before:
+            before = session.timed_out(model, notice["seat"], before)
+        else:
+            after = session.timed_out(model, notice["seat"], after)
+    for line in before:
+        model.add_log(line)
+    if start is not None:
+        model.mark_hand_start()
+    for line in after:
         model.add_log(line)
     model.check_hand_end(was)
     session.tell(TableChanged(new_update=True))
@@ -741,6 +778,26 @@ reaction returns True when nothing more is to be said (else the server's words
 are shown)."""
 
 
+def _on_redirect(session: Session, m: RedirectMsg) -> None:
+    """A cluster's node sent the last request to another node (protocol §7.4):
+    connect there and ask again (the session's ``connected``), at most
+    :data:`~craits.protocol.redirect.MAX_REDIRECTS` times."""
+    if session.asked is None or session.hops >= MAX_REDIRECTS:
+        session.say("The servers kept sending this request elsewhere; try again.", "error")
+        return
+    try:
+        host, port = redirect_target(m)
+    except (KeyError, ValueError):
+        session.say(f"The server sent a bad address: {m.get('address')!r}.", "error")
+        return
+    session.hops += 1
+    session.repeat = True
+    intent, message = session.asked
+    if message["type"] == ClientMessage.CREATE_TABLE:
+        session.asked = (intent, {**message, "placed": True})  # created where it lands
+    session.link.move(host, port)
+
+
 def dispatch(session: Session, m: ServerMsg) -> None:
     """Hand a server message to its handler (the messages the client does not act
     on, ``welcome``, ``ok``, ``pong``, ``records``…, are let go)."""
@@ -769,3 +826,5 @@ def dispatch(session: Session, m: ServerMsg) -> None:
             _on_chat(session, m)
         case ServerMessage.ERROR:
             _on_error(session, m)
+        case ServerMessage.REDIRECT:
+            _on_redirect(session, m)

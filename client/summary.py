@@ -1,5 +1,5 @@
 """The end of a hand (every hand revealed, threes, points, penalties, totals)
-and the end of the game (standings and winners)."""
+and the end of the game (standings and winners, then the whole score sheet)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import time
 from typing import ClassVar
 
 from craits.protocol.types import HandEndedEvent
+from rich.console import Group
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -16,6 +18,7 @@ from .cards import CardStyle
 from .dialogs import Dialog
 from .results import new_game_key, summary, what_next
 from .session import Session
+from .sheet import score_sheet
 
 GRACE = 0.8
 """Seconds after the summary opens during which Enter or Escape do not close it."""
@@ -43,6 +46,7 @@ class SummaryScreen(Dialog[None]):
         with VerticalScroll(id="summary", classes="dialog"):
             yield Static(id="summary-body")
             yield Static(id="summary-next", classes="hint")
+            yield Static(id="summary-sheet")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -60,6 +64,10 @@ class SummaryScreen(Dialog[None]):
         if model is None:
             return
         self.query_one("#summary-body", Static).update(summary(self.result, model, self.style))
+        sheet = self.query_one("#summary-sheet", Static)
+        sheet.display = self.result["game_over"] and bool(model.sheet)
+        if sheet.display:  # the whole game, hand by hand, under what comes next
+            sheet.update(Group(Text(), score_sheet(model, self.style, self.size.width - 4)))
         self.query_one("#summary-next", Static).update(what_next(self.result, model))
         self.refresh_bindings()
 

@@ -83,6 +83,7 @@ class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "back", "I'm back", show=False),
         Binding("b", "add_bot", "Add bot"),
+        Binding("B", "choose_bot", "Bot level", show=False),
         Binding("s", "start", "Start"),
         Binding("n", "new_game", "New game"),
         Binding("x", "close_table", "Close table"),
@@ -100,9 +101,12 @@ class TableScreen(Screen[None]):
         self.style = style
         self._chat_shown = 0
         self._log_shown = 0
+        self._log_rewrites = 0
         self._ready = False
         self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
+        self.bot_level = BotLevel.BASIC
+        """The level of the bots ``b`` seats (``B`` chooses it, and seats one)."""
 
     def compose(self) -> ComposeResult:
         """Top bar, banner, the game panel; log and chat on the right."""
@@ -221,6 +225,10 @@ class TableScreen(Screen[None]):
 
     def _write_logs(self, model: TableModel) -> None:
         log = self.query_one("#log", WrappedLog)
+        if model.log_rewrites != self._log_rewrites:  # a state rewrote the hand so far
+            self._log_rewrites = model.log_rewrites
+            log.clear()
+            self._log_shown = model.logged - len(model.log)
         new = model.logged - self._log_shown
         if new > 0:
             bullet = presenter.log_bullet(self.style)
@@ -248,10 +256,16 @@ class TableScreen(Screen[None]):
         self.session.back()
 
     def action_add_bot(self) -> None:
-        """Seat a computer player (choosing its level)."""
+        """Seat a computer player of the level last chosen (basic at first): each
+        ``b`` seats one."""
+        self.session.add_bot(self.bot_level)
+
+    def action_choose_bot(self) -> None:
+        """Choose the level of the bots ``b`` seats, and seat one."""
 
         def done(level: BotLevel | None) -> None:
             if level:
+                self.bot_level = level
                 self.session.add_bot(level)
 
         self.app.push_screen(ChoiceDialog("Add a bot to a free seat", BOT_LEVELS), done)

@@ -171,6 +171,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "seats": (integer(2, 8), True),
         "rules": (rules, False),
         "turn_timeout_ms": (integer(0, MAX_TURN_TIMEOUT_MS), False),
+        "placed": (boolean, False),
     },
     ClientMessage.JOIN: {"table": (name, True), "name": (name, True)},
     ClientMessage.SPECTATE: {"table": (name, True)},

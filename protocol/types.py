@@ -38,7 +38,8 @@ decoded one is a list.
 Optional keys are ``NotRequired``: absent, never nil (§3). Keys added in this
 revision of protocol version 1 (additive): ``hand_ended.penalties``,
 ``view.penalties_paid``, the table info's ``may_start`` and ``game``,
-``close_table.end_game`` and a record's ``abandoned``.
+``close_table.end_game`` and a record's ``abandoned``; in round 2, ``state.events``
+and ``state.score_sheet``.
 """
 
 # No ``from __future__ import annotations`` here: TypedDict must see NotRequired
@@ -410,6 +411,8 @@ class TableInfo(TypedDict):
     on_hold: bool
     may_start: list[int]
     game: int | None
+    unavailable: NotRequired[bool]
+    """In a cluster's lobby: ``true`` while the table's node is down (§7.4; round 2)."""
 
 
 class Limits(TypedDict):
@@ -623,6 +626,16 @@ class ResumedMsg(TypedDict):
     seat: int
 
 
+class RedirectMsg(TypedDict):
+    """The table of a ``join``, ``spectate``, ``resume`` or ``create_table`` is
+    (or is placed) on another node of the cluster, reached at ``address``
+    (``HOST:PORT``): connect there and send the same request (§7.4; added in round 2)."""
+
+    type: Literal[ServerMessage.REDIRECT]
+    address: str
+    table: str
+
+
 class LeftMsg(TypedDict):
     """The answer to ``leave``."""
 
@@ -630,9 +643,22 @@ class LeftMsg(TypedDict):
     table: str
 
 
+class ScoreSheetRow(TypedDict):
+    """One hand ended, on the score sheet of ``state.score_sheet`` (§7.1, added in
+    round 2): per seat, the hand's ``points`` (R9, penalties not included), the
+    shuffle ``penalties`` paid during it (R10) and the game totals after it."""
+
+    hand_number: int
+    points: list[int]
+    penalties: list[int]
+    scores: list[int]
+
+
 class StateMsg(TypedDict):
     """A full snapshot of the table for the receiver (§7.1); ``seat`` None for a
-    spectator, ``view`` None before the first game."""
+    spectator, ``view`` None before the first game. ``events`` (added in round 2):
+    the hand in play's events so far, filtered for the receiver as an update's
+    are; ``score_sheet`` (added in round 2): a row per hand ended this game."""
 
     type: Literal[ServerMessage.STATE]
     table: TableInfo
@@ -642,6 +668,8 @@ class StateMsg(TypedDict):
     commitments: list[Commitment]
     deadline_ms: int | None
     chat: list[ChatLine]
+    events: list[WireEvent]
+    score_sheet: list[ScoreSheetRow]
 
 
 class UpdateMsg(TypedDict):
@@ -710,6 +738,7 @@ ServerMsg = (
     | ChatMsg
     | RecordsMsg
     | RecordMsg
+    | RedirectMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -733,6 +762,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.CHAT: ChatMsg,
     ServerMessage.RECORDS: RecordsMsg,
     ServerMessage.RECORD: RecordMsg,
+    ServerMessage.REDIRECT: RedirectMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -779,6 +809,8 @@ class CreateTableMsg(TypedDict):
     seats: int
     rules: NotRequired[RulesMap]
     turn_timeout_ms: NotRequired[int]
+    placed: NotRequired[bool]
+    """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
 
 
 class JoinMsg(TypedDict):

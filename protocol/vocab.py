@@ -291,6 +291,8 @@ class ErrorCode(StrEnum):
     TABLE_STOPPED = "table_stopped"
     TABLE_PAUSED = "table_paused"
     NO_SUCH_GAME = "no_such_game"
+    CLUSTER_UNAVAILABLE = "cluster_unavailable"
+    TABLE_UNAVAILABLE = "table_unavailable"
     # play: one per kind of illegal action
     INVALID_ACTION = "invalid_action"
     HAND_NOT_IN_PLAY = "hand_not_in_play"
@@ -348,6 +350,10 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_STOPPED: "the table was stopped by a server error",
     ErrorCode.TABLE_PAUSED: "the server could not record the game: the table is paused",
     ErrorCode.NO_SUCH_GAME: "no finished game with that id in the server's records",
+    ErrorCode.CLUSTER_UNAVAILABLE: (
+        "a notice: the cluster's lobby cannot be reached; only this node's tables are listed"
+    ),
+    ErrorCode.TABLE_UNAVAILABLE: "the table's server in the cluster is down; try again later",
     ErrorCode.INVALID_ACTION: "the action is malformed",
     ErrorCode.HAND_NOT_IN_PLAY: "no hand is being played",
     ErrorCode.CHOICE_PENDING: "the dealer must first name the suit for a turned-up 8 or 9 (R3)",
@@ -471,6 +477,8 @@ class ServerMessage(StrEnum):
     CHAT = "chat"
     RECORDS = "records"
     RECORD = "record"
+    REDIRECT = "redirect"
+    """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
 
 
 # --- game records -----------------------------------------------------------

@@ -22,9 +22,11 @@ from pathlib import Path
 from typing import TypeVarTuple
 
 from craits.protocol import DEFAULT_PORT
-from craits.protocol.types import ServerPingMsg, TableClosedMsg, TableInfoMsg
+from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 from craits.server import logs
+from craits.server.cluster.registry import ClusterNode
+from craits.server.cluster.start import start_node
 from craits.server.connection import Client
 from craits.server.empty_tables import PRACTICE, EmptyTables
 from craits.server.engine import Rules
@@ -82,6 +84,20 @@ class ServerConfig:
     bot_level: str = DEFAULT_BOT_LEVEL
     durability: Durability = Durability.FULL
     """Whether each journal commit is fsynced before its messages go out."""
+    cluster: str | None = None
+    """Redis's URL (``redis://HOST:PORT``) to join a cluster; None: a single server
+    (docs/cluster.md)."""
+    advertise: str | None = None
+    """The ``HOST:PORT`` other nodes send clients to for this node's tables
+    (None: the address it listens on)."""
+    cluster_heartbeat: float = 1.0
+    """Seconds between a cluster node's heartbeats (its key lives four)."""
+    shared_port: int | None = None
+    """A cluster node started by ``--workers``: it also accepts on this port,
+    shared with the other workers (``SO_REUSEPORT``)."""
+    drain_timeout: float = 0.0
+    """A cluster node told to stop first takes no new tables and waits up to this
+    many seconds for its games to end (0: it stops at once; docs/cluster.md)."""
 
 
 Ts = TypeVarTuple("Ts")
@@ -108,6 +124,7 @@ class Server(Lobby):
         """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
         self.recorder: Recorder | None = None
         """Commits the journal's writes (None: no journal)."""
+        self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -146,6 +163,7 @@ class Server(Lobby):
             raise
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
+        self.cluster = await start_node(self)  # with --cluster: joins it in the background
         if config.bots > 0 and PRACTICE not in self.tables:
             self._open_practice()
         log.info("listening on %s:%d", config.host, self.port)
@@ -157,6 +175,8 @@ class Server(Lobby):
             self._server.close()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         for table in list(self.tables.values()):
             table.close_timers()
         self.flush()  # every move is recorded and sent before goodbye
@@ -313,9 +333,9 @@ class Server(Lobby):
             except JournalError as exc:
                 log.error("table %s: %s", table.name, exc)
         message: TableClosedMsg = {"type": ServerMessage.TABLE_CLOSED, "name": table.name}
-        for client in self._watchers:
-            if client.table is None:
-                client.send(message)
+        self.tell_lobby(message)
+        if self.cluster is not None:
+            self.cluster.table_closed(table.name)
         if table.name == PRACTICE and self.config.bots > 0 and not self.stopping:
             self._open_practice()
 
@@ -336,6 +356,12 @@ class Server(Lobby):
         for _ in range(self.config.bots):
             table.membership.add_bot(self.config.bot_level)
 
+    def tell_lobby(self, message: TableInfoMsg | TableClosedMsg | ErrorMsg) -> None:
+        """Send ``message`` to the lobby watchers not at a table (protocol §7.2)."""
+        for client in self._watchers:
+            if client.table is None:
+                client.send(message)
+
     def watch(self, client: Client, on: bool) -> None:
         """Send (or stop sending) lobby updates to ``client``."""
         if on:
@@ -346,7 +372,9 @@ class Server(Lobby):
     # ------------------------------------------- the tables' Lobby interface
 
     def table_changed(self, table: Table) -> None:
-        """``table``'s info changed: tell the lobby watchers not at a table."""
+        """``table``'s info changed: tell the lobby watchers (and a cluster's nodes)."""
+        if self.cluster is not None and table.name in self.tables:
+            self.cluster.table_changed(table.name)
         if self._watchers and table.name in self.tables:
             message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": table.info()}
             for client in self._watchers:

@@ -28,6 +28,13 @@ from craits.server import config as settings
 from craits.server import logs, metrics
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
+from craits.server.cluster.options import (
+    add_cluster_options,
+    cluster_config,
+    cluster_problem,
+    run_workers,
+)
+from craits.server.cluster.start import drain
 from craits.server.journal import (
     Durability,
     JournalDamaged,
@@ -241,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the game to web browsers on this HTTP port (craits-web, "
         "a child process; same --host)",
     )
+    add_cluster_options(p)  # --cluster, --advertise (docs/cluster.md)
     settings.add_config_options(p)
     return p
 
@@ -290,6 +298,7 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
         else:
             print(line, file=sys.stderr, flush=True)
     await stop.wait()
+    await drain(server, stop)  # a cluster node with --drain-timeout (docs/cluster.md)
     logging.getLogger("craits.server").info("shutting down")
     if web is not None:
         await stop_web(web)
@@ -512,7 +521,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
     for dest, good, why in checks:
         if not good:
             return dest, why
-    return None
+    return cluster_problem(args)
 
 
 def config_from(args: argparse.Namespace) -> ServerConfig:
@@ -535,6 +544,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         burst=args.burst,
         data_dir=None if args.no_journal else (args.data_dir or Path(user_data_dir("craits"))),
         durability=Durability(args.durability),
+        **cluster_config(args),
     )
 
 
@@ -582,6 +592,9 @@ def main(argv: list[str] | None = None) -> int:
     logs.setup(args.log_level, args.log_format)
     for name in ignored:
         logging.getLogger("craits.server").warning("%s is not a setting; ignored", name)
+    workers = run_workers(args, argv, config_from(args).data_dir)  # --workers N (cluster.md)
+    if workers is not None:
+        return workers
     try:
         asyncio.run(serve(config_from(args), args))
     except JournalDamaged as exc:

@@ -22,6 +22,7 @@ from craits.protocol.vocab import LogEntryKind, Phase
 from craits.server.engine import Event, Game, IllegalAction, Rules, event_to_dict
 from craits.server.engine.events import Dealt
 from craits.server.fairness import HandCommitments, RecordingShuffle, shuffle_entries
+from craits.server.handlog import HandLog
 from craits.server.interfaces import TableJournal, TablePaused
 from craits.server.journal import JournalError
 from craits.server.records import Entry, replay
@@ -45,6 +46,8 @@ class GameLog:
         game_id: its id in the journal.
         rng: the shuffle source of the games started here.
         commitments: the hand's shuffle commitments (:mod:`craits.server.fairness`).
+        hands: the hand in play's events and the game's score sheet
+            (:mod:`craits.server.handlog`), for the ``state`` message.
     """
 
     def __init__(
@@ -64,6 +67,7 @@ class GameLog:
         self.game_id: int | None = None
         self.rng = RecordingShuffle()
         self.commitments = HandCommitments()
+        self.hands = HandLog()
         # actions answered ok whose journal write is not done yet: (ticket, seat, id)
         self._unwritten: deque[tuple[int, int, int]] = deque()
         self._ticket = 0  # the last write's, 0: none
@@ -88,6 +92,7 @@ class GameLog:
                 self._failed(exc)
         self.game = game
         self.commitments.started(shuffles)
+        self.hands.take(events)
         return events
 
     def act(self, seat: int, action: Action, action_id: int | None) -> list[Event]:
@@ -152,6 +157,7 @@ class GameLog:
                 self._failed(exc)
         if shuffles:  # a deal or a reshuffle of the discard pile (R3, R10): new commitments
             self.commitments.made(shuffles, any(type(e) is Dealt for e in events))
+        self.hands.take(events)
         return events
 
     def abandon(self, reason: str) -> None:
@@ -214,8 +220,10 @@ class GameLog:
             JournalError: the log does not replay (a corrupt journal).
         """
         answered = self._answered
+        hands = self.hands = HandLog()
 
         def track(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
+            hands.take(events)
             if kind == LogEntryKind.ACTION and data.get("id") is not None:
                 answered(data["seat"], data["id"])
 

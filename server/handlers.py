@@ -56,6 +56,12 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 from craits.server import metrics
+from craits.server.cluster.hooks import (
+    place_table,
+    redirect_resume,
+    redirect_table,
+    remote_tables,
+)
 from craits.server.engine import Rules
 from craits.server.interfaces import TableError
 from craits.server.journal import JournalError
@@ -156,12 +162,17 @@ def on_list_tables(client: Client, msg: ListTablesMsg) -> None:
     tables = list(client.server.tables.values())
     offset = msg.get("offset", 0)
     page = tables[offset : offset + LIST_PAGE]
+    infos = [t.info() for t in page]
+    remote = remote_tables(client.server)  # a cluster's other nodes' (docs/cluster.md)
+    if remote:
+        start = max(0, offset - len(tables))
+        infos += remote[start : start + LIST_PAGE - len(infos)]
     client.send(
         {
             "type": ServerMessage.TABLES,
-            "tables": [t.info() for t in page],
+            "tables": infos,
             "offset": offset,
-            "total": len(tables),
+            "total": len(tables) + len(remote),
         }
     )
 
@@ -173,6 +184,8 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     except ValueError as exc:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
+    if place_table(client, msg["name"], msg.get("placed", False)):
+        return  # a cluster placed it on another node: redirected (§7.4)
     table = client.server.create_table(msg["name"], msg["seats"], rules, timeout_ms, client)
     client.send({"type": ServerMessage.TABLE_CREATED, "table": table.info()})
 
@@ -187,6 +200,8 @@ def _not_at_a_table(client: Client) -> None:
 def on_join(client: Client, msg: JoinMsg) -> None:
     """Take the next seat at a table (§11.3)."""
     _not_at_a_table(client)
+    if redirect_table(client, msg["table"]):
+        return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
     client.name = msg["name"]
     client.table = table
@@ -200,6 +215,8 @@ def on_join(client: Client, msg: JoinMsg) -> None:
 def on_spectate(client: Client, msg: SpectateMsg) -> None:
     """Watch a table."""
     _not_at_a_table(client)
+    if redirect_table(client, msg["table"]):
+        return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
     client.table = table
     table.membership.spectate(client)
@@ -209,6 +226,8 @@ def on_resume(client: Client, msg: ResumeMsg) -> None:
     """Take back a seat with its resume token (§4.8), leaving any other table."""
     found = client.server.find_token(msg["token"])
     if found is None:
+        if redirect_resume(client, msg["token"]):
+            return  # the token's table is on another node of the cluster (§7.4)
         raise TableError(ErrorCode.BAD_TOKEN, "that resume token is not valid")
     table, seat = found
     here = client.table

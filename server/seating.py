@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import ErrorMsg, OkMsg, SeatInfo
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
+from craits.server.cluster.tokens import new_token
 from craits.server.interfaces import Lobby, Member, TableError
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ class Seating:
             raise TableError(ErrorCode.TABLE_FULL, f"all {self.capacity} seats are taken")
         if any(s.name.casefold() == name.casefold() for s in self.seats):
             raise TableError(ErrorCode.NAME_TAKEN, f"someone at this table is called {name!r}")
-        token = secrets.token_urlsafe(24)
+        token = new_token(self.table.name)  # names its table for a cluster (§11.7)
         digest = token_digest(token)
         self.seats.append(Seat(name, digest, member, creator=member is self.creator))
         seat = len(self.seats) - 1

@@ -29,10 +29,12 @@ from craits.protocol.types import (
     ChatLine,
     ErrorMsg,
     Notice,
+    ScoreSheetRow,
     StateMsg,
     TableInfo,
     TableInfoMsg,
     View,
+    WireEvent,
 )
 from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
 from craits.server.broadcast import Broadcaster
@@ -262,6 +264,8 @@ class Table:
             "commitments": list(self.gamelog.commitments.hand),
             "deadline_ms": self.clock.deadline_ms(),
             "chat": list(self.chat.lines),
+            "events": cast(list[WireEvent], self.gamelog.hands.events_for(seat)),
+            "score_sheet": cast(list[ScoreSheetRow], self.gamelog.hands.score_sheet()),
         }
 
     def persist(self) -> None:

@@ -20,6 +20,7 @@ import sys
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.client import parse_address
+from craits.protocol.redirect import MAX_REDIRECTS
 from craits.protocol.release import version
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL
 
@@ -98,23 +99,33 @@ async def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(line, flush=True)
 
-    bot = BotClient(
-        args.table,
-        name,
-        level=args.level,
-        think=max(0, args.think_ms) / 1000,
-        jitter=args.jitter,
-        create=args.create,
-        rules={"short_game": True} if args.short_game else None,
-        games=0 if args.forever else 1,
-        rng=rng,
-        say=say,
-    )
-    await connect_bot(host, port, bot)
-    try:
-        return await bot.done
-    finally:
-        bot.close()
+    for hop in range(MAX_REDIRECTS + 1):
+        bot = BotClient(
+            args.table,
+            name,
+            level=args.level,
+            think=max(0, args.think_ms) / 1000,
+            jitter=args.jitter,
+            create=args.create,
+            rules={"short_game": True} if args.short_game else None,
+            games=0 if args.forever else 1,
+            rng=rng,
+            say=say,
+        )
+        bot.placed = hop > 0
+        await connect_bot(host, port, bot)
+        try:
+            code = await bot.done
+        finally:
+            bot.close()
+        if bot.redirect is None:
+            return code
+        try:  # a cluster's node sent it to another: the same request there (§7.4)
+            host, port = parse_address(bot.redirect, DEFAULT_PORT)
+        except ValueError:
+            raise BotError(f"the server sent a bad address {bot.redirect!r}") from None
+        say(f"{name}: table {args.table!r} is at {host}:{port}; going there")
+    raise BotError(f"redirected more than {MAX_REDIRECTS} times")
 
 
 def main(argv: list[str] | None = None) -> int:

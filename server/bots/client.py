@@ -174,6 +174,8 @@ class BotClient(ServerLink):
         self._refusals = 0
         self._name_tries = 0
         self._over_seq = -1
+        self.placed = False  # its create_table was redirected here: sent with placed (§7.4)
+        self.redirect: str | None = None  # where a cluster sent it: it ends, to start there
 
     def _waits(self) -> tuple[asyncio.Future[Any], ...]:
         return (self.welcomed, self.joined)
@@ -214,6 +216,9 @@ class BotClient(ServerLink):
             self._on_joined(msg)
         elif msg["type"] == ServerMessage.TABLE_CLOSED:
             self._on_table_closed(msg)
+        elif msg["type"] == ServerMessage.REDIRECT:
+            self.redirect = msg["address"]  # the table is another node's (§7.4)
+            self.close()
 
     def _on_ok(self, msg: OkMsg) -> None:
         """The pending ``act`` was applied; its round trip ends with the next update."""
@@ -235,6 +240,8 @@ class BotClient(ServerLink):
         }
         if self.rules:
             message["rules"] = self.rules
+        if self.placed:
+            message["placed"] = True
         self._send(message)
 
     def _on_table_created(self) -> None:

@@ -29,7 +29,7 @@ from .events import Event, HandEnded, event_to_dict
 from .game import Game, ShuffleSource, cut_dealer, hand_size
 from .rules import Rules
 from .scoring import score_cards
-from .views import Moment, event_dict_for, event_for, view
+from .views import Moment, event_dict_for, event_for, events_for, score_sheet_row, view
 
 __all__ = [
     "CARDS",
@@ -54,8 +54,10 @@ __all__ = [
     "event_dict_for",
     "event_for",
     "event_to_dict",
+    "events_for",
     "full_deck",
     "hand_size",
     "score_cards",
+    "score_sheet_row",
     "view",
 ]

@@ -1,20 +1,23 @@
 """What each seat, and a spectator, may know: the one place hidden cards are filtered.
 
 :func:`view` gives a seat (or a spectator, ``seat=None``) its view of the game;
-:func:`event_for` gives it its copy of an event. The server sends nothing
-about a game except what these two return. A seat sees its own hand and the
-drawn cards it drew; everyone sees the discard pile's top card, counts of
-cards, and every hand once a hand is over (R9). Nobody ever sees the stock.
+:func:`event_for` gives it its copy of an event (:func:`events_for`, of a list:
+the hand so far that a ``state`` carries). The server sends nothing about a
+game except what these return (and :func:`score_sheet_row`'s public scores).
+A seat sees its own hand and the drawn cards it drew; everyone sees the discard
+pile's top card, counts of cards, and every hand once a hand is over (R9).
+Nobody ever sees the stock.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from craits.protocol.vocab import Phase
 
 from .actions import action_to_dict
-from .events import Dealt, Drew, Event, ShufflePenalty, event_to_dict
+from .events import Dealt, Drew, Event, HandEnded, ShufflePenalty, event_to_dict
 from .game import Game, hand_size
 from .scoring import penalty_figures
 
@@ -42,6 +45,30 @@ def event_for(event: Event, seat: int | None) -> Event:
 def event_dict_for(event: Event, seat: int | None) -> dict[str, Any]:
     """:func:`event_for`, as plain data for the wire (see :func:`events.event_to_dict`)."""
     return event_to_dict(event_for(event, seat))
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[dict[str, Any]]:
+    """Events (a hand's, say) as ``seat`` may see them, in wire form: each through
+    :func:`event_for`, the one filter, so none shows a card ``seat`` could not see
+    when it happened (the ``state`` message's ``events``, protocol §7.1)."""
+    return [event_to_dict(event_for(e, seat)) for e in events]
+
+
+def score_sheet_row(ended: HandEnded) -> dict[str, Any]:
+    """One hand's line of the score sheet, from its end (R9, R10), public to all:
+    ``hand_number``; per seat the hand's ``points`` (penalties not included), the
+    shuffle ``penalties`` paid during the hand, and the game totals after it
+    (``scores``, penalties included). The ``state`` message's ``score_sheet``
+    (protocol §7.1) is one per hand ended."""
+    points = [0] * len(ended.scores)
+    for r in ended.results:
+        points[r.seat] = r.points
+    return {
+        "hand_number": ended.hand_number,
+        "points": points,
+        "penalties": list(ended.penalties),
+        "scores": list(ended.scores),
+    }
 
 
 def view(game: Game, seat: int | None) -> dict[str, Any]:

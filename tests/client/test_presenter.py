@@ -221,7 +221,6 @@ def test_a_play_keeps_the_announcement_asked_and_offers_the_suits() -> None:
     assert not any(p.announce for p in plain.plays)
     said = presenter.play_choice(m, "8S", announce=True, suit="D")
     assert [(p.suit, p.announce) for p in said.plays] == [("D", True)]
-    assert presenter.refusal(model(), "3C", STYLE) == "3♣ cannot be played now: it does not match."
 
 
 # ------------------------------------------------------------------ lobby

@@ -8,7 +8,7 @@ from typing import Any
 
 from craits.client import link as client_app
 from craits.client import summary
-from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
+from craits.client.dialogs import ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
@@ -179,9 +179,7 @@ async def test_create_add_bot_game_over_and_new_game(
         script(table, ["AC", "2C"], deal_order(BEN, ANA, "KH"))
         await wait_text(pilot, app, "b: add a bot")
         assert app.screen.check_action("start", ()) is None  # one player only
-        await pilot.press("b")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="bot level")
-        await pilot.press("b")
+        await pilot.press("b")  # a basic bot at once (B chooses the level)
         await wait_for(pilot, lambda: app.model.view is not None, what="the game")
         assert app.model.name_of(1) == "basic-bot-1"
         assert app.screen.check_action("close_table", ()) is False  # not while a game runs

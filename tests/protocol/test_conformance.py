@@ -209,7 +209,8 @@ async def test_every_message_of_a_whole_session_fits_its_type(
 
     seen: Counter[str] = peers.seen  # type: ignore[attr-defined]
     events: Counter[str] = peers.events  # type: ignore[attr-defined]
-    assert set(ServerMessage) - set(seen) == {ServerMessage.PING}, seen
+    # a single server never redirects: tests/server/test_cluster.py checks `redirect`
+    assert set(ServerMessage) - set(seen) == {ServerMessage.PING, ServerMessage.REDIRECT}, seen
     assert {"cut", "dealt", "turned_up", "played", "drew", "hand_ended"} <= set(events), events
 
 

@@ -145,11 +145,12 @@ async def test_no_frame_holds_a_card_its_recipient_may_not_know(
     await again.expect("resumed")
     snapshot = await again.expect("state")
     assert snapshot["seat"] == old.seat
+    assert snapshot["events"]  # the hand so far: audited like every frame
     players[1] = again
     # a second spectator arrives mid-game
     late = await connect("Late")
     await late.send({"type": "spectate", "table": "audit"})
-    await late.expect("state")
+    assert (await late.expect("state"))["events"]
     late.seq = snapshot["seq"]
     everyone = [*players, watcher, late]
 

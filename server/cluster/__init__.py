@@ -1,0 +1,16 @@
+"""craits-server as a cluster: nodes sharing one lobby through Redis/Valkey (docs/cluster.md).
+
+- :mod:`~craits.server.cluster.tokens`: resume tokens that name their table.
+- :mod:`~craits.server.cluster.lobby`: the in-memory copy of the other nodes'
+  tables and loads, which every decision on the request path reads (no Redis
+  there).
+- :mod:`~craits.server.cluster.placement`: where a new table goes.
+- :mod:`~craits.server.cluster.registry`: the node's Redis link: heartbeat,
+  publishing its tables, following the others' (imports ``redis`` only there).
+- :mod:`~craits.server.cluster.start`: the node started with the server
+  (and a worker's shared listener).
+- :mod:`~craits.server.cluster.hooks`: the few calls the server's handlers make
+  (redirects, placement, the merged table list).
+- :mod:`~craits.server.cluster.options`: ``craits-server``'s cluster options.
+- :mod:`~craits.server.cluster.workers`: ``--workers N``, N nodes behind one port.
+"""
