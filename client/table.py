@@ -72,6 +72,19 @@ def too_small_text(width: int, height: int) -> Text:
     return out
 
 
+def fit(screen: Screen[None], width: int, height: int) -> None:
+    """Give the table ``screen`` the layout for a terminal of ``width`` ×
+    ``height``: side by side from 80 columns, stacked (the log under the table)
+    below, and a plain request for a bigger terminal below the least that can
+    be played."""
+    narrow, small = fits(width, height)
+    screen.set_class(narrow, "-narrow")
+    screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
+    screen.set_class(small, "-too-small")
+    if small:
+        screen.query_one("#too-small", Static).update(too_small_text(width, height))
+
+
 class TableScreen(Screen[None]):
     """One table, seated or watching.
 
@@ -139,19 +152,8 @@ class TableScreen(Screen[None]):
         self.sync()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout to the terminal (:meth:`fit`)."""
-        self.fit(event.size.width, event.size.height)
-
-    def fit(self, width: int, height: int) -> None:
-        """Take the layout for a terminal of ``width`` × ``height``: side by side
-        from 80 columns, stacked (the log under the table) below, and a plain
-        request for a bigger terminal below the least that can be played."""
-        narrow, small = fits(width, height)
-        self.set_class(narrow, "-narrow")
-        self.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
-        self.set_class(small, "-too-small")
-        if small:
-            self.query_one("#too-small", Static).update(too_small_text(width, height))
+        """Fit the layout to the terminal (:func:`fit`)."""
+        fit(self, event.size.width, event.size.height)
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
