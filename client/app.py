@@ -13,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from craits.protocol import VERSION
 from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.message import Message
@@ -30,7 +31,9 @@ from .creator import show_news
 from .known_hosts import ServerTrust
 from .link import LinkState
 from .lobby import LobbyScreen
+from .looks import Looks
 from .model import TableModel
+from .prefs import PrefsStore
 from .privacy import CodeNeeded, InviteReady
 from .problem import ProblemScreen
 from .session import (
@@ -50,6 +53,7 @@ from .store import TokenStore
 from .summary import SummaryScreen
 from .table import TableScreen
 from .trust import TrustDialog
+from .widgets import AsciiFilter
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +91,7 @@ class CraitsApp(App[None]):
 
     TITLE = "Craits"
     CSS_PATH = "craits.tcss"
-    ENABLE_COMMAND_PALETTE = False
+    ENABLE_COMMAND_PALETTE = True  # Ctrl+P: the theme (dark, light) and motion
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True),
     ]
@@ -121,7 +125,9 @@ class CraitsApp(App[None]):
             self._filters[:] = [
                 NoColor() if isinstance(f, Monochrome) else f for f in self._filters
             ]
-        self.style = CardStyle(ascii)
+        self.style = CardStyle(ascii, underline_red=self.no_color)
+        if ascii:
+            self._filters.append(AsciiFilter())  # nothing but ASCII reaches the terminal
         self.session = Session(
             host,
             port,
@@ -143,6 +149,7 @@ class CraitsApp(App[None]):
         self.error_message: str | None = None
         """Why the client gave up (printed by the command once the screen is restored)."""
         self._lobby: LobbyScreen | None = None
+        self.looks = Looks(self, PrefsStore(self.session.store.path.parent))
 
     # ------------------------------------------------ the session, in short
 
@@ -193,7 +200,8 @@ class CraitsApp(App[None]):
         return self._lobby
 
     def on_mount(self) -> None:
-        """Start the session in a worker."""
+        """Start the session in a worker (in the kept theme and motion)."""
+        self.looks.apply()
         self.run_worker(self.session.run(), name="network", group="network", exit_on_error=False)
 
     async def ask_trust(self, untrusted: UntrustedCertificate, pins: Path) -> bool:
@@ -231,7 +239,8 @@ class CraitsApp(App[None]):
             case LinkChanged():
                 self._sync_screens()
             case LobbyChanged():
-                if self._lobby is not None:
+                # hidden under a table, the lobby is brought up to date on the way back
+                if self._lobby is not None and self.table_screen() is None:
                     self._lobby.sync()
             case TableShown():
                 self._show_table()
@@ -270,6 +279,11 @@ class CraitsApp(App[None]):
             self.push_screen(TableScreen(self.session, self.style))
         else:
             screen.sync()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette: Textual's commands, then the looks (theme, motion)."""
+        yield from super().get_system_commands(screen)
+        yield from self.looks.commands(screen)
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain letters with ``--ascii``."""

@@ -38,11 +38,16 @@ def unicode_suits_ok(encoding: str | None = None) -> bool:
 
 
 class CardStyle:
-    """Draws cards and suits, with symbols or (``ascii``) letters."""
+    """Draws cards and suits, with symbols or (``ascii``) letters; with
+    ``underline_red`` (no colour: NO_COLOR) red cards are underlined, so red and
+    black still differ in style as well as in their suit's symbol."""
 
-    def __init__(self, ascii: bool = False):
+    def __init__(self, ascii: bool = False, underline_red: bool = False):
         self.ascii = ascii
         self.symbols = SUIT_LETTERS if ascii else SUIT_SYMBOLS
+        self.underline_red = underline_red
+        self.red = RED_STYLE + (" underline" if underline_red else "")
+        """The style of a red card's text."""
 
     def suit(self, suit: str) -> str:
         """The symbol (or letter) of a suit code."""
@@ -61,12 +66,12 @@ class CardStyle:
 
     def card(self, card: str, style: str = "") -> Text:
         """A card as styled text: red suits in red (the symbol says the suit too)."""
-        colour = RED_STYLE if is_red(card) else "bold"
+        colour = self.red if is_red(card) else "bold"
         return Text(self.label(card), style=f"{colour} {style}".strip())
 
     def suit_text(self, suit: str) -> Text:
         """A suit symbol as styled text, with its name for clarity."""
-        colour = RED_STYLE if suit in RED_SUITS else "bold"
+        colour = self.red if suit in RED_SUITS else "bold"
         return Text(self.suit(suit), style=colour)
 
     def cards(self, cards: list[str], sep: str = " ") -> Text:

@@ -23,14 +23,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static
 
-from . import feedback, presenter
+from . import feedback, presenter, tableview
 from .cards import CardStyle
 from .dialogs import ChoiceDialog, ScoreSheetScreen, suit_dialog
 from .model import TableModel
 from .session import Session
-from .widgets import HandView
+from .widgets import FeltView, FixedText, HandView, Motion
 
 
 class KeyFeedback(Widget):
@@ -128,50 +127,44 @@ class GamePanel(KeyFeedback, Vertical):
         self.armed = False
         """Announce "one card" with the next play (``o`` before playing the second-last card)."""
         self._was_my_turn = False
+        self.motion = Motion()
         self._asked_suit_at: int | None = None
 
     def compose(self) -> ComposeResult:
         """Seats, pile, hand, prompt."""
-        yield Static(id="seats", classes="panel")
-        yield Static(id="pile", classes="panel")
-        yield HandView(self.style, id="hand", classes="panel")
-        yield Static(id="prompt")
+        yield FeltView(self.style, id="felt")
+        yield HandView(self.style, id="hand")
+        yield FixedText(id="prompt")
 
     def on_mount(self) -> None:
-        """Titles, and the hand takes the focus."""
-        if not self.children:  # the app closed before this mount was handled
-            return
-        self.query_one("#seats").border_title = "Players"
-        self.query_one("#pile").border_title = "Table"
-        self.query_one("#hand").border_title = "Your hand"
-        self.query_one("#hand").focus()
+        """The hand takes the focus."""
+        model = self.session.model
+        for hand in self.query("#hand"):  # (none when the app closes as the table opens)
+            hand.border_title = "Watching" if model and model.spectator else "Your hand"
+            hand.focus()
 
     # --------------------------------------------------------------- drawing
 
     def sync(self, model: TableModel, new_update: bool = False) -> None:
         """Redraw from ``model`` (``new_update``: a move of the game came in)."""
-        style = self.style
         self._fix_selection(model, new_update)
-        self.show_seats(model)
-        pile = self.query_one("#pile", Static)
-        pile.update(presenter.pile_lines(model, style))
-        pile.display = model.view is not None
         hand = self.query_one("#hand", HandView)
-        if model.spectator:
-            hand.border_title = "Watching"
+        hand.border_title = "Watching" if model.spectator else "Your hand"
+        self.motion.seen(model, self.query_one(FeltView), hand)
+        self.show_seats(model)
         selected = self.selected if model.hand else None
         hand.show(model.hand, presenter.playable_cards(model), selected, presenter.hand_note(model))
         self._show_prompt(model)
         _sync_sheets(self.app.screen_stack, model)
 
     def show_seats(self, model: TableModel) -> None:
-        """Redraw the seats (the turn timer ticks)."""
-        lines = presenter.seat_lines(model, self.style, timer=self.session.online)
-        self.query_one("#seats", Static).update(lines)
+        """Redraw the table (the turn timer ticks)."""
+        seats = tableview.seat_views(model, timer=self.session.online)
+        self.query_one(FeltView).show(seats, tableview.middle_view(model))
 
     def _show_prompt(self, model: TableModel) -> None:
         text = presenter.prompt(model, self.style, online=self.session.online, armed=self.armed)
-        self.query_one("#prompt", Static).update(text)
+        self.query_one("#prompt", FixedText).update(text)
 
     def _fix_selection(self, model: TableModel, new_update: bool) -> None:
         hand = model.hand

@@ -13,12 +13,13 @@ panel's (:class:`~craits.client.game.GamePanel`); the others are here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from craits.protocol.messages import MAX_CHAT
 from craits.protocol.vocab import BotLevel, TableState
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -33,13 +34,57 @@ from .game import GamePanel
 from .model import LOG_LINES, TableModel
 from .session import Session
 from .summary import SummaryScreen
-from .widgets import WrappedLog
+from .widgets import FixedText, WrappedLog
 
 BOT_LEVELS = [
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
     ("r", Text("random: any legal move"), BotLevel.RANDOM),
 ]
 """The choices of the add-bot dialog: key, words, level."""
+
+
+KEY_ACTIONS = (*presenter.TABLE_KEYS, "leave", "rules")
+"""The key actions whose state the Footer shows."""
+
+WIDE = (80, 20)
+"""The least terminal (columns, rows) for the table beside the log."""
+LARGE = (160, 45)
+"""From this terminal size: larger card faces, and more room for the log."""
+STACKED = (40, 24)
+"""The least terminal for the stacked layout (the log under the table)."""
+
+
+def fits(width: int, height: int) -> tuple[bool, bool]:
+    """Whether a ``width`` × ``height`` terminal takes the stacked layout, and
+    whether it is too small for any (then the screen asks for a bigger one)."""
+    narrow = width < WIDE[0]
+    least = STACKED if narrow else WIDE
+    return narrow, width < least[0] or height < least[1]
+
+
+def too_small_text(width: int, height: int) -> Text:
+    """The request shown instead of the table in a terminal too small for it
+    (with ``--ascii`` its ``×`` reaches the terminal as ``x``)."""
+    out = Text("The terminal is too small for the table.\n\n", style="bold")
+    out.append(
+        f"Make the terminal at least {WIDE[0]}×{WIDE[1]} "
+        f"(or {STACKED[0]}×{STACKED[1]}, the log under the table); "
+        f"it is {width}×{height} now.\n\nq leaves the table; the game goes on meanwhile."
+    )
+    return out
+
+
+def fit(screen: Screen[None], width: int, height: int) -> None:
+    """Give the table ``screen`` the layout for a terminal of ``width`` ×
+    ``height``: side by side from 80 columns, stacked (the log under the table)
+    below, and a plain request for a bigger terminal below the least that can
+    be played."""
+    narrow, small = fits(width, height)
+    screen.set_class(narrow, "-narrow")
+    screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
+    screen.set_class(small, "-too-small")
+    if small:
+        screen.query_one("#too-small", Static).update(too_small_text(width, height))
 
 
 class TableScreen(Screen[None]):
@@ -75,13 +120,16 @@ class TableScreen(Screen[None]):
         self._log_shown = 0
         self._log_rewrites = 0
         self._ready = False
+        self._banner: Text | None = None
+        self._key_states: tuple[object, ...] = ()
         self.bot_level = BotLevel.BASIC
         """The level of the bots ``b`` seats (``B`` chooses it, and seats one)."""
 
     def compose(self) -> ComposeResult:
         """Top bar, banner, the game panel; log and chat on the right."""
-        yield Static(id="topbar")
+        yield FixedText(id="topbar")
         yield Static(id="banner")
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             yield GamePanel(self.session, self.style, id="left")
             with Vertical(id="right"):
@@ -95,17 +143,21 @@ class TableScreen(Screen[None]):
                 )
                 chat_input.display = False  # hidden from the first, so is its Esc key
                 yield chat_input
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         """Titles, the timer tick, and the first drawing."""
-        if not self.query("#log"):  # the app closed before this mount was handled
-            return
+        if not self.query("#log"):
+            return  # the app is closing as the table opens: nothing to draw
         self.query_one("#log").border_title = "Game"
         self.query_one("#chatlog").border_title = "Chat"
         self.set_interval(0.5, self._tick)
         self._ready = True
         self.sync()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the layout to the terminal (:func:`fit`)."""
+        fit(self, event.size.width, event.size.height)
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
@@ -145,12 +197,12 @@ class TableScreen(Screen[None]):
             return
         if new_update:
             self._close_stale_dialogs()
-        self.query_one("#topbar", Static).update(presenter.topbar(model))
-        banner = self.query_one("#banner", Static)
+        self.query_one("#topbar", FixedText).update(presenter.topbar(model))
         text = presenter.banner(self.session.online, self.session.link.detail)
-        banner.display = text is not None
-        if text is not None:
-            banner.update(text)
+        self.query_one("#banner").display = text is not None
+        if text is not None and text != self._banner:  # (an update lays the screen out)
+            self._banner = text
+            self.query_one("#banner", Static).update(text)
         self.game.sync(model, new_update)
         self._write_logs(model)
         if model.summary_due:
@@ -159,7 +211,15 @@ class TableScreen(Screen[None]):
         for screen in self.app.screen_stack:
             if isinstance(screen, SummaryScreen):
                 screen.sync()
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
+        states = tuple(self.check_action(action, ()) for action in KEY_ACTIONS)
+        focus = self.focused
+        if (states, focus) != self._key_states:
+            self._key_states = (states, focus)
+            self.refresh_bindings()
 
     def _close_stale_dialogs(self, all_game: bool = False) -> None:
         """Close a question about the game that an update made pointless."""
@@ -235,36 +295,28 @@ class TableScreen(Screen[None]):
     def action_close_table(self) -> None:
         """Close the table, once confirmed: everyone at it goes back to the lobby."""
         model = self.model
-        if model is None:
-            return
-
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.session.close_table()
-
-        question = (
-            f"Close table {model.name}? Everyone at it goes back to the lobby, "
-            "and it is gone from the list."
-        )
-        self.app.push_screen(ConfirmDialog(question), done)
+        if model is not None:
+            question = (
+                f"Close table {model.name}? Everyone at it goes back to the lobby, "
+                "and it is gone from the list."
+            )
+            self._confirm(question, self.session.close_table)
 
     def action_end_game(self) -> None:
         """Close the table during its game, once confirmed: the game ends,
         recorded as abandoned, and everyone goes back to the lobby."""
         model = self.model
-        if model is None:
-            return
+        if model is not None:
+            question = (
+                f"Close table {model.name} and end the game? The game stops where it "
+                "stands (its record keeps it, marked abandoned), and everyone at the "
+                "table goes back to the lobby."
+            )
+            self._confirm(question, lambda: self.session.close_table(end_game=True))
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.session.close_table(end_game=True)
-
-        question = (
-            f"Close table {model.name} and end the game? The game stops where it "
-            "stands (its record keeps it, marked abandoned), and everyone at the "
-            "table goes back to the lobby."
-        )
-        self.app.push_screen(ConfirmDialog(question), done)
+    def _confirm(self, question: str, then: Callable[[], None]) -> None:
+        """Ask ``question`` in a dialog; on yes, call ``then``."""
+        self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)
 
     def action_summary(self) -> None:
         """Show the last hand's summary again."""
@@ -322,16 +374,9 @@ class TableScreen(Screen[None]):
         if model is None or model.spectator or model.state != TableState.PLAYING:
             self.session.leave()
             return
-
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.session.leave()
-
-        self.app.push_screen(
-            ConfirmDialog(
-                "Leave the game? Your seat stays yours: the server plays it while "
-                "others play on (with nobody else playing, the game waits for you). "
-                "Come back with r in the lobby, or start craits-client again."
-            ),
-            done,
+        self._confirm(
+            "Leave the game? Your seat stays yours: the server plays it while "
+            "others play on (with nobody else playing, the game waits for you). "
+            "Come back with r in the lobby, or start craits-client again.",
+            self.session.leave,
         )

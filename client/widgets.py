@@ -1,31 +1,197 @@
-"""Small widgets of the table screen: the hand and the logs."""
+"""Small widgets of the table screen: the drawn table, the hand and the logs."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections import deque
+from functools import lru_cache
 from typing import Any
 
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Size
+from textual.color import Color
+from textual.filter import LineFilter
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 
-from .cards import CardStyle, is_red
+from .cards import CardStyle
+from .felt import (
+    Canvas,
+    FaceSize,
+    Flight,
+    HandPlan,
+    TablePlan,
+    draw_hand,
+    draw_table,
+    face_size,
+    hand_height,
+    rich_style,
+)
+from .model import TableModel
+from .tableview import MiddleView, SeatView
 
-CELL = 6
-"""Columns per card in the hand: ``[10♥]`` and a space."""
+
+class CanvasWidget(Widget):
+    """A widget drawn on a :class:`~craits.client.felt.Canvas`: the drawing is
+    made once per change (:meth:`draw`, given the content size), kept as strips,
+    and each line handed out as it is; a change redraws without a new layout."""
+
+    def __init__(self, style: CardStyle, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.style = style
+        self._strips: list[Strip] = []
+        self._runs: list[list[tuple[str, str]]] = []
+        self._drawn_for: tuple[int, int] = (0, 0)
+        self._base: tuple[str, Style] | None = None
+
+    def draw(self, canvas: Canvas) -> None:
+        """Draw onto ``canvas`` (the content's size); subclasses say what."""
+
+    def redraw(self) -> None:
+        """Draw again from what the widget holds, and show the rows that changed
+        (only those are rendered again: a turn changes a few rows of the table)."""
+        width, height = self.content_size
+        resized = (width, height) != self._drawn_for
+        self._drawn_for = (width, height)
+        if width <= 0 or height <= 0:
+            self._strips, self._runs = [], []
+            return
+        canvas = Canvas(width, height)
+        self.draw(canvas)
+        runs = [canvas.runs(y) for y in range(height)]
+        changed = [
+            y for y in range(height) if resized or y >= len(self._runs) or runs[y] != self._runs[y]
+        ]
+        self._runs = runs
+        self._strips = [self._strip(row, width) for row in runs]
+        if resized or len(changed) > height // 2:
+            self.refresh()
+        else:
+            for y in changed:
+                self.refresh(Region(0, y, width, 1))
+
+    def _strip(self, runs: list[tuple[str, str]], width: int) -> Strip:
+        base = self._base_style()
+        return Strip([Segment(text, base + rich_style(spec)) for text, spec in runs], width)
+
+    def _base_style(self) -> Style:
+        """The widget's own colours (looked up once per theme: a lookup walks the DOM)."""
+        theme = self.app.theme
+        if self._base is None or self._base[0] != theme:
+            self._base = (theme, self.rich_style)
+        return self._base[1]
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new size: draw again for it."""
+        self.redraw()
+
+    def render_line(self, y: int) -> Strip:
+        """One row of the drawing."""
+        width, height = self.content_size
+        if (width, height) != self._drawn_for or (
+            self._base is not None and self._base[0] != self.app.theme
+        ):
+            self._base = None
+            self._drawn_for = (0, 0)
+            self.redraw()
+        if 0 <= y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(width, self.rich_style)
 
 
-class HandView(Widget, can_focus=True):
-    """This seat's cards in a row (wrapping): playable ones in brackets and bold,
-    the others dimmed, the chosen one in reverse; numbers underneath for the
-    digit keys. A click chooses a card; a click on the chosen card plays it."""
+class FixedText(Widget):
+    """A line or a few of rich text in a box of fixed size: a new text repaints
+    it without a new layout of the screen (a Static's update lays out again),
+    wrapped here once per change rather than at every paint."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.text = Text()
+        self._strips: list[Strip] = []
+        self._made_for: tuple[int, str] = (0, "")
+
+    def update(self, text: Text) -> None:
+        """Show ``text`` (nothing is done when it is the text shown)."""
+        if text != self.text:
+            self.text = text
+            self._made_for = (0, "")
+            self.refresh()
+
+    def _make(self, width: int) -> None:
+        console = self.app.console
+        base = self.rich_style
+        lines = self.text.wrap(console, max(1, width), overflow="fold")
+        self._strips = [
+            Strip(list(line.render(console)), line.cell_len)
+            .adjust_cell_length(width)
+            .apply_style(base)
+            for line in lines
+        ]
+        self._made_for = (width, self.app.theme)
+
+    def render_line(self, y: int) -> Strip:
+        """One row of the wrapped text."""
+        width = self.content_size.width
+        if self._made_for != (width, self.app.theme):
+            self._make(width)
+        if 0 <= y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(width, self.rich_style)
+
+
+class FeltView(CanvasWidget):
+    """The table drawn: the seats around it (this client's at the bottom), the
+    felt with the direction of play, the stock, the top card, the suit in force
+    and the count. Given :mod:`~craits.client.tableview` values by
+    :meth:`show`; a card just played flies to the pile (unless motion is
+    reduced) and stays framed heavy for a moment."""
+
+    def __init__(self, style: CardStyle, **kwargs: Any):
+        super().__init__(style, **kwargs)
+        self.seats: list[SeatView] = []
+        self.middle = MiddleView()
+        self.fresh = False
+        self.flight: Flight | None = None
+        self.flights = 0
+        """Cards that slid in so far."""
+        self.plan: TablePlan | None = None
+
+    def show(self, seats: list[SeatView], middle: MiddleView) -> None:
+        """Draw ``seats`` and ``middle``."""
+        self.seats = seats
+        self.middle = middle
+        self.redraw()
+
+    def draw(self, canvas: Canvas) -> None:
+        """The table, sized to the terminal (:func:`~craits.client.felt.face_size`)."""
+        size = face_size(self.app.size.width, self.app.size.height)
+        self.plan = draw_table(
+            canvas,
+            self.seats,
+            self.middle,
+            self.style,
+            size,
+            fresh=self.fresh,
+            flight=self.flight,
+        )
+
+
+class HandView(CanvasWidget, can_focus=True):
+    """This seat's cards as faces in a row (overlapped, then wrapped, when many):
+    playable ones raised and framed bold, the others dimmed and lower, the
+    chosen one framed heavy in reverse with ``^`` under it, a digit under each
+    for the number keys, and cards just drawn marked "new". A click chooses a
+    card; a click on the chosen card plays it."""
 
     DEFAULT_CSS = """
-    HandView { height: auto; min-height: 2; }
+    HandView { height: 5; }
     """
 
     class Clicked(Message):
@@ -36,12 +202,13 @@ class HandView(Widget, can_focus=True):
             self.index = index
 
     def __init__(self, style: CardStyle, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.style = style
+        super().__init__(style, **kwargs)
         self.cards: list[str] = []
         self.playable: set[str] = set()
         self.selected: int | None = None
         self.note: Text | None = None
+        self.new: frozenset[str] = frozenset()
+        self.plan: HandPlan | None = None
 
     def show(
         self,
@@ -55,61 +222,53 @@ class HandView(Widget, can_focus=True):
         self.playable = playable
         self.selected = selected
         self.note = note
-        self.refresh(layout=True)
+        self.fit()
+        self.redraw()
 
-    def per_line(self) -> int:
-        """Cards per row at the current width."""
-        return max(1, self.content_size.width // CELL) if self.content_size.width else 8
+    def face(self) -> FaceSize:
+        """The faces' size for the terminal's size."""
+        return face_size(self.app.size.width, self.app.size.height)
 
-    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        """Two lines (cards, numbers) per row of cards."""
+    def fit(self) -> None:
+        """Take the height the hand needs (a new layout only when it changes)."""
+        width = self.content_size.width or max(1, self.app.size.width // 2)
+        rows = hand_height(len(self.cards), width, self.face()) if self.cards else 1
+        rows += self.styles.gutter.height
+        if self.styles.height is None or self.styles.height.value != rows:
+            self.styles.height = rows
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new size: refit and draw again."""
+        self.fit()
+        self.redraw()
+
+    def draw(self, canvas: Canvas) -> None:
+        """The cards, or the note."""
         if not self.cards:
-            return 2
-        per = max(1, width // CELL)
-        rows = (len(self.cards) + per - 1) // per
-        return 2 * rows
-
-    def render(self) -> Text:
-        """The cards, in rows of as many as fit."""
-        if not self.cards:
-            return self.note or Text("")
-        per = self.per_line()
-        out = Text()
-        for start in range(0, len(self.cards), per):
-            row = self.cards[start : start + per]
-            numbers = Text()
-            for i, card in enumerate(row, start):
-                playable = card in self.playable
-                label = self.style.label(card)
-                cell = f"[{label}]" if playable else f" {label} "
-                style = "bold" if playable else "dim"
-                if is_red(card):
-                    style += " red"
-                if i == self.selected:
-                    style += " reverse"
-                out.append(cell, style=style)
-                out.append(" " * (CELL - len(cell)))
-                key = str(i + 1) if i < 9 else ("0" if i == 9 else "")
-                numbers.append(key.center(len(cell)) + " " * (CELL - len(cell)), style="dim")
-            out.append("\n")
-            out.append_text(numbers)
-            if start + per < len(self.cards):
-                out.append("\n")
-        return out
+            self.plan = None
+            note = self.note.plain if self.note is not None else ""
+            canvas.put(1, 0, note, "italic")
+            return
+        self.plan = draw_hand(
+            canvas,
+            self.cards,
+            self.playable,
+            self.selected,
+            self.style,
+            self.face(),
+            new=self.new,
+        )
 
     def on_click(self, event: events.Click) -> None:
-        """Choose (or play) the clicked card."""
+        """Choose (or play) the clicked card: the topmost card under the pointer."""
         offset = event.get_content_offset(self)
-        if offset is None or not self.cards:
+        if offset is None or self.plan is None:
             return
-        per = self.per_line()
-        row = offset.y // 2
-        col = offset.x // CELL
-        if col >= per:
-            return
-        index = row * per + col
-        if 0 <= index < len(self.cards):
-            self.post_message(self.Clicked(index))
+        for index in range(len(self.plan.spots) - 1, -1, -1):
+            spot = self.plan.spots[index]
+            if spot.x <= offset.x < spot.x + spot.w and spot.y <= offset.y < spot.y + spot.h:
+                self.post_message(self.Clicked(index))
+                return
 
 
 class WrappedLog(ScrollView, can_focus=False):
@@ -142,6 +301,7 @@ class WrappedLog(ScrollView, can_focus=False):
         self._row_counts: deque[int] = deque()
         self._width = 0
         """The width the rows are wrapped at (0 before the log has a size)."""
+        self._base: tuple[str, Style] | None = None
 
     def add(self, text: Text, prefix: Text | None = None) -> None:
         """Add a line at the bottom: ``prefix`` (a bullet) then ``text``."""
@@ -188,8 +348,13 @@ class WrappedLog(ScrollView, can_focus=False):
             self._row_counts.append(len(rows))
 
     def _sized(self) -> None:
-        """Take the rows' count as the virtual size, and show the newest."""
-        self.virtual_size = Size(self._width, len(self._rows))
+        """Take the rows' count as the virtual size, and show the newest. The
+        scroll bar is always there (``overflow-y: scroll``), so a new size needs
+        no new layout of the screen: only the scroll bar is told."""
+        size = Size(self._width, len(self._rows))
+        if size != self.virtual_size:
+            self.set_reactive(WrappedLog.virtual_size, size)
+            self._scroll_update(size)
         self.refresh()
         self.scroll_end(animate=False, immediate=False, x_axis=False)
 
@@ -204,8 +369,168 @@ class WrappedLog(ScrollView, can_focus=False):
         """One row of the log, as scrolled."""
         index = self.scroll_offset.y + y
         width = self.scrollable_content_region.width
+        base = self._base_style()
         if 0 <= index < len(self._rows):
-            strip = self._rows[index].crop_extend(0, width, self.rich_style)
+            strip = self._rows[index].crop_extend(0, width, base)
         else:
-            strip = Strip.blank(width, self.rich_style)
-        return strip.apply_style(self.rich_style)
+            strip = Strip.blank(width, base)
+        return strip.apply_style(base)
+
+    def _base_style(self) -> Style:
+        """The log's own colours, looked up once per theme (a lookup walks the DOM)."""
+        theme = self.app.theme
+        if self._base is None or self._base[0] != theme:
+            self._base = (theme, self.rich_style)
+        return self._base[1]
+
+
+FRESH_SECONDS = 1.5
+"""How long the card just played stays framed heavy, and drawn cards marked "new"."""
+FLIGHT_SECONDS = 0.15
+"""How long a played card takes to slide onto the pile (full motion)."""
+FLIGHT_FRAMES = 1
+"""Frames of that flight."""
+
+
+class Motion:
+    """What changed on the table since the last update, shown for a moment: the
+    card just played flies from its seat to the pile (Textual's animation level
+    ``full``), then stays framed heavy; cards just drawn into the hand are
+    marked "new" (levels ``basic`` and ``full``). At level ``none`` (reduced
+    motion off entirely, and the snapshot tests) nothing moves or blinks.
+
+    The seat that played is the one that was to act before the update: the
+    client reads it from the views, and decides nothing."""
+
+    def __init__(self) -> None:
+        self._top: str | None = None
+        self._hand_number = 0
+        self._to_act: int | None = None
+        self._hand: list[str] = []
+        self._timers: list[Timer] = []
+
+    def seen(self, model: TableModel, felt: FeltView, hand: HandView) -> None:
+        """Compare ``model`` with the last update seen; start what shows the change."""
+        view = model.view
+        if view is None:
+            self._top, self._to_act, self._hand = None, None, []
+            return
+        same_hand = view["hand_number"] == self._hand_number
+        played = same_hand and view["top"] != self._top and self._to_act is not None
+        drawn = [c for c in model.hand if c not in self._hand] if same_hand else []
+        level = felt.app.animation_level
+        if level != "none" and (played or drawn):
+            self._stop()
+            if played and view["top"] and self._to_act is not None:
+                felt.fresh = True
+                if level == "full":
+                    self._fly(felt, view["top"], self._to_act)
+            hand.new = frozenset(drawn)
+            self._timers.append(felt.set_timer(FRESH_SECONDS, lambda: self._settle(felt, hand)))
+        self._top, self._hand_number = view["top"], view["hand_number"]
+        self._to_act, self._hand = view["to_act"], list(model.hand)
+
+    def _fly(self, felt: FeltView, card: str, seat: int) -> None:
+        frame = [0]
+
+        def step() -> None:
+            frame[0] += 1
+            progress = frame[0] / FLIGHT_FRAMES
+            felt.flight = Flight(card, seat, progress) if progress < 1 else None
+            felt.redraw()
+
+        felt.flight = Flight(card, seat, 0.0)
+        felt.flights += 1
+        self._timers.append(
+            felt.set_interval(FLIGHT_SECONDS / FLIGHT_FRAMES, step, repeat=FLIGHT_FRAMES)
+        )
+
+    def _settle(self, felt: FeltView, hand: HandView) -> None:
+        felt.fresh, felt.flight = False, None
+        hand.new = frozenset()
+        felt.redraw()
+        hand.redraw()
+
+    def _stop(self) -> None:
+        for timer in self._timers:
+            timer.stop()
+        self._timers.clear()
+
+
+ASCII_PUNCTUATION = {
+    "—": "-",
+    "–": "-",
+    "·": ".",
+    "…": ".",
+    "•": "*",
+    "▶": ">",
+    "◀": "<",
+    "→": ">",
+    "←": "<",
+    "↑": "^",
+    "↓": "v",
+    "↻": "@",
+    "↺": "@",
+    "×": "x",
+    "“": '"',
+    "”": '"',
+    "‘": "'",
+    "’": "'",
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "⏎": "E",
+    "✓": "v",
+    "✗": "x",
+    "\u00a0": " ",
+}
+"""Single-cell ASCII stand-ins for the characters the client and Textual draw."""
+
+
+@lru_cache(maxsize=4096)
+def ascii_char(ch: str) -> str:
+    """An ASCII stand-in for ``ch`` as wide as it (in cells): box drawing to
+    ``+ - | = #``, blocks (scroll bars) to ``#``, letters to their base letter,
+    anything else to ``?``."""
+    if ch.isascii():
+        return ch
+    if ch in ASCII_PUNCTUATION:
+        return ASCII_PUNCTUATION[ch]
+    width = cell_len(ch)
+    if width == 0:
+        return ""
+    name = unicodedata.name(ch, "")
+    if name.startswith("BOX DRAWINGS"):
+        heavy = "HEAVY" in name or "DOUBLE" in name
+        if "HORIZONTAL" in name and "VERTICAL" not in name:
+            return "=" if heavy else "-"
+        if "VERTICAL" in name and "HORIZONTAL" not in name:
+            return "#" if heavy else "|"
+        return "#" if heavy else "+"
+    if 0x2580 <= ord(ch) <= 0x259F or 0x25A0 <= ord(ch) <= 0x25FF:
+        return "#" * width
+    base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+    if len(base) == width:
+        return base
+    return "?" * width
+
+
+@lru_cache(maxsize=8192)
+def ascii_text(text: str) -> str:
+    """``text`` with every character made ASCII (:func:`ascii_char`), as wide."""
+    if text.isascii():
+        return text
+    return "".join(ascii_char(ch) for ch in text)
+
+
+class AsciiFilter(LineFilter):
+    """``--ascii``: whatever is drawn (our widgets', Textual's borders, scroll
+    bars, punctuation from the network) reaches the terminal as ASCII only."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        """Each segment's text made ASCII, as wide as it was."""
+        return [
+            seg if seg.text.isascii() else Segment(ascii_text(seg.text), seg.style, seg.control)
+            for seg in segments
+        ]

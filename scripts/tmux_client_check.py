@@ -205,7 +205,7 @@ def sit_at_practice(pane: Pane) -> None:
         raise CheckFailed(f"the seats are not shown. Screen:\n{screen}")
     pane.wait(
         "whose turn it is",
-        lambda s: "Your turn" in s or "to play" in s or "Nothing to play" in s,
+        lambda s: "Your turn" in s or "to play" in s or "Nothing to play" in s or "d draws" in s,
     )
 
 

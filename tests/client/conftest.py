@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -155,3 +156,21 @@ def make_app(server: Server, tmp_path: Path) -> Callable[..., CraitsApp]:  # noq
         return CraitsApp("127.0.0.1", server.port, name, **kwargs)
 
     return _make
+
+
+CARD_LABEL = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
+"""A card's rank and suit as a face shows them in its corner."""
+
+
+def hand_cards(app: Any) -> tuple[list[str], list[str]]:
+    """The hand as the screen shows it (first row of cards): the labels of the
+    raised (playable) cards and of the others, left to right."""
+    rows = shown_in(app, app.table_screen().query_one("#hand"))
+    return CARD_LABEL.findall(rows[1]), CARD_LABEL.findall(rows[2])
+
+
+async def click_card(pilot: Any, app: Any, index: int) -> None:
+    """Click the hand's card ``index`` (on its visible corner)."""
+    hand = app.screen.query_one("#hand")
+    spot = hand.plan.spots[index]
+    await pilot.click("#hand", offset=(spot.x + 1, hand.styles.gutter.top + spot.y + 2))

@@ -61,9 +61,12 @@ async def test_no_color_draws_in_the_terminal_colours(
         bad = coloured(app)
         assert bad == [], bad[:10]
         segs = [s for s in segments(app) if s.style is not None and not s.control]
-        # the chosen card is in reverse, playable ones bold in brackets
-        assert any(s.text.startswith("[8♠]") and s.style.reverse for s in segs)
-        assert any(s.text.startswith("[7♥]") and s.style.bold for s in segs)
+        # the chosen card is in reverse, playable ones bold (and raised a row)
+        assert any(s.text.startswith("8♠") and s.style.reverse for s in segs)
+        assert any(s.text.startswith("7♥") and s.style.bold for s in segs)
+        # red and black differ in style too: red cards underlined, black ones not
+        assert any(s.text.startswith("7♥") and s.style.underline for s in segs)
+        assert not any(s.text.startswith("9♠") and s.style.underline for s in segs)
         # greyed footer keys still differ from active ones: struck through
         assert any("Draw" in s.text and s.style.strike for s in segs)
         assert not any("Play" in s.text and s.style.strike for s in segs)

@@ -13,14 +13,22 @@ import pytest
 
 from tests.web.conftest import GameServer, Visitor, WebServer, free_port
 
-HAND_ROW = re.compile(r"Your hand[^\n]*\n[│| ]*([^\n]*)")
+HAND_ROWS = re.compile(r"(─*Your hand─*)[^\n]*\n[^\n]*\n([^\n]*)\n([^\n]*)")
+"""The rule over the hand ("─Your hand───"), then the hand's first rows: playable
+cards are raised a row, so their corners are on the row above the others'."""
 
 
 def hand(text: str) -> list[str]:
-    """The cards in the hand as shown, playable ones in brackets (``[7♥]``)."""
-    match = HAND_ROW.search(text)
+    """The cards in the hand as shown, left to right, playable ones in brackets
+    (``[7♥]``): read from the card faces' corners, within the hand's width."""
+    match = HAND_ROWS.search(text)
     assert match, text
-    return re.findall(r"\[?[0-9AJQKT]{1,2}[♠♥♦♣]\]?", match.group(1))
+    width = match.end(1) - match.start(1)
+    found = []
+    for row, playable in ((match.group(2), True), (match.group(3), False)):
+        for card in re.finditer(r"(?:10|[2-9AJQK])[♠♥♦♣]", row[:width]):
+            found.append((card.start(), f"[{card.group()}]" if playable else card.group()))
+    return [label for _, label in sorted(found)]
 
 
 def take_turn(v: Visitor) -> bool:
@@ -120,7 +128,8 @@ def test_another_browser_never_takes_a_seat(duel: tuple[Visitor, Visitor], visit
 def test_a_link_lets_a_visitor_watch(duel: tuple[Visitor, Visitor], visitor: Any) -> None:
     cy: Visitor = visitor("cy")
     cy.open("?table=duel&watch=1", name="cy")
-    text = cy.wait_text(r"duel · hand[\s\S]*ana[\s\S]*bo")
+    # (the seats sit around the table: bo across it, ana at the bottom)
+    text = cy.wait_text(r"duel · hand[\s\S]*(ana[\s\S]*bo|bo[\s\S]*ana)")
     assert "Your hand" not in text
     cy.wait_text(r"1 watching|watching")
     cy.shot("watching")

@@ -1,0 +1,727 @@
+"""Drawing the card table in character cells: card faces and backs, the seats
+around the table, the pile in the middle, and the hand. No Textual: each
+function draws on a :class:`Canvas`, which the widgets turn into lines.
+
+Faces come in three sizes (:class:`FaceSize`): compact (5×3 cells) for 80×24,
+full (7×5) from ~100×30 and large (9×7) from 160×45. Every mark carries its
+meaning in shape or words as well as colour: the seat to act has ``▶`` and a
+heavy frame, playable cards in the hand are raised a row and framed in bold,
+the chosen card has a heavy frame and a ``^`` under it. With ``ascii`` only
+ASCII characters are drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from rich.style import Style
+from rich.text import Text
+
+from .cards import CardStyle, is_red
+from .tableview import MiddleView, SeatView, Side
+
+
+class FaceSize(Enum):
+    """A card face's size in cells: (width, height)."""
+
+    COMPACT = (5, 3)
+    FULL = (7, 5)
+    LARGE = (9, 7)
+
+    @property
+    def width(self) -> int:
+        """Columns."""
+        return self.value[0]
+
+    @property
+    def height(self) -> int:
+        """Rows."""
+        return self.value[1]
+
+
+def face_size(width: int, height: int) -> FaceSize:
+    """The faces for a terminal of ``width`` × ``height`` cells."""
+    if width >= 160 and height >= 45:
+        return FaceSize.LARGE
+    if width >= 100 and height >= 30:
+        return FaceSize.FULL
+    return FaceSize.COMPACT
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The characters of a box: corners (top-left, top-right, bottom-left,
+    bottom-right), horizontal, vertical."""
+
+    tl: str
+    tr: str
+    bl: str
+    br: str
+    h: str
+    v: str
+
+
+FELT_GROUND = "on #1b5e3a"
+"""The felt: green (a fixed colour, readable in either theme)."""
+FELT_INK = "#f1f8e9"
+"""Words and arrows on the felt."""
+FELT_LABEL = "#a5d6a7"
+"""Quieter words on the felt."""
+FELT_EDGE = "#66bb6a"
+"""The felt's edge."""
+FACE_GROUND = "on #f7f4ec"
+"""A card's face: off-white, whatever the theme."""
+BACK_GROUND = "on #8e2b2b"
+"""A card's back: dark red."""
+INK = "#151515"
+"""Black cards' ink (on the face's white)."""
+RED_INK = "#c62828"
+"""Red cards' ink."""
+EDGE = "#5a5a5a"
+"""A face's frame."""
+
+ROUND = Frame("╭", "╮", "╰", "╯", "─", "│")
+HEAVY = Frame("┏", "┓", "┗", "┛", "━", "┃")
+ASCII = Frame("+", "+", "+", "+", "-", "|")
+ASCII_HEAVY = Frame("#", "#", "#", "#", "=", "#")
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """A rectangle of cells."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        """The cell at its middle."""
+        return self.x + self.w // 2, self.y + self.h // 2
+
+
+class Canvas:
+    """A grid of character cells, each with a style; drawn into, then read as
+    lines of rich :class:`~rich.text.Text` or of (text, style) runs.
+
+    Args:
+        width: columns.
+        height: rows.
+    """
+
+    def __init__(self, width: int, height: int):
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.chars = [[" "] * self.width for _ in range(self.height)]
+        self.styles = [[""] * self.width for _ in range(self.height)]
+        self.grounds = [[""] * self.width for _ in range(self.height)]
+        """Each cell's background style (``on COLOUR``), under whatever is written."""
+        self.clip: Rect | None = None
+        """While set, only cells inside it are written."""
+
+    def put(self, x: int, y: int, text: str, style: str = "") -> None:
+        """Write ``text`` (one cell per character) from column ``x`` of row ``y``,
+        clipped to the canvas."""
+        lo, hi = 0, self.width
+        clip = self.clip
+        if clip is not None:
+            if not clip.y <= y < clip.y + clip.h:
+                return
+            lo, hi = max(lo, clip.x), min(hi, clip.x + clip.w)
+        if not 0 <= y < self.height:
+            return
+        row, styles = self.chars[y], self.styles[y]
+        for i, ch in enumerate(text):
+            cx = x + i
+            if lo <= cx < hi:
+                row[cx] = ch
+                styles[cx] = style
+
+    def style(self, x: int, y: int, w: int, style: str) -> None:
+        """Add ``style`` to ``w`` cells from (``x``, ``y``)."""
+        if not 0 <= y < self.height:
+            return
+        styles = self.styles[y]
+        for cx in range(max(0, x), min(self.width, x + w)):
+            styles[cx] = f"{styles[cx]} {style}".strip()
+
+    def clear(self, rect: Rect) -> None:
+        """Blank the cells of ``rect``."""
+        for y in range(rect.y, rect.y + rect.h):
+            self.put(rect.x, y, " " * rect.w)
+
+    def fill(self, rect: Rect, ground: str) -> None:
+        """Lay the background ``ground`` (``on COLOUR``) under the cells of ``rect``."""
+        for y in range(max(0, rect.y), min(self.height, rect.y + rect.h)):
+            row = self.grounds[y]
+            for x in range(max(0, rect.x), min(self.width, rect.x + rect.w)):
+                row[x] = ground
+
+    def runs(self, y: int) -> list[tuple[str, str]]:
+        """Row ``y`` as runs of (text, style)."""
+        out: list[tuple[str, str]] = []
+        chars, styles, grounds = self.chars[y], self.styles[y], self.grounds[y]
+        start = 0
+        for x in range(1, self.width + 1):
+            if x == self.width or styles[x] != styles[start] or grounds[x] != grounds[start]:
+                spec = f"{styles[start]} {grounds[start]}" if grounds[start] else styles[start]
+                out.append(("".join(chars[start:x]), spec))
+                start = x
+        return out
+
+    def line(self, y: int) -> Text:
+        """Row ``y`` as rich text."""
+        text = Text()
+        for chunk, style in self.runs(y):
+            text.append(chunk, style=_style(style))
+        return text
+
+    def text(self) -> str:
+        """The whole canvas as plain text, rows ending in newlines."""
+        return "".join("".join(row).rstrip() + "\n" for row in self.chars)
+
+
+_STYLES: dict[str, Style] = {}
+
+
+def _style(spec: str) -> Style:
+    """A parsed style, kept (a few dozen specs recur in every drawing)."""
+    style = _STYLES.get(spec)
+    if style is None:
+        style = _STYLES[spec] = Style.parse(spec) if spec else Style()
+    return style
+
+
+def rich_style(spec: str) -> Style:
+    """The rich :class:`Style` of a canvas style ``spec`` (parsed once)."""
+    return _style(spec)
+
+
+# ------------------------------------------------------------------ boxes
+
+
+def box(canvas: Canvas, rect: Rect, frame: Frame, style: str = "", title: str = "") -> None:
+    """A frame around ``rect`` (its outer cells), inside blanked, ``title`` on its
+    top edge."""
+    x, y, w, h = rect.x, rect.y, rect.w, rect.h
+    if w < 2 or h < 2:
+        return
+    canvas.put(x, y, frame.tl + frame.h * (w - 2) + frame.tr, style)
+    for row in range(y + 1, y + h - 1):
+        canvas.put(x, row, frame.v, style)
+        canvas.put(x + 1, row, " " * (w - 2))
+        canvas.put(x + w - 1, row, frame.v, style)
+    canvas.put(x, y + h - 1, frame.bl + frame.h * (w - 2) + frame.br, style)
+    if title:
+        canvas.put(x + 1, y, title[: w - 2], style)
+
+
+def frames(ascii: bool) -> tuple[Frame, Frame]:
+    """The plain and the heavy frame."""
+    return (ASCII, ASCII_HEAVY) if ascii else (ROUND, HEAVY)
+
+
+# ------------------------------------------------------------ card faces
+
+
+def draw_face(
+    canvas: Canvas,
+    x: int,
+    y: int,
+    card: str,
+    size: FaceSize,
+    style: CardStyle,
+    *,
+    heavy: bool = False,
+    dim: bool = False,
+    reverse: bool = False,
+) -> None:
+    """A card face at (``x``, ``y``): rank and suit in the corners, the suit in
+    the middle (from the full size), red or black (and the suit's own symbol
+    or letter, so colour is never alone)."""
+    plain, strong = frames(style.ascii)
+    frame = strong if heavy else plain
+    w, h = size.width, size.height
+    canvas.fill(Rect(x, y, w, h), FACE_GROUND)
+    edge = f"bold {INK}" if heavy else EDGE
+    box(canvas, Rect(x, y, w, h), frame, edge)
+    red = is_red(card)
+    ink = f"bold {RED_INK}" if red else f"bold {INK}"
+    if red and style.underline_red:
+        ink += " underline"
+    if dim:
+        ink += " dim"
+    if reverse:
+        ink += " reverse"
+    label = style.label(card)
+    suit = style.suit(card[-1:])
+    inner = w - 2
+    if reverse:
+        for row in range(y + 1, y + h - 1):
+            canvas.put(x + 1, row, " " * inner, ink)
+    canvas.put(x + 1, y + 1, label.ljust(inner)[:inner], ink)
+    if size is FaceSize.COMPACT:
+        return
+    canvas.put(x + 1, y + h // 2, suit.center(inner), ink)
+    canvas.put(x + 1, y + h - 2, label.rjust(inner)[-inner:], ink)
+
+
+def draw_back(
+    canvas: Canvas, x: int, y: int, size: FaceSize, style: CardStyle, label: str = ""
+) -> None:
+    """A card's back at (``x``, ``y``), ``label`` (the stock's count) across its middle."""
+    w, h = size.width, size.height
+    plain, _ = frames(style.ascii)
+    canvas.fill(Rect(x, y, w, h), BACK_GROUND)
+    box(canvas, Rect(x, y, w, h), plain, "#e0c0c0")
+    fill = "#" if style.ascii else "░"
+    for row in range(y + 1, y + h - 1):
+        canvas.put(x + 1, row, fill * (w - 2), "#c46a6a")
+    if label:
+        canvas.put(x + 1, y + h // 2, label.center(w - 2)[: w - 2], "bold #ffffff")
+
+
+def draw_slot(canvas: Canvas, x: int, y: int, size: FaceSize, style: CardStyle) -> None:
+    """An empty place for a card (the discard pile before its first card)."""
+    plain, _ = frames(style.ascii)
+    box(canvas, Rect(x, y, size.width, size.height), plain, FELT_EDGE)
+
+
+# ------------------------------------------------------------------ seats
+
+
+SEAT_WIDTH = {FaceSize.COMPACT: 16, FaceSize.FULL: 20, FaceSize.LARGE: 26}
+"""The widest a seat is drawn, in columns."""
+SEAT_HEIGHT = {FaceSize.COMPACT: 3, FaceSize.FULL: 5, FaceSize.LARGE: 5}
+"""A seat's rows (compact: no frame)."""
+
+
+def _badges(seat: SeatView, width: int) -> list[tuple[str, str]]:
+    """The seat's badges as (word, style), long words when they all fit."""
+    for long in (True, False):
+        words = [
+            (b.long if long else b.short, "bold reverse" if b.alert else "italic")
+            for b in seat.badges
+        ]
+        if sum(len(w) + 1 for w, _ in words) - 1 <= width or not long:
+            return words
+    return []
+
+
+def _put_words(canvas: Canvas, x: int, y: int, words: list[tuple[str, str]], width: int) -> None:
+    col = x
+    for word, style in words:
+        if col + len(word) > x + width:
+            break
+        canvas.put(col, y, word, style)
+        col += len(word) + 1
+
+
+def _seconds(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _name_line(seat: SeatView, style: CardStyle, width: int) -> tuple[str, str]:
+    mark = f"{style.turn_marker} " if seat.to_act else ""
+    name = seat.name or "(empty seat)"
+    if seat.me:
+        name += " (you)"
+    text = mark + name
+    if len(text) > width:
+        text = text[: width - 1] + ("~" if style.ascii else "…")
+    look = "bold reverse" if seat.to_act else ("bold underline" if seat.me else "bold")
+    if not seat.name:
+        look = "dim"
+    return text, look
+
+
+def _cards_line(seat: SeatView, style: CardStyle, width: int) -> tuple[str, str]:
+    if seat.cards is None:
+        return "", ""
+    n = seat.cards
+    words = f"{n} card" + ("" if n == 1 else "s")
+    backs = min(n, width - len(words) - 1)
+    glyph = "#" if style.ascii else "▮"
+    return (glyph * backs + " " if backs > 0 else "") + words, ""
+
+
+def _score_line(seat: SeatView) -> str:
+    if seat.score is None:
+        return ""
+    out = f"{seat.score} pts"
+    if seat.penalty:
+        out += f" (+{seat.penalty})"
+    return out
+
+
+def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size: FaceSize) -> None:
+    """A seat: name (``▶`` and reverse when it is to act), its cards (backs and a
+    number), score, the turn timer, and its badges in words."""
+    x, y, w = rect.x, rect.y, rect.w
+    timer = _seconds(seat.seconds) if seat.seconds is not None else ""
+    if size is FaceSize.COMPACT:
+        w -= 1  # a column apart from the next seat
+        name, look = _name_line(seat, style, w)
+        canvas.put(x, y, name, look)
+        cards = "" if seat.cards is None else f"{seat.cards} card{'' if seat.cards == 1 else 's'}"
+        score = "" if seat.score is None else f"{seat.score} pts"
+        line = f"{cards}  {score}".strip() if cards else ""
+        if len(line) > w:
+            line = f"{cards} {score}".strip()
+        canvas.put(x, y + 1, line[:w])
+        if timer and len(line) + len(timer) + 1 <= w:
+            canvas.put(x + w - len(timer), y + 1, timer, "bold")
+            timer = ""
+        words = _badges(seat, w - (len(timer) + 1 if timer else 0))
+        if timer:
+            words = [(timer, "bold"), *words]
+        _put_words(canvas, x, y + 2, words, w)
+        return
+    plain, strong = frames(style.ascii)
+    frame = strong if seat.to_act else plain
+    box(canvas, rect, frame, "bold" if seat.to_act or seat.me else "dim")
+    name, look = _name_line(seat, style, w - 4)
+    canvas.put(x + 2, y, f" {name} "[: w - 2], look)
+    inner = w - 4
+    cards, cards_look = _cards_line(seat, style, inner)
+    canvas.put(x + 2, y + 1, cards, cards_look)
+    score = _score_line(seat)
+    canvas.put(x + 2, y + 2, score)
+    if timer:
+        canvas.put(x + w - 2 - len(timer), y + 2, timer, "bold")
+    _put_words(canvas, x + 2, y + 3, _badges(seat, inner), inner)
+
+
+# ------------------------------------------------------------- the table
+
+
+SLIDE = (8, 2)
+"""How far (columns, rows) from the pile a card played starts its slide."""
+
+
+@dataclass(frozen=True, slots=True)
+class Flight:
+    """A card on its way from a seat to the discard pile (``progress`` 0 to 1)."""
+
+    card: str
+    seat: int
+    progress: float
+
+
+@dataclass(slots=True)
+class TablePlan:
+    """Where things were drawn: each seat's rectangle and the top card's."""
+
+    seats: dict[int, Rect]
+    top: Rect | None
+
+
+def _seat_rects(seats: list[SeatView], width: int, height: int, size: FaceSize) -> dict[int, Rect]:
+    """Each seat's rectangle: the bottom one centred at the bottom, the others
+    along the left (upwards), the top (left to right) and the right (downwards)."""
+    sh = SEAT_HEIGHT[size]
+    tops = [s for s in seats if s.side is Side.TOP]
+    lefts = [s for s in seats if s.side is Side.LEFT]
+    rights = [s for s in seats if s.side is Side.RIGHT]
+    across = max(len(tops), 1 + (1 if lefts else 0) + (1 if rights else 0))
+    sw = min(SEAT_WIDTH[size], max(8, (width - (across - 1)) // max(across, 1)))
+    if lefts or rights:
+        sw = min(sw, max(8, (width - 8) // 2))
+    rects: dict[int, Rect] = {}
+    for s in seats:
+        if s.side is Side.BOTTOM:
+            rects[s.seat] = Rect((width - sw) // 2, height - sh, sw, sh)
+    if tops:
+        gap = (width - len(tops) * sw) // (len(tops) + 1)
+        for i, s in enumerate(tops):
+            rects[s.seat] = Rect(gap + i * (sw + gap), 0, sw, sh)
+    top_band = sh if tops else 0
+    for column, x in ((lefts, 0), (rights, width - sw)):
+        ordered = list(reversed(column)) if column is lefts else column
+        span = height - top_band - sh
+        step = max(sh, span // max(len(ordered), 1))
+        for i, s in enumerate(ordered):
+            y = top_band + i * step + max(0, (step - sh) // 2)
+            if len(ordered) == 1:
+                y = top_band + max(0, (span - sh) // 2)
+            rects[s.seat] = Rect(x, min(y, height - sh), sw, sh)
+    return rects
+
+
+def draw_table(
+    canvas: Canvas,
+    seats: list[SeatView],
+    middle: MiddleView,
+    style: CardStyle,
+    size: FaceSize,
+    *,
+    fresh: bool = False,
+    flight: Flight | None = None,
+) -> TablePlan:
+    """The whole table on ``canvas``: seats around, the felt in the middle with
+    the direction of play on its edges, stock, top card, suit in force, count.
+
+    ``fresh``: the top card was just played (drawn framed heavy); ``flight``: a
+    card still on its way to the pile (drawn between its seat and the pile)."""
+    width, height = canvas.width, canvas.height
+    rects = _seat_rects(seats, width, height, size)
+    for s in seats:
+        draw_seat(canvas, rects[s.seat], s, style, size)
+    sw = next(iter(rects.values())).w if rects else 0
+    has_sides = any(s.side in (Side.LEFT, Side.RIGHT) for s in seats)
+    has_top = any(s.side is Side.TOP for s in seats)
+    sh = SEAT_HEIGHT[size]
+    left = sw + 1 if has_sides else 1
+    felt = Rect(left, sh if has_top else 0, width - 2 * left, height - sh - (sh if has_top else 0))
+    canvas.clip = felt
+    top_rect = _draw_middle(canvas, felt, middle, style, size, fresh, flight is not None)
+    if flight is not None and top_rect is not None and flight.seat in rects:
+        # the card slides in to the pile from the side of the seat that played it
+        sx, sy = rects[flight.seat].centre
+        tx, ty = top_rect.x, top_rect.y
+        dx = max(-SLIDE[0], min(SLIDE[0], sx - top_rect.centre[0]))
+        dy = max(-SLIDE[1], min(SLIDE[1], sy - top_rect.centre[1]))
+        rest = 1.0 - min(max(flight.progress, 0.0), 1.0)
+        draw_face(
+            canvas,
+            tx + round(dx * rest),
+            ty + round(dy * rest),
+            flight.card,
+            size,
+            style,
+            heavy=True,
+        )
+    return TablePlan(rects, top_rect)
+
+
+def _wrap_words(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word[:width])
+    return lines
+
+
+def _arrows(direction: int, ascii: bool) -> tuple[str, str, str, str]:
+    """The arrows on the felt's top, right, bottom and left edges for ``direction``
+    (clockwise: rightwards along the top, down the right…)."""
+    right, left, up, down = (">", "<", "^", "v") if ascii else ("→", "←", "↑", "↓")
+    if direction >= 0:
+        return right, down, left, up
+    return left, up, right, down
+
+
+def _draw_middle(
+    canvas: Canvas,
+    felt: Rect,
+    middle: MiddleView,
+    style: CardStyle,
+    size: FaceSize,
+    fresh: bool,
+    in_flight: bool,
+) -> Rect | None:
+    """The felt and what lies on it; the top card's rectangle (None before the game)."""
+    if felt.w < 12 or felt.h < 3:
+        return None
+    plain, _ = frames(style.ascii)
+    canvas.fill(felt, FELT_GROUND)
+    if middle.top is None and middle.waiting:
+        box(canvas, felt, plain, FELT_EDGE)
+        lines = _wrap_words(middle.waiting, felt.w - 4)
+        first = felt.y + (felt.h - len(lines)) // 2
+        for i, line in enumerate(lines):
+            canvas.put(felt.x + (felt.w - len(line)) // 2, first + i, line, f"italic {FELT_INK}")
+        return None
+    framed = felt.h >= size.height + 4
+    if framed:
+        box(canvas, felt, plain, FELT_EDGE)
+        top, right, bottom, left = _arrows(middle.direction, style.ascii)
+        mid_x, mid_y = felt.x + felt.w // 2, felt.y + felt.h // 2
+        for dx in (-felt.w // 4, felt.w // 4):
+            canvas.put(mid_x + dx, felt.y, f" {top} ", f"bold {FELT_INK}")
+            canvas.put(mid_x + dx, felt.y + felt.h - 1, f" {bottom} ", f"bold {FELT_INK}")
+        canvas.put(felt.x, mid_y, left, f"bold {FELT_INK}")
+        canvas.put(felt.x + felt.w - 1, mid_y, right, f"bold {FELT_INK}")
+        inner = Rect(felt.x + 1, felt.y + 1, felt.w - 2, felt.h - 2)
+    else:
+        inner = felt
+    fw, fh = size.width, size.height
+    suit_w = (7 if size is not FaceSize.COMPACT else 5) if middle.suit else 0
+    row_w = fw * 2 + 2 + (suit_w + 2 if suit_w else 0)
+    stock_face = row_w <= inner.w  # too narrow: the stock in words under the pile
+    if not stock_face:
+        row_w -= fw + 2
+    x0 = inner.x + max(0, (inner.w - row_w) // 2)
+    labels = inner.h >= fh + 2
+    y0 = inner.y + max(0, (inner.h - fh - (2 if labels else 0)) // 2)
+    if stock_face:
+        draw_back(canvas, x0, y0, size, style, str(middle.stock))
+    tx = x0 + fw + 2 if stock_face else x0
+    top_rect = Rect(tx, y0, fw, fh)
+    if middle.top and not in_flight:
+        draw_face(canvas, tx, y0, middle.top, size, style, heavy=fresh)
+    else:
+        draw_slot(canvas, tx, y0, size, style)
+    if middle.suit:
+        _draw_suit(canvas, tx + fw + 2, y0, min(fh, 5), middle.suit, style)
+    if labels and not stock_face:
+        canvas.put(tx, y0 + fh, f"stock {middle.stock}", FELT_LABEL)
+    elif labels:
+        canvas.put(x0 + (fw - 5) // 2, y0 + fh, "stock", FELT_LABEL)
+        pile = "new!" if fresh else "top"
+        canvas.put(
+            tx + (fw - len(pile)) // 2, y0 + fh, pile, f"bold {FELT_INK}" if fresh else FELT_LABEL
+        )
+    below = y0 + fh + (1 if labels else 0)
+    _draw_way(canvas, inner, middle, style, below, framed, Rect(x0, y0, row_w, fh))
+    return top_rect
+
+
+def _draw_way(
+    canvas: Canvas,
+    inner: Rect,
+    middle: MiddleView,
+    style: CardStyle,
+    below: int,
+    framed: bool,
+    pile: Rect,
+) -> None:
+    """Under the pile (row ``below``): the count in progress, else the direction
+    of play in words; beside the pile when the felt has no room under it and no
+    edges to carry the arrows."""
+    way = style.direction(middle.direction)
+    if middle.count:
+        _draw_count(canvas, inner, below, middle.count, style)
+    elif inner.h >= pile.h + 3:
+        canvas.put(inner.x + (inner.w - len(way)) // 2, inner.y + inner.h - 1, way, FELT_LABEL)
+    elif not framed:
+        right = pile.x + pile.w + 2
+        if right + len(way) <= inner.x + inner.w:
+            canvas.put(right, pile.y + pile.h // 2, way, FELT_LABEL)
+
+
+def _draw_suit(canvas: Canvas, x: int, y: int, h: int, suit: str, style: CardStyle) -> None:
+    """The suit in force, named by an 8 or 9: a small box saying so."""
+    _, strong = frames(style.ascii)
+    ink = f"bold {RED_INK}" if suit in ("H", "D") else f"bold {INK}"
+    if style.underline_red and suit in ("H", "D"):
+        ink += " underline"
+    if h >= 4:
+        canvas.fill(Rect(x, y, 7, h), FACE_GROUND)
+        box(canvas, Rect(x, y, 7, h), strong, f"bold {INK}")
+        canvas.put(x + 1, y + 1, "suit".center(5), f"italic {INK}")
+        canvas.put(x + 1, y + h // 2, style.suit(suit).center(5), ink)
+        canvas.put(x + 1, y + h - 2, "named", f"italic {INK}")
+        return
+    canvas.put(x, y, "suit", f"italic {FELT_INK}")
+    canvas.fill(Rect(x, y + 1, 3, 1), FACE_GROUND)
+    canvas.put(x, y + 1, f" {style.suit(suit)} ", ink)
+    canvas.put(x, y + 2, "named", f"italic {FELT_INK}")
+
+
+def _draw_count(canvas: Canvas, inner: Rect, y: int, count: int, style: CardStyle) -> None:
+    """The count in progress (R6), large: a heavy box in reverse video."""
+    text = f" COUNT {count} "
+    note = "A or 2, or draw"
+    _, strong = frames(style.ascii)
+    w = max(len(text), len(note)) + 2
+    x = inner.x + (inner.w - w) // 2
+    room = inner.y + inner.h - y
+    if room >= 3:
+        box(canvas, Rect(x, y, w, 3), strong, f"bold {FELT_INK}")
+        canvas.put(x + 1, y + 1, text.center(w - 2), f"bold {FELT_INK} reverse")
+        if room >= 4:
+            canvas.put(x + 1, y + 3, note.center(w - 2), f"bold {FELT_INK}")
+    else:
+        canvas.put(
+            inner.x + (inner.w - len(text)) // 2,
+            min(y, inner.y + inner.h - 1),
+            text,
+            "bold reverse",
+        )
+
+
+# ------------------------------------------------------------------ the hand
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlan:
+    """Where each card of the hand was drawn: its columns and rows, to map clicks."""
+
+    spots: tuple[Rect, ...]
+
+
+def hand_rows(count: int, width: int, size: FaceSize) -> int:
+    """Rows of cards a hand of ``count`` needs at ``width`` (cards overlap first)."""
+    per = _per_row(width, size)
+    return max(1, (count + per - 1) // per)
+
+
+def _per_row(width: int, size: FaceSize) -> int:
+    """The most cards a row holds, overlapped to the fewest columns that still
+    show rank and suit (4)."""
+    return max(1, (width - size.width) // 4 + 1)
+
+
+def hand_height(count: int, width: int, size: FaceSize) -> int:
+    """The hand's rows: per row of cards, one to raise the playable ones, the
+    faces, and one for the digits."""
+    return hand_rows(count, width, size) * (size.height + 2)
+
+
+def draw_hand(
+    canvas: Canvas,
+    cards: list[str],
+    playable: set[str],
+    selected: int | None,
+    style: CardStyle,
+    size: FaceSize,
+    *,
+    new: frozenset[str] = frozenset(),
+) -> HandPlan:
+    """The hand as card faces in a row (overlapped, then wrapped, when they are
+    many): playable cards raised a row and framed bold, the others dimmed; the
+    chosen one framed heavy, in reverse, with ``^`` under it; a digit under each
+    of the first ten for the number keys; cards in ``new`` (just drawn) marked."""
+    width = canvas.width
+    per = _per_row(width, size)
+    fw, fh = size.width, size.height
+    spots: list[Rect] = []
+    for start in range(0, len(cards), per):
+        row = cards[start : start + per]
+        band = (start // per) * (fh + 2)
+        n = len(row)
+        step = fw + 1 if n * (fw + 1) - 1 <= width else max(4, (width - fw) // max(n - 1, 1))
+        used = step * (n - 1) + fw
+        left = max(0, (width - used) // 2)
+        for j, card in enumerate(row):
+            i = start + j
+            x = left + j * step
+            up = card in playable
+            chosen = i == selected
+            y = band + (0 if up else 1)
+            draw_face(
+                canvas, x, y, card, size, style, heavy=chosen or up, dim=not up, reverse=chosen
+            )
+            if not up:
+                canvas.put(x, band, " " * min(step, fw))
+                canvas.fill(Rect(x, band, min(step, fw), 1), "")
+            else:
+                canvas.put(x, band + fh, " " * fw)
+                canvas.fill(Rect(x, band + fh, fw, 1), "")
+            if card in new:
+                canvas.put(
+                    x + 1, band if not up else band + fh, "new"[: max(1, step - 1)], "bold italic"
+                )
+            digits = band + fh + 1
+            key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
+            mark = "^" if chosen else " "
+            canvas.put(x + 1, digits, key, "bold reverse" if chosen else "dim")
+            canvas.put(x + 2, digits, mark, "bold")
+            spots.append(Rect(x, band, fw if j == n - 1 else step, fh + 2))
+    return HandPlan(tuple(spots))

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""The terminal client's CPU per update while it watches a game of bots.
+
+Usage: ``python scripts/client_cpu.py [--updates 60] [--size 120x40] [--bots 4]
+[--profile out.html]``.
+
+Starts ``craits-server`` as a subprocess on a free loopback port (no journal,
+no turn timer) and ``--bots`` ``craits-bot`` processes at a table (each
+thinking ``--think-ms`` before a move), then runs the Textual client headless (``App.run_test``) at
+``--size`` as a spectator of that table. Each update of the game the client
+receives is counted; the process's CPU time (``time.process_time``, user and
+system, in this process only: the server's is not counted) from the first
+update to the last, divided by their number, is the figure printed, in ms.
+
+Headless Textual composes the screen but writes nothing: so that the figure
+includes the cost of a real terminal, each screen update is also turned into
+the escape sequences a terminal would receive (and thrown away).
+
+``--profile FILE`` profiles the measured stretch with cProfile, writes its
+statistics there (for ``python -m pstats``) and prints the heaviest calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import pstats
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from craits.client import app as app_module
+from craits.client.app import CraitsApp
+from craits.client.session import News, TableChanged
+from craits.client.store import TokenStore
+from textual._compositor import CompositorUpdate
+
+TABLE = "cpu"
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    """``craits-server`` on ``port``; returns once it accepts connections.
+
+    Raises:
+        RuntimeError: it did not accept a connection within 15 s.
+    """
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "craits.server.cli",
+            "--port",
+            str(port),
+            "--no-journal",
+            "--turn-timeout",
+            "0",
+            "--hand-pause",
+            "0.5",
+            "--log-level",
+            "warning",
+        ],
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.05)
+
+
+def start_bots(port: int, bots: int, think_ms: int) -> list[subprocess.Popen[bytes]]:
+    """``bots`` ``craits-bot`` processes at table ``cpu`` (the first creates it,
+    with ``bots`` seats; the full table starts by itself), each thinking
+    ``think_ms`` on average before a move. Bots seated by the server would not
+    do: a table of server bots alone is on hold (protocol §11.4)."""
+    procs = []
+    for i in range(bots):
+        create = ["--create", str(bots)] if i == 0 else []
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "craits.server.bots",
+                    f"127.0.0.1:{port}",
+                    "--table",
+                    TABLE,
+                    "--think-ms",
+                    str(think_ms),
+                    "--forever",
+                    "--quiet",
+                    "--seed",
+                    str(i),
+                    *create,
+                ],
+                stderr=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
+        )
+        if i == 0:
+            time.sleep(1.0)  # the table exists before the others come
+    return procs
+
+
+class MeasuredApp(CraitsApp):
+    """The client, counting the game's updates and the CPU they take."""
+
+    CSS_PATH = str(Path(app_module.__file__).with_name("craits.tcss"))
+
+    def __init__(self, *args: Any, updates: int, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.wanted = updates
+        self.seen = 0
+        self.cpu_start = 0.0
+        self.cpu_end = 0.0
+        self.wall_start = 0.0
+        self.wall_end = 0.0
+        self.done = asyncio.Event()
+        self.on_first: Any = None
+        self.on_last: Any = None
+
+    def _post_news(self, news: News) -> None:
+        if isinstance(news, TableChanged) and news.new_update and not self.done.is_set():
+            if self.seen == 0:
+                self.cpu_start, self.wall_start = time.process_time(), time.perf_counter()
+                if self.on_first:
+                    self.on_first()
+            self.seen += 1
+            if self.seen > self.wanted:
+                self.cpu_end, self.wall_end = time.process_time(), time.perf_counter()
+                if self.on_last:
+                    self.on_last()
+                self.done.set()
+        super()._post_news(news)
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        """Headless: compose the terminal's bytes as a real terminal would get them."""
+        if isinstance(renderable, CompositorUpdate):
+            renderable.render_segments(self.console)
+        super()._display(screen, renderable)
+
+
+async def measure(args: argparse.Namespace) -> None:
+    """Run the server, the table and the client; print the figures."""
+    port = free_port()
+    server = start_server(port)
+    width, height = (int(x) for x in args.size.split("x"))
+    profiler: Any = None
+    bots: list[subprocess.Popen[bytes]] = []
+    try:
+        bots = start_bots(port, args.bots, args.think_ms)
+        with tempfile.TemporaryDirectory() as d:
+            app = MeasuredApp(
+                "127.0.0.1",
+                port,
+                "watcher",
+                spectate=TABLE,
+                store=TokenStore(Path(d) / "tokens.json"),
+                updates=args.updates,
+                ascii=args.ascii,
+            )
+            if args.profile:
+                profiler = cProfile.Profile()
+                app.on_first = profiler.enable
+                app.on_last = profiler.disable
+            async with app.run_test(size=(width, height)) as pilot:
+                await asyncio.wait_for(app.done.wait(), args.updates * 5 + 30)
+                await pilot.pause(0.1)
+    finally:
+        for bot in bots:
+            bot.terminate()
+        server.terminate()
+        server.wait(5)
+    cpu = app.cpu_end - app.cpu_start
+    wall = app.wall_end - app.wall_start
+    n = app.wanted
+    print(
+        f"{n} updates at {args.size}, {args.bots} bots: {cpu * 1000 / n:.1f} ms CPU per update "
+        f"({cpu:.2f} s CPU over {wall:.1f} s, {cpu / wall * 100:.0f}% of a core)"
+    )
+    if profiler is not None:
+        profiler.dump_stats(args.profile)
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+
+
+def main() -> None:
+    """Parse the command line and measure."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--updates", type=int, default=60, help="updates measured (default 60)")
+    parser.add_argument("--size", default="120x40", help="terminal size WxH (default 120x40)")
+    parser.add_argument("--bots", type=int, default=4, help="bots at the table (default 4)")
+    parser.add_argument(
+        "--think-ms", type=int, default=300, help="the bots' think time (default 300 ms)"
+    )
+    parser.add_argument("--ascii", action="store_true", help="the client's --ascii mode")
+    parser.add_argument("--profile", default=None, help="write cProfile statistics here")
+    asyncio.run(measure(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

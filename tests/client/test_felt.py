@@ -1,0 +1,132 @@
+"""The drawn table without a terminal (:mod:`craits.client.felt`,
+:mod:`craits.client.tableview`): seats placed around for 2 to 8 players, none
+overlapping, every name and badge in words; faces in three sizes; the hand
+overlapped then wrapped; ASCII only with ``--ascii``."""
+
+from __future__ import annotations
+
+import pytest
+from craits.client.cards import CardStyle
+from craits.client.felt import (
+    Canvas,
+    FaceSize,
+    Rect,
+    draw_face,
+    draw_hand,
+    draw_table,
+    face_size,
+    hand_rows,
+)
+from craits.client.tableview import (
+    BOT,
+    DEALER,
+    LOSES_TURN,
+    ONE_CARD,
+    MiddleView,
+    SeatView,
+    Side,
+    sides,
+)
+
+SIZES = {FaceSize.COMPACT: (50, 14), FaceSize.FULL: (75, 27), FaceSize.LARGE: (130, 36)}
+
+
+def table_of(players: int) -> list[SeatView]:
+    """``players`` seats, seat 0 at the bottom and to act, the others with badges."""
+    placed = [Side.BOTTOM, *sides(players - 1)]
+    seats = []
+    for seat, side in enumerate(placed):
+        badges = (DEALER, BOT) if seat == 1 else ((ONE_CARD, LOSES_TURN) if seat == 2 else ())
+        seats.append(
+            SeatView(
+                seat,
+                side,
+                f"P{seat}",
+                me=seat == 0,
+                to_act=seat == 0,
+                cards=5 + seat,
+                score=10 * seat,
+                seconds=42 if seat == 0 else None,
+                badges=badges,
+            )
+        )
+    return seats
+
+
+def overlaps(a: Rect, b: Rect) -> bool:
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("players", range(2, 9))
+def test_every_seat_is_drawn_apart_with_its_name(players: int, size: FaceSize) -> None:
+    width, height = SIZES[size]
+    canvas = Canvas(width, height)
+    seats = table_of(players)
+    middle = MiddleView(top="7H", suit="S", stock=30, count=4, direction=-1)
+    plan = draw_table(canvas, seats, middle, CardStyle(), size)
+    rects = list(plan.seats.values())
+    for i, a in enumerate(rects):
+        assert a.x >= 0 and a.x + a.w <= width and a.y >= 0 and a.y + a.h <= height, a
+        for b in rects[i + 1 :]:
+            assert not overlaps(a, b), (a, b, canvas.text())
+    text = canvas.text()
+    for s in seats:
+        assert f"P{s.seat}" in text, text
+    assert "▶ P0 (you)" in text  # the seat to act, by a marker and not colour alone
+    assert "0:42" in text  # its turn timer
+    assert "dealer" in text or " D " in text or "D\n" in text, text
+    if players > 2:
+        assert "ONE CARD" in text or "1 card" in text, text
+    assert "COUNT 4" in text, text
+
+
+def test_seats_run_clockwise_from_the_bottom() -> None:
+    # up the left, along the top, down the right: play runs clockwise on screen
+    assert sides(7) == [Side.LEFT] * 2 + [Side.TOP] * 3 + [Side.RIGHT] * 2
+    assert sides(1) == [Side.TOP]
+    assert sides(2) == [Side.LEFT, Side.RIGHT]
+
+
+@pytest.mark.parametrize("size", list(FaceSize))
+def test_a_face_shows_rank_and_suit_in_its_corners(size: FaceSize) -> None:
+    canvas = Canvas(size.width, size.height)
+    draw_face(canvas, 0, 0, "TH", size, CardStyle())
+    rows = canvas.text().splitlines()
+    assert rows[1].startswith("│10♥")
+    if size is not FaceSize.COMPACT:
+        assert rows[-2].endswith("10♥│")
+        assert "♥" in rows[size.height // 2]
+
+
+def test_faces_grow_with_the_terminal() -> None:
+    assert face_size(80, 24) is FaceSize.COMPACT
+    assert face_size(120, 40) is FaceSize.FULL
+    assert face_size(200, 50) is FaceSize.LARGE
+    assert face_size(160, 30) is FaceSize.FULL
+
+
+def test_a_long_hand_overlaps_then_wraps() -> None:
+    cards = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "AC"]
+    canvas = Canvas(50, 5)
+    plan = draw_hand(canvas, cards, {"7C"}, 0, CardStyle(), FaceSize.COMPACT)
+    assert len(plan.spots) == 12 and all(s.y == 0 for s in plan.spots)  # one row, overlapped
+    labels = canvas.text().splitlines()[1] + canvas.text().splitlines()[2]
+    for label in ("2♣", "10♣", "A♣"):
+        assert label in labels, canvas.text()
+    assert "7♣" in canvas.text().splitlines()[1]  # the playable card, raised a row
+    assert hand_rows(13, 50, FaceSize.COMPACT) == 2  # then a second row
+    assert hand_rows(30, 50, FaceSize.COMPACT) == 3
+
+
+def test_ascii_faces_and_table_are_ascii() -> None:
+    canvas = Canvas(75, 27)
+    draw_table(
+        canvas,
+        table_of(5),
+        MiddleView(top="8D", suit="C", stock=20),
+        CardStyle(True),
+        FaceSize.FULL,
+    )
+    assert canvas.text().isascii(), canvas.text()
+    assert "8D" in canvas.text()
