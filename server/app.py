@@ -39,7 +39,7 @@ from craits.server.recorder import Recorder
 from craits.server.restore import SetAside, rebuild_table, restore_tables
 from craits.server.seating import token_digest
 from craits.server.table import ABANDON_AFTER, Table, TableConfig
-from craits.server.tls import TlsListener
+from craits.server.tls import accepting
 
 log = logging.getLogger("craits.server")
 
@@ -133,7 +133,7 @@ class Server(Lobby):
         self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
         self.wrong_codes = WrongCodes.of(self.config)  # the budget of wrong invite codes
         self._server: asyncio.Server | None = None
-        self._tls: TlsListener | None = None
+        self.accept = accepting(self)  # the protocol factory of each port it listens on
         self._heartbeat: asyncio.Task[None] | None = None
         self.port = self.config.port
         self.journal: Journal | None = None
@@ -164,8 +164,6 @@ class Server(Lobby):
             _open_journal(self, config.data_dir)
         loop = asyncio.get_running_loop()
         try:
-            if config.tls is not None:
-                self._tls = TlsListener(self, config.tls)  # a handshake, then a Client
             self._server = await loop.create_server(self.accept, config.host, config.port)
         except OSError:
             if self.journal is not None:
@@ -178,19 +176,11 @@ class Server(Lobby):
             self._open_practice()
         log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
 
-    def accept(self) -> asyncio.Protocol:
-        """The protocol of a connection accepted (a protocol factory, for every
-        port the server listens on): a :class:`Client`, or over TLS first a
-        :class:`~craits.server.tls.Handshake`."""
-        return Client(self) if self._tls is None else self._tls()
-
     async def stop(self) -> None:
         """Stop accepting, tell every client, close every connection within seconds."""
         self.stopping = True
         if self._server is not None:
             self._server.close()
-        if self._tls is not None:
-            self._tls.stop()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         if self.cluster is not None:

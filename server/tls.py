@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import ssl
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -173,6 +174,9 @@ class Handshake(asyncio.Protocol):
             return
         if transport is None or holder.lost or transport.is_closing():
             return  # the peer went away as the handshake ended
+        if self.server.stopping:  # (a Client would be told shutdown; nobody waits for it)
+            transport.abort()
+            return
         client = TlsClient(self.server)
         transport.set_protocol(client)
         client.connection_made(transport)
@@ -201,3 +205,12 @@ class TlsListener:
         """Give up the handshakes in progress (the server stops)."""
         for task in list(self.pending):
             task.cancel()
+
+
+def accepting(server: Server) -> Callable[[], asyncio.Protocol]:
+    """The protocol factory of every port ``server`` listens on: a
+    :class:`Client` per connection, or over TLS (``config.tls``) a
+    :class:`Handshake` first (:class:`TlsListener`)."""
+    if server.config.tls is None:
+        return lambda: Client(server)
+    return TlsListener(server, server.config.tls)
