@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-connections", type=int, default=5000, help="connection cap (default 5000)"
     )
-    # wt-figures (issue 11 leftover): the per-address connection cap, protocol §4.7
+    # the per-address connection cap, protocol §4.7
     p.add_argument(
         "--max-connections-per-address",
         type=int,
@@ -209,6 +209,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="connections one address (IPv4, or IPv6 /64) may hold at once "
         f"(default {DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0 no limit, e.g. for load tests "
         "from one machine)",
+    )
+    p.add_argument(
+        "--invite-tries",
+        type=int,
+        default=5,
+        metavar="N",
+        help="wrong invite codes of private tables one connection may give before it "
+        "must wait (default 5; protocol §11.9)",
+    )
+    p.add_argument(
+        "--invite-tries-per-address",
+        type=int,
+        default=20,
+        metavar="N",
+        help="wrong invite codes all connections of one address may give before they "
+        "must wait (default 20)",
+    )
+    p.add_argument(
+        "--invite-refill",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="once the wrong codes are spent, one more try every SECONDS (default 30)",
     )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
@@ -585,9 +608,12 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("max_empty_tables", args.max_empty_tables >= 1, "must be >= 1"),
         ("max_empty_tables_per_address", args.max_empty_tables_per_address >= 1, "must be >= 1"),
         ("max_connections", args.max_connections >= 1, "must be >= 1"),
-        # wt-figures: the per-address connection cap (0: no limit)
+        # the per-address connection cap (0: no limit)
         ("max_connections_per_address", args.max_connections_per_address >= 0, "must be >= 0"),
         ("max_tables", args.max_tables >= 1, "must be >= 1"),
+        ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
+        ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
+        ("invite_refill", args.invite_refill > 0, "must be > 0"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
@@ -610,6 +636,9 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
         max_tables=args.max_tables,
+        invite_tries=args.invite_tries,
+        invite_tries_per_address=args.invite_tries_per_address,
+        invite_refill=args.invite_refill,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,
         max_empty_tables_per_address=args.max_empty_tables_per_address,

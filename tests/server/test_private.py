@@ -415,3 +415,24 @@ async def test_a_private_game_with_a_bot_in_a_removed_players_seat_survives_a_re
             await p.close()
     finally:
         await stop_server(proc)
+
+
+async def test_the_wrong_code_budget_is_a_setting_of_craits_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real ``craits-server`` with ``CRAITS_INVITE_TRIES=1`` (as ``--invite-tries
+    1`` or ``invite-tries = 1`` in its file): one wrong code spends a
+    connection's budget, and then even the right code is refused."""
+    monkeypatch.setenv("CRAITS_INVITE_TRIES", "1")
+    port = free_port()
+    proc = await start_server(port, tmp_path)
+    try:
+        ana, eve = await open_player(port, "Ana"), await open_player(port, "Eve")
+        code = (await create(ana, "z", 2, private=True))["code"]
+        wrong = {"type": "join", "table": "z", "name": "Eve", "code": "WRONGWRONGWRONG2"}
+        assert await refused(eve, wrong) == "bad_invite_code"
+        assert await refused(eve, {**wrong, "code": code}) == "too_many_attempts"
+        for p in (ana, eve):
+            await p.close()
+    finally:
+        await stop_server(proc)
