@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,24 +29,9 @@ Connect = Callable[..., Any]
 
 
 @pytest.fixture
-def config() -> ServerConfig:
-    """The fast test settings, with a small budget of wrong invite codes."""
-    return ServerConfig(
-        host="127.0.0.1",
-        port=0,
-        heartbeat=5.0,
-        hello_timeout=1.0,
-        frame_timeout=1.0,
-        turn_timeout=0.0,
-        hand_pause=0.01,
-        bot_delay=0.0,
-        away_delay=0.0,
-        rate=100_000.0,
-        burst=100_000.0,
-        invite_tries=3,
-        invite_tries_per_address=5,
-        invite_refill=600.0,
-    )
+def config(config: ServerConfig) -> ServerConfig:
+    """The shared fast test settings, with a small budget of wrong invite codes."""
+    return replace(config, invite_tries=3, invite_tries_per_address=5, invite_refill=600.0)
 
 
 async def refused(player: Player, message: dict[str, Any]) -> str:
