@@ -26,11 +26,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def start_server(port: int, data: Path) -> asyncio.subprocess.Process:
+async def start_server(port: int, data: Path, *extra: str) -> asyncio.subprocess.Process:
     """``python -m craits.server.cli`` with its journal in ``data``, no turn
     timeout, a 10 ms pause between hands and the rate limit lifted (test
-    players act at machine speed, far above a person's 100/s); returns once it
-    accepts connections.
+    players act at machine speed, far above a person's 100/s) and ``extra``
+    arguments; returns once it accepts connections.
 
     Raises:
         OSError: it did not accept a connection within 15 s, or it exited.
@@ -49,6 +49,7 @@ async def start_server(port: int, data: Path) -> asyncio.subprocess.Process:
         "100000",
         "--burst",
         "100000",
+        *extra,
         stderr=asyncio.subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 15

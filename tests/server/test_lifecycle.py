@@ -26,42 +26,20 @@ from craits.server.journal import Journal
 
 from tests.conftest import REPO
 from tests.server.conftest import Player, finished_game, play_until, settle
-from tests.server.processes import SERVER, free_port, open_player, run_export, stop_server
+from tests.server.processes import (
+    SERVER,
+    free_port,
+    open_player,
+    run_export,
+    start_server,
+    stop_server,
+)
 
 VERIFY = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
 
 
-async def start(port: int, data: Path, *extra: str) -> asyncio.subprocess.Process:
-    """``craits-server`` on ``port`` with its journal in ``data`` (no turn
-    timeout, 10 ms between hands, no rate limit) and ``extra`` arguments;
-    returns once it accepts connections."""
-    proc = await asyncio.create_subprocess_exec(
-        *SERVER,
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data),
-        "--turn-timeout",
-        "0",
-        "--hand-pause",
-        "0.01",
-        "--rate",
-        "100000",
-        "--burst",
-        "100000",
-        *extra,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            _, w = await asyncio.open_connection("127.0.0.1", port)
-            w.close()
-            return proc
-        except OSError:
-            if time.monotonic() > deadline or proc.returncode is not None:
-                raise
-            await asyncio.sleep(0.05)
+start = start_server
+"""``craits-server`` on ``port`` with its journal in ``data`` (see :func:`start_server`)."""
 
 
 async def kill(proc: asyncio.subprocess.Process) -> None:
