@@ -21,11 +21,12 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from . import presenter
 from .cards import CardStyle
 from .dialogs import AskDialog, CreateTableDialog, RulesScreen
+from .footer import KeyFooter
 from .link import LinkState
 from .session import Session
 
@@ -45,8 +46,26 @@ SHARED = (4, 5)
 """The columns that share the width left (players, rules); the others fit their text."""
 NAME_MAX = 24
 """The widest the table's name column gets before it wraps."""
+NAME_MIN = 8
+"""The narrowest the name column gets (a longer name wraps)."""
 SHARED_MIN = 12
 """The narrowest a shared column gets."""
+PLAYERS_MIN = 8
+"""The narrowest the players column gets when it is the only shared one."""
+DROPPED: tuple[tuple[int, ...], ...] = ((), (3,), (3, 5), (3, 5, 4))
+"""The columns left out, in turn, of a list too narrow for them all: the
+watchers, then the rules, then the players; the name, seats and state stay."""
+
+
+def _needs(rows: Sequence[Sequence[Text]]) -> list[int]:
+    """Each column's widest cell or label (the name's up to :data:`NAME_MAX`)."""
+    needs = [len(label) for label, _ in COLUMNS]
+    for row in rows:
+        for i, cell in enumerate(row[: len(COLUMNS)]):
+            widest = max((cell_len(line) for line in cell.plain.split("\n")), default=0)
+            needs[i] = max(needs[i], widest)
+    needs[0] = min(needs[0], NAME_MAX)
+    return needs
 
 
 def column_widths(available: int, rows: Sequence[Sequence[Text]]) -> list[int]:
@@ -55,12 +74,7 @@ def column_widths(available: int, rows: Sequence[Sequence[Text]]) -> list[int]:
     widest cell or label; players and rules share what is left, each given what
     it needs when both fit (the rules take any extra), else in proportion to
     their needs (each at least :data:`SHARED_MIN`, wrapping)."""
-    needs = [len(label) for label, _ in COLUMNS]
-    for row in rows:
-        for i, cell in enumerate(row):
-            widest = max((cell_len(line) for line in cell.plain.split("\n")), default=0)
-            needs[i] = max(needs[i], widest)
-    needs[0] = min(needs[0], NAME_MAX)
+    needs = _needs(rows)
     widths = list(needs)
     fixed = sum(w for i, w in enumerate(widths) if i not in SHARED)
     left = available - fixed - 2 * PADDING * len(COLUMNS)
@@ -73,6 +87,58 @@ def column_widths(available: int, rows: Sequence[Sequence[Text]]) -> list[int]:
         widths[players] = max(SHARED_MIN, share * needs[players] // max(1, want))
         widths[rules] = max(SHARED_MIN, share - widths[players])
     return widths
+
+
+def _narrow_widths(available: int, needs: list[int], columns: list[int]) -> list[int] | None:
+    """The widths of ``columns`` (without the rules, or without the players too)
+    in ``available`` columns: the name wraps down to :data:`NAME_MIN`, the players
+    down to :data:`PLAYERS_MIN`; the last column takes what is left. None when
+    even that does not fit."""
+    room = available - 2 * PADDING * len(columns)
+    fixed = sum(needs[i] for i in columns if i not in (0, 4))
+    least = min(needs[0], NAME_MIN) + (min(needs[4], PLAYERS_MIN) if 4 in columns else 0)
+    if fixed + least > room:
+        return None
+    widths = {i: needs[i] for i in columns}
+    players = min(needs[4], PLAYERS_MIN) if 4 in columns else 0
+    widths[0] = min(needs[0], room - fixed - players)
+    if 4 in columns:
+        widths[4] = room - fixed - widths[0]
+    else:
+        widths[columns[-1]] += room - fixed - widths[0]
+    return [widths[i] for i in columns]
+
+
+def lobby_columns(available: int, rows: Sequence[Sequence[Text]]) -> list[tuple[int, int]]:
+    """The columns shown in a list ``available`` columns wide, each as (index in
+    :data:`COLUMNS`, text width): all of them as :func:`column_widths` lays them
+    out when the players and rules get :data:`SHARED_MIN` each; on a narrower
+    screen (a phone's browser) the watchers, then the rules, then the players are
+    left out (:data:`DROPPED`), never the name, seats and state."""
+    needs = _needs(rows)
+    fixed = sum(w for i, w in enumerate(needs) if i not in SHARED)
+    if fixed + 2 * SHARED_MIN + 2 * PADDING * len(COLUMNS) <= available:
+        return list(enumerate(column_widths(available, rows)))
+    for dropped in DROPPED[1:]:
+        columns = [i for i in range(len(COLUMNS)) if i not in dropped]
+        if dropped == (3,):  # the rules still shared with the players
+            room = available - sum(needs[i] for i in (0, 1, 2)) - 2 * PADDING * len(columns)
+            if room >= 2 * SHARED_MIN:
+                players = max(SHARED_MIN, room * needs[4] // max(1, needs[4] + needs[5]))
+                players = min(players, room - SHARED_MIN)
+                return [*((i, needs[i]) for i in (0, 1, 2)), (4, players), (5, room - players)]
+            continue
+        widths = _narrow_widths(available, needs, columns)
+        if widths is not None:
+            return list(zip(columns, widths, strict=True))
+    columns = [0, 1, 2]
+    return list(zip(columns, [NAME_MIN, needs[1], needs[2]], strict=True))
+
+
+LOBBY_ESSENTIAL = ("join", "rules", "quit")
+"""The lobby's keys the Footer never leaves out, however narrow (:mod:`.footer`)."""
+LOBBY_SHORT = {"create": "New", "rejoin": "Back"}
+"""Shorter words for the lobby's keys on a narrow screen."""
 
 
 class LobbyScreen(Screen[None]):
@@ -104,7 +170,7 @@ class LobbyScreen(Screen[None]):
         table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
-        yield Footer(compact=True)
+        yield KeyFooter(essential=LOBBY_ESSENTIAL, short=LOBBY_SHORT)
 
     def on_mount(self) -> None:
         """Show what is known (the columns are laid out by :meth:`sync`)."""
@@ -152,10 +218,12 @@ class LobbyScreen(Screen[None]):
         # list that changes fast)
         width = (table.size.width or self.size.width or self.app.size.width) - 2
         table.clear(columns=True)
-        for (label, key), w in zip(COLUMNS, column_widths(width, rows), strict=True):
+        shown = lobby_columns(width, rows)
+        for i, w in shown:
+            label, key = COLUMNS[i]
             table.add_column(label, key=key, width=w)
         for name, row in zip(sorted(tables), rows, strict=True):
-            table.add_row(*row, key=name, height=None)
+            table.add_row(*(row[i] for i, _ in shown), key=name, height=None)
         if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))
         hint = presenter.lobby_hint(session.saved_seat(), session.model is not None, len(tables))

@@ -24,12 +24,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from . import presenter
 from .cards import CardStyle
 from .creator import open_creator_menu
 from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
+from .footer import KeyFooter
 from .game import GamePanel
 from .model import LOG_LINES, TableModel
 from .session import Session
@@ -46,12 +47,28 @@ BOT_LEVELS = [
 KEY_ACTIONS = (*presenter.TABLE_KEYS, "leave", "rules")
 """The key actions whose state the Footer shows."""
 
+TABLE_ESSENTIAL = ("play", "draw", "rules", "leave")
+"""The table's keys the Footer never leaves out, however narrow (:mod:`.footer`)."""
+TABLE_SHORT = {
+    "announce": "One",
+    "add_bot": "Bot",
+    "new_game": "New",
+    "close_table": "Close",
+    "creator_menu": "Menu",
+    "close_chat": "Close",
+}
+"""Shorter words for the table's keys on a narrow screen."""
+
 WIDE = (80, 20)
 """The least terminal (columns, rows) for the table beside the log."""
 LARGE = (160, 45)
 """From this terminal size: larger card faces, and more room for the log."""
-STACKED = (40, 24)
-"""The least terminal for the stacked layout (the log under the table)."""
+STACKED = (40, 30)
+"""The least terminal for the stacked layout (the log under the table): a
+phone's browser is about 44 columns by 40 rows or more."""
+STACKED_LOG = 9
+"""Rows of the log and chat under the table in the stacked layout at its least
+height; a taller screen gives them half of each row more."""
 
 
 def fits(width: int, height: int) -> tuple[bool, bool]:
@@ -83,6 +100,11 @@ def fit(screen: Screen[None], width: int, height: int) -> None:
     screen.set_class(narrow, "-narrow")
     screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
     screen.set_class(small, "-too-small")
+    right = screen.query_one("#right")
+    if narrow:  # the log grows with a tall screen (a phone held upright)
+        right.styles.height = STACKED_LOG + max(0, height - STACKED[1]) // 2
+    else:
+        right.styles.height = None  # (as the style sheet says)
     if small:
         screen.query_one("#too-small", Static).update(too_small_text(width, height))
 
@@ -143,7 +165,7 @@ class TableScreen(Screen[None]):
                 )
                 chat_input.display = False  # hidden from the first, so is its Esc key
                 yield chat_input
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(essential=TABLE_ESSENTIAL, short=TABLE_SHORT, show_command_palette=False)
 
     def on_mount(self) -> None:
         """Titles, the timer tick, and the first drawing."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from craits.client.app import CraitsApp
+from craits.client.footer import KeyFooter
 from craits.client.store import TokenStore
 from craits.server.app import Server
 from craits.server.fairness import RecordingShuffle
@@ -87,6 +88,7 @@ def footer_line(app: App[Any]) -> tuple[str, list[tuple[str, Any]]]:
     keys = [
         (f"{key.key_display} {key.description}".strip(), key.region)  # type: ignore[attr-defined]
         for key in footer.query("FooterKey")
+        if not key.has_class("-command-palette")  # (drawn after a bar, on the right)
     ]
     if not keys or not keys[0][1].width:
         return "", []
@@ -94,7 +96,11 @@ def footer_line(app: App[Any]) -> tuple[str, list[tuple[str, Any]]]:
 
 
 def shown_actions(app: App[Any]) -> list[str]:
-    """The actions whose keys the Footer should show now (one key per action)."""
+    """The actions whose keys the Footer should show now (one key per action;
+    a :class:`~craits.client.footer.KeyFooter` shows those that fit its width)."""
+    footers = app.screen.query(KeyFooter)
+    if footers:
+        return footers.first().fitted().actions
     actions: list[str] = []
     for active in app.screen.active_bindings.values():
         if active.binding.show and active.binding.action not in actions:
@@ -110,7 +116,11 @@ async def footer_keys(pilot: Any, app: App[Any]) -> list[str]:
 
     def ready() -> bool:
         line, _ = footer_line(app)
-        shown = [key.action for key in app.screen.query("FooterKey")]  # type: ignore[attr-defined]
+        shown = [
+            key.action  # type: ignore[attr-defined]
+            for key in app.screen.query("FooterKey")
+            if not key.has_class("-command-palette")
+        ]
         return bool(line.strip()) and shown == shown_actions(app)
 
     await wait_for(pilot, ready, what="the Footer's keys")
