@@ -74,6 +74,43 @@ def hand_table(result: HandEndedEvent, model: TableModel, style: CardStyle) -> T
     return t
 
 
+NARROW = 60
+"""Below this width (columns of the summary's text) each seat's cards go under
+its line instead of in columns of their own (a phone's browser)."""
+
+
+def hand_table_narrow(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Table:
+    """:func:`hand_table` for a narrow screen: a line per seat with its points,
+    shuffle penalties and total, its cards left and what its threes cancelled
+    under it."""
+    t = Table(box=box.ASCII2 if style.ascii else box.SIMPLE_HEAD, expand=True, pad_edge=False)
+    t.add_column("Player", ratio=1)
+    t.add_column("Hand", justify="right", no_wrap=True)
+    t.add_column("Shuffle", justify="right", no_wrap=True)
+    t.add_column("Total", justify="right", no_wrap=True)
+    for r in result["results"]:
+        seat = r["seat"]
+        penalty = _at(result["penalties"], seat)
+        total = _at(result["scores"], seat)
+        player = _player_cell(model, seat)
+        player.append("\n")
+        if r["went_out"]:
+            player.append("went out", style="italic")
+        else:
+            player.append_text(style.cards(r["cards"]))
+        cancelled = cancelled_text(r["cancelled"], style)
+        if cancelled:
+            player.append("\nthrees: ", style="dim")
+            player.append_text(cancelled)
+        t.add_row(
+            player,
+            Text(str(r["points"])),
+            Text(f"+{penalty}" if penalty else "—", style="" if penalty else "dim"),
+            Text("?" if total is None else str(total), style="bold"),
+        )
+    return t
+
+
 def standings(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Text:
     """Final standings, lowest total first, and the winner or winners."""
     scores = result["scores"]
@@ -106,8 +143,11 @@ def _hands_in_game(model: TableModel) -> int | str:
     return "?" if model.info is None else model.info["hands_in_game"]
 
 
-def summary(result: HandEndedEvent, model: TableModel, style: CardStyle) -> RenderableType:
-    """The whole summary: the hand's table, then the standings if the game is over."""
+def summary(
+    result: HandEndedEvent, model: TableModel, style: CardStyle, width: int | None = None
+) -> RenderableType:
+    """The whole summary: the hand's table, then the standings if the game is over
+    (for a summary ``width`` columns wide below :data:`NARROW`, the narrow table)."""
     hand = result["hand_number"]
     parts: list[RenderableType] = []
     title = f"Hand {hand} of {_hands_in_game(model)} — scores"
@@ -117,7 +157,8 @@ def summary(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Rend
     if result["game_over"]:
         parts.append(standings(result, model, style))
         parts.append(Text(f"The last hand (hand {hand}):", style="bold"))
-    parts.append(hand_table(result, model, style))
+    narrow = width is not None and width < NARROW
+    parts.append((hand_table_narrow if narrow else hand_table)(result, model, style))
     return Group(*parts)
 
 

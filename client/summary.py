@@ -63,13 +63,19 @@ class SummaryScreen(Dialog[None]):
         model = self.session.model
         if model is None:
             return
-        self.query_one("#summary-body", Static).update(summary(self.result, model, self.style))
+        width = self.size.width - 4  # (the dialog's border and padding)
+        body = summary(self.result, model, self.style, width)
+        self.query_one("#summary-body", Static).update(body)
         sheet = self.query_one("#summary-sheet", Static)
         sheet.display = self.result["game_over"] and bool(model.sheet)
         if sheet.display:  # the whole game, hand by hand, under what comes next
             sheet.update(Group(Text(), score_sheet(model, self.style, self.size.width - 4)))
         self.query_one("#summary-next", Static).update(what_next(self.result, model))
         self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        """Lay the summary out again for the new width (narrow: cards under names)."""
+        self.sync()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """New game only at the end of a game, for who may start one."""

@@ -333,6 +333,7 @@ async def test_the_summary_and_the_score_sheet_in_each_size_and_theme(
         else:
             await settle(pilot, app, PHONE)
             compare(app, snapshot_name("summary", PHONE))
+            assert "10♦" in screen_text(app)  # Ben's cards, under his name
         await pilot.resize_terminal(80, 24)
         app.screen._opened -= GRACE  # (Enter and Escape close it once it has been read)
         await pilot.press("escape")

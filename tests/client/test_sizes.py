@@ -1,0 +1,138 @@
+"""Narrow screens (a phone's browser, ~44 columns): the Footer keeps the keys
+that leave, help and play (:mod:`craits.client.footer`); the lobby keeps the
+name, seats and state columns (:func:`craits.client.lobby.lobby_columns`); the
+table is stacked down to 40×30 and asks for a bigger terminal below."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from craits.client.footer import Key, fit_keys
+from craits.client.lobby import COLUMNS, PADDING, lobby_columns
+from craits.client.table import TableScreen
+from rich.text import Text
+
+from tests.client.conftest import footer_keys, screen_text, wait_for
+from tests.client.test_snapshots import listening, lobby_with_tables, mid_game, play_to_mid_game
+
+
+def key(
+    action: str, word: str, short: str = "", enabled: bool = True, essential: bool = False
+) -> Key:
+    return Key(action, action[0], word, short, enabled, essential)
+
+
+KEYS = [
+    key("play", "Play", essential=True),
+    key("draw", "Draw", enabled=False),
+    key("announce", "One card", "One"),
+    key("chat", "Chat"),
+    key("rules", "Rules", essential=True),
+    key("leave", "Leave", essential=True),
+]
+"""``p Play d Draw a One card c Chat r Rules l Leave``: 48 columns with margins."""
+
+
+def test_the_footer_keeps_every_key_when_they_fit() -> None:
+    assert fit_keys(KEYS, 48).actions == [k.action for k in KEYS]
+    assert [w for _, w in fit_keys(KEYS, 48).keys][2] == "One card"
+    assert not fit_keys(KEYS, 48).palette
+    assert fit_keys(KEYS, 60, palette_width=12).palette  # the palette's key too
+    assert not fit_keys(KEYS, 59, palette_width=12).palette  # the palette's key goes first
+
+
+def test_the_footer_uses_short_words_then_leaves_out_greyed_keys_first() -> None:
+    fitted = fit_keys(KEYS, 43)  # short words: "a One" saves 5 columns
+    assert fitted.actions == [k.action for k in KEYS]
+    assert [w for _, w in fitted.keys][2] == "One"
+    fitted = fit_keys(KEYS, 36)  # then the greyed draw key goes
+    assert fitted.actions == ["play", "announce", "chat", "rules", "leave"]
+    fitted = fit_keys(KEYS, 30)  # then the rightmost that can act, chat
+    assert fitted.actions == ["play", "announce", "rules", "leave"]
+    fitted = fit_keys(KEYS, 24)
+    assert fitted.actions == ["play", "rules", "leave"]
+
+
+def test_the_essential_keys_stay_without_their_words_at_the_last() -> None:
+    fitted = fit_keys(KEYS, 12)
+    assert fitted.actions == ["play", "rules", "leave"]
+    assert [w for _, w in fitted.keys] == ["Play", "", ""]
+
+
+ROWS = [
+    [Text(t) for t in ("friday night", "2/4", "hand 12/15", "0", "Cleo, Dan", "short; 30 s turns")],
+    [Text(t) for t in ("t1", "1/2", "waiting", "3", "Ben (away)", "standard; no timer")],
+]
+
+
+@pytest.mark.parametrize(
+    ("width", "shown"),
+    [
+        (120, ["Table", "Seats", "State", "Watching", "Players", "Rules"]),
+        (70, ["Table", "Seats", "State", "Players", "Rules"]),
+        (60, ["Table", "Seats", "State", "Players"]),
+        (42, ["Table", "Seats", "State", "Players"]),
+        (36, ["Table", "Seats", "State"]),
+    ],
+)
+def test_a_narrow_lobby_leaves_out_watchers_then_rules_then_players(
+    width: int, shown: list[str]
+) -> None:
+    columns = lobby_columns(width, ROWS)
+    assert [COLUMNS[i][0] for i, _ in columns] == shown
+    assert sum(w + 2 * PADDING for _, w in columns) <= width
+
+
+def test_the_lobby_columns_fit_every_width() -> None:
+    for width in range(34, 200):
+        columns = lobby_columns(width, ROWS)
+        assert sum(w + 2 * PADDING for _, w in columns) <= width, width
+        assert [i for i, _ in columns][:3] == [0, 1, 2]
+        assert all(w >= 3 for _, w in columns), (width, columns)
+
+
+async def test_the_lobby_at_a_phones_width_keeps_its_keys(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    players = await lobby_with_tables(connect)
+    app = make_app("Ana")
+    async with app.run_test(size=(40, 24)) as pilot, listening(*players):
+        await wait_for(pilot, lambda: "quiet" in screen_text(app), what="the lobby's list")
+        for width in (40, 44, 50, 60, 79):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause(0.1)
+            keys = await footer_keys(pilot, app)
+            assert {"j Join", "? Rules", "q Quit"} <= set(keys), (width, keys)
+            header = screen_text(app).splitlines()[1].split()
+            assert header[:3] == ["Table", "Seats", "State"], (width, header)
+            assert "friday" in screen_text(app)
+
+
+async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    app, ben = await mid_game(server, connect, make_app)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await play_to_mid_game(pilot, app, ben)
+        async with listening(ben):
+            for width in (40, 44, 52, 60, 79):
+                await pilot.resize_terminal(width, 30)
+                await pilot.pause(0.1)
+                keys = await footer_keys(pilot, app)
+                assert {"⏎ Play", "? Rules", "q Leave"} <= set(keys), (width, keys)
+                assert app.screen.has_class("-narrow")
+                text = screen_text(app)
+                assert "Make the terminal" not in text, text
+                assert "Your turn" in text and "7♥" in text, text  # the prompt, the pile
+            # a tall phone: the log under the table gets half the rows over 30
+            await pilot.resize_terminal(44, 50)
+            await pilot.pause(0.1)
+            assert app.screen.query_one("#right").region.height == 9 + 10
+            # below 40×30: the request for a bigger terminal
+            for size in ((39, 30), (60, 29)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause(0.1)
+                squeezed = "".join(screen_text(app).split())
+                assert "(or40×30,thelogunderthetable)" in squeezed, squeezed
+                assert isinstance(app.screen, TableScreen)
