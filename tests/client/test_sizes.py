@@ -14,7 +14,14 @@ from craits.client.table import TableScreen
 from rich.text import Text
 
 from tests.client.conftest import footer_keys, screen_text, wait_for
-from tests.client.test_snapshots import listening, lobby_with_tables, mid_game, play_to_mid_game
+from tests.client.test_nocolor import segments
+from tests.client.test_snapshots import (
+    listening,
+    lobby_with_tables,
+    mid_game,
+    play_to_mid_game,
+    settle,
+)
 
 
 def key(
@@ -136,3 +143,65 @@ async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
                 squeezed = "".join(screen_text(app).split())
                 assert "(or40×30,thelogunderthetable)" in squeezed, squeezed
                 assert isinstance(app.screen, TableScreen)
+
+
+def luminance(rgb: tuple[int, int, int]) -> float:
+    """A colour's relative luminance (WCAG 2)."""
+
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c / 255) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """The WCAG contrast ratio of two colours: 1 (the same) to 21."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+LEAST_CONTRAST = 2.0
+"""The least contrast of anything drawn (text, frames) with its background: the
+greyed keys and the cards that cannot be played are about 2.1, on purpose."""
+
+
+def faint(app: Any) -> list[str]:
+    """What is drawn with less than :data:`LEAST_CONTRAST` on its background."""
+    out = []
+    for seg in segments(app):
+        style = seg.style
+        if not seg.text.strip() or style is None or seg.control:
+            continue
+        if style.color is None or style.bgcolor is None:
+            continue
+        ratio = contrast(style.color.get_truecolor(), style.bgcolor.get_truecolor())
+        if ratio < LEAST_CONTRAST:
+            out.append(f"{seg.text.strip()[:20]!r} {ratio:.2f}")
+    return out
+
+
+async def test_the_table_sizes_and_both_themes_are_readable(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """Compact faces at 80×24, full ones from 100×30, large ones and a wider log
+    from 160×45; in the light and the dark theme nothing (text, the panels'
+    frames) is drawn too faint to read on its background."""
+    app, ben = await mid_game(server, connect, make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_mid_game(pilot, app, ben)
+        async with listening(ben):
+            widest_log = tallest = 0
+            for size in ((80, 24), (100, 30), (200, 50)):
+                await settle(pilot, app, size)
+                card = app.screen.query_one("#hand").plan.spots[0]
+                assert card.h > tallest, size  # the faces grow with the screen
+                tallest = card.h
+                log = app.screen.query_one("#log").region.width
+                assert log > widest_log, size  # the log grows with the screen
+                widest_log = log
+                for theme in ("textual-light", "textual-dark"):
+                    app.theme = theme
+                    await pilot.pause(0.1)
+                    assert faint(app) == [], (size, theme, faint(app)[:10])
+            assert widest_log > 64  # beyond the side panel's width below 160×45
