@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from craits.protocol import VERSION
 from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
@@ -56,6 +57,9 @@ from .trust import TrustDialog
 from .widgets import AsciiFilter
 
 log = logging.getLogger(__name__)
+
+NARROW = 80
+"""Below this many columns the App has the class ``-narrow`` (dialogs one column wide)."""
 
 
 class SessionNews(Message):
@@ -203,6 +207,11 @@ class CraitsApp(App[None]):
         """Start the session in a worker (in the kept theme and motion)."""
         self.looks.apply()
         self.run_worker(self.session.run(), name="network", group="network", exit_on_error=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80 columns (a phone's browser) the style sheet's ``-narrow``
+        rules lay the dialogs out one column wide."""
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     async def ask_trust(self, untrusted: UntrustedCertificate, pins: Path) -> bool:
         """Ask the user, in a :class:`TrustDialog`, whether to trust a certificate

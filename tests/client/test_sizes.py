@@ -114,6 +114,14 @@ async def test_the_lobby_at_a_phones_width_keeps_its_keys(
             header = screen_text(app).splitlines()[1].split()
             assert header[:3] == ["Table", "Seats", "State"], (width, header)
             assert "friday" in screen_text(app)
+        # the new-table dialog: its rule options one under another, each whole
+        await pilot.resize_terminal(44, 30)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: "Open a table" in screen_text(app), what="the dialog")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        for label in ("Short game: hands 1–8 (R2)", "Face cards act: J Q♠ K (R11)"):
+            assert label in text, text
 
 
 async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
