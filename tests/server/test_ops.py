@@ -266,9 +266,13 @@ def test_every_option_of_the_server_is_a_setting() -> None:
         o[2:]
         for a in parser._actions
         for o in a.option_strings
-        if o.startswith("--") and a.dest not in ("help", "version", "config", "print_config")
+        if o.startswith("--")
+        and a.dest not in ("help", "version", "config", "print_config")
+        and a.help != argparse.SUPPRESS
     }
     assert keys == options
+    # the hidden plumbing of --workers is no setting: not printed, not read from the environment
+    assert "shared-port" not in keys and "shared-port" not in printed(run("--print-config"))
     assert {s.env for s in settings.settings(parser)} >= {"CRAITS_PORT", "CRAITS_DATA_DIR"}
 
 
