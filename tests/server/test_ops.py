@@ -670,7 +670,8 @@ async def test_status_through_tls_with_a_pinned_fingerprint(
 ) -> None:
     """``craitss://HOST:PORT?fp=…``, as a TLS terminator in front of the server
     serves it: the pinned certificate is healthy, another one is not, and so
-    is one no authority signed when none is pinned."""
+    is one no authority signed when none is pinned, unless ``--tls-ca`` names
+    the authority (the certificate is its own)."""
     cert, key = certificate
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
@@ -698,10 +699,15 @@ async def test_status_through_tls_with_a_pinned_fingerprint(
         assert pinned.stdout.startswith(f"127.0.0.1:{port}: healthy")
         wrong = await asyncio.to_thread(status, f"craitss://127.0.0.1:{port}?fp={'ab' * 32}")
         assert wrong.returncode == EXIT_UNHEALTHY
-        assert "not the one pinned" in wrong.stderr
+        assert "is not the one expected" in wrong.stderr
         unsigned = await asyncio.to_thread(status, f"craitss://localhost:{port}")
         assert unsigned.returncode == EXIT_UNHEALTHY
-        assert "TLS failed" in unsigned.stderr and "certificate" in unsigned.stderr
+        assert "TLS failed" in unsigned.stderr and "not trusted" in unsigned.stderr
+        assert f"--tls-fingerprint {right}" in unsigned.stderr  # how to pin it, as the client says
+        trusted = await asyncio.to_thread(
+            status, f"craitss://localhost:{port}", "--tls-ca", str(cert)
+        )
+        assert trusted.returncode == 0, trusted.stderr
         plain = await asyncio.to_thread(status, f"127.0.0.1:{port}", "--timeout", "5")
         assert plain.returncode == EXIT_UNHEALTHY, plain.stderr
     finally:
