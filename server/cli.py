@@ -519,6 +519,31 @@ def _journal_path(args: argparse.Namespace) -> Path:
     return (data_dir or Path(user_data_dir("craits"))) / "craits.db"
 
 
+def local_address() -> str:
+    """The address ``craits-server status`` probes when given none: the host
+    and port of this machine's settings (``CRAITS_*``, the ``CRAITS_CONFIG``
+    file, the defaults; a wildcard host is probed on loopback), as a
+    ``craitss://`` link pinned to the certificate's fingerprint if the
+    settings serve TLS (``--tls-cert``).
+
+    Raises:
+        ValueError: the settings cannot be read, or the certificate file cannot.
+    """
+    try:
+        values = settings.resolve(build_parser(), []).values
+    except settings.ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(values.host, values.host)
+    hostport = f"[{host}]:{values.port}" if ":" in host else f"{host}:{values.port}"
+    if values.tls_cert is None:
+        return hostport
+    try:
+        fp = certificate_fingerprint(values.tls_cert)
+    except (OSError, TlsSetupError) as exc:
+        raise ValueError(f"cannot read the certificate {values.tls_cert}: {exc}") from None
+    return f"craitss://{hostport}?fp={fp}"
+
+
 def _open_reader(db: Path, command: str) -> JournalReader | int:
     """The journal at ``db`` opened to read, or the exit status after saying why not."""
     if not db.exists():
@@ -692,7 +717,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["check"]:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
-        return status_main(argv[1:])
+        return status_main(argv[1:], local_address)
     got = settings_from(argv)
     if isinstance(got, int):
         return got
