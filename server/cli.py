@@ -345,8 +345,9 @@ def tls_game_link(config: ServerConfig, args: argparse.Namespace | None, port: i
     return f"craitss://{game_address(config.host, port)}?fp={fp}"
 
 
-class MetricsBindError(Exception):
-    """The metrics' address cannot be bound; ``str()`` says so in one line."""
+class BindError(Exception):
+    """An address besides the game's (the metrics', the web page's) cannot be
+    bound; ``str()`` says so in one line."""
 
 
 async def serve(config: ServerConfig, args: argparse.Namespace | None = None) -> None:
@@ -355,7 +356,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     with ``args.web``, ``craits-web`` beside it (:mod:`craits.server.web`).
 
     Raises:
-        OSError: the address (or the metrics' address) cannot be bound.
+        OSError: the address cannot be bound.
+        BindError: the metrics' or the web page's address cannot be bound.
         JournalError: as :meth:`Server.start` raises it.
     """
     # Stop signals are caught from before the port listens: one that comes
@@ -375,12 +377,21 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             await server.stop()
             where = f"{args.metrics_host}:{args.metrics_port}"
             why = exc.strerror or exc
-            raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
+            raise BindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
     web = None
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
-        web = await start_web(config.host, server.port, web_port, game)
+        try:
+            web = await start_web(config.host, server.port, web_port, game)
+        except OSError as exc:
+            if exporter is not None:
+                exporter.stop()
+            await server.stop()
+            where = game_address(config.host, web_port)
+            raise BindError(
+                f"cannot serve the web page on {where}: {exc.strerror or exc}"
+            ) from None
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
@@ -742,7 +753,7 @@ def main(argv: list[str] | None = None) -> int:
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_UNWRITABLE if isinstance(exc, JournalUnwritable) else EXIT_FAILED
-    except MetricsBindError as exc:
+    except BindError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except OSError as exc:
