@@ -395,10 +395,14 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
+    # A --workers node listens on a port of its own (for redirects) and on the
+    # port the workers share: players are given the shared one.
+    joined = server.port if config.shared_port is None else config.shared_port
+    own = "" if config.shared_port is None else f" (a worker; its own port {server.port})"
     ready = (
-        f"craits-server listening on {config.host}:{server.port} — "
+        f"craits-server listening on {config.host}:{joined}{own} — "
         f"join with: craits-client {'craitss://' if config.tls else ''}"
-        f"{join_address(config.host, server.port)}"
+        f"{join_address(config.host, joined)}"
     )
     if web_port is not None:
         ready += f"\nin a browser: {web_url(config.host, web_port)}"
