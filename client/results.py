@@ -48,7 +48,7 @@ def hand_table(result: HandEndedEvent, model: TableModel, style: CardStyle) -> T
         box=box.ASCII2 if style.ascii else box.SIMPLE_HEAD,
         expand=True,
         padding=(0, 1),
-        pad_edge=False,
+        pad_edge=style.ascii,  # (a space inside the ASCII frame's edges)
     )
     t.add_column("Player", no_wrap=True, max_width=14)
     t.add_column("Cards left", ratio=3)
@@ -83,7 +83,7 @@ def hand_table_narrow(result: HandEndedEvent, model: TableModel, style: CardStyl
     """:func:`hand_table` for a narrow screen: a line per seat with its points,
     shuffle penalties and total, its cards left and what its threes cancelled
     under it."""
-    t = Table(box=box.ASCII2 if style.ascii else box.SIMPLE_HEAD, expand=True, pad_edge=False)
+    t = Table(box=box.ASCII2 if style.ascii else box.SIMPLE_HEAD, expand=True, pad_edge=style.ascii)
     t.add_column("Player", ratio=1)
     t.add_column("Hand", justify="right", no_wrap=True)
     t.add_column("Shuffle", justify="right", no_wrap=True)
