@@ -111,8 +111,11 @@ async def test_the_lobby_at_a_phones_width_keeps_its_keys(
             await pilot.pause(0.1)
             keys = await footer_keys(pilot, app)
             assert {"j Join", "? Rules", "q Quit"} <= set(keys), (width, keys)
-            header = screen_text(app).splitlines()[1].split()
+            lines = screen_text(app).splitlines()
+            header = next(line.split() for line in lines if line.split()[:1] == ["Table"])
             assert header[:3] == ["Table", "Seats", "State"], (width, header)
+            status = "".join(lines[: lines.index(next(x for x in lines if "Table" in x))])
+            assert "you are Ana" in " ".join(status.split()), (width, status)
             assert "friday" in screen_text(app)
         # the new-table dialog: its rule options one under another, each whole
         await pilot.resize_terminal(44, 30)
