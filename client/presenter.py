@@ -232,23 +232,26 @@ def sends_play(action: Action) -> bool:
 # ----------------------------------------------------------------- the texts
 
 
-def topbar(model: TableModel) -> Text:
-    """The top line: table, hand, cards dealt, spectators, who this client is."""
+def topbar(model: TableModel, short: bool = False) -> Text:
+    """The top line: table, hand, cards dealt, spectators, who this client is;
+    ``short`` (a phone's width): table, hand, spectators and who, in fewer words."""
     out = Text()
     out.append(model.name, style="bold")
     view = model.view
     if view is not None:
         out.append(f" · hand {view['hand_number']}/{view['hands_in_game']}")
         k = view["hand_size"]
-        out.append(f" · {k} card{'s' if k != 1 else ''} dealt")
+        if not short:
+            out.append(f" · {k} card{'s' if k != 1 else ''} dealt")
     else:
         seats = "?" if model.info is None else model.info["seats"]
-        out.append(f" · waiting for players ({len(model.players)}/{seats})")
+        waiting = "waiting" if short else "waiting for players"
+        out.append(f" · {waiting} ({len(model.players)}/{seats})")
     out.append(f" · {model.spectators} watching")
     if model.spectator:
-        out.append(" · you are watching", style="italic")
+        out.append(" · you watch" if short else " · you are watching", style="italic")
     else:
-        out.append(f" · you are {model.name_of(model.seat)}")
+        out.append(f" · {'' if short else 'you are '}{model.name_of(model.seat)}")
     return out
 
 

@@ -178,8 +178,14 @@ class TableScreen(Screen[None]):
         self.sync()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout to the terminal (:func:`fit`)."""
+        """Fit the layout to the terminal (:func:`fit`), and the top line to its width."""
         fit(self, event.size.width, event.size.height)
+        if self._ready and self.model is not None:
+            self._show_topbar(self.model)
+
+    def _show_topbar(self, model: TableModel) -> None:
+        topbar = presenter.topbar(model, short=self.has_class("-narrow"))
+        self.query_one("#topbar", FixedText).update(topbar)
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
@@ -219,7 +225,7 @@ class TableScreen(Screen[None]):
             return
         if new_update:
             self._close_stale_dialogs()
-        self.query_one("#topbar", FixedText).update(presenter.topbar(model))
+        self._show_topbar(model)
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
         if text is not None and text != self._banner:  # (an update lays the screen out)

@@ -143,6 +143,7 @@ async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
                 text = screen_text(app)
                 assert "Make the terminal" not in text, text
                 assert "Your turn" in text and "7♥" in text, text  # the prompt, the pile
+                assert text.splitlines()[0].strip() == "t1 · hand 1/15 · 0 watching · Ana"
             # a tall phone: the log under the table gets half the rows over 30
             await pilot.resize_terminal(44, 50)
             await pilot.pause(0.1)
