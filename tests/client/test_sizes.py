@@ -16,6 +16,7 @@ from rich.text import Text
 from tests.client.conftest import footer_keys, screen_text, wait_for
 from tests.client.test_nocolor import segments
 from tests.client.test_snapshots import (
+    config,  # noqa: F401  (the long heartbeat of the snapshots' server)
     listening,
     lobby_with_tables,
     mid_game,

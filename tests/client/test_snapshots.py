@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import re
 from collections.abc import AsyncIterator
@@ -30,6 +31,7 @@ from craits.client.dialogs import ChoiceDialog, ConfirmDialog, ScoreSheetScreen
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import GRACE, SummaryScreen
 from craits.client.table import TableScreen
+from craits.server.app import ServerConfig
 
 from tests.client.conftest import (
     deal_order,
@@ -65,6 +67,14 @@ async def listening(*players: Any) -> AsyncIterator[None]:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@pytest.fixture
+def config(config: ServerConfig) -> ServerConfig:
+    """The test server's settings, with a long heartbeat: an SVG of a large screen
+    holds the client's loop for a while, and under load it missed two pings and
+    was dropped ("Connection lost" on the snapshot)."""
+    return dataclasses.replace(config, heartbeat=120.0)
 
 
 async def mid_game(server: Any, connect: Any, make_app: Any, **app_options: Any) -> Any:
