@@ -197,6 +197,11 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.CHAT: {"text": (string(1, MAX_CHAT), True)},
     ClientMessage.LIST_RECORDS: {},
     ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True)},
+    ClientMessage.GET_REPLAY: {
+        "game": (integer(0, MAX_ID), True),
+        "hand": (integer(1, 15), True),
+        "offset": (integer(0, 1_000_000), False),
+    },
     ClientMessage.KICK: {"seat": (integer(0, 7), True)},
     ClientMessage.LOCK: {"locked": (boolean, True)},
     ClientMessage.MUTE: {

@@ -292,6 +292,8 @@ class ErrorCode(StrEnum):
     TABLE_STOPPED = "table_stopped"
     TABLE_PAUSED = "table_paused"
     NO_SUCH_GAME = "no_such_game"
+    NO_SUCH_HAND = "no_such_hand"
+    """``get_replay`` named a hand the game did not deal (§7.3; added in round 2)."""
     CLUSTER_UNAVAILABLE = "cluster_unavailable"
     TABLE_UNAVAILABLE = "table_unavailable"
     # private tables and the creator's powers (protocol §11.9, added in round 2)
@@ -362,6 +364,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_STOPPED: "the table was stopped by a server error",
     ErrorCode.TABLE_PAUSED: "the server could not record the game: the table is paused",
     ErrorCode.NO_SUCH_GAME: "no finished game with that id in the server's records",
+    ErrorCode.NO_SUCH_HAND: "the game has no hand with that number",
     ErrorCode.CLUSTER_UNAVAILABLE: (
         "a notice: the cluster's lobby cannot be reached; only this node's tables are listed"
     ),
@@ -477,6 +480,8 @@ class ClientMessage(StrEnum):
     CHAT = "chat"
     LIST_RECORDS = "list_records"
     GET_RECORD = "get_record"
+    GET_REPLAY = "get_replay"
+    """One hand of a finished game move by move (§7.3; added in round 2)."""
     KICK = "kick"
     LOCK = "lock"
     MUTE = "mute"
@@ -505,6 +510,8 @@ class ServerMessage(StrEnum):
     CHAT = "chat"
     RECORDS = "records"
     RECORD = "record"
+    REPLAY = "replay"
+    """The answer to ``get_replay``: one hand's frames (§7.3; added in round 2)."""
     REDIRECT = "redirect"
     """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
     INVITE = "invite"

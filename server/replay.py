@@ -1,0 +1,151 @@
+"""A finished game move by move: the frames a replay viewer draws (``docs/records.md``,
+"Frames"; protocol §7.3 ``get_replay``).
+
+A game's log (:mod:`craits.server.records`) is replayed through the engine,
+and each step of each hand — its deal, then every accepted action — gives one
+**frame**: the table after the step as a spectator sees it (the engine's
+:func:`~craits.server.engine.views.view` with ``seat=None``, the very shape of
+a live update's ``view``, protocol §8), every seat's cards (the game is over:
+every hand is shown), the cards the seat to act may play, and the step's events
+as the game made them (protocol §9, unfiltered: a ``dealt`` shows every hand, a
+``drew`` the cards drawn). The client draws a frame with the live table's
+widgets; it decides no rule and runs no engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from craits.protocol.vocab import LogEntryKind, ServerMessage
+from craits.server.engine import Event, Game, Rules, event_to_dict, view
+
+from .records import Entry, replay
+
+Frame = dict[str, Any]
+"""One step of a hand, as ``docs/records.md`` ("Frames") describes it."""
+
+
+def frame(game: Game, events: list[Event], move: int | None, data: dict[str, Any]) -> Frame:
+    """The frame of one step: ``move`` is the index of the hand's move it
+    applied (``None``: the deal), ``data`` the log entry's data (an action's
+    ``seat`` and ``action``), ``events`` what the step made.
+
+    Keys: ``move``, ``seat`` and ``action`` (the move's; ``None`` for the deal),
+    ``events`` (unfiltered, wire form), ``view`` (a spectator's view after the
+    step, protocol §8), ``hands`` (every seat's cards, in the engine's order),
+    ``playable`` (the distinct cards the seat to act may play now, R4, R6;
+    empty when none or between hands)."""
+    to_act = game.to_act
+    legal = view(game, to_act)["legal"] if to_act is not None else []
+    playable = list(dict.fromkeys(a["play"] for a in legal if "play" in a))
+    return {
+        "move": move,
+        "seat": data.get("seat") if move is not None else None,
+        "action": data.get("action") if move is not None else None,
+        "events": [event_to_dict(e) for e in events],
+        "view": view(game, None),
+        "hands": [list(h) for h in game.hands],
+        "playable": playable,
+    }
+
+
+def hand_frames(
+    players: int, rules: Rules, entries: Iterable[Entry], only: int | None = None
+) -> list[list[Frame]]:
+    """Every hand's frames, from a game's log (``entries``, records.md "The log"):
+    one list per hand dealt, its deal first, then one frame per action in the
+    order accepted (so frame ``i + 1`` is the hand's move ``i``). With ``only``
+    (a hand's number, 1 for the first hand dealt), the other hands' lists are
+    left empty: the game is replayed whole, but only that hand's frames are made.
+
+    Raises:
+        ValueError: the log does not replay (:func:`craits.server.records.replay`).
+    """
+    hands: list[list[Frame]] = []
+
+    def collect(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
+        if game is None:
+            return
+        if kind in (LogEntryKind.START, LogEntryKind.NEXT_HAND):
+            hands.append([])
+        elif kind != LogEntryKind.ACTION or not hands:
+            return
+        if only is None or only == len(hands):
+            steps = hands[-1]
+            move = len(steps) - 1 if steps else None
+            steps.append(frame(game, events, move, data))
+
+    replay(players, rules, entries, collect)
+    return hands
+
+
+def record_frames(record: dict[str, Any]) -> list[list[Frame]]:
+    """Every hand's frames from a game record (its ``players``, ``rules`` and ``log``).
+
+    Raises:
+        ValueError: the record's log does not replay, or its rules or fields are bad.
+    """
+    try:
+        rules = Rules.from_dict(record["rules"])
+        log = [(str(kind), dict(data)) for kind, data in record["log"]]
+        players = len(record["players"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a replayable record: {exc!r}") from None
+    return hand_frames(players, rules, log)
+
+
+def with_frames(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with each hand's ``frames`` added (``craits-server export
+    --frames``); the record is changed in place and returned.
+
+    Raises:
+        ValueError: the record's log does not replay, or gives another number of hands.
+    """
+    frames = record_frames(record)
+    if len(frames) != len(record["hands"]):
+        raise ValueError(
+            f"the log deals {len(frames)} hands, the record holds {len(record['hands'])}"
+        )
+    for hand, steps in zip(record["hands"], frames, strict=True):
+        hand["frames"] = steps
+    return record
+
+
+PAGE = 200
+"""Most frames in one ``replay`` message (§7.3): about 140 KB for eight seats,
+well inside a client's 1 MiB (``scripts/replay_size.py`` measures it)."""
+
+
+class NoSuchHand(LookupError):
+    """``get_replay`` named a hand the game did not deal; ``str()`` says so."""
+
+
+def replay_page(game_row: dict[str, Any], hand: int, offset: int = 0) -> dict[str, Any]:
+    """The ``replay`` message (protocol §7.3) for hand ``hand`` (1 for the first)
+    of the game in ``game_row`` (:meth:`craits.server.journal.Journal.game`'s
+    result): its frames from ``offset`` on, at most :data:`PAGE`, and ``total``,
+    the hand's number of frames (an ``offset`` at or past it gives none).
+
+    Raises:
+        NoSuchHand: the game dealt fewer than ``hand`` hands.
+        ValueError: the log does not replay (a damaged journal).
+    """
+    try:
+        rules = Rules.from_dict(game_row["rules"])
+        log = [(str(kind), dict(data)) for kind, data in game_row["entries"]]
+        players = len(game_row["players"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"game {game_row.get('id')} cannot be read: {exc!r}") from None
+    hands = hand_frames(players, rules, log, only=hand)
+    if not 1 <= hand <= len(hands):
+        raise NoSuchHand(f"game {game_row['id']} has {len(hands)} hand(s), not a hand {hand}")
+    frames = hands[hand - 1]
+    return {
+        "type": ServerMessage.REPLAY,
+        "game": game_row["id"],
+        "hand": hand,
+        "offset": offset,
+        "total": len(frames),
+        "frames": frames[offset : offset + PAGE],
+    }
