@@ -46,6 +46,7 @@ from craits.server.journal import (
     JournalUnwritable,
 )
 from craits.server.records import build_record
+from craits.server.replay import with_frames
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
@@ -422,6 +423,12 @@ def build_export_parser() -> argparse.ArgumentParser:
         "(default: the current folder); '-' writes to stdout",
     )
     p.add_argument("--unfinished", action="store_true", help="include games still in play")
+    p.add_argument(
+        "--frames",
+        action="store_true",
+        help="add each hand's frames, the table after every move, for craits-client "
+        "--replay to step through move by move (docs/records.md, Frames)",
+    )
     return p
 
 
@@ -474,7 +481,11 @@ def _export(journal: JournalReader, args: argparse.Namespace) -> int:
             if row is None:
                 print(f"craits-server export: no game {game_id}", file=sys.stderr)
                 return EXIT_FAILED
-            text = json.dumps(build_record(row), indent=1)
+            record = build_record(row)
+            if args.frames:  # (compact: frames repeat the table at every move)
+                text = json.dumps(with_frames(record), separators=(",", ":"))
+            else:
+                text = json.dumps(record, indent=1)
         except Exception as exc:  # a damaged row or a log that does not replay: name it, go on
             failed[game_id] = str(exc) or type(exc).__name__
             continue

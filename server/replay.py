@@ -8,7 +8,8 @@ and each step of each hand — its deal, then every accepted action — gives on
 a live update's ``view``, protocol §8), every seat's cards (the game is over:
 every hand is shown), the cards the seat to act may play, and the step's events
 as the game made them (protocol §9, unfiltered: a ``dealt`` shows every hand, a
-``drew`` the cards drawn). The client draws a frame with the live table's
+``drew`` the cards drawn; only a reshuffle's order stays out, as in every
+event). The client draws a frame with the live table's
 widgets; it decides no rule and runs no engine.
 """
 
@@ -19,11 +20,20 @@ from typing import Any
 
 from craits.protocol.vocab import LogEntryKind, ServerMessage
 from craits.server.engine import Event, Game, Rules, event_to_dict, view
+from craits.server.engine.events import ShufflePenalty
 
 from .records import Entry, replay
 
 Frame = dict[str, Any]
 """One step of a hand, as ``docs/records.md`` ("Frames") describes it."""
+
+
+def _shown(event: Event) -> Event:
+    """``event`` as a replay shows it: whole, but for a shuffle penalty's new
+    stock order, which no event carries (protocol §9; the record's log has it)."""
+    if type(event) is ShufflePenalty and event.order is not None:
+        return event._replace(order=None)
+    return event
 
 
 def frame(game: Game, events: list[Event], move: int | None, data: dict[str, Any]) -> Frame:
@@ -43,7 +53,7 @@ def frame(game: Game, events: list[Event], move: int | None, data: dict[str, Any
         "move": move,
         "seat": data.get("seat") if move is not None else None,
         "action": data.get("action") if move is not None else None,
-        "events": [event_to_dict(e) for e in events],
+        "events": [event_to_dict(_shown(e)) for e in events],
         "view": view(game, None),
         "hands": [list(h) for h in game.hands],
         "playable": playable,
