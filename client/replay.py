@@ -275,8 +275,9 @@ class TableReplay(Screen[None]):
         Binding("left,p", "back", "Back", show=False),
         Binding("pagedown,right_square_bracket", "next_hand", "Next hand", key_display="PgDn"),
         Binding("pageup,left_square_bracket", "previous_hand", "Prev hand", key_display="PgUp"),
-        Binding("home", "first", "Deal", show=False),
-        Binding("end", "last", "Hand's end", show=False),
+        # (before the result's scroll view's own Home and End: ↑↓ scroll it)
+        Binding("home", "first", "Deal", show=False, priority=True),
+        Binding("end", "last", "Hand's end", show=False, priority=True),
         Binding("q", "app.quit", "Quit"),
     ]
 

@@ -67,7 +67,8 @@ def record_model(record: GameRecord, hands_in_game: int | None = None) -> TableM
     score sheet is every hand's result (protocol §7.1 ``score_sheet``)."""
     total = hands_in_game if hands_in_game is not None else len(record["hands"])
     model = TableModel(name=str(record["table"]), info=table_info(record, total))
-    model.sheet = [sheet_row(h["result"]) for h in record["hands"] if h.get("result")]
+    results = [h["result"] for h in record["hands"]]
+    model.sheet = [sheet_row(r) for r in results if r is not None]
     return model
 
 

@@ -1,63 +1,197 @@
-"""``craits-client --replay FILE``: a real recorded game stepped through hand by hand."""
+"""``craits-client --replay FILE``: a real recorded game, exported with
+``craits-server export --frames``, stepped through move by move on the live
+table's widgets; and a record without frames, hand by hand."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.replay import ReplayApp, load_record
-from craits.server.app import Server, ServerConfig
+from craits.client.replay import HandByHand, ReplayApp, TableReplay, load_record
+from craits.client.widgets import FeltView, HandView, WrappedLog
 from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from tests.client.conftest import screen_text
-from tests.server.conftest import finished_game
+from tests.server.replays import WatchedGame, exported_game
 
 
-@pytest.fixture
-async def record(config: ServerConfig, tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
-    """The record of a whole short game played over TCP at a journaled server."""
-    config.data_dir = tmp_path / "data"
-    srv = Server(config)
-    await srv.start()
-    players, _ = await finished_game(srv)
-    ana = players[0]
-    await ana.send({"type": "list_records"})
-    (entry,) = (await ana.expect("records"))["games"]
-    await ana.send({"type": "get_record", "game": entry["id"]})
-    rec = (await ana.expect("record"))["record"]
-    for p in players:
-        await p.close()
-    await srv.stop()
-    yield rec
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory: pytest.TempPathFactory) -> WatchedGame:
+    """A short game of Ana and a bot at a real server, watched live, exported with frames."""
+    return asyncio.run(exported_game(tmp_path_factory.mktemp("replay")))
 
 
-async def test_replay_steps_through_every_hand_with_all_hands_shown(
-    record: dict[str, Any],
-) -> None:
+def label(card: str) -> str:
+    """A card as ``--ascii`` writes it (``TH`` is ``10H``)."""
+    return card.replace("T", "10")
+
+
+def shown(app: ReplayApp) -> str:
+    """The screen, and the "Every hand" panel's text whole (it may scroll)."""
+    hands = app.screen.query_one("#hands", Static)
+    return screen_text(app) + "\n" + str(hands.render())
+
+
+def felt_text(app: ReplayApp) -> str:
+    felt = app.screen.query_one(FeltView)
+    return "\n".join("".join(text for text, _ in row) for row in felt._runs)
+
+
+def log_lines(app: ReplayApp) -> list[str]:
+    log = app.screen.query_one("#log", WrappedLog)
+    return [text.plain for _, text in log.entries]
+
+
+async def test_steps_move_by_move_on_the_table_forward_and_back(watched: WatchedGame) -> None:
+    record = watched.record
+    frames = record["hands"][0]["frames"]
     app = ReplayApp(record, ascii=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableReplay)
+        moves = len(frames) - 1
+        assert "hand 1/8 . the deal" in screen_text(app)
+        assert app.screen.check_action("back", ()) is None  # greyed at the very start
+        for i in range(1, 4):
+            await pilot.press("right")
+            await pilot.pause()
+            assert f"hand 1/8 . move {i}/{moves}" in screen_text(app)
+            view = frames[i]["view"]
+            felt = app.screen.query_one(FeltView)
+            assert felt.middle.top == view["top"] and felt.middle.stock == view["stock_size"]
+            assert [s.cards for s in sorted(felt.seats, key=lambda s: s.seat)] == view["hand_sizes"]
+            assert label(view["top"]) in felt_text(app)
+            assert len(log_lines(app)) >= i + 1  # the deal's lines and one per move at least
+        await pilot.press("n")
+        await pilot.press("left", "left", "p")
+        await pilot.pause()
+        assert "hand 1/8 . move 1/" in screen_text(app)
+        assert app.screen.query_one(FeltView).middle.top == frames[1]["view"]["top"]
+        await pilot.press("left")
+        await pilot.pause()
+        assert "the deal" in screen_text(app)
+
+
+async def test_jumps_hand_by_hand_and_shows_each_hands_end(watched: WatchedGame) -> None:
+    record = watched.record
+    app = ReplayApp(record, ascii=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for n in range(2, 5):
+            await pilot.press("pagedown")
+            await pilot.pause()
+            assert f"hand {n}/8 . the deal" in screen_text(app)
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert "hand 5/8 . the deal" in screen_text(app)
+        await pilot.press("pageup", "left_square_bracket")
+        await pilot.pause()
+        assert "hand 3/8 . the deal" in screen_text(app)
+        await pilot.press("right", "right", "pageup")  # inside a hand: back to its deal
+        await pilot.pause()
+        assert "hand 3/8 . the deal" in screen_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        hand = record["hands"][2]
+        assert f"move {len(hand['frames']) - 1}/" in screen_text(app)
+        # the hand's result as the live summary shows it: points, not shuffle counts
+        result = app.screen.query_one("#result", Static)
+        text = screen_text(app)
+        assert "Hand 3 of 8 - scores" in text and "Shuffle" in text and "Total" in text
+        for r in hand["result"]["results"]:
+            assert str(r["points"]) in text
+        assert result.display and not app.screen.query_one(HandView).display
+        await pilot.press("right")  # past a hand's end: the next hand's deal
+        await pilot.pause()
+        assert "hand 4/8 . the deal" in screen_text(app)
+        await pilot.press("left")  # and back to the end of the one before
+        await pilot.pause()
+        assert "Hand 3 of 8 - scores" in screen_text(app)
+        await pilot.press("home")
+        await pilot.pause()
+        assert "hand 3/8 . the deal" in screen_text(app)
+        for _ in range(5):
+            await pilot.press("pagedown")
+        await pilot.press("end")
+        await pilot.pause()
+        assert app.screen.check_action("forward", ()) is None  # greyed at the very end
+        assert "Game over after hand 8" in screen_text(app)
+        assert "wins the game" in screen_text(app) or "Shared win" in screen_text(app)
+
+
+async def test_every_hand_is_shown_face_up_and_draws_say_their_cards(
+    watched: WatchedGame,
+) -> None:
+    record = watched.record
+    frames = record["hands"][0]["frames"]
+    app = ReplayApp(record, ascii=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for i, frame in enumerate(frames[:6]):
+            if i:
+                await pilot.press("right")
+                await pilot.pause()
+            text = shown(app)
+            for cards in frame["hands"]:
+                for card in cards:
+                    assert label(card) in text, (i, card)
+            seat = frame["view"]["to_act"]
+            if frame["view"]["phase"] == "play":
+                hand = app.screen.query_one(HandView)
+                assert sorted(hand.cards) == sorted(frame["hands"][seat])
+                assert hand.playable == set(frame["playable"])
+                assert f"{record['players'][seat]}'s hand, to act" in screen_text(app)
+        # a draw of several cards says how many, and which
+        many = [
+            (n, i, e)
+            for n, hand in enumerate(record["hands"])
+            for i, f in enumerate(hand["frames"])
+            for e in f["events"]
+            if e["event"] == "drew" and e["n"] > 1
+        ]
+        assert many, "the game had no draw of several cards"
+        n, i, e = many[0]
+        app.screen.replay.show(type(app.screen.replay.step)(n, i))
+        app.screen.sync()
+        await pilot.pause()
+        drawn = " ".join(label(c) for c in e["cards"])
+        assert any(f"drew {e['n']} cards" in line and drawn in line for line in log_lines(app))
+
+
+async def test_a_record_without_frames_is_shown_hand_by_hand_with_how_to_get_frames(
+    watched: WatchedGame,
+) -> None:
+    record: dict[str, Any] = json.loads(watched.record_file.read_text())
+    for hand in record["hands"]:
+        del hand["frames"]
+    app = ReplayApp(record, ascii=True)  # type: ignore[arg-type]
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
+        assert isinstance(app.screen, HandByHand)
         screen = screen_text(app)
+        assert "export --frames" in screen
         assert "Hand 1 of 8" in screen
-        # every seat's dealt cards are on screen (ASCII suits: 7H -> 7H)
         for cards in record["hands"][0]["dealt"]:
             for card in cards:
-                label = card.replace("T", "10")
-                assert label in screen or card in screen, card
-        assert app.check_action("previous", ()) is None  # greyed out on the first hand
+                assert label(card) in screen, card
+        assert app.screen.check_action("previous", ()) is None  # greyed out on the first hand
         for n in range(2, 9):
             await pilot.press("right")
             await pilot.pause()
             assert f"Hand {n} of 8" in screen_text(app)
-        assert app.check_action("next", ()) is None
-        app.query_one(VerticalScroll).scroll_end(animate=False)
+        assert app.screen.check_action("next", ()) is None
+        app.screen.query_one(VerticalScroll).scroll_end(animate=False)
         await pilot.pause()
-        assert "Game over" in screen_text(app)
+        text = screen_text(app)
+        # scored as the live summary scores: hand points, shuffle penalties, totals
+        assert "Shuffle" in text and "Total" in text and "penalties" not in text
+        assert "wins the game" in text or "Shared win" in text
         await pilot.press("left")
         await pilot.pause()
         assert "Hand 7 of 8" in screen_text(app)
@@ -76,3 +210,13 @@ def test_replay_of_a_file_that_is_not_a_record_is_one_line(tmp_path: Path) -> No
     assert "not a Craits game record" in run.stderr
     with pytest.raises(Exception, match="cannot read"):
         load_record(tmp_path / "missing.json")
+
+
+async def test_damaged_frames_fall_back_to_hand_by_hand(watched: WatchedGame) -> None:
+    record: dict[str, Any] = json.loads(watched.record_file.read_text())
+    record["hands"][0]["frames"] = [{"view": {}}]  # not a frame
+    app = ReplayApp(record, ascii=True)  # type: ignore[arg-type]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandByHand)
+        assert "Hand 1 of 8" in screen_text(app)
