@@ -29,7 +29,6 @@ from craits.protocol.actions import (
     parse_action,
 )
 from craits.protocol.types import GameRecord, HandEndedEvent, Move, RecordHand
-from craits.protocol.vocab import AbandonReason
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -42,7 +41,7 @@ from textual.widgets import Footer, Static
 
 from . import presenter, tableview
 from .cards import CardStyle, sort_key
-from .replayview import NO_FRAMES_HINT, Replay, Step, has_frames, record_model
+from .replayview import ABANDONED, NO_FRAMES_HINT, Replay, Step, has_frames, record_model
 from .results import hand_table, standings, summary
 from .sheet import score_sheet
 from .widgets import AsciiFilter, FeltView, FixedText, HandView, WrappedLog
@@ -151,13 +150,6 @@ def _scoring(record: GameRecord, result: HandEndedEvent, style: CardStyle) -> li
     if result["game_over"]:
         parts.append(standings(result, model, style))
     return parts
-
-
-ABANDONED: dict[str, str] = {
-    AbandonReason.NOBODY_CONNECTED: "abandoned, nobody was connected",
-    AbandonReason.CLOSED_BY_CREATOR: "abandoned, its creator closed the table",
-}
-"""A record's ``abandoned`` in words (``docs/records.md``)."""
 
 
 def render_hand(record: GameRecord, index: int, style: CardStyle) -> RenderableType:
@@ -323,7 +315,7 @@ class TableReplay(Screen[None]):
         else:
             self._show_hand()
         self.query_one("#hands", Static).update(replay.hands_text())
-        self.query_one("#prompt", FixedText).update(self._prompt())
+        self.query_one("#prompt", FixedText).update(replay.prompt())
         log = self.query_one("#log", WrappedLog)
         log.clear()
         bullet = presenter.log_bullet(self.style)
@@ -348,13 +340,6 @@ class TableReplay(Screen[None]):
             parts.append(score_sheet(model, self.style, max(20, self.size.width // 2)))
         self.query_one("#result", Static).update(Group(*parts))
         self.query_one("#result-box", VerticalScroll).scroll_home(animate=False)
-
-    def _prompt(self) -> Text:
-        out = self.replay.prompt()
-        why = ABANDONED.get(self.replay.record.get("abandoned") or "")
-        if why is not None and self.replay.at_end():
-            out.append(f" The game ended here, unfinished: {why}.", style="bold")
-        return out
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out the keys that would go past the first or last step or hand."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from craits.protocol.types import GameRecord, ReplayFrame, SeatInfo, TableInfo
-from craits.protocol.vocab import EventKind, Phase, TableState
+from craits.protocol.vocab import AbandonReason, EventKind, Phase, TableState
 from rich.text import Text
 
 from .cards import CardStyle, sort_key
@@ -29,6 +29,13 @@ NO_FRAMES_HINT = (
     "through it on the table. Shown hand by hand."
 )
 """The one line a viewer shows for a record without frames."""
+
+
+ABANDONED: dict[str, str] = {
+    AbandonReason.NOBODY_CONNECTED: "abandoned, nobody was connected",
+    AbandonReason.CLOSED_BY_CREATOR: "abandoned, its creator closed the table",
+}
+"""A record's ``abandoned`` in words (``docs/records.md``)."""
 
 
 def has_frames(record: GameRecord) -> bool:
@@ -237,7 +244,9 @@ class Replay:
         elif self.step.hand + 1 < len(self.frames):
             out.append("\nPgDn or →: the next hand's deal.", style="italic")
         else:
-            out.append("\nThe end of the record.", style="italic")
+            why = ABANDONED.get(self.record.get("abandoned") or "")
+            end = f"The game ended here, unfinished: {why}." if why else "The end of the record."
+            out.append("\n" + end, style="bold" if why else "italic")
         return out
 
     def hands_text(self) -> Text:

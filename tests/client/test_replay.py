@@ -27,6 +27,12 @@ def watched(tmp_path_factory: pytest.TempPathFactory) -> WatchedGame:
     return asyncio.run(exported_game(tmp_path_factory.mktemp("replay")))
 
 
+@pytest.fixture
+def record(watched: WatchedGame) -> dict[str, Any]:
+    """The record of that game (its hands with their frames)."""
+    return watched.record
+
+
 def label(card: str) -> str:
     """A card as ``--ascii`` writes it (``TH`` is ``10H``)."""
     return card.replace("T", "10")
@@ -220,3 +226,19 @@ async def test_damaged_frames_fall_back_to_hand_by_hand(watched: WatchedGame) ->
         await pilot.pause()
         assert isinstance(app.screen, HandByHand)
         assert "Hand 1 of 8" in screen_text(app)
+
+
+async def test_the_table_replay_of_an_abandoned_game_says_so_at_its_end(
+    watched: WatchedGame,
+) -> None:
+    record: dict[str, Any] = json.loads(watched.record_file.read_text())
+    record.update(complete=False, abandoned="nobody_connected", hands=record["hands"][:2])
+    app = ReplayApp(record, ascii=True)  # type: ignore[arg-type]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "unfinished" not in screen_text(app)
+        await pilot.press("pagedown", "end")
+        await pilot.pause()
+        assert "The game ended here, unfinished: abandoned, nobody was connected" in (
+            screen_text(app)
+        )
