@@ -243,6 +243,10 @@ class HandByHand(Screen[None]):
             self.show()
 
 
+RESULT_WIDTH = 110
+"""Below this many columns a hand's result takes the whole width (the log gives way)."""
+
+
 class TableReplay(Screen[None]):
     """A record with frames, move by move on the live game's table: the seats
     around it, the discard pile, the stock, the count and the suit in force
@@ -260,14 +264,27 @@ class TableReplay(Screen[None]):
     TableReplay #result-box { display: none; height: 1fr; padding: 0 1; }
     TableReplay.-over #result-box { display: block; }
     TableReplay.-over #hand { display: none; }
+    TableReplay.-over.-narrow #right { display: none; }
     TableReplay #prompt { height: 3; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,n", "forward", "Move", key_display="←→"),
         Binding("left,p", "back", "Back", show=False),
-        Binding("pagedown,right_square_bracket", "next_hand", "Next hand", key_display="PgDn"),
-        Binding("pageup,left_square_bracket", "previous_hand", "Prev hand", key_display="PgUp"),
-        # (before the result's scroll view's own Home and End: ↑↓ scroll it)
+        # (before the result's scroll view's own PgDn, PgUp, Home and End: ↑↓ scroll it)
+        Binding(
+            "pagedown,right_square_bracket",
+            "next_hand",
+            "Next hand",
+            key_display="PgDn",
+            priority=True,
+        ),
+        Binding(
+            "pageup,left_square_bracket",
+            "previous_hand",
+            "Prev hand",
+            key_display="PgUp",
+            priority=True,
+        ),
         Binding("home", "first", "Deal", show=False, priority=True),
         Binding("end", "last", "Hand's end", show=False, priority=True),
         Binding("q", "app.quit", "Quit"),
@@ -277,6 +294,7 @@ class TableReplay(Screen[None]):
         super().__init__()
         self.replay = replay
         self.style = replay.style
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         """Top bar; the table, the hand (or the result) and the step in words on
@@ -298,6 +316,7 @@ class TableReplay(Screen[None]):
         """Titles and the first step."""
         self.query_one("#hands").border_title = "Every hand"
         self.query_one("#log").border_title = "This hand"
+        self._ready = True
         self.sync()
 
     def sync(self) -> None:
@@ -310,6 +329,7 @@ class TableReplay(Screen[None]):
         felt.show(tableview.seat_views(model, timer=False), tableview.middle_view(model))
         over = replay.hand_over
         self.set_class(over, "-over")
+        self.set_class(self.app.size.width < RESULT_WIDTH, "-narrow")  # the result: full width
         if over and model.last_result is not None:
             self._show_result(model.last_result)
         else:
@@ -354,6 +374,11 @@ class TableReplay(Screen[None]):
         if action == "next_hand":
             return hand < len(replay.frames) - 1 or None
         return True
+
+    def on_resize(self) -> None:
+        """Another size: lay the step out for it."""
+        if self._ready:
+            self.sync()
 
     def _moved(self, moved: bool) -> None:
         if moved:

@@ -242,3 +242,21 @@ async def test_the_table_replay_of_an_abandoned_game_says_so_at_its_end(
         assert "The game ended here, unfinished: abandoned, nobody was connected" in (
             screen_text(app)
         )
+
+
+async def test_at_80x24_with_ascii_every_step_is_ascii_and_a_result_takes_the_width(
+    watched: WatchedGame,
+) -> None:
+    app = ReplayApp(watched.record, ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for keys in ([], ["right"] * 3, ["end"], ["pagedown"] * 7 + ["end"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            text = screen_text(app)
+            assert [line for line in text.splitlines() if not line.isascii()] == [], text
+        # the last hand's end: the result across the whole width, the log gives way
+        assert not app.screen.query_one("#right").display
+        assert "Game over after hand 8" in text and "Total" in text
+        await pilot.press("home")
+        await pilot.pause()
+        assert app.screen.query_one("#right").display
