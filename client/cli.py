@@ -90,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--replay",
         metavar="FILE",
         type=Path,
-        help="step through a recorded game (craits-server export) hand by hand, all hands shown",
+        help="step through a recorded game, all hands shown: move by move on the table "
+        "for a record from craits-server export --frames, else hand by hand",
     )
     p.add_argument(
         "--ascii",

@@ -74,7 +74,7 @@ from craits.server.engine import Rules
 from craits.server.interfaces import TableError
 from craits.server.journal import JournalError
 from craits.server.records import build_record, iso_time
-from craits.server.replay import NoSuchHand, replay_page
+from craits.server.replay import NoSuchHand, cached_frames, replay_page
 
 if TYPE_CHECKING:
     from craits.server.connection import Client
@@ -448,14 +448,18 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
     """One hand of a finished game move by move (§7.3, ``docs/records.md``
     "Frames"), at most :data:`~craits.server.replay.PAGE` frames from ``offset``;
     ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
-    did not deal. Anyone may ask, as for ``get_record``."""
+    did not deal. Anyone may ask, as for ``get_record``. The frames of the hands
+    asked last are kept (:func:`~craits.server.replay.cached_frames`)."""
+    game, hand = msg["game"], msg["hand"]
     try:
-        row = _finished_game(client, msg["game"])
-        page = replay_page(row, msg["hand"], msg.get("offset", 0))
+        frames = cached_frames(
+            client.server.journal, game, hand, lambda: _finished_game(client, game)
+        )
     except NoSuchHand as exc:
         raise TableError(ErrorCode.NO_SUCH_HAND, str(exc)) from None
     except (JournalError, ValueError):
         raise _damaged(msg["game"]) from None
+    page = replay_page(game, hand, frames, msg.get("offset", 0))
     client.send(cast(ReplayMsg, page))  # built to §7.3, as the type says
 
 

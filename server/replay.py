@@ -15,8 +15,10 @@ widgets; it decides no rule and runs no engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from craits.protocol.vocab import LogEntryKind, ServerMessage
 from craits.server.engine import Event, Game, Rules, event_to_dict, view
@@ -131,11 +133,9 @@ class NoSuchHand(LookupError):
     """``get_replay`` named a hand the game did not deal; ``str()`` says so."""
 
 
-def replay_page(game_row: dict[str, Any], hand: int, offset: int = 0) -> dict[str, Any]:
-    """The ``replay`` message (protocol §7.3) for hand ``hand`` (1 for the first)
-    of the game in ``game_row`` (:meth:`craits.server.journal.Journal.game`'s
-    result): its frames from ``offset`` on, at most :data:`PAGE`, and ``total``,
-    the hand's number of frames (an ``offset`` at or past it gives none).
+def row_frames(game_row: dict[str, Any], hand: int) -> list[Frame]:
+    """The frames of hand ``hand`` (1 for the first) of the game in ``game_row``
+    (:meth:`craits.server.journal.Journal.game`'s result).
 
     Raises:
         NoSuchHand: the game dealt fewer than ``hand`` hands.
@@ -150,12 +150,50 @@ def replay_page(game_row: dict[str, Any], hand: int, offset: int = 0) -> dict[st
     hands = hand_frames(players, rules, log, only=hand)
     if not 1 <= hand <= len(hands):
         raise NoSuchHand(f"game {game_row['id']} has {len(hands)} hand(s), not a hand {hand}")
-    frames = hands[hand - 1]
+    return hands[hand - 1]
+
+
+def replay_page(game: int, hand: int, frames: list[Frame], offset: int = 0) -> dict[str, Any]:
+    """The ``replay`` message (protocol §7.3) for hand ``hand`` of game ``game``
+    whose frames are ``frames``: those from ``offset`` on, at most :data:`PAGE`,
+    and ``total``, their number (an ``offset`` at or past it gives none)."""
     return {
         "type": ServerMessage.REPLAY,
-        "game": game_row["id"],
+        "game": game,
         "hand": hand,
         "offset": offset,
         "total": len(frames),
         "frames": frames[offset : offset + PAGE],
     }
+
+
+CACHED_HANDS = 2
+"""Hands whose frames a server keeps, per journal: a client pages through one
+hand (a long hand is several requests), and each would replay the game again.
+A finished game never changes, so what is kept stays true; a few MB at most."""
+
+_cache: WeakKeyDictionary[object, OrderedDict[tuple[int, int], list[Frame]]] = WeakKeyDictionary()
+
+
+def cached_frames(
+    journal: object, game: int, hand: int, row: Callable[[], dict[str, Any]]
+) -> list[Frame]:
+    """:func:`row_frames` of finished game ``game``'s row (``row()`` reads it
+    from ``journal``), kept for the :data:`CACHED_HANDS` hands asked last of
+    that journal (``None``: nothing is kept).
+
+    Raises:
+        NoSuchHand, ValueError: as :func:`row_frames`; whatever ``row`` raises.
+    """
+    if journal is None:  # (a server without a journal: ``row`` says there is no game)
+        return row_frames(row(), hand)
+    kept = _cache.setdefault(journal, OrderedDict())
+    key = (game, hand)
+    frames = kept.get(key)
+    if frames is None:
+        frames = row_frames(row(), hand)
+        kept[key] = frames
+        while len(kept) > CACHED_HANDS:
+            kept.popitem(last=False)
+    kept.move_to_end(key)
+    return frames

@@ -167,3 +167,12 @@ def test_a_page_of_an_eight_seat_game_fits_a_clients_frame_limit() -> None:
         }
         largest = max(largest, len(encode(message)))
     assert largest < MAX_SERVER_FRAME // 2, largest
+
+
+async def test_get_replay_at_a_server_without_a_journal_is_no_such_game(
+    server: Server, connect: Any
+) -> None:
+    p = await connect("Rae")
+    await p.send({"type": "get_replay", "game": 1, "hand": 1})
+    error = await p.expect("error")
+    assert error["code"] == "no_such_game"
