@@ -260,7 +260,8 @@ class TableReplay(Screen[None]):
     """
 
     DEFAULT_CSS = """
-    TableReplay #hands { height: auto; max-height: 12; }
+    TableReplay #hands { height: auto; }
+    TableReplay #log { min-height: 3; }
     TableReplay #result-box { display: none; height: 1fr; padding: 0 1; }
     TableReplay.-over #result-box { display: block; }
     TableReplay.-over #hand { display: none; }
@@ -318,6 +319,7 @@ class TableReplay(Screen[None]):
         self.query_one("#log").border_title = "This hand"
         self._ready = True
         self.sync()
+        self.call_after_refresh(self.sync)  # (again, now that the panels have their widths)
 
     def sync(self) -> None:
         """Draw the step the replay stands at."""
@@ -334,7 +336,8 @@ class TableReplay(Screen[None]):
             self._show_result(model.last_result)
         else:
             self._show_hand()
-        self.query_one("#hands", Static).update(replay.hands_text())
+        hands = self.query_one("#hands", Static)
+        hands.update(replay.hands_text(hands.content_size.width))
         self.query_one("#prompt", FixedText).update(replay.prompt())
         log = self.query_one("#log", WrappedLog)
         log.clear()

@@ -249,26 +249,28 @@ class Replay:
             out.append("\n" + end, style="bold" if why else "italic")
         return out
 
-    def hands_text(self) -> Text:
-        """Every seat's cards, one line each, face up: the seat to act marked
-        with the turn marker, the cards it may play in bold and underlined."""
+    def hands_text(self, width: int = 0) -> Text:
+        """Every seat's cards, a line each (``width``: the columns there are;
+        a line too long for them runs its cards together), face up: the seat
+        to act marked with the turn marker, the cards it may play in bold and
+        underlined."""
         frame = self.frame
         view = frame["view"]
         playing = view["phase"] == Phase.PLAY
         playable = set(frame["playable"])
-        out = Text()
+        lines = []
         for seat, cards in enumerate(frame["hands"]):
             to_act = playing and seat == view["to_act"]
-            if seat:
-                out.append("\n")
-            out.append(f"{self.style.turn_marker if to_act else ' '} ", style="bold")
-            out.append(self.model.name_of(seat), style="bold" if to_act else "")
-            out.append(f" ({len(cards)}): ", style="dim")
-            for i, card in enumerate(sorted(cards, key=sort_key)):
-                if i:
-                    out.append(" ")
-                look = "bold underline" if to_act and card in playable else ""
-                out.append_text(self.style.card(card, look))
-            if not cards:
-                out.append("out", style="italic")
-        return out
+            line = Text(f"{self.style.turn_marker if to_act else ' '} ", style="bold")
+            line.append(self.model.name_of(seat), style="bold" if to_act else "")
+            line.append(f" {len(cards)}: ", style="dim")
+            faces = [
+                self.style.card(card, "bold underline" if to_act and card in playable else "")
+                for card in sorted(cards, key=sort_key)
+            ]
+            spaced = Text(" ").join(faces)
+            if width and line.cell_len + spaced.cell_len > width:
+                spaced = Text("").join(faces)
+            line.append_text(spaced if cards else Text("out", style="italic"))
+            lines.append(line)
+        return Text("\n").join(lines)
