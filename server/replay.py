@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from craits.protocol.vocab import LogEntryKind, ServerMessage
-from craits.server.engine import Event, Game, Rules, event_to_dict, view
+from craits.server.engine import Event, Game, Play, Rules, event_to_dict, view
 from craits.server.engine.events import ShufflePenalty
 
 from .records import Entry, replay
@@ -49,8 +50,8 @@ def frame(game: Game, events: list[Event], move: int | None, data: dict[str, Any
     ``playable`` (the distinct cards the seat to act may play now, R4, R6;
     empty when none or between hands)."""
     to_act = game.to_act
-    legal = view(game, to_act)["legal"] if to_act is not None else []
-    playable = list(dict.fromkeys(a["play"] for a in legal if "play" in a))
+    legal = game.legal_actions(to_act) if to_act is not None else []
+    playable = list(dict.fromkeys(a.card for a in legal if type(a) is Play))
     return {
         "move": move,
         "seat": data.get("seat") if move is not None else None,
@@ -69,7 +70,8 @@ def hand_frames(
     one list per hand dealt, its deal first, then one frame per action in the
     order accepted (so frame ``i + 1`` is the hand's move ``i``). With ``only``
     (a hand's number, 1 for the first hand dealt), the other hands' lists are
-    left empty: the game is replayed whole, but only that hand's frames are made.
+    left empty and those after it left out: the game is replayed up to that
+    hand's end, and only its frames are made.
 
     Raises:
         ValueError: the log does not replay (:func:`craits.server.records.replay`).
@@ -80,6 +82,8 @@ def hand_frames(
         if game is None:
             return
         if kind in (LogEntryKind.START, LogEntryKind.NEXT_HAND):
+            if only is not None and len(hands) == only:
+                raise _Done  # the hand asked for is over: the rest is not needed
             hands.append([])
         elif kind != LogEntryKind.ACTION or not hands:
             return
@@ -88,8 +92,13 @@ def hand_frames(
             move = len(steps) - 1 if steps else None
             steps.append(frame(game, events, move, data))
 
-    replay(players, rules, entries, collect)
+    with suppress(_Done):
+        replay(players, rules, entries, collect)
     return hands
+
+
+class _Done(Exception):
+    """Internal: :func:`hand_frames` has the one hand it was asked for."""
 
 
 def record_frames(record: dict[str, Any]) -> list[list[Frame]]:
