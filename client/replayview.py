@@ -24,9 +24,9 @@ from .describe import Describer
 from .model import TableModel, sheet_row
 
 NO_FRAMES_HINT = (
-    "This record has no move-by-move frames: export it with "
-    "craits-server export --frames (or ask a server with get_replay) to step "
-    "through it on the table. Shown hand by hand."
+    "This record has no move-by-move frames: export it with craits-server "
+    "export --frames, or open it from its server with craits-client ADDRESS "
+    "--replay-game N, to step through it on the table. Shown hand by hand."
 )
 """The one line a viewer shows for a record without frames."""
 

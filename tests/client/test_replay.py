@@ -13,12 +13,16 @@ from typing import Any
 
 import pytest
 from craits.client.replay import HandByHand, ReplayApp, TableReplay, load_record
+from craits.client.replayfetch import fetch_record
 from craits.client.widgets import FeltView, HandView, WrappedLog
+from craits.protocol.client import ConnectError
+from craits.server.app import Server
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tests.client.conftest import screen_text
-from tests.server.replays import WatchedGame, exported_game
+from tests.server.processes import free_port
+from tests.server.replays import WatchedGame, exported_game, quick_config
 
 
 @pytest.fixture(scope="module")
@@ -260,3 +264,34 @@ async def test_at_80x24_with_ascii_every_step_is_ascii_and_a_result_takes_the_wi
         await pilot.press("home")
         await pilot.pause()
         assert app.screen.query_one("#right").display
+
+
+async def test_a_game_fetched_from_its_server_is_the_exported_one_with_its_frames(
+    watched: WatchedGame,
+) -> None:
+    srv = Server(quick_config(watched.data))
+    await srv.start()
+    try:
+        record = await fetch_record("127.0.0.1", srv.port, "Rae", 1)
+        assert record == watched.record
+        with pytest.raises(ConnectError, match="refused: there is no finished game 9"):
+            await fetch_record("127.0.0.1", srv.port, "Rae", 9)
+        app = ReplayApp(record, ascii=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("right")
+            await pilot.pause()
+            assert isinstance(app.screen, TableReplay)
+            assert "hand 1/8 . move 1/" in screen_text(app)
+    finally:
+        await srv.stop()
+
+
+def test_replay_game_from_a_server_that_is_not_there_is_one_line() -> None:
+    port = free_port()
+    run = subprocess.run(
+        [sys.executable, "-m", "craits.client.cli", f"127.0.0.1:{port}", "--replay-game", "1"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode != 0
+    assert run.stderr.strip().count("\n") == 0 and "craits-client:" in run.stderr, run.stderr
