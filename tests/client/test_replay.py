@@ -4,7 +4,6 @@ table's widgets; and a record without frames, hand by hand."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -22,13 +21,13 @@ from textual.widgets import Static
 
 from tests.client.conftest import screen_text
 from tests.server.processes import free_port
-from tests.server.replays import WatchedGame, exported_game, quick_config
+from tests.server.replays import WatchedGame, quick_config
 
 
-@pytest.fixture(scope="module")
-def watched(tmp_path_factory: pytest.TempPathFactory) -> WatchedGame:
-    """A short game of Ana and a bot at a real server, watched live, exported with frames."""
-    return asyncio.run(exported_game(tmp_path_factory.mktemp("replay")))
+@pytest.fixture
+def watched(watched_game: WatchedGame) -> WatchedGame:
+    """The session's watched and exported game (``tests/conftest.py``)."""
+    return watched_game
 
 
 @pytest.fixture

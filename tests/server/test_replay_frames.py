@@ -4,7 +4,6 @@ export --frames`` and served over TCP, against what a spectator saw live."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -23,12 +22,13 @@ from craits.server.replay import PAGE, hand_frames
 from tests.protocol.shapes import problems
 from tests.server.conftest import Player
 from tests.server.processes import run_export
-from tests.server.replays import WatchedGame, exported_game, quick_config
+from tests.server.replays import WatchedGame, quick_config
 
 
-@pytest.fixture(scope="module")
-def watched(tmp_path_factory: pytest.TempPathFactory) -> WatchedGame:
-    return asyncio.run(exported_game(tmp_path_factory.mktemp("replay")))
+@pytest.fixture
+def watched(watched_game: WatchedGame) -> WatchedGame:
+    """The session's watched and exported game (``tests/conftest.py``)."""
+    return watched_game
 
 
 def as_spectator(event: dict[str, Any]) -> dict[str, Any]:
