@@ -31,6 +31,7 @@ from .cards import unicode_suits_ok
 from .known_hosts import KnownHosts, ServerTrust
 from .options import describe_rules
 from .replayfetch import fetch_record
+from .store import default_path
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -245,7 +246,8 @@ def replay(path: Path | GameRecord, ascii: bool) -> int:
         print(f"craits-client: {exc}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        ReplayApp(record, ascii=ascii or not unicode_suits_ok()).run()
+        prefs = default_path().parent  # the client's kept theme and motion
+        ReplayApp(record, ascii=ascii or not unicode_suits_ok(), prefs=prefs).run()
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     return 0

@@ -15,8 +15,9 @@ what the record holds.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from craits.protocol.actions import (
     ActionFormError,
@@ -32,7 +33,7 @@ from craits.protocol.types import GameRecord, HandEndedEvent, Move, RecordHand
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.filter import Monochrome, NoColor
@@ -41,6 +42,8 @@ from textual.widgets import Footer, Static
 
 from . import presenter, tableview
 from .cards import CardStyle, sort_key
+from .looks import Looks
+from .prefs import PrefsStore
 from .replayview import ABANDONED, NO_FRAMES_HINT, Replay, Step, has_frames, record_model
 from .results import hand_table, standings, summary
 from .sheet import score_sheet
@@ -427,8 +430,12 @@ class ReplayApp(App[None]):
     ASCII_KEYS: ClassVar[dict[str, str]] = {"←→": "<- ->", "⏎": "Enter", "?": "?"}
     """Key names shown with ``--ascii``."""
 
-    def __init__(self, record: GameRecord, ascii: bool = False):
+    def __init__(self, record: GameRecord, ascii: bool = False, prefs: Path | None = None):
+        """``prefs``: the folder of the client's preferences, whose theme and
+        motion the viewer takes and keeps, as the client does (None: Textual's
+        defaults, nothing kept)."""
         super().__init__()
+        self.looks = Looks(self, PrefsStore(prefs)) if prefs is not None else None
         if self.no_color:  # as the live client: the terminal's own colours
             self._filters[:] = [
                 NoColor() if isinstance(f, Monochrome) else f for f in self._filters
@@ -443,6 +450,17 @@ class ReplayApp(App[None]):
                 self.replay = Replay(record, self.style)
             except DAMAGED:
                 self.replay = None  # damaged frames: hand by hand, as without
+
+    def on_mount(self) -> None:
+        """The kept theme and motion."""
+        if self.looks is not None:
+            self.looks.apply()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette: Textual's commands, then the looks (theme, motion)."""
+        yield from super().get_system_commands(screen)
+        if self.looks is not None:
+            yield from self.looks.commands(screen)
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain letters with ``--ascii``."""

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.client.prefs import PrefsStore
 from craits.client.replay import HandByHand, ReplayApp, TableReplay, load_record
 from craits.client.replayfetch import fetch_record
 from craits.client.widgets import FeltView, HandView, WrappedLog
@@ -294,3 +295,14 @@ def test_replay_game_from_a_server_that_is_not_there_is_one_line() -> None:
     )
     assert run.returncode != 0
     assert run.stderr.strip().count("\n") == 0 and "craits-client:" in run.stderr, run.stderr
+
+
+async def test_the_viewer_takes_the_clients_kept_theme(
+    watched: WatchedGame, tmp_path: Path
+) -> None:
+    PrefsStore(tmp_path).save(theme="textual-light")
+    app = ReplayApp(watched.record, ascii=True, prefs=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.theme == "textual-light"
+    assert ReplayApp(watched.record).looks is None  # (tests and the like: nothing kept)
