@@ -28,7 +28,7 @@ from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server import config as settings
 from craits.server import logs, metrics
-from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
 from craits.server.cluster.options import (
@@ -49,7 +49,7 @@ from craits.server.records import build_record
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
-from craits.server.web import game_address, start_web, stop_web, web_url
+from craits.server.web import game_address, start_web, stop_web, web_relays, web_url
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -209,6 +209,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="connections one address (IPv4, or IPv6 /64) may hold at once "
         f"(default {DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0 no limit, e.g. for load tests "
         "from one machine)",
+    )
+    p.add_argument(  # a web front's visitors, each counted as their own address (§4.1)
+        "--trusted-relay",
+        action="append",
+        type=relay_setting,
+        default=[],
+        metavar="ADDR",
+        help="an address or network (10.0.0.5, 10.0.0.0/24) whose connections may give "
+        "the address of the person they speak for, which then counts for the limits per "
+        "address: a craits-web on another machine (repeatable; --web trusts its own)",
     )
     p.add_argument(
         "--invite-tries",
@@ -635,6 +645,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
+        trusted_relays=(*args.trusted_relay, *(web_relays(args.host) if args.web else ())),
         max_tables=args.max_tables,
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,

@@ -1,7 +1,9 @@
 """``craits-server --web PORT``: the web page beside the game, as a child process.
 
 The server starts ``craits-web`` (``python -m craits.client.web``, the package
-:mod:`craits.client.web`) pointed at itself and stops it when it stops. A child
+:mod:`craits.client.web`) pointed at itself and stops it when it stops, and
+trusts it as a relay (:func:`web_relays`): each visitor's connection counts
+against the visitor's own address, not the web process's (protocol §4.1). A child
 process keeps the web side's imports, its visitors' client processes and any
 crash of theirs out of the game server's event loop; the server imports nothing
 of the client.
@@ -11,8 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import signal
+import socket
 import sys
+
+from craits.server.address_limit import LOOPBACK_RELAYS
 
 WEB_COMMAND = [sys.executable, "-m", "craits.client.web"]
 """``craits-web``, as this interpreter runs it."""
@@ -26,6 +32,23 @@ def game_address(host: str, port: int) -> str:
     if host in _ANY:
         host = "127.0.0.1"
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def web_relays(host: str) -> tuple[str, ...]:
+    """The addresses the web process's connections come from, to trust as a
+    relay: the loopback, and ``host`` (the server's ``--host``) when the server
+    listens on that one address (a name: the addresses it resolves to)."""
+    if host in _ANY:
+        return LOOPBACK_RELAYS
+    try:
+        return (*LOOPBACK_RELAYS, str(ipaddress.ip_address(host)))
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except OSError:
+        return LOOPBACK_RELAYS
+    return (*LOOPBACK_RELAYS, *sorted({str(info[4][0]) for info in found}))
 
 
 async def start_web(

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from aiohttp import web
 from craits.protocol.address import Target
 from textual_serve.server import Server
 
+from .addresses import IPNetwork, visitor_address
 from .service import VisitorAppService, Zygote, client_argv
 from .visitors import (
     VISITOR_COOKIE,
@@ -90,6 +92,11 @@ class CraitsWebServer(Server):
         prefork: fork each visitor's client from a process that has imported the
             client once (:mod:`.zygote`: a fraction of the memory and start-up
             CPU); else start each one as a new process, as textual-serve does.
+        proxies: reverse proxies trusted to say (``X-Forwarded-For``) whom they
+            forward for (:func:`~.addresses.visitor_address`).
+        forward_addresses: tell the game server each visitor's address
+            (``hello.forwarded_for``, protocol §4.1; the server must trust this
+            one as a relay), so its limits per address count each visitor apart.
     """
 
     def __init__(
@@ -103,6 +110,8 @@ class CraitsWebServer(Server):
         max_sessions: int = 50,
         log_level: str = "INFO",
         prefork: bool = True,
+        proxies: Sequence[IPNetwork] = (),
+        forward_addresses: bool = True,
     ) -> None:
         super().__init__(
             "craits-client",
@@ -116,6 +125,8 @@ class CraitsWebServer(Server):
         self.game = game
         self.log_level = log_level
         self.prefork = prefork
+        self.proxies = tuple(proxies)
+        self.forward_addresses = forward_addresses
         self.zygote: Zygote | None = None
         """The pre-forked client, while it runs (``prefork``)."""
         self.configured_url = public_url.rstrip("/") if public_url else None
@@ -334,8 +345,9 @@ class CraitsWebServer(Server):
         height = _cells(request.query.get("height"), 24)
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        address = self._visitor_address(request)
         service = VisitorAppService(
-            client_argv(self.game, pending.name, pending.launch),
+            client_argv(self.game, pending.name, pending.launch, address),
             self.visitors.environment(pending.visitor_id),
             zygote=self.zygote,
             write_bytes=websocket.send_bytes,
@@ -354,7 +366,8 @@ class CraitsWebServer(Server):
             task.add_done_callback(self._retiring.discard)
         try:
             await service.start(width, height)
-            log.info("visitor %s: client process %s", self.visitors.key(cookie), service.pid)
+            key = self.visitors.key(pending.visitor_id)
+            log.info("visitor %s at %s: client process %s", key, address, service.pid)
             await self._process_messages(websocket, service)
         except asyncio.CancelledError:
             await websocket.close()
@@ -366,6 +379,13 @@ class CraitsWebServer(Server):
                 del self.by_visitor[pending.visitor_id]
             await retire(service)
         return websocket
+
+    def _visitor_address(self, request: web.Request) -> str | None:
+        """The visitor's address to give the game server, or None (not asked to)."""
+        if not self.forward_addresses:
+            return None
+        forwarded = request.headers.getall("X-Forwarded-For", [])
+        return visitor_address(request.remote, forwarded, self.proxies)
 
 
 async def retire(service: VisitorAppService) -> None:
