@@ -18,7 +18,7 @@ import signal
 import socket
 import sys
 
-from craits.server.address_limit import LOOPBACK_RELAYS
+from craits.server.address_limit import LOOPBACK_RELAYS, relay_setting
 
 WEB_COMMAND = [sys.executable, "-m", "craits.client.web"]
 """``craits-web``, as this interpreter runs it."""
@@ -36,19 +36,18 @@ def game_address(host: str, port: int) -> str:
 
 def web_relays(host: str) -> tuple[str, ...]:
     """The addresses the web process's connections come from, to trust as a
-    relay: the loopback, and ``host`` (the server's ``--host``) when the server
-    listens on that one address (a name: the addresses it resolves to)."""
-    if host in _ANY:
-        return LOOPBACK_RELAYS
-    try:
-        return (*LOOPBACK_RELAYS, str(ipaddress.ip_address(host)))
-    except ValueError:
-        pass
-    try:
-        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    except OSError:
-        return LOOPBACK_RELAYS
-    return (*LOOPBACK_RELAYS, *sorted({str(info[4][0]) for info in found}))
+    relay (as ``--trusted-relay`` writes them): the loopback, and ``host`` (the
+    server's ``--host``) when the server listens on that one address (a name:
+    the addresses it resolves to)."""
+    found: list[str] = []
+    if host not in _ANY:
+        try:
+            found = [str(ipaddress.ip_address(host))]
+        except ValueError:
+            with contextlib.suppress(OSError):
+                infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+                found = sorted({str(info[4][0]) for info in infos})
+    return tuple(dict.fromkeys([*LOOPBACK_RELAYS, *map(relay_setting, found)]))
 
 
 async def start_web(
