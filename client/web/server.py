@@ -4,8 +4,9 @@ Routes (all under ``--public-url``):
 
 * ``GET /`` — the game page; before the browser has a name, the name page. The
   query (``?table=NAME``, ``&watch=1``, ``&code=CODE``) is checked
-  (:class:`~.visitors.Launch`) and kept server-side under a one-use launch key;
-  the page's websocket names only that key. Sets the visitor cookie (random,
+  (:class:`~.visitors.Launch`) and kept server-side under a one-use launch key,
+  with the visitor's address (:mod:`.addresses`; the game server is told it,
+  protocol §4.1); the page's websocket names only that key. Sets the visitor cookie (random,
   HttpOnly, SameSite=Lax; Secure behind https) when the browser has none.
 * ``GET /name`` — the name page again (to change it); ``POST /name`` keeps the
   visitor's name, then back to ``/`` with the same link.
@@ -69,12 +70,15 @@ COOKIE_MAX_AGE = 400 * 24 * 3600
 
 @dataclass(frozen=True, slots=True)
 class PendingLaunch:
-    """A page served and its websocket not yet opened: whose, going where, when."""
+    """A page served and its websocket not yet opened: whose, going where, when,
+    and from which address (:func:`~.addresses.visitor_address`; None: not told
+    to the game server)."""
 
     visitor_id: str
     name: str
     launch: Launch
     created: float
+    address: str | None = None
 
 
 class CraitsWebServer(Server):
@@ -251,7 +255,7 @@ class CraitsWebServer(Server):
             return self._page(request, "name.html", asked)
         if self._full_for(visitor_id):
             return self._full(request)
-        key = self._remember(visitor_id, name, launch)
+        key = self._remember(visitor_id, name, launch, self._visitor_address(request))
         font_size = request.query.get("fontsize", "")
         context: dict[str, Any] = {
             "websocket_url": self._websocket_url(request, key),
@@ -282,14 +286,14 @@ class CraitsWebServer(Server):
         url = self._url(request, f"/ws/{key}")
         return ("wss:" if url.startswith("https:") else "ws:") + url.split(":", 1)[1]
 
-    def _remember(self, visitor_id: str, name: str, launch: Launch) -> str:
+    def _remember(self, visitor_id: str, name: str, launch: Launch, address: str | None) -> str:
         """A launch key for the page being served (old and surplus ones dropped)."""
         now = time.monotonic()
         for key, pending in list(self.pending.items()):
             if now - pending.created > LAUNCH_TTL or len(self.pending) >= MAX_PENDING:
                 del self.pending[key]
         key = new_visitor_id()
-        self.pending[key] = PendingLaunch(visitor_id, name, launch, now)
+        self.pending[key] = PendingLaunch(visitor_id, name, launch, now, address)
         return key
 
     async def handle_name_page(self, request: web.Request) -> web.Response:
@@ -345,7 +349,7 @@ class CraitsWebServer(Server):
         height = _cells(request.query.get("height"), 24)
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
-        address = self._visitor_address(request)
+        address = pending.address  # the visitor's, from the page's request
         service = VisitorAppService(
             client_argv(self.game, pending.name, pending.launch, address),
             self.visitors.environment(pending.visitor_id),
