@@ -64,6 +64,8 @@ LAUNCH_TTL = 300.0
 """Seconds a page's launch key stays good before its websocket opens."""
 MAX_PENDING = 1000
 """Launch keys kept at most (the oldest are dropped first)."""
+PROBE_ADDRESS = "192.0.2.1"
+"""The address the start-up check says it forwards (TEST-NET-1: nobody's)."""
 COOKIE_MAX_AGE = 400 * 24 * 3600
 """The visitor cookie's lifetime, in seconds (browsers cap it at 400 days)."""
 
@@ -176,11 +178,39 @@ class CraitsWebServer(Server):
             else:
                 log.warning("the pre-forked client did not start: one process per visitor")
                 await zygote.stop()
+        if self.forward_addresses:
+            task = asyncio.get_running_loop().create_task(self.check_trusted())
+            self._retiring.add(task)  # (held until done, as the retiring pages)
+            task.add_done_callback(self._retiring.discard)
         print(
             f"craits-web serving the game at {self.game.hostport} on "
             f"{self.configured_url or f'http://{self.host}:{self.port}'}/",
             flush=True,
         )
+
+    async def check_trusted(self) -> None:
+        """Say on stderr, once at start, when the game server refuses to take each
+        visitor's address from this one (``untrusted_relay``, protocol §4.1): every
+        visitor would be refused. A server that is down or unreachable now is not
+        this check's business (each page says so)."""
+        from craits.protocol.client import ConnectError, Connection
+        from craits.protocol.tls import TlsOptions
+
+        game = self.game
+        tls = TlsOptions(fingerprint=game.fingerprint) if game.tls else None
+        try:
+            conn = await Connection.open(
+                game.host, game.port, "craits-web", tls=tls, forwarded_for=PROBE_ADDRESS
+            )
+        except ConnectError as exc:
+            if "forwarded addresses" in str(exc):
+                log.error(
+                    "%s; until then, every visitor is refused (or run craits-web with "
+                    "--no-forwarded-for: all visitors then count as this host's address)",
+                    exc,
+                )
+            return
+        await conn.close()
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Stop every visitor's client process."""

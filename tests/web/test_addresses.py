@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from craits.client.web.addresses import proxy_network, visitor_address
@@ -12,6 +15,8 @@ from craits.client.web.cli import build_parser
 from craits.client.web.service import client_argv
 from craits.client.web.visitors import Launch
 from craits.protocol.address import Target
+
+from tests.web.conftest import free_port, stop, wait_port
 
 PROXY = [proxy_network("127.0.0.1"), proxy_network("10.0.0.0/8")]
 
@@ -85,3 +90,32 @@ def test_the_client_is_given_the_address_and_says_it_in_its_hello() -> None:
 
     hello = asyncio.run(hello_of_the_client())
     assert hello["forwarded_for"] == "203.0.113.1" and hello["name"] == "ana"
+
+
+def test_a_game_server_that_does_not_trust_craits_web_is_said_at_start(tmp_path: Path) -> None:
+    """Its operator reads, once, what to change (else every visitor is refused)."""
+    game = subprocess.Popen(
+        [sys.executable, "-m", "craits.server.cli", f"--port={free_port()}", "--no-journal"],
+        stderr=subprocess.DEVNULL,
+    )
+    port = int(game.args[3].split("=")[1])
+    web_port = free_port()
+    web = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "craits.client.web", f"127.0.0.1:{port}"),
+            *(f"--port={web_port}", f"--state-dir={tmp_path}", "--log-level=warning"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_port(port, game)
+        wait_port(web_port, web)
+        assert web.stderr is not None
+        line = web.stderr.readline()  # (the test's timeout guards the wait)
+        assert "does not take forwarded addresses from 127.0.0.1" in line
+        assert "--trusted-relay 127.0.0.1" in line and "--no-forwarded-for" in line
+    finally:
+        stop(web)
+        stop(game)
