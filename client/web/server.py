@@ -172,14 +172,9 @@ class CraitsWebServer(Server):
         """Start the pre-forked client (``prefork``); say where the page is (one
         line on stdout)."""
         if self.prefork:
-            zygote = Zygote()
-            if await zygote.start():
-                self.zygote = zygote
-            else:
-                log.warning("the pre-forked client did not start: one process per visitor")
-                await zygote.stop()
+            self.zygote = await start_zygote()
         if self.forward_addresses:
-            task = asyncio.get_running_loop().create_task(self.check_trusted())
+            task = asyncio.get_running_loop().create_task(check_trusted(self.game))
             self._retiring.add(task)  # (held until done, as the retiring pages)
             task.add_done_callback(self._retiring.discard)
         print(
@@ -188,34 +183,9 @@ class CraitsWebServer(Server):
             flush=True,
         )
 
-    async def check_trusted(self) -> None:
-        """Say on stderr, once at start, when the game server refuses to take each
-        visitor's address from this one (``untrusted_relay``, protocol §4.1): every
-        visitor would be refused. A server that is down or unreachable now is not
-        this check's business (each page says so)."""
-        from craits.protocol.client import ConnectError, Connection
-        from craits.protocol.tls import TlsOptions
-
-        game = self.game
-        tls = TlsOptions(fingerprint=game.fingerprint) if game.tls else None
-        try:
-            conn = await Connection.open(
-                game.host, game.port, "craits-web", tls=tls, forwarded_for=PROBE_ADDRESS
-            )
-        except ConnectError as exc:
-            if "forwarded addresses" in str(exc):
-                log.error(
-                    "%s; until then, every visitor is refused (or run craits-web with "
-                    "--no-forwarded-for: all visitors then count as this host's address)",
-                    exc,
-                )
-            return
-        await conn.close()
-
     async def on_shutdown(self, app: web.Application) -> None:
         """Stop every visitor's client process."""
-        services = list(self.sessions.values())
-        for service in services:
+        for service in list(self.sessions.values()):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(service.stop(), 5)
         if self.zygote is not None:
@@ -285,10 +255,11 @@ class CraitsWebServer(Server):
             return self._page(request, "name.html", asked)
         if self._full_for(visitor_id):
             return self._full(request)
-        key = self._remember(visitor_id, name, launch, self._visitor_address(request))
+        address = request_address(request, self.proxies) if self.forward_addresses else None
+        key = self._remember(visitor_id, name, launch, address)
         font_size = request.query.get("fontsize", "")
         context: dict[str, Any] = {
-            "websocket_url": self._websocket_url(request, key),
+            "websocket_url": websocket_url(self._url(request, f"/ws/{key}")),
             # 0: fitted to the window by the page
             "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 0,
             "name": name,
@@ -311,10 +282,6 @@ class CraitsWebServer(Server):
             "takes. Try again in a minute.",
             503,
         )
-
-    def _websocket_url(self, request: web.Request, key: str) -> str:
-        url = self._url(request, f"/ws/{key}")
-        return ("wss:" if url.startswith("https:") else "ws:") + url.split(":", 1)[1]
 
     def _remember(self, visitor_id: str, name: str, launch: Launch, address: str | None) -> str:
         """A launch key for the page being served (old and surplus ones dropped)."""
@@ -414,12 +381,51 @@ class CraitsWebServer(Server):
             await retire(service)
         return websocket
 
-    def _visitor_address(self, request: web.Request) -> str | None:
-        """The visitor's address to give the game server, or None (not asked to)."""
-        if not self.forward_addresses:
-            return None
-        forwarded = request.headers.getall("X-Forwarded-For", [])
-        return visitor_address(request.remote, forwarded, self.proxies)
+
+async def start_zygote() -> Zygote | None:
+    """The pre-forked client (:mod:`.zygote`), started; None (said in the log) if
+    it did not start: then each visitor's client is a new process."""
+    zygote = Zygote()
+    if await zygote.start():
+        return zygote
+    log.warning("the pre-forked client did not start: one process per visitor")
+    await zygote.stop()
+    return None
+
+
+async def check_trusted(game: Target) -> None:
+    """Say on stderr, once at start, when the game server refuses to take each
+    visitor's address from this craits-web (``untrusted_relay``, protocol §4.1):
+    every visitor would be refused. A server that is down or unreachable now is
+    not this check's business (each page says so)."""
+    from craits.protocol.client import ConnectError, Connection
+    from craits.protocol.tls import TlsOptions
+
+    tls = TlsOptions(fingerprint=game.fingerprint) if game.tls else None
+    try:
+        conn = await Connection.open(
+            game.host, game.port, "craits-web", tls=tls, forwarded_for=PROBE_ADDRESS
+        )
+    except ConnectError as exc:
+        if "forwarded addresses" in str(exc):
+            log.error(
+                "%s; until then, every visitor is refused (or run craits-web with "
+                "--no-forwarded-for: all visitors then count as this host's address)",
+                exc,
+            )
+        return
+    await conn.close()
+
+
+def request_address(request: web.Request, proxies: Sequence[IPNetwork]) -> str | None:
+    """The address of the visitor behind ``request`` (:func:`~.addresses.visitor_address`)."""
+    forwarded = request.headers.getall("X-Forwarded-For", [])
+    return visitor_address(request.remote, forwarded, proxies)
+
+
+def websocket_url(page_url: str) -> str:
+    """The ``ws:``/``wss:`` URL of an ``http:``/``https:`` one."""
+    return ("wss:" if page_url.startswith("https:") else "ws:") + page_url.split(":", 1)[1]
 
 
 async def retire(service: VisitorAppService) -> None:
