@@ -71,6 +71,9 @@ async def test_a_relays_visitors_count_as_their_own_addresses(net: Net) -> None:
     assert srv.per_address.held("203.0.113.1") == 2
     assert srv.per_address.held("203.0.113.2") == 2
     assert srv.per_address.held(RELAY) == 0
+    # the logs name the visitor, and the relay's connection it came through
+    peers = sorted(c.peer.rsplit(":", 1)[0] for c in srv.clients)
+    assert peers == [f"203.0.113.{n} via {RELAY}" for n in (1, 1, 2, 2)]
 
     # a third for Ana's address is refused, answering its hello; nothing else is
     third = await relayed(net, srv, "203.0.113.1", "Ana")
