@@ -210,7 +210,7 @@ class Client(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
         self.address = "?"
-        """The address the connection counts against (:func:`address_key`)."""
+        """The address it counts against (:func:`address_key`); a relay's: the one it forwards."""
         self.name = "?"
         self.table: Table | None = None
         self.hello = False
@@ -251,7 +251,7 @@ class Client(asyncio.Protocol):
             self.abort_after_flush()
             return
         if not server.per_address.connected(self, transport.get_extra_info("peername")):
-            return  # too many from its address (told so; closing)
+            return  # refused: too many from its address (told so; closing)
         server.clients.add(self)  # and counted in per_address until connection_lost
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
