@@ -18,6 +18,8 @@ from craits.protocol.address import Target, parse_target
 
 from .addresses import proxy_network
 
+EXIT_FAILED = 1
+"""The status when the page's address cannot be bound (e.g. already in use)."""
 EXIT_USAGE = 2
 DEFAULT_WEB_PORT = 8080
 
@@ -129,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         proxies=args.trusted_proxy,
         forward_addresses=args.forwarded_for,
     )
-    server.serve()
+    try:
+        server.serve()
+    except OSError as exc:
+        where = f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}"
+        print(f"craits-web: cannot listen on {where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 
