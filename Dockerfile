@@ -10,8 +10,9 @@
 # and seats kept in the volume; each visitor counted as their own address):
 #   docker run -d --name craits -p 7777:7777 -p 8080:8080 -e CRAITS_WEB=8080 \
 #     -v craits-data:/data craits                 then open http://HOST:8080/
-# Behind an HTTPS reverse proxy, run craits-web yourself instead (README, Hosting:
-# "In a web browser"): --public-url and --trusted-proxy are craits-web's options.
+# Behind an HTTPS reverse proxy (README, Hosting, "In a web browser"), add
+#   -e CRAITS_WEB_PUBLIC_URL=https://cards.example.org -e CRAITS_WEB_TRUSTED_PROXY=172.17.0.1
+# (the proxy's address as the container sees it); CRAITS_WEB_MAX_SESSIONS (default 50).
 FROM python:3.12-slim AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./

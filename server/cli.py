@@ -49,7 +49,15 @@ from craits.server.records import build_record
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
-from craits.server.web import game_address, start_web, stop_web, web_relays, web_url
+from craits.server.web import (
+    add_web_options,
+    game_address,
+    start_web,
+    stop_web,
+    web_options,
+    web_relays,
+    web_url,
+)
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -295,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the game to web browsers on this HTTP port (craits-web, "
         "a child process; same --host)",
     )
+    add_web_options(p)  # --web-public-url, --web-trusted-proxy, --web-max-sessions
     add_tls_options(p)
     add_cluster_options(p)  # --cluster, --advertise (docs/cluster.md)
     settings.add_config_options(p)
@@ -393,7 +402,7 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
         try:
-            web = await start_web(config.host, server.port, web_port, game)
+            web = await start_web(config.host, server.port, web_port, game, web_options(args))
         except OSError as exc:
             if exporter is not None:
                 exporter.stop()

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -119,3 +121,47 @@ def test_a_game_server_that_does_not_trust_craits_web_is_said_at_start(tmp_path:
     finally:
         stop(web)
         stop(game)
+
+
+def test_craits_server_web_hands_the_web_settings_to_craits_web() -> None:
+    """``--web-public-url``, ``--web-trusted-proxy``, ``--web-max-sessions`` (here from
+    the environment, as a container sets them) reach the page craits-server starts."""
+    from craits.server.cli import build_parser
+    from craits.server.web import web_options
+
+    parser = build_parser()
+    assert web_options(parser.parse_args(["--web", "8080"])) == ["--max-sessions=50"]
+    given = ["--web", "8080", "--web-public-url", "https://cards.example.org"]
+    args = parser.parse_args(
+        [*given, "--web-trusted-proxy", "10.0.0.1", "--web-max-sessions", "200"]
+    )
+    assert web_options(args) == [
+        "--max-sessions=200",
+        "--public-url=https://cards.example.org",
+        "--trusted-proxy=10.0.0.1/32",
+    ]
+    for bad in (["--web-public-url", "cards.example.org"], ["--web-max-sessions", "0"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "craits.server.cli", "--no-journal", *bad],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert done.returncode == 2 and bad[0] in done.stderr
+
+    game_port, web_port = free_port(), free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CRAITS_")}
+    env.update(CRAITS_WEB_PUBLIC_URL="https://cards.example.org", CRAITS_WEB_MAX_SESSIONS="1")
+    command = [sys.executable, "-m", "craits.server.cli", "--no-journal"]
+    proc = subprocess.Popen(
+        [*command, f"--port={game_port}", f"--web={web_port}"],
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        wait_port(game_port, proc)
+        wait_port(web_port, proc)
+        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=10) as r:
+            assert 'action="https://cards.example.org/name"' in r.read().decode()
+    finally:
+        stop(proc)
