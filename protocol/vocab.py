@@ -271,6 +271,7 @@ class ErrorCode(StrEnum):
     TIMEOUT = "timeout"
     SERVER_FULL = "server_full"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    UNTRUSTED_RELAY = "untrusted_relay"
     SHUTDOWN = "shutdown"
     REPLACED = "replaced"
     # lobby
@@ -340,6 +341,10 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TOO_MANY_CONNECTIONS: (
         "your address holds as many connections as it may; the connection closes"
     ),
+    ErrorCode.UNTRUSTED_RELAY: (
+        "hello.forwarded_for from a connection the server does not trust as a relay; "
+        "the connection closes"
+    ),
     ErrorCode.SHUTDOWN: "the server is shutting down",
     ErrorCode.REPLACED: "this seat was resumed on another connection",
     ErrorCode.NO_SUCH_TABLE: "no table by that name",
@@ -408,6 +413,7 @@ CONNECTION_CLOSING_ERRORS = frozenset(
         ErrorCode.TIMEOUT,
         ErrorCode.SERVER_FULL,
         ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.UNTRUSTED_RELAY,
         ErrorCode.SHUTDOWN,
     }
 )
