@@ -38,6 +38,11 @@ ABANDONED: dict[str, str] = {
 """A record's ``abandoned`` in words (``docs/records.md``)."""
 
 
+CROWDED = 4
+"""More seats than this, and the panel of every hand runs a long line's cards
+together rather than wrap it (rows are scarce at 80x24)."""
+
+
 def has_frames(record: GameRecord) -> bool:
     """Whether every hand of ``record`` holds its frames (``export --frames``)."""
     hands = record["hands"]
@@ -251,7 +256,8 @@ class Replay:
 
     def hands_text(self, width: int = 0) -> Text:
         """Every seat's cards, a line each (``width``: the columns there are;
-        a line too long for them runs its cards together), face up: the seat
+        at a crowded table a line too long for them runs its cards together,
+        else it wraps), face up: the seat
         to act marked with the turn marker, the cards it may play in bold and
         underlined."""
         frame = self.frame
@@ -259,6 +265,7 @@ class Replay:
         playing = view["phase"] == Phase.PLAY
         playable = set(frame["playable"])
         lines = []
+        crowded = width > 0 and len(frame["hands"]) > CROWDED
         for seat, cards in enumerate(frame["hands"]):
             to_act = playing and seat == view["to_act"]
             line = Text(f"{self.style.turn_marker if to_act else ' '} ", style="bold")
@@ -269,7 +276,7 @@ class Replay:
                 for card in sorted(cards, key=sort_key)
             ]
             spaced = Text(" ").join(faces)
-            if width and line.cell_len + spaced.cell_len > width:
+            if crowded and line.cell_len + spaced.cell_len > width:
                 spaced = Text("").join(faces)
             line.append_text(spaced if cards else Text("out", style="italic"))
             lines.append(line)
