@@ -11,18 +11,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.client.cards import sort_key
 from craits.client.prefs import PrefsStore
 from craits.client.replay import HandByHand, ReplayApp, TableReplay, load_record
 from craits.client.replayfetch import fetch_record
 from craits.client.widgets import FeltView, HandView, WrappedLog
 from craits.protocol.client import ConnectError
 from craits.server.app import Server
+from craits.server.engine import Rules
+from craits.server.records import build_record
+from craits.server.replay import with_frames
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tests.client.conftest import screen_text
+from tests.client.conftest import screen_text, shown_in
 from tests.server.processes import free_port
-from tests.server.replays import WatchedGame, quick_config
+from tests.server.replays import WatchedGame, quick_config, random_game_log
 
 
 @pytest.fixture
@@ -306,3 +310,31 @@ async def test_the_viewer_takes_the_clients_kept_theme(
         await pilot.pause()
         assert app.theme == "textual-light"
     assert ReplayApp(watched.record).looks is None  # (tests and the like: nothing kept)
+
+
+async def test_eight_seats_at_80x24_show_every_hand() -> None:
+    """A record of eight seats (built from an engine-played game's log, with
+    its frames): every seat's name and cards in the panel at 80x24."""
+    row = {
+        "id": 3,
+        "table": "eight",
+        "players": [f"P{i}" for i in range(8)],
+        "rules": Rules(short_game=True).to_dict(),
+        "entries": random_game_log(8, 11),
+        "started": 0,
+        "finished": 1,
+        "result": None,
+    }
+    record = with_frames(build_record(row))
+    app = ReplayApp(record, ascii=True)  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "right")
+        await pilot.pause()
+        panel = app.screen.query_one("#hands", Static)
+        rows = shown_in(app, panel)
+        assert len(rows) < 14 and panel.region.bottom < 20, rows  # the log keeps some room
+        text = "".join("".join(rows).split())
+        frame = record["hands"][0]["frames"][2]
+        for seat, cards in enumerate(frame["hands"]):
+            assert f"P{seat}{len(cards)}:" in text, (seat, rows)
+            assert "".join(label(c) for c in sorted(cards, key=sort_key)) in text, (seat, rows)

@@ -12,7 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from craits.protocol.client import Connection
+from craits.protocol.vocab import LogEntryKind, Phase
 from craits.server.app import Server, ServerConfig
+from craits.server.bots import choose
+from craits.server.engine import Game, Rules, action_from_dict, view
+from craits.server.fairness import RecordingShuffle, shuffle_entries
+from craits.server.records import Entry
 
 from tests.server.conftest import Player, strip_seat
 from tests.server.processes import run_export
@@ -102,3 +107,24 @@ async def exported_game(root: Path) -> WatchedGame:
     run = run_export(data, out, "--game", "1", "--frames")
     assert run.returncode == 0, run.stderr
     return WatchedGame(data, out, json.loads(out.read_text()), updates)
+
+
+def random_game_log(players: int, seed: int) -> list[Entry]:
+    """A whole game of random bots (the longest hands) as a journal's log."""
+    rng = random.Random(seed)
+    source = RecordingShuffle(random.Random(seed))
+    game, _ = Game.start(players, Rules(short_game=True), source)
+    log: list[Entry] = [*shuffle_entries(source.take()), (LogEntryKind.START, {})]
+    while game.phase != Phase.GAME_OVER:
+        if game.phase == Phase.HAND_OVER:
+            game.next_hand()
+            log += [*shuffle_entries(source.take()), (LogEntryKind.NEXT_HAND, {})]
+            continue
+        seat = game.to_act
+        assert seat is not None
+        action = choose("random", view(game, seat), rng)
+        assert action is not None
+        game.apply(action_from_dict(action, seat))
+        log += shuffle_entries(source.take())
+        log.append((LogEntryKind.ACTION, {"seat": seat, "id": None, "action": action}))
+    return log

@@ -4,25 +4,22 @@ export --frames`` and served over TCP, against what a spectator saw live."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from craits.protocol.client import Connection
 from craits.protocol.types import ReplayMsg
-from craits.protocol.vocab import LogEntryKind, Phase, ServerMessage
+from craits.protocol.vocab import Phase, ServerMessage
 from craits.protocol.wire import MAX_SERVER_FRAME, encode
 from craits.server.app import Server
-from craits.server.bots import choose
-from craits.server.engine import Game, Rules, action_from_dict, view
-from craits.server.records import Entry
+from craits.server.engine import Rules
 from craits.server.replay import PAGE, hand_frames
 
 from tests.protocol.shapes import problems
 from tests.server.conftest import Player
 from tests.server.processes import run_export
-from tests.server.replays import WatchedGame, quick_config
+from tests.server.replays import WatchedGame, quick_config, random_game_log
 
 
 @pytest.fixture
@@ -125,29 +122,6 @@ async def test_get_replay_over_tcp_pages_a_hand_and_refuses_what_is_not_there(
         await p.close()
     finally:
         await srv.stop()
-
-
-def random_game_log(players: int, seed: int) -> list[Entry]:
-    """A whole game of random bots (the longest hands) as a journal's log."""
-    from craits.server.fairness import RecordingShuffle, shuffle_entries
-
-    rng = random.Random(seed)
-    source = RecordingShuffle(random.Random(seed))
-    game, _ = Game.start(players, Rules(short_game=True), source)
-    log: list[Entry] = [*shuffle_entries(source.take()), (LogEntryKind.START, {})]
-    while game.phase != Phase.GAME_OVER:
-        if game.phase == Phase.HAND_OVER:
-            game.next_hand()
-            log += [*shuffle_entries(source.take()), (LogEntryKind.NEXT_HAND, {})]
-            continue
-        seat = game.to_act
-        assert seat is not None
-        action = choose("random", view(game, seat), rng)
-        assert action is not None
-        game.apply(action_from_dict(action, seat))
-        log += shuffle_entries(source.take())
-        log.append((LogEntryKind.ACTION, {"seat": seat, "id": None, "action": action}))
-    return log
 
 
 def test_a_page_of_an_eight_seat_game_fits_a_clients_frame_limit() -> None:
