@@ -294,6 +294,7 @@ class ErrorCode(StrEnum):
     TABLE_PAUSED = "table_paused"
     NO_SUCH_GAME = "no_such_game"
     NO_SUCH_HAND = "no_such_hand"
+    RECORDS_BUSY = "records_busy"
     """``get_replay`` named a hand the game did not deal (§7.3; added in round 2)."""
     CLUSTER_UNAVAILABLE = "cluster_unavailable"
     TABLE_UNAVAILABLE = "table_unavailable"
@@ -370,6 +371,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_PAUSED: "the server could not record the game: the table is paused",
     ErrorCode.NO_SUCH_GAME: "no finished game with that id in the server's records",
     ErrorCode.NO_SUCH_HAND: "the game has no hand with that number",
+    ErrorCode.RECORDS_BUSY: (
+        "the server is busy rebuilding finished games: ask again in the seconds the message says"
+    ),
     ErrorCode.CLUSTER_UNAVAILABLE: (
         "a notice: the cluster's lobby cannot be reached; only this node's tables are listed"
     ),

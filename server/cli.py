@@ -252,6 +252,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
     )
+    p.add_argument(
+        "--records-share",
+        type=float,
+        default=0.1,
+        metavar="FRACTION",
+        help="the share of the server's time that rebuilding finished games for get_record "
+        "and get_replay may take on average; past it they are answered records_busy "
+        "(default 0.1; 0: no limit)",
+    )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
         "--empty-table-grace",
@@ -684,6 +693,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
+        ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
@@ -710,6 +720,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
+        records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,
         max_empty_tables_per_address=args.max_empty_tables_per_address,

@@ -73,6 +73,7 @@ from craits.server.cluster.hooks import (
 from craits.server.engine import Rules
 from craits.server.interfaces import TableError
 from craits.server.journal import JournalError
+from craits.server.rebuilds import RebuildBudget, budget_of, rebuilding
 from craits.server.records import build_record, iso_time
 from craits.server.replay import NoSuchHand, cached_frames, replay_page
 
@@ -437,11 +438,20 @@ def _damaged(game: int) -> TableError:
     return TableError(ErrorCode.NO_SUCH_GAME, message)
 
 
+def _budget(client: Client) -> RebuildBudget:
+    """The server's budget of time for rebuilding finished games."""
+    config = client.server.config
+    return budget_of(client.server, config.records_share, config.records_burst)
+
+
 def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``); ``no_such_game`` if
-    none, or if a damaged journal cannot rebuild it."""
+    none, or if a damaged journal cannot rebuild it; ``records_busy`` while the
+    server's time for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
     try:
-        built = build_record(_finished_game(client, msg["game"]))
+        row = _finished_game(client, msg["game"])
+        with rebuilding(_budget(client)):
+            built = build_record(row)
     except (JournalError, ValueError):
         raise _damaged(msg["game"]) from None
     record = cast(GameRecord, built)  # built to docs/records.md, as the type says
@@ -453,11 +463,12 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
     "Frames"), at most :data:`~craits.server.replay.PAGE` frames from ``offset``;
     ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
     did not deal. Anyone may ask, as for ``get_record``. The frames of the hands
-    asked last are kept (:func:`~craits.server.replay.cached_frames`)."""
+    asked last are kept (:func:`~craits.server.replay.cached_frames`); a hand
+    not kept is rebuilt within the server's budget (``records_busy``)."""
     game, hand = msg["game"], msg["hand"]
     try:
         frames = cached_frames(
-            client.server.journal, game, hand, lambda: _finished_game(client, game)
+            client.server.journal, game, hand, lambda: _finished_game(client, game), _budget(client)
         )
     except NoSuchHand as exc:
         raise TableError(ErrorCode.NO_SUCH_HAND, str(exc)) from None
