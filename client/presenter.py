@@ -56,8 +56,13 @@ class KeyContext:
 
 
 def _in_game(model: TableModel) -> bool:
-    """Whether the game's keys belong on the screen: a seat, in a game."""
-    return not model.spectator and model.view is not None
+    """Whether the game's keys belong on the screen: a seat, in a game that is
+    not over (at game over the last view stays, but only the keys of the table
+    apply: new game, close table, chat, rules, leave)."""
+    view = model.view
+    if model.spectator or view is None or model.state != TableState.PLAYING:
+        return False
+    return bool(view["phase"] != Phase.GAME_OVER)
 
 
 def _choose_key(model: TableModel, ctx: KeyContext) -> KeyState:

@@ -156,8 +156,20 @@ class TableScreen(Screen[None]):
         self.sync()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout to the terminal (:func:`fit`)."""
+        """Fit the layout to the terminal (:func:`fit`); back from the request for
+        a bigger terminal, the keys go to the hand (or the open chat line) again."""
         fit(self, event.size.width, event.size.height)
+        if not self.has_class("-too-small"):
+            self.call_after_refresh(self._refocus)
+
+    def _refocus(self) -> None:
+        """Give the focus back after the panels were hidden (a terminal too small
+        hides them, and the focus with them): to the chat line if it is open,
+        else to the hand, so the game's keys act again."""
+        if self.focused is not None or self.has_class("-too-small") or not self.query("#hand"):
+            return
+        chat = self.query_one("#chat-input", Input)
+        (chat if chat.display else self.query_one("#hand")).focus()
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
