@@ -727,8 +727,10 @@ def draw_hand(
 ) -> HandPlan:
     """The hand as card faces in a row (overlapped, then wrapped, when they are
     many): playable cards raised a row and framed bold, the others dimmed; the
-    chosen one framed heavy, in reverse, with ``^`` under it; a digit under each
-    of the first ten for the number keys; cards in ``new`` (just drawn) marked."""
+    chosen one framed heavy, in reverse, with ``^`` under it; under each card
+    the last digit of its number for the number keys (1…9, 0, then 1, 2… again
+    from the 11th: :func:`~craits.client.presenter.digit_choice`); cards in
+    ``new`` (just drawn) marked."""
     width = canvas.width
     per = _per_row(width, size)
     fw, fh = size.width, size.height
@@ -760,7 +762,7 @@ def draw_hand(
                     x + 1, band if not up else band + fh, "new"[: max(1, step - 1)], "bold italic"
                 )
             digits = band + fh + 1
-            key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
+            key = str((i + 1) % 10)  # 1…9, 0, then 1, 2… again (a digit twice: the next ten)
             mark = "^" if chosen else " "
             canvas.put(x + 1, digits, key, "bold reverse" if chosen else "dim")
             canvas.put(x + 2, digits, mark, "bold")
