@@ -296,6 +296,9 @@ SEAT_WIDTH = {FaceSize.COMPACT: 16, FaceSize.FULL: 20, FaceSize.LARGE: 26}
 """The widest a seat is drawn, in columns."""
 SEAT_HEIGHT = {FaceSize.COMPACT: 3, FaceSize.FULL: 5, FaceSize.LARGE: 5}
 """A seat's rows (compact: no frame)."""
+SHORT_SEAT = 2
+"""A seat's rows when the table is too low for the pile between compact seats
+(a long hand takes the rows): name and badges, cards and score."""
 
 
 def _badges(seat: SeatView, width: int) -> list[tuple[str, str]]:
@@ -361,7 +364,7 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
     number), score, the turn timer, and its badges in words."""
     x, y, w = rect.x, rect.y, rect.w
     timer = _seconds(seat.seconds) if seat.seconds is not None else ""
-    if size is FaceSize.COMPACT:
+    if size is FaceSize.COMPACT or rect.h < SEAT_HEIGHT[size]:  # no frame: compact
         w -= 1  # a column apart from the next seat
         name, look = _name_line(seat, style, w)
         canvas.put(x, y, name, look)
@@ -374,6 +377,8 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
         if timer and len(line) + len(timer) + 1 <= w:
             canvas.put(x + w - len(timer), y + 1, timer, "bold")
             timer = ""
+        if rect.h < 3:  # a short seat (a cramped table): the badges after the name
+            x, w, y = x + len(name) + 1, w - len(name) - 1, y - 2
         words = _badges(seat, w - (len(timer) + 1 if timer else 0))
         if timer:
             words = [(timer, "bold"), *words]
@@ -420,10 +425,21 @@ class TablePlan:
     felt: Rect | None = None
 
 
+def seat_height(seats: list[SeatView], height: int, size: FaceSize) -> int:
+    """A seat's rows on a table ``height`` rows high: :data:`SEAT_HEIGHT`, or
+    fewer when the pile (and a row under it) would not fit between the top and
+    the bottom seats: a compact seat's 3 rows, else :data:`SHORT_SEAT`."""
+    bands = 2 if any(s.side is Side.TOP for s in seats) else 1
+    for sh in (SEAT_HEIGHT[size], SEAT_HEIGHT[FaceSize.COMPACT]):
+        if height - bands * sh >= size.height + 1:
+            return sh
+    return SHORT_SEAT
+
+
 def _seat_rects(seats: list[SeatView], width: int, height: int, size: FaceSize) -> dict[int, Rect]:
     """Each seat's rectangle: the bottom one centred at the bottom, the others
     along the left (upwards), the top (left to right) and the right (downwards)."""
-    sh = SEAT_HEIGHT[size]
+    sh = seat_height(seats, height, size)
     tops = [s for s in seats if s.side is Side.TOP]
     lefts = [s for s in seats if s.side is Side.LEFT]
     rights = [s for s in seats if s.side is Side.RIGHT]
@@ -474,7 +490,7 @@ def draw_table(
     sw = next(iter(rects.values())).w if rects else 0
     has_sides = any(s.side in (Side.LEFT, Side.RIGHT) for s in seats)
     has_top = any(s.side is Side.TOP for s in seats)
-    sh = SEAT_HEIGHT[size]
+    sh = seat_height(seats, height, size)
     left = sw + 1 if has_sides else 1
     felt = Rect(left, sh if has_top else 0, width - 2 * left, height - sh - (sh if has_top else 0))
     canvas.clip = felt

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from craits.client.cards import CardStyle
-from craits.client.felt import Canvas, draw_table, face_size
+from craits.client.felt import Canvas, FaceSize, draw_table, face_size
 from craits.client.table import TableScreen
 from craits.client.tableview import MiddleView
 
@@ -100,23 +100,40 @@ async def test_the_felt_is_whole_at_every_seat_count_and_size(
         rows, felt = felt_rows(app)
         assert felt_faults(rows, felt, ascii, 2, -1) == [], "\n".join(rows)
         assert "COUNT 2" in on_felt(rows, felt), "\n".join(rows)
-        # every seat count, the longest words, at each size: drawn as the table
-        # widget draws, at the size the screen's layout gives it
+        # every seat count, the longest words, at each size, with a hand of one
+        # row of cards and of two: drawn as the table widget draws, at the size
+        # the screen's layout gives it
         widget = app.screen.query_one("#felt")
         for size in SIZES:
             await pilot.resize_terminal(*size)
             await pilot.pause(0.1)
             width, height = widget.content_size
-            for players in range(2, 9):
-                for middle in MIDDLES:
-                    canvas = Canvas(width, height)
-                    plan = draw_table(
-                        canvas, table_of(players), middle, CardStyle(ascii), face_size(*size)
-                    )
-                    rows = [canvas.line(y).plain for y in range(height)]
-                    where = f"{size}, {players} seats, {middle}:\n" + "\n".join(rows)
-                    assert plan.felt is not None and plan.top is not None, where
-                    faults = felt_faults(rows, plan.felt, ascii, middle.count, middle.direction)
-                    assert faults == [], where
-                    if middle.count:
-                        assert f"COUNT {middle.count}" in on_felt(rows, plan.felt), where
+            face = face_size(*size)
+            for rows_high in (height, height - face.height - 2):  # a second row of cards
+                for players in range(2, 9):
+                    for middle in MIDDLES:
+                        check_felt(width, rows_high, players, middle, ascii, face)
+
+
+def check_felt(
+    width: int, height: int, players: int, middle: MiddleView, ascii: bool, face: FaceSize
+) -> None:
+    """Draw the table of ``players`` seats with ``middle`` on ``width`` ×
+    ``height`` cells as the table widget does; read its rows back: seats apart
+    and off the felt, the pile drawn, the frame whole, the words whole."""
+    canvas = Canvas(width, height)
+    plan = draw_table(canvas, table_of(players), middle, CardStyle(ascii), face)
+    rows = [canvas.line(y).plain for y in range(height)]
+    where = f"{width}x{height}, {players} seats, {middle}:\n" + "\n".join(rows)
+    assert plan.felt is not None and plan.top is not None, where
+    rects = [*plan.seats.values(), plan.felt]
+    for i, a in enumerate(rects):
+        assert a.y >= 0 and a.y + a.h <= height, where
+        for b in rects[i + 1 :]:
+            apart = a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
+            assert apart, (a, b, where)
+    assert felt_faults(rows, plan.felt, ascii, middle.count, middle.direction) == [], where
+    if middle.count:
+        assert f"COUNT {middle.count}" in on_felt(rows, plan.felt), where
+    for seat in table_of(players):
+        assert f"P{seat.seat}" in "".join(rows), where
