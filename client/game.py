@@ -232,11 +232,8 @@ class GamePanel(KeyFeedback, Vertical):
         self.choose(len(model.hand) - 1 if model is not None else -1)
 
     def action_pick(self, digit: int) -> None:
-        """Choose a card by the digit under it (``digit`` 0 for the key 1, 9 for
-        0): in a hand of more than ten, the same digit again moves on to the
-        next card with it (:func:`~craits.client.presenter.digit_choice`)."""
-        model = self.session.model
-        count = len(model.hand) if model is not None else 0
+        """Choose a card by its digit (:func:`~craits.client.presenter.digit_choice`)."""
+        count = len(self.session.model.hand) if self.session.model is not None else 0
         index = presenter.digit_choice(count, self.selected, digit)
         self.choose(digit if index is None else index)
 
