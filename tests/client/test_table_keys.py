@@ -46,6 +46,12 @@ async def test_the_hand_has_the_keys_again_after_a_terminal_too_small(
         await wait_for(pilot, lambda: app.focused is app.screen.query_one("#hand"), what="focus")
         shown = await footer_keys(pilot, app)
         assert list(GAME_KEYS) == shown[: len(GAME_KEYS)], shown
+        # so also when the terminal comes back narrower (the log under the table)
+        await pilot.resize_terminal(50, 15)
+        await wait_text(pilot, app, "Make the terminal")
+        await pilot.resize_terminal(60, 24)
+        await wait_for(pilot, lambda: app.focused is app.screen.query_one("#hand"), what="focus")
+        await pilot.resize_terminal(80, 24)
         # and they act: 7♥ (the 4th card) chosen with the arrows, played with Enter
         await pilot.press("right", "right", "right")
         assert app.screen.selected_card == "7H"
