@@ -62,6 +62,7 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 from craits.server import metrics
+from craits.server.cluster.drain import refuse_new_game
 from craits.server.cluster.hooks import (
     place_table,
     redirect_resume,
@@ -301,12 +302,14 @@ def on_back(client: Client, msg: BackMsg) -> None:
 def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
+    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
     client.server.guard(table, table.play.start, client, reraise=True)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
+    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
     client.server.guard(table, table.play.new_game, client, reraise=True)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from craits.server.app import Server
-from craits.server.cluster.start import drain
+from craits.server.cluster.drain import Drain
 
 from tests.cluster.conftest import address, until
 from tests.cluster.test_cluster import a_game_on
@@ -23,7 +23,7 @@ async def test_a_draining_node_sends_new_tables_elsewhere_and_waits_for_its_game
     c.config.drain_timeout = 60.0
     stop = asyncio.Event()
     stop.set()  # the signal that started it
-    draining = asyncio.create_task(drain(c, stop))
+    draining = asyncio.create_task(Drain(c, stop).wait())
     await until(
         lambda: a.cluster is not None and b.cluster is not None
         and address(c) not in a.cluster.lobby.loads()
@@ -52,7 +52,7 @@ async def test_a_second_signal_ends_the_wait(
     await a_game_on(c, open_player, "long")
     c.config.drain_timeout = 60.0
     stop = asyncio.Event()
-    draining = asyncio.create_task(drain(c, stop))
+    draining = asyncio.create_task(Drain(c, stop).wait())
     await asyncio.sleep(0.1)
     assert not draining.done()
     stop.set()
