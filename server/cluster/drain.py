@@ -198,6 +198,14 @@ def build_drain_parser() -> argparse.ArgumentParser:
         help="stop after this long even if games are running (default: the node's "
         f"--drain-timeout, or {COMMAND_TIMEOUT:g} when it has none)",
     )
+    p.add_argument(
+        "--confirm",
+        type=float,
+        default=CONFIRM,
+        metavar="SECONDS",
+        help=f"how long the node has to take the request (default {CONFIRM:g}; a node "
+        "looks once a heartbeat)",
+    )
     p.add_argument("--wait", action="store_true", help="return once the node has stopped")
     p.add_argument("--list", action="store_true", help="list the cluster's nodes and exit")
     p.add_argument(
@@ -289,12 +297,12 @@ async def _command(args: argparse.Namespace, url: str, nodes: list[str]) -> int:
         return 0
     status = 0
     for address in nodes:
-        if await request_drain(url, address, args.timeout):
+        if await request_drain(url, address, args.timeout, args.confirm):
             print(f"craits-server drain: {address} is draining", file=sys.stderr)
         else:
             print(
                 f"craits-server drain: no node at {address} took the request within "
-                f"{CONFIRM:g}s (is it running, in the cluster at {url}?)",
+                f"{args.confirm:g}s (is it running, in the cluster at {url}?)",
                 file=sys.stderr,
             )
             status = EXIT_NOT_TAKEN
@@ -308,8 +316,8 @@ async def _command(args: argparse.Namespace, url: str, nodes: list[str]) -> int:
 def drain_main(argv: list[str]) -> int:
     """``craits-server drain``: ask nodes of a cluster to drain (or list them); the exit status."""
     args = build_drain_parser().parse_args(argv)
-    if args.timeout is not None and not args.timeout >= 0:
-        print("craits-server drain: --timeout must be >= 0", file=sys.stderr)
+    if (args.timeout is not None and not args.timeout >= 0) or not args.confirm > 0:
+        print("craits-server drain: --timeout must be >= 0, --confirm > 0", file=sys.stderr)
         return EXIT_USAGE
     try:
         url, nodes = _defaults(args)
