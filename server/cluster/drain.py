@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.vocab import ErrorCode
+from craits.server.cluster.aio import stop_if_cancelled
 from craits.server.cluster.registry import NODES, PREFIX, node_key
 from craits.server.interfaces import TableError
 
@@ -81,8 +82,10 @@ async def watch(
             try:
                 raw = await redis.getdel(drain_key(address))
             except (RedisError, OSError) as exc:
+                stop_if_cancelled()
                 log.debug("drain: cannot look for a request (%s)", exc)
                 raw = None
+            stop_if_cancelled()  # redis-py may have swallowed it (aio.py)
             if raw is not None:
                 asked(_seconds(raw))
                 return
