@@ -51,7 +51,7 @@ from craits.server.bots.client import BotClient, BotStats
 SERVER = [sys.executable, "-m", "craits.server.cli"]
 FAST = ["--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst", "1000000"]
 FAST += ["--max-empty-tables", "10000", "--max-empty-tables-per-address", "10000"]
-FAST += ["--log-level", "warning"]
+FAST += ["--log-level", "warning", "--empty-table-grace", "600"]
 
 
 def free_port() -> int:
@@ -143,9 +143,15 @@ class Nodes:
         """Commands the Redis has processed so far."""
         return await self.redis_info("stats", "total_commands_processed")
 
-    async def redis_memory(self) -> int:
-        """Bytes the Redis uses for its data now."""
-        return await self.redis_info("memory", "used_memory")
+    async def key_bytes(self, key: str) -> int:
+        """Bytes Redis holds for ``key`` (``MEMORY USAGE``, every element counted)."""
+        from redis.asyncio import Redis
+
+        r = Redis(port=self.redis_port)
+        try:
+            return int(await r.memory_usage(key, samples=0) or 0)
+        finally:
+            await r.aclose()
 
     def redis_cpu(self) -> float:
         """CPU seconds the Redis used so far."""
@@ -474,13 +480,17 @@ async def lobby_memory(args: argparse.Namespace, nodes: Nodes) -> dict[str, Any]
     resident memory (its copy of the lobby) per table."""
     n = args.lobby_tables
     host = await Connection.open("127.0.0.1", nodes.ports[2], name="Host")
-    redis0, rss0 = await nodes.redis_memory(), rss(nodes.procs[0].pid)
-    for i in range(n):
-        await host.send({"type": "create_table", "name": f"mem-{i:05}", "seats": 4})
-    created = 0
-    while created < n:
-        if (await host.recv())["type"] == "table_created":
-            created += 1
+    rss0 = rss(nodes.procs[0].pid)
+    for start in range(0, n, 50):  # in batches: answers read before more are asked
+        batch = range(start, min(n, start + 50))
+        for i in batch:
+            await host.send({"type": "create_table", "name": f"mem-{i:05}", "seats": 4})
+        created = 0
+        while created < len(batch):
+            answer = await host.recv()
+            if answer["type"] == "error":
+                raise RuntimeError(f"create_table refused: {answer}")
+            created += answer["type"] == "table_created"
     check = await Connection.open("127.0.0.1", nodes.ports[0], name="Count")
     deadline = time.monotonic() + 60
     while True:  # node A lists them all
@@ -492,7 +502,8 @@ async def lobby_memory(args: argparse.Namespace, nodes: Nodes) -> dict[str, Any]
     await asyncio.sleep(1.0)
     out = {
         "memory_tables": n,
-        "redis_bytes_per_table": (await nodes.redis_memory() - redis0) / n,
+        "redis_bytes_per_table": await nodes.key_bytes(f"craits:tables:127.0.0.1:{nodes.ports[2]}")
+        / n,
         "node_rss_bytes_per_remote_table": (rss(nodes.procs[0].pid) - rss0) / n,
     }
     await check.close()
@@ -515,34 +526,47 @@ def say(what: str) -> None:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Every figure, one after the other (each comparison within itself side by side)."""
+    """The figures ``--only`` names (default all), one after the other (each
+    comparison within itself side by side); each printed as JSON on stderr as
+    soon as it is measured."""
     load = [os.getloadavg()[0]]
+    parts = {
+        "cpu": ("1. CPU per move, single server and cluster node side by side", cpu_side_by_side),
+        "saturated": ("2. saturated, 1 and 2 nodes interleaved", saturated),
+        "lobby": ("3. lobby latency and cost across 3 nodes", lobby_latency),
+    }
+    got: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="craits-cluster-bench-") as tmp:
-        data = Path(tmp)
-        say("1. CPU per move, single server and cluster node side by side")
-        cpu = await cpu_side_by_side(args, data / "cpu")
-        load.append(os.getloadavg()[0])
-        say("2. saturated, 1 and 2 nodes interleaved")
-        sat = await saturated(args, data / "sat")
-        load.append(os.getloadavg()[0])
-        say("3. lobby latency and cost across 3 nodes")
-        lobby = await lobby_latency(args, data / "lobby")
-        load.append(os.getloadavg()[0])
+        for key, (what, measure) in parts.items():
+            if key not in args.only:
+                continue
+            say(what)
+            got[key] = await measure(args, Path(tmp) / key)
+            say(json.dumps(got[key]))
+            load.append(os.getloadavg()[0])
     return {
         "cores": os.cpu_count(),
         "load_average_1min": load,
         "args": vars(args),
-        "cpu": cpu,
-        "saturated": sat,
-        "lobby": lobby,
+        **got,
     }
 
 
 def report(r: dict[str, Any]) -> None:
     """Print the figures for people."""
-    a = r["args"]
     loads = ", ".join(f"{x:.1f}" for x in r["load_average_1min"])
     print(f"machine: {r['cores']} cores; 1-min load average at start and after each part: {loads}")
+    if "cpu" in r:
+        report_cpu(r)
+    if "saturated" in r:
+        report_saturated(r)
+    if "lobby" in r:
+        report_lobby(r)
+
+
+def report_cpu(r: dict[str, Any]) -> None:
+    """Figure 1, for people."""
+    a = r["args"]
     print(
         f"1. CPU per move, side by side: {a['cpu_tables']} tables x 4 bots thinking "
         f"{a['think_ms']:g} ms on each of a single server and a cluster node"
@@ -557,6 +581,11 @@ def report(r: dict[str, Any]) -> None:
             f"of a core, {w['redis_commands_per_move']:.3f} Redis commands/move"
         )
     print(f"   median ratio cluster/single: {r['cpu']['median_ratio']:.3f}")
+
+
+def report_saturated(r: dict[str, Any]) -> None:
+    """Figure 2, for people."""
+    a = r["args"]
     print(
         f"2. saturated, {a['tables']} tables x 4 bots thinking 0 ms, bots in "
         f"{a['bot_procs']} processes on the same machine; rounds interleaved"
@@ -572,6 +601,10 @@ def report(r: dict[str, Any]) -> None:
             f"{one['errors'] + two['errors']}"
         )
     print(f"   median ratio 2 nodes / 1 node: {r['saturated']['median_ratio']:.2f}")
+
+
+def report_lobby(r: dict[str, Any]) -> None:
+    """Figure 3, for people."""
     lo = r["lobby"]
     print(
         f"3. lobby update latency across 3 nodes ({lo['samples']} changes): p50 "
@@ -609,6 +642,11 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring")
     p.add_argument("--lobby-rounds", type=int, default=100, help="lobby changes x3 (default 100)")
     p.add_argument("--lobby-tables", type=int, default=1000, help="tables for the memory")
+    p.add_argument(
+        "--only",
+        default="cpu,saturated,lobby",
+        help="the figures to measure, of cpu,saturated,lobby (default all)",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = p.parse_args()
     result = asyncio.run(run(args))
