@@ -363,7 +363,21 @@ async def cpu_side_by_side(args: argparse.Namespace, data: Path) -> dict[str, An
         for w in windows
         if w["cpu_us_per_move"][0] and w["cpu_us_per_move"][1]
     ]
-    return {"windows": windows, "ratios": ratios, "median_ratio": median(ratios)}
+    # the same, less the node's fixed cost of being in a cluster (heartbeats,
+    # looks at the other nodes), as the other node (no tables) spends it
+    marginal = [
+        (w["cpu_us_per_move"][1] - 1e6 * w["idle_node_cpu_share"] / w["moves_per_s"][1])
+        / w["cpu_us_per_move"][0]
+        for w in windows
+        if w["cpu_us_per_move"][0] and w["cpu_us_per_move"][1]
+    ]
+    return {
+        "windows": windows,
+        "ratios": ratios,
+        "median_ratio": median(ratios),
+        "marginal_ratios": marginal,
+        "median_marginal_ratio": median(marginal),
+    }
 
 
 # ------------------------------------------------- figure 2: saturated, interleaved
@@ -426,6 +440,27 @@ async def lobby_latency(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         await eve.send({"type": "list_tables", "watch": True})
         await eve.recv()
         samples: list[float] = []
+        watchers = [
+            await Connection.open("127.0.0.1", nodes.ports[0], name=f"W{i}")
+            for i in range(args.lobby_watchers)
+        ]
+        for w in watchers:
+            await w.send({"type": "list_tables", "watch": True})
+            await w.recv()
+
+        async def drain_frames(w: Connection) -> None:
+            with contextlib.suppress(Exception):
+                while True:
+                    await w.recv()
+
+        readers = [asyncio.create_task(drain_frames(w)) for w in watchers]
+        # each node's CPU at rest (heartbeats), to take out of the cost per change
+        idle0, t_idle = [proc_cpu(p.pid) for p in nodes.procs], time.monotonic()
+        await asyncio.sleep(args.duration / 2)
+        idle = [
+            (proc_cpu(p.pid) - c) / (time.monotonic() - t_idle)
+            for p, c in zip(nodes.procs, idle0, strict=True)
+        ]
 
         async def seen(kind: str, name: str, since: float) -> None:
             while True:
@@ -445,6 +480,7 @@ async def lobby_latency(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             await asyncio.wait_for(watcher, 10)
 
         cpu0, redis0, cmd0 = nodes.cpu(), nodes.redis_cpu(), await nodes.commands()
+        each0 = [proc_cpu(p.pid) for p in nodes.procs]
         t0 = time.monotonic()
         for i in range(args.lobby_rounds):
             name = f"lat-{i}"
@@ -458,8 +494,20 @@ async def lobby_latency(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             await step({"type": "leave"}, "left", "table_closed", name)
         seconds = time.monotonic() - t0
         changes = len(samples)
+        each = [
+            1e6 * (proc_cpu(p.pid) - c - rest * seconds) / changes
+            for p, c, rest in zip(nodes.procs, each0, idle, strict=True)
+        ]
+        for r in readers:
+            r.cancel()
+        for w in watchers:
+            await w.close()
         cost = {
             "changes_per_s": changes / seconds,
+            "idle_cpu_share": idle,
+            "watchers_on_a": 1 + len(watchers),
+            "a_b_c_cpu_us_per_change": each,
+            "per_watcher_us_per_change": (each[0] - each[1]) / (1 + len(watchers)),
             "nodes_cpu_us_per_change": 1e6 * (nodes.cpu() - cpu0) / changes,
             "redis_cpu_us_per_change": 1e6 * (nodes.redis_cpu() - redis0) / changes,
             "redis_commands_per_change": ((await nodes.commands()) - cmd0) / changes,
@@ -586,6 +634,10 @@ def report_cpu(r: dict[str, Any]) -> None:
             f"of a core, {w['redis_commands_per_move']:.3f} Redis commands/move"
         )
     print(f"   median ratio cluster/single: {r['cpu']['median_ratio']:.3f}")
+    print(
+        "   without the node's fixed cost of heartbeats (the other node's CPU at rest): "
+        f"median {r['cpu']['median_marginal_ratio']:.3f}"
+    )
 
 
 def report_saturated(r: dict[str, Any]) -> None:
@@ -611,6 +663,14 @@ def report_saturated(r: dict[str, Any]) -> None:
 def report_lobby(r: dict[str, Any]) -> None:
     """Figure 3, for people."""
     lo = r["lobby"]
+    a, b, c = lo["a_b_c_cpu_us_per_change"]
+    print(
+        f"   per lobby change, heartbeats taken out: node C (asked) {c:.0f} us, node B "
+        f"(follows) {b:.0f} us, node A (follows, {lo['watchers_on_a']} watchers) {a:.0f} us: "
+        f"{lo['per_watcher_us_per_change']:.1f} us per watcher; at rest "
+        + ", ".join(f"{100 * x:.2f}%" for x in lo["idle_cpu_share"])
+        + " of a core (A, B, C)"
+    )
     print(
         f"3. lobby update latency across 3 nodes ({lo['samples']} changes): p50 "
         f"{lo['p50_ms']:.1f} ms, p99 {lo['p99_ms']:.1f} ms, max {lo['max_ms']:.1f} ms"
@@ -647,6 +707,7 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring")
     p.add_argument("--lobby-rounds", type=int, default=100, help="lobby changes x3 (default 100)")
     p.add_argument("--lobby-tables", type=int, default=1000, help="tables for the memory")
+    p.add_argument("--lobby-watchers", type=int, default=20, help="more lobby watchers on A")
     p.add_argument(
         "--only",
         default="cpu,saturated,lobby",
