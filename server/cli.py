@@ -346,8 +346,9 @@ def tls_game_link(config: ServerConfig, args: argparse.Namespace | None, port: i
     return f"craitss://{game_address(config.host, port)}?fp={fp}"
 
 
-class MetricsBindError(Exception):
-    """The metrics' address cannot be bound; ``str()`` says so in one line."""
+class BindError(Exception):
+    """An address besides the game's (the metrics', the web page's) cannot be
+    bound; ``str()`` says so in one line."""
 
 
 async def serve(config: ServerConfig, args: argparse.Namespace | None = None) -> None:
@@ -356,7 +357,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     with ``args.web``, ``craits-web`` beside it (:mod:`craits.server.web`).
 
     Raises:
-        OSError: the address (or the metrics' address) cannot be bound.
+        OSError: the address cannot be bound.
+        BindError: the metrics' or the web page's address cannot be bound.
         JournalError: as :meth:`Server.start` raises it.
     """
     # Stop signals are caught from before the port listens: one that comes
@@ -376,21 +378,34 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             await server.stop()
             where = f"{args.metrics_host}:{args.metrics_port}"
             why = exc.strerror or exc
-            raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
+            raise BindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
     if config.shared_port is not None:  # a --workers worker: the supervisor runs craits-web
         web_port = None
     web = None
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
-        web = await start_web(config.host, server.port, web_port, game)
+        try:
+            web = await start_web(config.host, server.port, web_port, game)
+        except OSError as exc:
+            if exporter is not None:
+                exporter.stop()
+            await server.stop()
+            where = game_address(config.host, web_port)
+            raise BindError(
+                f"cannot serve the web page on {where}: {exc.strerror or exc}"
+            ) from None
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
+    # A --workers node listens on a port of its own (for redirects) and on the
+    # port the workers share: players are given the shared one.
+    joined = server.port if config.shared_port is None else config.shared_port
+    own = "" if config.shared_port is None else f" (a worker; its own port {server.port})"
     ready = (
-        f"craits-server listening on {config.host}:{server.port} — "
+        f"craits-server listening on {config.host}:{joined}{own} — "
         f"join with: craits-client {'craitss://' if config.tls else ''}"
-        f"{join_address(config.host, server.port)}"
+        f"{join_address(config.host, joined)}"
     )
     if web_port is not None:
         ready += f"\nin a browser: {web_url(config.host, web_port)}"
@@ -522,6 +537,31 @@ def _journal_path(args: argparse.Namespace) -> Path:
         argv = [] if args.config is None else ["--config", str(args.config)]
         data_dir = settings.resolve(build_parser(), argv).values.data_dir
     return (data_dir or Path(user_data_dir("craits"))) / "craits.db"
+
+
+def local_address() -> str:
+    """The address ``craits-server status`` probes when given none: the host
+    and port of this machine's settings (``CRAITS_*``, the ``CRAITS_CONFIG``
+    file, the defaults; a wildcard host is probed on loopback), as a
+    ``craitss://`` link pinned to the certificate's fingerprint if the
+    settings serve TLS (``--tls-cert``).
+
+    Raises:
+        ValueError: the settings cannot be read, or the certificate file cannot.
+    """
+    try:
+        values = settings.resolve(build_parser(), []).values
+    except settings.ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(values.host, values.host)
+    hostport = f"[{host}]:{values.port}" if ":" in host else f"{host}:{values.port}"
+    if values.tls_cert is None:
+        return hostport
+    try:
+        fp = certificate_fingerprint(values.tls_cert)
+    except (OSError, TlsSetupError) as exc:
+        raise ValueError(f"cannot read the certificate {values.tls_cert}: {exc}") from None
+    return f"craitss://{hostport}?fp={fp}"
 
 
 def _open_reader(db: Path, command: str) -> JournalReader | int:
@@ -697,7 +737,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["check"]:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
-        return status_main(argv[1:])
+        return status_main(argv[1:], local_address)
     if argv[:1] == ["drain"]:
         return drain_main(argv[1:])
     got = settings_from(argv)
@@ -724,7 +764,7 @@ def main(argv: list[str] | None = None) -> int:
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_UNWRITABLE if isinstance(exc, JournalUnwritable) else EXIT_FAILED
-    except MetricsBindError as exc:
+    except BindError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except OSError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 import sys
 
 WEB_COMMAND = [sys.executable, "-m", "craits.client.web"]
@@ -28,6 +29,21 @@ def game_address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def check_port(host: str, web_port: int) -> None:
+    """Bind ``host``:``web_port`` for a moment, as craits-web will, so a port
+    another program holds is said at once, before the page is announced.
+
+    Raises:
+        OSError: the address cannot be bound (``strerror`` says why, e.g.
+            "Address already in use").
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp binds
+        probe.bind((host or "0.0.0.0", web_port))
+        probe.listen(1)
+
+
 async def start_web(
     host: str, game_port: int, web_port: int, game: str | None = None
 ) -> asyncio.subprocess.Process:
@@ -36,8 +52,10 @@ async def start_web(
     ``craitss://`` link for a TLS server; default :func:`game_address`).
 
     Raises:
-        OSError: the process could not be started.
+        OSError: the page's address cannot be bound (:func:`check_port`), or
+            the process could not be started.
     """
+    check_port(host, web_port)
     return await asyncio.create_subprocess_exec(
         *WEB_COMMAND,
         game or game_address(host, game_port),

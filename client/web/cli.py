@@ -16,6 +16,8 @@ import platformdirs
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.address import Target, parse_target
 
+EXIT_FAILED = 1
+"""The status when the page's address cannot be bound (e.g. already in use)."""
 EXIT_USAGE = 2
 DEFAULT_WEB_PORT = 8080
 
@@ -109,7 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         log_level=args.log_level.upper(),
         prefork=not args.no_prefork,
     )
-    server.serve()
+    try:
+        server.serve()
+    except OSError as exc:
+        where = f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}"
+        print(f"craits-web: cannot listen on {where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 

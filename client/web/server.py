@@ -75,6 +75,11 @@ class PendingLaunch:
     created: float
 
 
+def players_here(n: int) -> str:
+    """The full room's count in words: "1 player is here already", "2 players are…"."""
+    return "1 player is here already" if n == 1 else f"{n} players are here already"
+
+
 class CraitsWebServer(Server):
     """Serves the Craits client to browsers (see the module's notes).
 
@@ -262,8 +267,8 @@ class CraitsWebServer(Server):
         return self._message(
             request,
             "The room is full",
-            f"{len(self.sessions)} players are here already, as many as this server "
-            "takes. Try again in a minute.",
+            f"{players_here(len(self.sessions))}, as many as this server takes. "
+            "Try again in a minute.",
             503,
         )
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from craits.server.cluster.drain import COMMAND_TIMEOUT, request_drain, watch
 from craits.server.cluster.start import advertised
-from craits.server.web import start_web, stop_web, web_url
+from craits.server.web import game_address, start_web, stop_web, web_url
 
 log = logging.getLogger("craits.server.cluster")
 
@@ -196,9 +196,14 @@ class Supervisor:
         web: asyncio.subprocess.Process | None = None
         try:
             if self.plan.web is not None:
-                web = await start_web(
-                    self.plan.host, self.plan.port, self.plan.web, self.plan.web_game
-                )
+                try:
+                    web = await start_web(
+                        self.plan.host, self.plan.port, self.plan.web, self.plan.web_game
+                    )
+                except OSError as exc:
+                    where = game_address(self.plan.host, self.plan.web)
+                    why = exc.strerror or exc
+                    raise OSError(f"cannot serve the web page on {where}: {why}") from None
                 print(
                     f"in a browser: {web_url(self.plan.host, self.plan.web)}",
                     file=sys.stderr,

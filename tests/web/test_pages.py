@@ -202,6 +202,39 @@ def test_craits_server_web_port_is_checked() -> None:
     assert out.returncode == 2 and "--web must be a port" in out.stderr
 
 
+def test_a_web_port_in_use_is_said_in_one_line() -> None:
+    """craits-web, and craits-server --web, on a port another program holds:
+    one line and exit status 1, no traceback, no page announced that is not ours."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        taken = holder.getsockname()[1]
+        web = subprocess.run(
+            [sys.executable, "-m", "craits.client.web", "127.0.0.1:1", f"--port={taken}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert web.returncode == 1, web.stderr
+        assert f"craits-web: cannot listen on 127.0.0.1:{taken}: " in web.stderr
+        assert "Traceback" not in web.stderr
+        game_port = free_port()
+        both = subprocess.run(
+            [
+                *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}"),
+                *("--no-journal", f"--web={taken}"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert both.returncode == 1, both.stderr
+    assert f"cannot serve the web page on 127.0.0.1:{taken}: " in both.stderr
+    assert "in a browser" not in both.stderr and "Traceback" not in both.stderr
+    with pytest.raises(OSError):  # the game server stopped too
+        socket.create_connection(("127.0.0.1", game_port), 1).close()
+
+
 def test_behind_a_reverse_proxy_the_page_uses_the_public_url(tmp_path: Path) -> None:
     public = "https://cards.example.org/craits"
     web = WebServer(free_port(), tmp_path, more=(f"--public-url={public}",))
