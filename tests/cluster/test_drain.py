@@ -204,3 +204,12 @@ async def test_a_cancelled_drain_watch_stops_though_redis_py_swallows_cancellati
         task.cancel()
         done, _ = await asyncio.wait({task}, timeout=5)
         assert done, "the watch did not stop"
+
+
+async def test_the_drain_command_says_what_is_missing() -> None:
+    status, _, err = await drain_command("--node", "127.0.0.1:1")  # no cluster anywhere
+    assert status == 2 and "no cluster: give --cluster" in err
+    status, _, err = await drain_command("--cluster", "redis://127.0.0.1:1", "--timeout", "-1")
+    assert status == 2 and "--timeout must be >= 0" in err
+    status, _, err = await drain_command("--cluster", f"redis://127.0.0.1:{free_port()}")
+    assert status == EXIT_NOT_TAKEN and "cannot reach Redis" in err
