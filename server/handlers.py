@@ -232,6 +232,8 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
+    if not table.holds_game:
+        refuse_new_game(client)  # a seat that would start a game: not while draining
     _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table

@@ -131,6 +131,8 @@ async def test_the_drain_command_drains_a_node_which_stops_once_its_game_ends(
         assert (await eve.expect("redirect"))["address"] == f"127.0.0.1:{a_port}"
         await cal.send({"type": "start"})  # no new game on a draining node
         assert (await cal.expect("error"))["code"] == "cannot_start"
+        await eve.send({"type": "join", "table": "three", "name": "Eve"})  # nor a seat
+        assert (await eve.expect("error"))["code"] == "cannot_start"  # that would start one
 
         await asyncio.sleep(0.5)
         assert c.returncode is None  # the game at "last" is running
