@@ -103,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="run inside craits-web: connection problems are shown in the app with a retry, "
         "and Ctrl+C copies instead of quitting",
     )
+    p.add_argument(  # set by craits-web for each visitor (protocol §4.1)
+        "--forwarded-for",
+        metavar="IP",
+        help=argparse.SUPPRESS,
+    )
     add_tls_options(p)
     return p
 
@@ -288,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         ascii=ascii_suits,
         web=args.web,
         tls=trust,
+        forwarded_for=args.forwarded_for,
     )
     try:
         app.run()

@@ -801,6 +801,9 @@ class HelloMsg(TypedDict):
     version: int
     name: NotRequired[str]
     client: NotRequired[str]
+    forwarded_for: NotRequired[str]
+    """From a trusted relay only (added in round 2): the IP address of the
+    person the connection speaks for."""
 
 
 class PingMsg(TypedDict):

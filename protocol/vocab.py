@@ -271,6 +271,7 @@ class ErrorCode(StrEnum):
     TIMEOUT = "timeout"
     SERVER_FULL = "server_full"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    UNTRUSTED_RELAY = "untrusted_relay"
     SHUTDOWN = "shutdown"
     REPLACED = "replaced"
     # lobby
@@ -337,6 +338,10 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.SERVER_FULL: "the server has no room for another connection",
     ErrorCode.TOO_MANY_CONNECTIONS: (
         "your address holds as many connections as it may; the connection closes"
+    ),
+    ErrorCode.UNTRUSTED_RELAY: (
+        "hello.forwarded_for from a connection the server does not trust as a relay; "
+        "the connection closes"
     ),
     ErrorCode.SHUTDOWN: "the server is shutting down",
     ErrorCode.REPLACED: "this seat was resumed on another connection",
@@ -406,6 +411,7 @@ CONNECTION_CLOSING_ERRORS = frozenset(
         ErrorCode.TIMEOUT,
         ErrorCode.SERVER_FULL,
         ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.UNTRUSTED_RELAY,
         ErrorCode.SHUTDOWN,
     }
 )

@@ -28,7 +28,7 @@ from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server import config as settings
 from craits.server import logs, metrics
-from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
 from craits.server.cluster.drain import Drain, drain_main
@@ -49,7 +49,15 @@ from craits.server.records import build_record
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
-from craits.server.web import game_address, start_web, stop_web, web_url
+from craits.server.web import (
+    add_web_options,
+    game_address,
+    start_web,
+    stop_web,
+    web_options,
+    web_relays,
+    web_url,
+)
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -211,6 +219,16 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0 no limit, e.g. for load tests "
         "from one machine)",
     )
+    p.add_argument(  # a web front's visitors, each counted as their own address (§4.1)
+        "--trusted-relay",
+        action="append",
+        type=relay_setting,
+        default=[],
+        metavar="ADDR",
+        help="an address or network (10.0.0.5, 10.0.0.0/24) whose connections may give "
+        "the address of the person they speak for, which then counts for the limits per "
+        "address: a craits-web on another machine (repeatable; --web trusts its own)",
+    )
     p.add_argument(
         "--invite-tries",
         type=int,
@@ -286,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the game to web browsers on this HTTP port (craits-web, "
         "a child process; same --host)",
     )
+    add_web_options(p)  # --web-public-url, --web-trusted-proxy, --web-max-sessions
     add_tls_options(p)
     add_cluster_options(p)  # --cluster, --advertise (docs/cluster.md)
     settings.add_config_options(p)
@@ -386,7 +405,7 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
         try:
-            web = await start_web(config.host, server.port, web_port, game)
+            web = await start_web(config.host, server.port, web_port, game, web_options(args))
         except OSError as exc:
             if exporter is not None:
                 exporter.stop()
@@ -680,6 +699,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
+        trusted_relays=(*args.trusted_relay, *(web_relays(args.host) if args.web else ())),
         max_tables=args.max_tables,
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,

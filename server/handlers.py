@@ -109,7 +109,9 @@ def dispatch(client: Client, message: CheckedClientMsg) -> None:
 
 
 def on_hello(client: Client, msg: HelloMsg) -> None:
-    """The connection's first message: its protocol version and name (§4.1)."""
+    """The connection's first message: its protocol version and name (§4.1);
+    from a trusted relay, the address of the person it speaks for, which the
+    connection then counts against (``forwarded_for``, §4.1)."""
     if msg["version"] not in SUPPORTED_VERSIONS:
         client.error(
             ErrorCode.UNSUPPORTED_VERSION,
@@ -118,6 +120,8 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
         )
         client.abort_after_flush()
         return
+    if not client.server.per_address.greeted(client, msg.get("forwarded_for")):
+        return  # a forwarded address from no trusted relay, or too many from it (§4.1, §4.7)
     client.hello = True
     client.name = msg.get("name") or "player"
     cfg = client.server.config
