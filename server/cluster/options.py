@@ -106,6 +106,8 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
 
 def workers_plan(args: argparse.Namespace, data: Path | None) -> Plan:
     """What ``--workers N`` runs, from the settings (``data``: the data directory)."""
+    from craits.server.web import web_options
+
     game = None
     if getattr(args, "tls_cert", None) is not None:  # craits-web pins the certificate
         from craits.server.tls import certificate_fingerprint
@@ -122,6 +124,7 @@ def workers_plan(args: argparse.Namespace, data: Path | None) -> Plan:
         data=data,
         drain_timeout=args.drain_timeout,
         web=getattr(args, "web", None),
+        web_options=tuple(web_options(args)),
         web_game=game,
         heartbeat=args.cluster_heartbeat,
     )

@@ -141,6 +141,8 @@ class Plan:
     """``--drain-timeout``: seconds each worker drains for when told to stop."""
     web: int | None = None
     """``--web``: the port of the one ``craits-web``, for the shared port."""
+    web_options: tuple[str, ...] = ()
+    """craits-web's options (``--web-public-url``…: :func:`~craits.server.web.web_options`)."""
     web_game: str | None = None
     """How ``craits-web`` reaches the game (``craitss://`` for TLS); None: the shared port."""
     heartbeat: float = 1.0
@@ -198,7 +200,11 @@ class Supervisor:
             if self.plan.web is not None:
                 try:
                     web = await start_web(
-                        self.plan.host, self.plan.port, self.plan.web, self.plan.web_game
+                        self.plan.host,
+                        self.plan.port,
+                        self.plan.web,
+                        self.plan.web_game,
+                        self.plan.web_options,
                     )
                 except OSError as exc:
                     where = game_address(self.plan.host, self.plan.web)
