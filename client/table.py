@@ -63,12 +63,12 @@ WIDE = (80, 20)
 """The least terminal (columns, rows) for the table beside the log."""
 LARGE = (160, 45)
 """From this terminal size: larger card faces, and more room for the log."""
-STACKED = (40, 30)
-"""The least terminal for the stacked layout (the log under the table): a
+STACKED = (40, 24)
+"""The least terminal for the stacked layout (the log under the table); a
 phone's browser is about 44 columns by 40 rows or more."""
 STACKED_LOG = 9
-"""Rows of the log and chat under the table in the stacked layout at its least
-height; a taller screen gives them half of each row more."""
+"""Rows of the log and chat under the table in the stacked layout up to 30 rows;
+a taller screen (a phone held upright) gives them half of each row more."""
 
 
 def fits(width: int, height: int) -> tuple[bool, bool]:
@@ -102,11 +102,27 @@ def fit(screen: Screen[None], width: int, height: int) -> None:
     screen.set_class(small, "-too-small")
     right = screen.query_one("#right")
     if narrow:  # the log grows with a tall screen (a phone held upright)
-        right.styles.height = STACKED_LOG + max(0, height - STACKED[1]) // 2
+        right.styles.height = STACKED_LOG + max(0, height - 30) // 2
     else:
         right.styles.height = None  # (as the style sheet says)
     if small:
         screen.query_one("#too-small", Static).update(too_small_text(width, height))
+
+
+def show_topbar(screen: Screen[None], model: TableModel) -> None:
+    """The table ``screen``'s top line, in fewer words on a narrow screen."""
+    topbar = presenter.topbar(model, short=screen.has_class("-narrow"))
+    screen.query_one("#topbar", FixedText).update(topbar)
+
+
+def refocus(screen: Screen[None]) -> None:
+    """Give the table ``screen`` its focus back after its panels were hidden (a
+    terminal too small hides them, and the focus with them): to the chat line if
+    it is open, else to the hand, so the game's keys act again."""
+    if screen.focused is not None or screen.has_class("-too-small") or not screen.query("#hand"):
+        return
+    chat = screen.query_one("#chat-input", Input)
+    (chat if chat.display else screen.query_one("#hand")).focus()
 
 
 class TableScreen(Screen[None]):
@@ -178,14 +194,13 @@ class TableScreen(Screen[None]):
         self.sync()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout to the terminal (:func:`fit`), and the top line to its width."""
+        """Fit the layout to the terminal (:func:`fit`) and the top line to its
+        width; back from the request for a bigger terminal, the keys go to the
+        hand (or the open chat line) again."""
         fit(self, event.size.width, event.size.height)
+        self.call_after_refresh(refocus, self)
         if self._ready and self.model is not None:
-            self._show_topbar(self.model)
-
-    def _show_topbar(self, model: TableModel) -> None:
-        topbar = presenter.topbar(model, short=self.has_class("-narrow"))
-        self.query_one("#topbar", FixedText).update(topbar)
+            show_topbar(self, self.model)
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
@@ -225,7 +240,7 @@ class TableScreen(Screen[None]):
             return
         if new_update:
             self._close_stale_dialogs()
-        self._show_topbar(model)
+        show_topbar(self, model)
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
         if text is not None and text != self._banner:  # (an update lays the screen out)

@@ -28,16 +28,16 @@ from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server import config as settings
 from craits.server import logs, metrics
-from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
+from craits.server.cluster.drain import Drain, drain_main
 from craits.server.cluster.options import (
     add_cluster_options,
     cluster_config,
     cluster_problem,
     run_workers,
 )
-from craits.server.cluster.start import drain
 from craits.server.journal import (
     Durability,
     JournalDamaged,
@@ -46,10 +46,19 @@ from craits.server.journal import (
     JournalUnwritable,
 )
 from craits.server.records import build_record
+from craits.server.replay import with_frames
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
-from craits.server.web import game_address, start_web, stop_web, web_url
+from craits.server.web import (
+    add_web_options,
+    game_address,
+    start_web,
+    stop_web,
+    web_options,
+    web_relays,
+    web_url,
+)
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -90,6 +99,7 @@ COMMANDS = {
     "export": "write game records (JSON) from the journal",
     "check": "check the journal (safe while the server runs)",
     "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
+    "drain": "drain a cluster node: no new tables, its games end, it stops (docs/cluster.md)",
 }
 """The commands ``craits-server COMMAND`` runs instead of a server; each has ``--help``."""
 
@@ -210,6 +220,16 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0 no limit, e.g. for load tests "
         "from one machine)",
     )
+    p.add_argument(  # a web front's visitors, each counted as their own address (§4.1)
+        "--trusted-relay",
+        action="append",
+        type=relay_setting,
+        default=[],
+        metavar="ADDR",
+        help="an address or network (10.0.0.5, 10.0.0.0/24) whose connections may give "
+        "the address of the person they speak for, which then counts for the limits per "
+        "address: a craits-web on another machine (repeatable; --web trusts its own)",
+    )
     p.add_argument(
         "--invite-tries",
         type=int,
@@ -232,6 +252,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=30.0,
         metavar="SECONDS",
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
+    )
+    p.add_argument(
+        "--records-share",
+        type=float,
+        default=0.1,
+        metavar="FRACTION",
+        help="the share of the server's time that rebuilding finished games for get_record "
+        "and get_replay may take on average; past it they are answered records_busy "
+        "(default 0.1; 0: no limit)",
     )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
@@ -285,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the game to web browsers on this HTTP port (craits-web, "
         "a child process; same --host)",
     )
+    add_web_options(p)  # --web-public-url, --web-trusted-proxy, --web-max-sessions
     add_tls_options(p)
     add_cluster_options(p)  # --cluster, --advertise (docs/cluster.md)
     settings.add_config_options(p)
@@ -379,11 +409,13 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             why = exc.strerror or exc
             raise BindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
+    if config.shared_port is not None:  # a --workers worker: the supervisor runs craits-web
+        web_port = None
     web = None
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
         try:
-            web = await start_web(config.host, server.port, web_port, game)
+            web = await start_web(config.host, server.port, web_port, game, web_options(args))
         except OSError as exc:
             if exporter is not None:
                 exporter.stop()
@@ -411,8 +443,10 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             logging.getLogger("craits.server").info("%s", line)  # every line JSON
         else:
             print(line, file=sys.stderr, flush=True)
+    drain = Drain(server, stop)  # a cluster node drains first (docs/cluster.md)
+    drain.watch()  # for craits-server drain
     await stop.wait()
-    await drain(server, stop)  # a cluster node with --drain-timeout (docs/cluster.md)
+    await drain.wait()
     logging.getLogger("craits.server").info("shutting down")
     if web is not None:
         await stop_web(web)
@@ -437,6 +471,12 @@ def build_export_parser() -> argparse.ArgumentParser:
         "(default: the current folder); '-' writes to stdout",
     )
     p.add_argument("--unfinished", action="store_true", help="include games still in play")
+    p.add_argument(
+        "--frames",
+        action="store_true",
+        help="add each hand's frames, the table after every move, for craits-client "
+        "--replay to step through move by move (docs/records.md, Frames)",
+    )
     return p
 
 
@@ -489,7 +529,11 @@ def _export(journal: JournalReader, args: argparse.Namespace) -> int:
             if row is None:
                 print(f"craits-server export: no game {game_id}", file=sys.stderr)
                 return EXIT_FAILED
-            text = json.dumps(build_record(row), indent=1)
+            record = build_record(row)
+            if args.frames:  # (compact: frames repeat the table at every move)
+                text = json.dumps(with_frames(record), separators=(",", ":"))
+            else:
+                text = json.dumps(record, indent=1)
         except Exception as exc:  # a damaged row or a log that does not replay: name it, go on
             failed[game_id] = str(exc) or type(exc).__name__
             continue
@@ -654,6 +698,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
+        ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
@@ -675,10 +720,12 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
+        trusted_relays=(*args.trusted_relay, *(web_relays(args.host) if args.web else ())),
         max_tables=args.max_tables,
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
+        records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,
         max_empty_tables_per_address=args.max_empty_tables_per_address,
@@ -733,6 +780,8 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
         return status_main(argv[1:], local_address)
+    if argv[:1] == ["drain"]:
+        return drain_main(argv[1:])
     got = settings_from(argv)
     if isinstance(got, int):
         return got

@@ -1,7 +1,7 @@
 """Narrow screens (a phone's browser, ~44 columns): the Footer keeps the keys
 that leave, help and play (:mod:`craits.client.footer`); the lobby keeps the
 name, seats and state columns (:func:`craits.client.lobby.lobby_columns`); the
-table is stacked down to 40×30 and asks for a bigger terminal below."""
+table is stacked down to 40×24 and asks for a bigger terminal below."""
 
 from __future__ import annotations
 
@@ -149,12 +149,12 @@ async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
             await pilot.resize_terminal(44, 50)
             await pilot.pause(0.1)
             assert app.screen.query_one("#right").region.height == 9 + 10
-            # below 40×30: the request for a bigger terminal
-            for size in ((39, 30), (60, 29)):
+            # below 40×24: the request for a bigger terminal
+            for size in ((39, 30), (60, 23)):
                 await pilot.resize_terminal(*size)
                 await pilot.pause(0.1)
                 squeezed = "".join(screen_text(app).split())
-                assert "(or40×30,thelogunderthetable)" in squeezed, squeezed
+                assert "(or40×24,thelogunderthetable)" in squeezed, squeezed
                 assert isinstance(app.screen, TableScreen)
 
 
