@@ -113,7 +113,7 @@ class ClusterNode:
         self.draining = False
         """Whether the node is stopping: it takes no new tables (docs/cluster.md)."""
         self.started = time.time()
-        self._pending: dict[str, bool] = {}
+        self.pending: dict[str, bool] = {}
         """Table name → True (changed) or False (closed), not yet written."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -156,12 +156,12 @@ class ClusterNode:
 
     def table_changed(self, name: str) -> None:
         """The table called ``name`` was created or changed: write it soon."""
-        self._pending[name] = True
+        self.pending[name] = True
         self._wake.set()
 
     def table_closed(self, name: str) -> None:
         """The table called ``name`` closed: take it out (and let go of its name) soon."""
-        self._pending[name] = False
+        self.pending[name] = False
         self._wake.set()
 
     def claim(self, name: str) -> asyncio.Future[str | None]:
@@ -243,7 +243,7 @@ class ClusterNode:
 
     async def _announce(self, redis: Redis) -> None:
         """Write this node's key and its tables whole, and say hello."""
-        self._pending.clear()
+        self.pending.clear()
         await redis.sadd(NODES, self.address)  # a member before it claims: its claims stand
         await self.names.reconcile(redis, self.host.local_names())
         infos = {n: i for n in self._claimed() if (i := self.host.local_info(n))}
@@ -276,18 +276,18 @@ class ClusterNode:
         next_beat = loop.time() + self.heartbeat
         next_flush = loop.time()
         while True:
-            due = min(next_beat, next_flush) if self._pending else next_beat
+            due = min(next_beat, next_flush) if self.pending else next_beat
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(0.0, due - loop.time())):
                     await self._wake.wait()
             self._wake.clear()
             await self.names.answer_waiting(redis)
-            if self._pending and loop.time() >= next_flush:
+            if self.pending and loop.time() >= next_flush:
                 await self._flush(redis)
                 next_flush = loop.time() + LOBBY_INTERVAL
             if loop.time() >= next_beat:
                 for name in await self.names.retry(redis, self.host.local_names()):
-                    self._pending[name] = True  # its name is free again: listed everywhere
+                    self.pending[name] = True  # its name is free again: listed everywhere
                 pipe = redis.pipeline(transaction=False)
                 self._beat_into(pipe)
                 await pipe.execute()
@@ -296,9 +296,9 @@ class ClusterNode:
 
     async def _flush(self, redis: Redis) -> None:
         """Write and publish the queued changes, one pipeline."""
-        if not self._pending:
+        if not self.pending:
             return
-        pending, self._pending = self._pending, {}
+        pending, self.pending = self.pending, {}
         pipe = redis.pipeline(transaction=False)
         key = tables_key(self.address)
         gone: list[str] = []
