@@ -57,6 +57,7 @@ async def private_table_on_c(three: list[Server], open_player: Open) -> tuple[Pl
     await ana.expect("joined")
     invite = await ana.expect("invite")  # the creator, on the node it was sent to
     assert invite == {"type": "invite", "table": "den", "code": created["code"]}
+    await until(lambda: all(n.cluster and n.cluster.lobby.node_of("den") for n in (a, b)))
     return ana, str(created["code"])
 
 
