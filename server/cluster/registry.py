@@ -144,6 +144,7 @@ class ClusterNode:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        self.names.fail_all()  # a create_table still waiting is answered (local only)
         if self.connected:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(1.0):
