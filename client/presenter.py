@@ -612,9 +612,7 @@ def join_refusal(info: TableInfo | None, *, online: bool) -> str:
         return "No table to join: n opens one."
     name = info["name"]
     if unavailable(info):
-        return (
-            f"Table {name} is unavailable: its server is down; it comes back when that server does."
-        )
+        return f"Table {name} is unavailable: its server is down (back when that server is)."
     if _full(info):
         return f"Table {name} is full: no seat to take (s watches it)."
     return f"Table {name} is already playing: s watches it."
