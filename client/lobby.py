@@ -259,6 +259,9 @@ class LobbyScreen(Screen[None]):
             self.action_join()
         elif self.check_action("spectate", ()):
             self.action_spectate()
+        elif (info := self._selected_info()) is not None and presenter.unavailable(info):
+            why = presenter.join_refusal(info, online=self.session.online)  # why, in a line
+            self.notify(why, severity="warning", timeout=4, markup=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The keys that apply depend on the table under the cursor."""

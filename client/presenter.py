@@ -585,19 +585,31 @@ def players_text(info: TableInfo) -> Text:
     return out
 
 
+def unavailable(info: TableInfo) -> bool:
+    """Whether the table's server (a node of a cluster) is down: listed, not
+    joinable until it is back (protocol §7.4, §10)."""
+    return info.get("unavailable") is True
+
+
 def lobby_row(info: TableInfo) -> tuple[Text, ...]:
-    """A table's row in the lobby: name, seats taken, state, watchers, players, rules."""
+    """A table's row in the lobby: name, seats taken, state, watchers, players,
+    rules. A table whose server is down says ``unavailable`` in its state
+    column, the whole row dimmed."""
     rules = describe_rules(info["rules"])
     timeout = info["turn_timeout_ms"]
     rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
-    return (
+    row = (
         Text.assemble((info["name"], "bold"), (privacy.badge(info), "italic")),
         Text(f"{privacy.seats_taken(info)}/{info['seats']}"),
-        Text(table_state(info)),
+        Text("unavailable" if unavailable(info) else table_state(info)),
         Text(str(info["spectators"])),
         players_text(info),
         Text(rules),
     )
+    if unavailable(info):
+        for cell in row:
+            cell.stylize("dim")
+    return row
 
 
 def _full(info: TableInfo) -> bool:
@@ -608,7 +620,7 @@ def lobby_key(action: str, info: TableInfo | None, *, online: bool, saved: bool)
     """The state of the lobby's key ``action``, ``info`` being the table under the
     cursor (None for none) and ``saved`` whether a seat is kept for this server."""
     if action in ("join", "spectate"):
-        if not online or info is None:
+        if not online or info is None or unavailable(info):
             return None
         if action == "join" and (info["state"] != TableState.WAITING or _full(info)):
             return None
@@ -627,6 +639,8 @@ def join_refusal(info: TableInfo | None, *, online: bool) -> str:
     if info is None:
         return "No table to join: n opens one."
     name = info["name"]
+    if unavailable(info):
+        return f"Table {name} is unavailable: its server is down (back when that server is)."
     if _full(info):
         return f"Table {name} is full: no seat to take (s watches it)."
     return f"Table {name} is already playing: s watches it."

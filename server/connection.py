@@ -25,6 +25,7 @@ import socket
 import struct
 import termios
 import time
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, cast
 
 from craits.protocol import (
@@ -201,6 +202,53 @@ class StallWatch:
         client.reset()
 
 
+class Deferred:
+    """The frames of a connection that wait while one of its requests waits on
+    something outside the server: a cluster's claim of a new table's name in
+    Redis (docs/cluster.md). Reading pauses meanwhile; once the request is
+    answered the frames kept are handled in order, as if they had just come,
+    so every reply still comes in the order of the requests."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.frames: list[bytes] | None = None
+        """The frames kept while a request waits; None while none does."""
+        self.task: asyncio.Task[None] | None = None
+
+    def keep(self, body: bytes) -> bool:
+        """Keep ``body`` for later if a request waits (True); False: handle it now."""
+        if self.frames is None:
+            return False
+        self.frames.append(body)
+        return True
+
+    def wait(self, answer: Awaitable[None]) -> None:
+        """Hold the connection's input until ``answer`` (which answers the
+        request, errors included, and raises nothing) is done."""
+        self.frames = []
+        if self.client.transport is not None:
+            self.client.transport.pause_reading()
+        self.task = asyncio.ensure_future(self._then(answer))
+
+    async def _then(self, answer: Awaitable[None]) -> None:
+        try:
+            await answer
+        finally:
+            frames, self.frames = self.frames or [], None
+            client = self.client
+            if not client.closed and client.transport is not None:
+                client.transport.resume_reading()
+                with logs.about(client):
+                    while frames and not self.holding() and not client.closed:
+                        client.frame(frames.pop(0))
+                if self.holding():  # another request waits: the rest go after it
+                    self.frames = frames + (self.frames or [])
+
+    def holding(self) -> bool:
+        """Whether a request waits (the frames after it are kept)."""
+        return self.frames is not None
+
+
 class Client(asyncio.Protocol):
     """One connection: where it sits (:attr:`table`), and its name once it
     said ``hello``. A :class:`~craits.server.interfaces.Member` of its table."""
@@ -227,6 +275,7 @@ class Client(asyncio.Protocol):
         self._timer: asyncio.TimerHandle | None = None
         self._gone = False
         self._stall = StallWatch(self, config.write_timeout)
+        self.deferred = Deferred(self)  # input held while a request waits (a cluster's claim)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -407,9 +456,8 @@ class Client(asyncio.Protocol):
         return self._reader.pending > 0
 
     def data_received(self, data: bytes) -> None:
-        """Decode and handle every whole frame received; a frame cut short must
-        be finished within ``frame_timeout`` of its first byte. What is logged
-        meanwhile is about this connection (:mod:`craits.server.logs`)."""
+        """Handle every whole frame received; one cut short must be finished within
+        ``frame_timeout`` of its first byte. Logs are about this connection (logs.py)."""
         token = logs.CONNECTION.set(self)
         try:
             self._received(data)
@@ -424,7 +472,8 @@ class Client(asyncio.Protocol):
                 if self.closed:
                     return
                 had_partial = False
-                self._frame(body)  # raises nothing
+                if not self.deferred.keep(body):  # kept while a request waits on Redis
+                    self.frame(body)  # raises nothing
         except ProtocolError as exc:  # a header too large or empty: the stream is lost
             self.error(exc.code, exc.message)
             self.abort_after_flush()
@@ -448,7 +497,7 @@ class Client(asyncio.Protocol):
         self.abort_after_flush()
         return True
 
-    def _frame(self, body: bytes) -> None:
+    def frame(self, body: bytes) -> None:
         """Handle one frame body; nothing a client sends may escape to the loop."""
         self.last_seen = time.monotonic()
         table = self.table

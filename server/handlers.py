@@ -66,6 +66,7 @@ from craits.protocol.vocab import (
 from craits.server import metrics
 from craits.server.cluster.drain import refuse_new_game
 from craits.server.cluster.hooks import (
+    claim_name,
     place_table,
     redirect_resume,
     redirect_table,
@@ -202,15 +203,20 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     timeout_ms = msg.get("turn_timeout_ms")
     if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
-    private = msg.get("private", False)
-    table = client.server.create_table(
-        msg["name"], msg["seats"], rules, timeout_ms, client, private
-    )
-    created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
-    code = table.powers.access.code
-    if code is not None:
-        created["code"] = code  # to the creator only (§11.9)
-    client.send(created)
+
+    def create() -> None:
+        private = msg.get("private", False)
+        table = client.server.create_table(
+            msg["name"], msg["seats"], rules, timeout_ms, client, private
+        )
+        created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
+        code = table.powers.access.code
+        if code is not None:
+            created["code"] = code  # to the creator only (§11.9)
+        client.send(created)
+
+    if not claim_name(client, msg["name"], create):  # a cluster's names are unique in it
+        create()
 
 
 def _not_at_a_table(client: Client) -> None:

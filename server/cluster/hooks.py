@@ -6,10 +6,15 @@ Redis: they read the node's in-memory copy of the lobby.
 - :func:`redirect_table`, :func:`redirect_resume`, :func:`place_table`: answer
   ``join``/``spectate``, ``resume`` and ``create_table`` with ``redirect``
   (protocol §7.4) when the table is, or goes, elsewhere.
+- :func:`claim_name`: a new table's name is claimed in Redis before the table
+  is created (names are unique in the cluster); the one call that waits on
+  Redis, and only for ``create_table``.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from craits.protocol.types import RedirectMsg, TableInfo
@@ -20,7 +25,10 @@ from craits.server.interfaces import TableError
 
 if TYPE_CHECKING:
     from craits.server.app import Server
+    from craits.server.cluster.registry import ClusterNode
     from craits.server.connection import Client
+
+log = logging.getLogger("craits.server.cluster")
 
 
 def remote_tables(server: Server) -> list[TableInfo]:
@@ -99,3 +107,58 @@ def place_table(client: Client, name: str, placed: bool = False) -> bool:
         return False
     _redirect(client, address, name)
     return True
+
+
+def _exists(name: str) -> TableError:
+    return TableError(ErrorCode.TABLE_EXISTS, f"a table called {name!r} exists")
+
+
+def claim_name(client: Client, name: str, create: Callable[[], None]) -> bool:
+    """Whether creating the table called ``name`` waits for the claim of its
+    name in the cluster's Redis (docs/cluster.md, "Table names"): if so,
+    ``create`` is called once the claim is made (or once Redis is found out
+    of reach: the table is then this node's only until the name is claimed),
+    and ``table_exists`` answered if another node holds the name. The
+    connection's later requests wait meanwhile (their replies keep their order).
+
+    Raises:
+        TableError: ``table_exists``: a table of this node, or one being
+            created on it, has that name.
+    """
+    server = client.server
+    node = server.cluster
+    if node is None or not node.connected:
+        return False  # a single server, or Redis is out of reach: local only
+    if name in server.tables or name in server.set_aside or name in node.names.in_flight:
+        raise _exists(name)
+    client.deferred.wait(_create_claimed(client, node, name, node.claim(name), create))
+    return True
+
+
+async def _create_claimed(
+    client: Client,
+    node: ClusterNode,
+    name: str,
+    claim: Awaitable[str | None],
+    create: Callable[[], None],
+) -> None:
+    """Create the table once its name is claimed; answer ``create_table``."""
+    owner: str | None = None
+    try:
+        owner = await claim
+        if client.closed:
+            return
+        if owner is not None and owner != node.address:
+            client.error(ErrorCode.TABLE_EXISTS, _exists(name).message)
+            return
+        try:
+            create()
+        except TableError as exc:
+            client.error(exc.code, exc.message)
+        except Exception:
+            log.exception("connection %s: failed to create table %s", client.peer, name)
+            client.error(ErrorCode.INTERNAL, "the server failed to handle that message")
+    finally:
+        node.names.done(name)
+        if owner == node.address and name not in client.server.tables:
+            node.table_closed(name)  # not created after all: the name is let go

@@ -11,6 +11,12 @@ lobby falls back to this node's tables, with a notice to the watchers) and
 tries again every heartbeat; when Redis is back it writes everything again
 and reads every node's tables. Nothing a table does waits on it: changes are
 queued (:meth:`ClusterNode.table_changed`) and written, coalesced, by the task.
+
+Two things do wait on Redis, off the hot path of a move: a ``create_table``
+waits for the claim of its table's name (:mod:`~craits.server.cluster.names`),
+made by the same task; and lobby changes go out at most once per
+:data:`LOBBY_INTERVAL` per table, the last state winning, both to Redis and
+from the other nodes to this node's lobby watchers.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfo
 from craits.protocol.vocab import ErrorCode, ServerMessage
 from craits.server.cluster.aio import stop_if_cancelled
 from craits.server.cluster.lobby import Changes, RemoteLobby
+from craits.server.cluster.names import NameClaims
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -40,6 +47,10 @@ CHANNEL = PREFIX + "lobby"
 """The pub/sub channel of lobby changes."""
 TTL_BEATS = 4
 """A node's key lives this many heartbeats unless renewed."""
+LOBBY_INTERVAL = 0.05
+"""Seconds: the least time between two writes of this node's lobby changes to
+Redis, and between two pushes of the other nodes' changes to its watchers
+(the changes of a table meanwhile are coalesced: its last state goes out)."""
 MISSING = "the cluster needs the redis package: pip install 'craits[cluster]'"
 
 
@@ -103,7 +114,7 @@ class ClusterNode:
         self.draining = False
         """Whether the node is stopping: it takes no new tables (docs/cluster.md)."""
         self.started = time.time()
-        self._pending: dict[str, bool] = {}
+        self.pending: dict[str, bool] = {}
         """Table name → True (changed) or False (closed), not yet written."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -111,6 +122,12 @@ class ClusterNode:
         """Set once Redis answered and the other nodes' tables were read."""
         self.listeners: list[asyncio.Server] = []
         """Listeners of the node besides its server's (a worker's shared port)."""
+        self.names = NameClaims(address)
+        """This node's claims of its tables' names (unique in the cluster)."""
+        self.published = 0
+        """Lobby changes of this node's tables written to Redis so far (a count, for tests)."""
+        self.fan_out = FanOut(host)
+        """The other nodes' changes on their way to this node's lobby watchers."""
 
     # ------------------------------------------------------------- the server's calls
 
@@ -123,10 +140,12 @@ class ClusterNode:
         node's key out (its tables stay in Redis, for its restart)."""
         for listener in self.listeners:
             listener.close()
+        self.fan_out.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        self.names.fail_all()  # a create_table still waiting is answered (local only)
         if self.connected:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(1.0):
@@ -139,13 +158,21 @@ class ClusterNode:
 
     def table_changed(self, name: str) -> None:
         """The table called ``name`` was created or changed: write it soon."""
-        self._pending[name] = True
+        self.pending[name] = True
         self._wake.set()
 
     def table_closed(self, name: str) -> None:
-        """The table called ``name`` closed: take it out soon."""
-        self._pending[name] = False
+        """The table called ``name`` closed: take it out (and let go of its name) soon."""
+        self.pending[name] = False
         self._wake.set()
+
+    def claim(self, name: str) -> asyncio.Future[str | None]:
+        """Claim the name of a table about to be created (docs/cluster.md): the
+        future gives the address of the node that holds the name (this one's
+        if the claim was made), or None if Redis could not be asked."""
+        future = self.names.ask(name)
+        self._wake.set()
+        return future
 
     # ------------------------------------------------------------------ the task
 
@@ -178,7 +205,9 @@ class ClusterNode:
         was = self.connected
         self.connected = False
         self.ready.clear()
+        self.names.fail_all()
         self._tell(self.lobby.clear())
+        self.fan_out.push()  # before the notice
         if was:
             notice: ErrorMsg = {
                 "type": ServerMessage.ERROR,
@@ -218,8 +247,10 @@ class ClusterNode:
 
     async def _announce(self, redis: Redis) -> None:
         """Write this node's key and its tables whole, and say hello."""
-        self._pending.clear()
-        infos = {n: i for n in self.host.local_names() if (i := self.host.local_info(n))}
+        self.pending.clear()
+        await redis.sadd(NODES, self.address)  # a member before it claims: its claims stand
+        await self.names.reconcile(redis, self.host.local_names())
+        infos = {n: i for n in self._claimed() if (i := self.host.local_info(n))}
         pipe = redis.pipeline(transaction=True)
         pipe.delete(tables_key(self.address))
         if infos:
@@ -238,18 +269,30 @@ class ClusterNode:
         ttl = max(1, round(TTL_BEATS * self.heartbeat * 1000))
         pipe.set(node_key(self.address), _dump(state), px=ttl)
 
+    def _claimed(self) -> list[str]:
+        """This node's tables whose names it holds (the others are listed here only)."""
+        return [n for n in self.host.local_names() if n not in self.names.unclaimed]
+
     async def _write(self, redis: Redis) -> None:
-        """Write the queued changes as they come, and beat every heartbeat."""
+        """Claim names as asked, write the queued changes (at most once per
+        :data:`LOBBY_INTERVAL`), and beat every heartbeat."""
         loop = asyncio.get_running_loop()
         next_beat = loop.time() + self.heartbeat
+        next_flush = loop.time()
         while True:
             stop_if_cancelled()
+            due = min(next_beat, next_flush) if self.pending else next_beat
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(max(0.0, next_beat - loop.time())):
+                async with asyncio.timeout(max(0.0, due - loop.time())):
                     await self._wake.wait()
             self._wake.clear()
-            await self._flush(redis)
+            await self.names.answer_waiting(redis)
+            if self.pending and loop.time() >= next_flush:
+                await self._flush(redis)
+                next_flush = loop.time() + LOBBY_INTERVAL
             if loop.time() >= next_beat:
+                for name in await self.names.retry(redis, self.host.local_names()):
+                    self.pending[name] = True  # its name is free again: listed everywhere
                 pipe = redis.pipeline(transaction=False)
                 self._beat_into(pipe)
                 await pipe.execute()
@@ -258,19 +301,26 @@ class ClusterNode:
 
     async def _flush(self, redis: Redis) -> None:
         """Write and publish the queued changes, one pipeline."""
-        if not self._pending:
+        if not self.pending:
             return
-        pending, self._pending = self._pending, {}
+        pending, self.pending = self.pending, {}
         pipe = redis.pipeline(transaction=False)
         key = tables_key(self.address)
-        for name, changed in pending.items():
-            info = self.host.local_info(name) if changed else None
+        gone: list[str] = []
+        for name in pending:
+            if name in self.names.unclaimed:
+                continue  # another node's name: this table is listed here only
+            info = self.host.local_info(name)
             if info is not None:
                 pipe.hset(key, name, _dump(info))
                 pipe.publish(CHANNEL, _dump({"node": self.address, "kind": "info", "table": info}))
             else:
                 pipe.hdel(key, name)
                 pipe.publish(CHANNEL, _dump({"node": self.address, "kind": "closed", "name": name}))
+                if name not in self.names.in_flight:  # not being created again here
+                    gone.append(name)
+        self.names.release_into(pipe, gone)  # after the hdel: no node lists it, then free
+        self.published += len(pending)
         await pipe.execute()
 
     async def _look(self, redis: Redis) -> None:
@@ -330,13 +380,55 @@ class ClusterNode:
             self._tell(changes)
 
     def _tell(self, changes: Changes) -> None:
-        """Tell the lobby's watchers of ``changes``."""
+        """Tell the lobby's watchers of ``changes`` (soon: :class:`FanOut`)."""
+        self.fan_out.tell(changes)
+
+
+class FanOut:
+    """The other nodes' lobby changes on their way to this node's lobby
+    watchers: at most one push per :data:`LOBBY_INTERVAL`, with each table's
+    last state (a busy table does not flood the watchers; its last state
+    always goes out)."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.outgoing: dict[str, TableInfo | None] = {}
+        """Table name → its last info (None: closed), not yet told."""
+        self._timer: asyncio.TimerHandle | None = None
+        self._pushed = 0.0
+
+    def tell(self, changes: Changes) -> None:
+        """Tell the watchers of ``changes`` at the next push."""
         for name in changes.closed:
-            closed: TableClosedMsg = {"type": ServerMessage.TABLE_CLOSED, "name": name}
-            self.host.tell_lobby(closed)
+            self.outgoing[name] = None
         for info in changes.infos:
-            message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": info}
-            self.host.tell_lobby(message)
+            self.outgoing[info["name"]] = info
+        if self.outgoing and self._timer is None:
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, self._pushed + LOBBY_INTERVAL - loop.time())
+            self._timer = loop.call_later(delay, self.push)
+
+    def cancel(self) -> None:
+        """Push nothing more."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def push(self) -> None:
+        """Tell the watchers what was kept, now (of a table by the same name
+        on this node the server itself tells them)."""
+        self.cancel()
+        self._pushed = asyncio.get_running_loop().time()
+        outgoing, self.outgoing = self.outgoing, {}
+        for name, info in outgoing.items():
+            if self.host.local_info(name) is not None:
+                continue
+            if info is None:
+                closed: TableClosedMsg = {"type": ServerMessage.TABLE_CLOSED, "name": name}
+                self.host.tell_lobby(closed)
+            else:
+                message: TableInfoMsg = {"type": ServerMessage.TABLE_INFO, "table": info}
+                self.host.tell_lobby(message)
 
 
 def _table_info(raw: str | bytes) -> TableInfo | None:

@@ -128,13 +128,20 @@ def address(server: Server) -> str:
     return f"127.0.0.1:{server.port}"
 
 
+async def start_nodes(configs: list[ServerConfig]) -> list[Server]:
+    """Start a node with each config; returns once each sees all the others."""
+    servers = [Server(config) for config in configs]
+    for s in servers:
+        await s.start()
+    others = len(servers) - 1
+    await until(lambda: all(s.cluster and len(s.cluster.lobby.nodes) == others for s in servers))
+    return servers
+
+
 @pytest.fixture
 async def nodes(redis: RedisProcess) -> AsyncIterator[list[Server]]:
     """Three nodes, A, B and C, in one cluster, each seeing the two others."""
-    servers = [Server(node_config(redis.url)) for _ in range(3)]
-    for s in servers:
-        await s.start()
-    await until(lambda: all(s.cluster and len(s.cluster.lobby.nodes) == 2 for s in servers))
+    servers = await start_nodes([node_config(redis.url) for _ in range(3)])
     yield servers
     for s in servers:
         await s.stop()
