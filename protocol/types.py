@@ -438,6 +438,9 @@ class Limits(TypedDict):
     max_empty_tables_per_address: int
     empty_table_grace_ms: int
     max_connections_per_address: int
+    min_turn_timeout_ms: NotRequired[int]
+    """The shortest turn timeout a table may have, ms (0 excepted: no timeout);
+    added in round 2."""
 
 
 class Commitment(TypedDict):

@@ -38,7 +38,7 @@ from craits.server.journal import Durability, Journal, JournalError, SavedTable
 from craits.server.recorder import Recorder
 from craits.server.restore import SetAside, rebuild_table, restore_tables
 from craits.server.seating import token_digest
-from craits.server.table import ABANDON_AFTER, Table, TableConfig
+from craits.server.table import ABANDON_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
 from craits.server.tls import accepting
 
 log = logging.getLogger("craits.server")
@@ -77,6 +77,10 @@ class ServerConfig:
     """Messages a connection may send at once."""
     max_errors: int = 20
     turn_timeout: float = 60.0
+    """Seconds a person has for a turn at a table that does not set its own (0: no timeout)."""
+    min_turn_timeout: float = MIN_TURN_TIMEOUT
+    """The shortest turn timeout a table may have, seconds; 0 (no timeout) is always
+    allowed (protocol §5, error ``bad_turn_timeout``)."""
     hand_pause: float = 4.0
     bot_delay: float = 0.6
     away_delay: float = 0.3
@@ -288,6 +292,23 @@ class Server(Lobby):
         if table is None:
             raise TableError(ErrorCode.NO_SUCH_TABLE, f"there is no table called {name!r}")
         return table
+
+    def check_turn_timeout(self, turn_timeout_ms: int | None) -> None:
+        """Refuse a ``create_table.turn_timeout_ms`` shorter than the server's
+        :attr:`ServerConfig.min_turn_timeout` (0, no timeout, and None, the
+        server's default, pass; protocol §5).
+
+        Raises:
+            TableError: ``bad_turn_timeout``.
+        """
+        least = round(self.config.min_turn_timeout * 1000)
+        if turn_timeout_ms is None or turn_timeout_ms == 0 or turn_timeout_ms >= least:
+            return
+        raise TableError(
+            ErrorCode.BAD_TURN_TIMEOUT,
+            f"turn_timeout_ms: {turn_timeout_ms} is too short: 0 (no timeout) "
+            f"or at least {least} ({least / 1000:g} s) at this server",
+        )
 
     def _table_config(self, turn_timeout: float) -> TableConfig:
         cfg = self.config

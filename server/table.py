@@ -75,6 +75,11 @@ ABANDON_AFTER = 1800.0
 before the game ends as abandoned and the table closes (protocol §11.1;
 ``craits-server --abandon-after``)."""
 
+MIN_TURN_TIMEOUT = 10.0
+"""The shortest turn timeout a table may have by default, seconds (0, no
+timeout, is always allowed): a shorter one marks people away before they
+can read the table (protocol §5; ``craits-server --min-turn-timeout``)."""
+
 
 @dataclass
 class TableConfig:
