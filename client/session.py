@@ -213,7 +213,12 @@ _JOIN_ERRORS = (
 ENDED_BY: dict[Want, frozenset[ErrorCode]] = {
     Want.NOTHING: frozenset(),
     Want.CREATE: _JOIN_ERRORS
-    | {ErrorCode.BAD_RULES, ErrorCode.TABLE_EXISTS, ErrorCode.TOO_MANY_TABLES},
+    | {
+        ErrorCode.BAD_RULES,
+        ErrorCode.BAD_TURN_TIMEOUT,
+        ErrorCode.TABLE_EXISTS,
+        ErrorCode.TOO_MANY_TABLES,
+    },
     Want.JOIN: _JOIN_ERRORS,
     Want.RESUME: frozenset({ErrorCode.BAD_TOKEN, ErrorCode.ALREADY_AT_TABLE, ErrorCode.KICKED}),
     Want.SPECTATE: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE})

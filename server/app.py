@@ -306,8 +306,8 @@ class Server(Lobby):
             return
         raise TableError(
             ErrorCode.BAD_TURN_TIMEOUT,
-            f"turn_timeout_ms: {turn_timeout_ms} is too short: 0 (no timeout) "
-            f"or at least {least} ({least / 1000:g} s) at this server",
+            f"turn_timeout_ms {turn_timeout_ms} is too short: the shortest turn at "
+            f"this server is {least / 1000:g} s ({least} ms); 0 means no timeout",
         )
 
     def _table_config(self, turn_timeout: float) -> TableConfig:

@@ -13,7 +13,7 @@ from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
 from craits.protocol.client import Connection
-from textual.widgets import Checkbox, Input
+from textual.widgets import Checkbox, Input, Select
 
 from tests.client.conftest import (
     deal_order,
@@ -168,7 +168,7 @@ async def test_create_add_bot_game_over_and_new_game(
         dialog = app.screen
         dialog.query_one("#table-name", Input).value = "mine"
         dialog.query_one("#opt-short_game", Checkbox).value = True
-        dialog.query_one("#timeout", Input).value = "0"
+        dialog.query_one("#timeout", Select).value = 0
         text = await wait_text(pilot, app, "Short game")
         assert "Short game" in text and "Face cards" in text
         await pilot.press("ctrl+s")
