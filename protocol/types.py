@@ -686,6 +686,9 @@ class StateMsg(TypedDict):
     chat: list[ChatLine]
     events: list[WireEvent]
     score_sheet: list[ScoreSheetRow]
+    next_hand_ms: NotRequired[int]
+    """Between hands, while the game is not on hold: ms until the next deal
+    (added in round 2)."""
 
 
 class UpdateMsg(TypedDict):
@@ -700,6 +703,9 @@ class UpdateMsg(TypedDict):
     deadline_ms: int | None
     notice: NotRequired[Notice]
     commitments: NotRequired[list[Commitment]]
+    next_hand_ms: NotRequired[int]
+    """In the update that ends a hand (not the last), unless the game is on
+    hold: ms until the next deal (added in round 2)."""
 
 
 class DeadlineMsg(TypedDict):

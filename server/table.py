@@ -265,7 +265,7 @@ class Table:
     def snapshot(self, seat: int | None) -> StateMsg:
         """The full ``state`` message for ``seat`` (None: a spectator), filtered by the engine."""
         game = self.gamelog.game
-        return {
+        state: StateMsg = {
             "type": ServerMessage.STATE,
             "table": self.info(),
             "seat": seat,
@@ -277,6 +277,10 @@ class Table:
             "events": cast(list[WireEvent], self.gamelog.hands.events_for(seat)),
             "score_sheet": cast(list[ScoreSheetRow], self.gamelog.hands.score_sheet()),
         }
+        next_deal = self.clock.next_deal_ms()
+        if next_deal is not None:
+            state["next_hand_ms"] = next_deal  # between hands (protocol §7.1)
+        return state
 
     def persist(self) -> None:
         """Write the table's row to the journal (seats with token digests only).

@@ -13,6 +13,9 @@ import pytest
 from craits.server.app import Server, ServerConfig
 from craits.server.table import MIN_TURN_TIMEOUT
 
+from tests.client.conftest import deal_order, script
+from tests.client.test_table import ANA, BEN
+from tests.server.conftest import strip_seat
 from tests.server.processes import SERVER
 
 
@@ -70,3 +73,51 @@ def test_craits_server_refuses_a_turn_timeout_below_its_shortest() -> None:
     assert "--min-turn-timeout must be >= 0" in negative.stderr
     helped = _server("--help").stdout
     assert "--min-turn-timeout" in helped and "bad_turn_timeout" in helped
+
+
+async def test_the_first_turn_of_a_new_hand_gets_the_pause_between_hands(
+    server: Server, connect: Any
+) -> None:
+    """The update ending a hand says when the next is dealt (``next_hand_ms``,
+    and ``state`` between hands), and the first turn of the next hand gets
+    the pause on top of the turn timeout: a player reading the summary is not
+    played for (protocol §7.1, §11.4)."""
+    server.config.hand_pause = 2.0
+    ben = await connect("Ben")
+    ana = await connect("Ana")
+    await ben.send({"type": "create_table", "name": "t", "seats": 2, "turn_timeout_ms": 20_000})
+    await ben.expect("table_created")
+    table = server.tables["t"]
+    script(table, ["2C", "AC"], deal_order(BEN, ANA, "KH"))  # Ben deals, Ana plays first
+    for p in (ben, ana):
+        await p.send({"type": "join", "table": "t", "name": p.name})
+        await p.expect("joined")
+    first = await ana.expect("update")
+    assert first["view"]["to_act"] == ana.seat == 1
+    assert 0 < first["deadline_ms"] <= 20_000  # hand 1: the turn timeout, no more
+    assert "next_hand_ms" not in first
+    # Ana is down to 7♥ (a test shortcut inside the server) and goes out with it
+    table.game.hands[1] = ["7H"]
+    table._after([])
+    await ana.expect("update")
+    await ana.act({"play": "7H"})
+    ended = await ana.expect("update", where=lambda m: m["view"]["phase"] == "hand_over")
+    assert ended["next_hand_ms"] == 2000
+    assert ended["deadline_ms"] is None
+    cy = await connect("Cy")
+    await cy.send({"type": "spectate", "table": "t"})
+    state = await cy.expect("state")
+    assert state["view"]["phase"] == "hand_over"
+    assert 0 < state["next_hand_ms"] <= 2000
+    dealt = await ana.expect("update", where=lambda m: m["view"]["phase"] == "play")
+    assert dealt["view"]["hand_number"] == 2
+    assert "next_hand_ms" not in dealt
+    # whoever plays first in hand 2 (Ana deals it, Ben leads) has the pause on top
+    assert dealt["view"]["to_act"] == 0
+    assert dealt["deadline_ms"] > 21_000
+    await ben.expect("update", where=lambda m: m["view"]["hand_number"] == 2)
+    # the next turn has the plain timeout again
+    lead = next(a for a in ben.view["legal"] if "play" in a or "draw" in a)
+    await ben.act(strip_seat(lead))
+    after = await ben.expect("update", where=lambda m: m["view"]["to_act"] != 0)
+    assert 0 < after["deadline_ms"] <= 20_000 or after["view"]["phase"] != "play"
