@@ -151,6 +151,8 @@ class TableModel(LogKeeping):
         view: the game as the seat (or a spectator) may see it; None before a game.
         seq: the number of the last update; actions carry it.
         deadline: when the turn of the seat to act times out (``time.monotonic()``).
+        next_hand: when the next hand is dealt (``time.monotonic()``), between
+            hands; None when the server did not say (protocol §7.1).
         chat: chat lines, oldest first.
         log: the event log in words (the latest lines), oldest first.
         logged: how many lines were ever added to ``log``.
@@ -172,6 +174,7 @@ class TableModel(LogKeeping):
     view: View | None = None
     seq: int = 0
     deadline: float | None = None
+    next_hand: float | None = None
     chat: list[ChatLine] = field(default_factory=list)
     log: list[Text] = field(default_factory=list)
     logged: int = 0
@@ -196,6 +199,7 @@ class TableModel(LogKeeping):
             self.me = player["name"] if player is not None else None
         self.seq = message["seq"]
         self.set_deadline(message["deadline_ms"])
+        self._set_next_hand(message.get("next_hand_ms"))
         self.chat = list(message["chat"])
         sheet: object = message.get("score_sheet")  # (none from a server before round 2)
         if isinstance(sheet, list):
@@ -208,6 +212,20 @@ class TableModel(LogKeeping):
             self.seat = self.view["seat"]
         self.seq = message["seq"]
         self.set_deadline(message["deadline_ms"])
+        self._set_next_hand(message.get("next_hand_ms"))
+
+    def _set_next_hand(self, ms: object) -> None:
+        """The next deal: ``ms`` milliseconds from now (an int), or not known."""
+        self.next_hand = None
+        if isinstance(ms, int) and not isinstance(ms, bool):
+            self.next_hand = time.monotonic() + ms / 1000
+
+    def seconds_to_next_hand(self) -> float | None:
+        """Seconds until the next hand is dealt, between hands; None when not known
+        (a hand in play, the game on hold, a server before round 2)."""
+        if self.next_hand is None or self.phase != Phase.HAND_OVER or self.on_hold:
+            return None
+        return max(0.0, self.next_hand - time.monotonic())
 
     def note_events(self, events: list[WireEvent]) -> None:
         """Keep what the summary and the score sheet need from an update's events:

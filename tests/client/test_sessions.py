@@ -149,7 +149,7 @@ async def test_hand_end_summary(server: Any, connect: Any, make_app: Any, monkey
             assert app.style.label(card) in text
         # the next hand is dealt meanwhile; the summary stays until closed
         await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2")
-        await wait_text(pilot, app, "The next hand is dealt")
+        await wait_text(pilot, app, "Hand 2 is dealt: Ben to play — Enter: back to the table")
         monkeypatch.setattr(summary, "GRACE", 0.0)
         await pilot.press("enter")
         await wait_for(pilot, lambda: on_table(app), what="back to the table")

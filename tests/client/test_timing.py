@@ -9,11 +9,14 @@ from typing import Any
 
 import pytest
 from craits.client.dialogs import CreateTableDialog
+from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
 from craits.server.app import ServerConfig
 from textual.widgets import Input, Select
 
 from tests.client.conftest import screen_text, wait_for, wait_text
+from tests.client.test_table import ANA, BEN, ben_at_table
+from tests.server.conftest import strip_seat
 
 
 def on_table(app: Any) -> bool:
@@ -67,3 +70,42 @@ async def test_a_new_table_offers_turn_time_presets(server: Any, make_app: Any) 
             what="the server's refusal shown",
         )
         assert "quick" not in server.tables
+
+
+async def test_the_summary_counts_down_and_gives_way_to_the_players_turn(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """Between hands the summary says when the next hand comes; once dealt, whose
+    turn it is (a spectator is told to watch, not to play); on the player's own
+    turn it closes by itself, so it never hides the turn clock (protocol §11.4)."""
+    server.config.hand_pause = 2.0
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH")
+    table = server.tables["t1"]
+    table.config.turn_timeout = 30.0  # (the tests' server has none)
+    app = make_app("Ana", table="t1")
+    watcher = make_app("Cy", spectate="t1")
+    async with app.run_test(size=(80, 24)) as pilot, watcher.run_test(size=(80, 24)) as wpilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="Ana's table")
+        await wait_for(wpilot, lambda: watcher.model and watcher.model.view, what="Cy's table")
+        table.game.hands[1] = ["7H"]  # Ana is down to 7♥ (a test shortcut inside the server)
+        table._after([])
+        await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
+        await pilot.press("enter")  # she goes out: hand 1 is over
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        await wait_text(pilot, app, "The next hand is dealt in ")
+        await wait_for(wpilot, lambda: isinstance(watcher.screen, SummaryScreen), what="Cy's")
+        await wait_text(wpilot, watcher, "The next hand is dealt in ")
+        # hand 2: Ana deals, Ben leads; the summaries stay, and say so
+        await wait_text(pilot, app, "Hand 2 is dealt: Ben to play — Enter: back to the table")
+        text = await wait_text(wpilot, watcher, "Hand 2 is dealt — Enter: watch it")
+        assert "play it" not in text
+        assert isinstance(app.screen, SummaryScreen)
+        # Ben plays: Ana's turn, and her summary gives way to the table by itself
+        await ben.expect("update", where=lambda m: m["view"]["hand_number"] == 2)
+        while ben.view["to_act"] == ben.seat:
+            move = next(a for a in ben.view["legal"] if "idiot" not in a and "announce" not in a)
+            await ben.act(strip_seat(move))
+            await ben.expect("update")
+        await wait_for(pilot, lambda: app.model.my_turn, what="Ana's turn")
+        await wait_for(pilot, lambda: on_table(app), what="the summary closed by itself")
+        assert isinstance(watcher.screen, SummaryScreen)  # a spectator's stays till Enter
