@@ -395,6 +395,16 @@ class TableModel(LogKeeping):
         """The seat that must act now, or None."""
         return None if self.view is None else self.view["to_act"]
 
+    def turn_on_hold(self, seat: int) -> bool:
+        """Whether ``seat`` is to act in a game on hold (protocol §11.4): nobody
+        plays, the bots included, until an away player is back; its turn is
+        shown as paused, not as a turn in play. This player's own turn is not
+        (playing a card is one way to be back)."""
+        view = self.view
+        if view is None or not self.on_hold or view["phase"] != Phase.PLAY:
+            return False
+        return seat == view["to_act"] and not (self.seat == seat and not self.spectator)
+
     @property
     def my_turn(self) -> bool:
         """Whether this seat must act now."""

@@ -109,3 +109,39 @@ async def test_the_summary_counts_down_and_gives_way_to_the_players_turn(
         await wait_for(pilot, lambda: app.model.my_turn, what="Ana's turn")
         await wait_for(pilot, lambda: on_table(app), what="the summary closed by itself")
         assert isinstance(watcher.screen, SummaryScreen)  # a spectator's stays till Enter
+
+
+async def test_while_the_game_waits_for_an_away_player_no_one_is_shown_to_play(
+    server: Any, make_app: Any
+) -> None:
+    """Ana alone with a bot times out: away, nobody plays, the game is on hold
+    (protocol §11.4). The bot is next, but the screen says the game is paused
+    for her, and marks no seat as playing, until she is back."""
+    app = make_app("Ana")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.online, what="connected")
+        app.send({"type": "create_table", "name": "solo", "seats": 2, "turn_timeout_ms": 20_000})
+        await wait_for(pilot, lambda: "solo" in app.tables, what="the table listed")
+        server.tables["solo"].config.turn_timeout = 0.3  # (a test shortcut: a quick timeout)
+        app.send({"type": "join", "table": "solo", "name": "Ana"})
+        await wait_for(pilot, lambda: on_table(app), what="seated")
+        app.send({"type": "add_bot"})
+        await wait_for(pilot, lambda: app.model.away and app.model.on_hold, what="on hold")
+        bot = app.model.to_act
+        await wait_for(pilot, lambda: not app.model.my_turn, what="the bot is next")
+        text = await wait_text(pilot, app, "Paused until you are back (basic-bot-1 plays next).")
+        assert "The game waits for you. b: I'm back" in text
+        assert "basic-bot-1 to play" not in text
+        assert "▶" not in text  # no seat is marked as playing
+        assert "paused" in text.replace("Paused", "")  # the bot's seat says it waits
+        assert bot is not None and app.model.turn_on_hold(bot)
+        await pilot.resize_terminal(80, 24)  # the compact table says the same
+        await wait_for(pilot, lambda: app.size == (80, 24), what="80x24")
+        await pilot.pause(0.1)
+        small = await wait_text(pilot, app, "Paused until you are back")
+        assert "▶" not in small and "basic-bot-1 to play" not in small
+        server.tables["solo"].config.turn_timeout = 30
+        await pilot.press("b")
+        await wait_for(pilot, lambda: not app.model.on_hold, what="play on")
+        await wait_for(pilot, lambda: "▶" in screen_text(app), what="a turn marked again")
+        assert "Paused until" not in screen_text(app)
