@@ -125,11 +125,13 @@ class TableLeft:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line to tell the user (never read as markup)."""
+    """A line to tell the user (never read as markup); ``table``: the table it is
+    about, if it must not be left up over another (it goes when one is shown)."""
 
     text: str
     severity: Severity = "information"
     timeout: float = 4.0
+    table: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,9 +324,15 @@ class Session:
         """Report ``news`` to the listener."""
         self._listener(news)
 
-    def say(self, text: str, severity: Severity = "information", timeout: float = 4.0) -> None:
-        """Tell the user ``text``."""
-        self.tell(Notice(text, severity, timeout))
+    def say(
+        self,
+        text: str,
+        severity: Severity = "information",
+        timeout: float = 4.0,
+        table: str | None = None,
+    ) -> None:
+        """Tell the user ``text`` (about ``table``: not left up over another table)."""
+        self.tell(Notice(text, severity, timeout, table))
 
     async def run(self) -> None:
         """Keep the link up and handle what comes, until cancelled (or the first
@@ -616,6 +624,7 @@ def _on_left(session: Session, m: LeftMsg) -> None:
             session.say(
                 "You left the game. The server plays your seat; press r in the lobby to go back.",
                 timeout=8,
+                table=model.name,  # said in the lobby; not over the next table opened
             )
         else:
             session.forget_seat()

@@ -145,3 +145,27 @@ async def test_while_the_game_waits_for_an_away_player_no_one_is_shown_to_play(
         await wait_for(pilot, lambda: not app.model.on_hold, what="play on")
         await wait_for(pilot, lambda: "▶" in screen_text(app), what="a turn marked again")
         assert "Paused until" not in screen_text(app)
+
+
+async def test_the_left_game_notice_is_not_left_over_the_next_table(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """ "You left the game…" is said in the lobby; opening another table at once
+    takes it away (it was about the table left), and what is said about the new
+    table stays."""
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    cy = await connect("Cy")
+    await cy.send({"type": "create_table", "name": "t2", "seats": 3})
+    await cy.expect("table_created")
+    await cy.send({"type": "join", "table": "t2", "name": "Cy"})
+    await cy.expect("joined")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the game")
+        await pilot.press("q", "y")  # leave the game (the seat stays hers)
+        await wait_for(pilot, lambda: not on_table(app), what="the lobby")
+        await wait_text(pilot, app, "You left the game")
+        app.send({"type": "join", "table": "t2", "name": "Ana"})
+        await wait_for(pilot, lambda: on_table(app) and app.model.name == "t2", what="t2")
+        await pilot.pause(0.2)
+        assert "You left the game" not in screen_text(app)
