@@ -65,6 +65,11 @@ COOKIE_MAX_AGE = 400 * 24 * 3600
 """The visitor cookie's lifetime, in seconds (browsers cap it at 400 days)."""
 
 
+def _players(n: int) -> str:
+    """``1 player is`` or ``N players are``, for the full room's page."""
+    return "1 player is" if n == 1 else f"{n} players are"
+
+
 @dataclass(frozen=True, slots=True)
 class PendingLaunch:
     """A page served and its websocket not yet opened: whose, going where, when."""
@@ -262,7 +267,7 @@ class CraitsWebServer(Server):
         return self._message(
             request,
             "The room is full",
-            f"{len(self.sessions)} players are here already, as many as this server "
+            f"{_players(len(self.sessions))} here already, as many as this server "
             "takes. Try again in a minute.",
             503,
         )

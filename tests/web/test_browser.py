@@ -153,6 +153,7 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
         eve.page.press("#name", "Enter")
         eve.page.wait_for_selector("#message")
         assert "The room is full" in eve.page.inner_text("#message")
+        assert "1 player is here already" in eve.page.inner_text("#message")
         eve.close()
         # dan, who has the one page, may still load it again.
         dan.page.reload()
