@@ -542,12 +542,39 @@ class Session:
         """The log lines of a timeout move, led by whom the server played for."""
         if seat == model.seat:
             self.say("Your turn timed out: the server played for you.", "warning", 6)
-            prefix = Text("Time's up — the server played for you: ", style="bold")
-        else:
-            prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
-        if lines:
-            return [prefix + lines[0], *lines[1:]]
-        return [prefix]
+        return timeout_lines(model, seat, lines)
+
+
+def timeout_lines(model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
+    """``lines`` (a timeout move's, in words) led by whom the server played for."""
+    if seat == model.seat:
+        prefix = Text("Time's up — the server played for you: ", style="bold")
+    else:
+        prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
+    if lines:
+        return [prefix + lines[0], *lines[1:]]
+    return [prefix]
+
+
+def hand_so_far(session: Session, model: TableModel, m: StateMsg) -> list[Text]:
+    """A ``state``'s events in words, each timeout move led by "Time's up…" as
+    its update's was (the ``state``'s ``notices``, protocol §7.1)."""
+    events = m["events"]
+    describer = Describer(session.style, model.name_of, model.seat)
+    notices: object = m.get("notices")  # (none from a server before round 2)
+    cuts = sorted(
+        (n["at"], n["seat"])
+        for n in (notices if isinstance(notices, list) else [])
+        if n.get("kind") == NoticeKind.TIMEOUT and 0 <= n.get("at", -1) < len(events)
+    )
+    lines: list[Text] = []
+    done = 0
+    for n, (at, seat) in enumerate(cuts):
+        lines += describer.update(events[done:at])
+        end = cuts[n + 1][0] if n + 1 < len(cuts) else len(events)
+        lines += timeout_lines(model, seat, describer.update(events[at:end]))
+        done = end
+    return lines + describer.update(events[done:])
 
 
 # ----------------------------------------------------------- lobby messages
@@ -668,8 +695,7 @@ def _on_state(session: Session, m: StateMsg) -> None:
     if not _holds(m, "events"):  # a server from before round 2: no hand so far
         model.log_intro()
     else:
-        lines = Describer(session.style, model.name_of, model.seat).update(m["events"])
-        model.restore_log(lines)
+        model.restore_log(hand_so_far(session, model, m))
     model.check_hand_end(was)
     session.tell(TableShown())
 

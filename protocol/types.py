@@ -465,6 +465,16 @@ class Notice(TypedDict):
     name: str
 
 
+class LogNotice(TypedDict):
+    """A ``notice`` of the hand so far (``state.notices``, §7.1, added in round 2):
+    the update whose first event is ``events[at]`` carried it."""
+
+    at: int
+    kind: NoticeKind
+    seat: int
+    name: str
+
+
 class RecordSummary(TypedDict):
     """One finished game in ``records.games`` (§7.3); times ISO 8601 UTC."""
 
@@ -674,7 +684,8 @@ class StateMsg(TypedDict):
     """A full snapshot of the table for the receiver (§7.1); ``seat`` None for a
     spectator, ``view`` None before the first game. ``events`` (added in round 2):
     the hand in play's events so far, filtered for the receiver as an update's
-    are; ``score_sheet`` (added in round 2): a row per hand ended this game."""
+    are; ``notices`` (added in round 2): the notices of their updates;
+    ``score_sheet`` (added in round 2): a row per hand ended this game."""
 
     type: Literal[ServerMessage.STATE]
     table: TableInfo
@@ -686,6 +697,7 @@ class StateMsg(TypedDict):
     chat: list[ChatLine]
     events: list[WireEvent]
     score_sheet: list[ScoreSheetRow]
+    notices: list[LogNotice]
     next_hand_ms: NotRequired[int]
     """Between hands, while the game is not on hold: ms until the next deal
     (added in round 2)."""

@@ -179,13 +179,14 @@ class TurnClock:
             TablePaused: the journal write failed.
         """
         table = self.table
-        events = table.gamelog.act(seat, action_from_dict(choice, seat), None)
+        s = table.seats[seat]
+        first = not s.away
+        why = NoticeKind.TIMEOUT if first else NoticeKind.AWAY
+        action = action_from_dict(choice, seat)
+        events = table.gamelog.act(seat, action, None, why if timed_out else None)
         notice: Notice | None = None
         if timed_out:
-            s = table.seats[seat]
-            first = not s.away
             s.away = True
-            why = NoticeKind.TIMEOUT if first else NoticeKind.AWAY
             log.info("table %s: played for %s (%s)", table.name, s.name, why)
             if first:
                 table.broadcast_info()

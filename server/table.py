@@ -38,7 +38,14 @@ from craits.protocol.types import (
     View,
     WireEvent,
 )
-from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
+from craits.protocol.vocab import (
+    AbandonReason,
+    ErrorCode,
+    NoticeKind,
+    Phase,
+    ServerMessage,
+    TableState,
+)
 from craits.server.broadcast import Broadcaster
 from craits.server.clock import AbandonClock, TurnClock
 from craits.server.engine import Event, Game, Rules, view
@@ -276,6 +283,11 @@ class Table:
             "chat": list(self.chat.lines),
             "events": cast(list[WireEvent], self.gamelog.hands.events_for(seat)),
             "score_sheet": cast(list[ScoreSheetRow], self.gamelog.hands.score_sheet()),
+            "notices": [
+                {"at": at, "kind": NoticeKind(kind), "seat": s, "name": self.seats[s].name}
+                for at, kind, s in self.gamelog.hands.notices()
+                if s < len(self.seats)
+            ],
         }
         next_deal = self.clock.next_deal_ms()
         if next_deal is not None:

@@ -5,18 +5,22 @@ away players."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.client.app import CraitsApp
 from craits.client.dialogs import CreateTableDialog
+from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
-from craits.server.app import ServerConfig
+from craits.server.app import Server, ServerConfig
 from textual.widgets import Input, Select
 
-from tests.client.conftest import screen_text, wait_for, wait_text
+from tests.client.conftest import log_text, screen_text, wait_for, wait_text
 from tests.client.test_table import ANA, BEN, ben_at_table
 from tests.server.conftest import strip_seat
+from tests.server.processes import open_player
 
 
 def on_table(app: Any) -> bool:
@@ -169,3 +173,53 @@ async def test_the_left_game_notice_is_not_left_over_the_next_table(
         await wait_for(pilot, lambda: on_table(app) and app.model.name == "t2", what="t2")
         await pilot.pause(0.2)
         assert "You left the game" not in screen_text(app)
+
+
+async def test_times_up_notes_come_back_in_the_log_after_a_server_restart(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    """A move the server played for a timed-out seat is led in the log by "Time's
+    up…"; the note is kept with the hand (state.notices, protocol §7.1) in the
+    journal, so the log rebuilt after a server restart still has it."""
+    config = dataclasses.replace(config, min_turn_timeout=0.0, data_dir=tmp_path / "data")
+    srv = Server(config)
+    await srv.start()
+    try:
+        ana, ben = await open_player(srv.port, "Ana"), await open_player(srv.port, "Ben")
+        await ana.send({"type": "create_table", "name": "h", "seats": 2, "turn_timeout_ms": 300})
+        await ana.expect("table_created")
+        for p in (ana, ben):
+            await p.send({"type": "join", "table": "h", "name": p.name})
+            await p.expect("joined")
+        timed = await ana.expect(
+            "update", where=lambda m: m.get("notice", {}).get("kind") == "timeout"
+        )
+        late = timed["notice"]["name"]
+        await ana.close()
+        await ben.close()
+    finally:
+        await srv.stop()
+    srv = Server(config)
+    await srv.start()
+    srv.tables["h"].config.turn_timeout = 60.0  # no new timeout while the test looks
+    try:
+        # the hand's notices, pointing at the timeout move's first event
+        watcher = await open_player(srv.port, "Wat")
+        await watcher.send({"type": "spectate", "table": "h"})
+        state = await watcher.expect("state")
+        (first, *_) = [n for n in state["notices"] if n["kind"] == "timeout"]
+        assert (first["seat"], first["name"]) == (timed["notice"]["seat"], late)
+        assert state["events"][first["at"]]["event"] == timed["events"][0]["event"]
+        await watcher.close()
+        # Ana's client takes her seat back: the log has the note again
+        store = TokenStore(tmp_path / "resume-ana.json")
+        assert ana.token is not None and ana.seat is not None
+        store.put(f"127.0.0.1:{srv.port} ana", ana.token, "h", "Ana", ana.seat)
+        app = CraitsApp("127.0.0.1", srv.port, "Ana", store=store, retry_base=0.05)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
+            who = "you" if late == "Ana" else late
+            note = f"Time's up — the server played for {who}: "
+            await wait_for(pilot, lambda: note in log_text(app), what="the note in the log")
+    finally:
+        await srv.stop()
