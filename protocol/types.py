@@ -524,11 +524,13 @@ class ShuffleEntry(TypedDict):
 
 
 class ActionEntry(TypedDict):
-    """The data of an ``action`` log entry; ``id`` is None for a move the server made."""
+    """The data of an ``action`` log entry; ``id`` is None for a move the server
+    made; ``played_for`` (added in round 2) when it played a person's seat: why."""
 
     seat: int
     id: int | None
     action: ActionMap
+    played_for: NotRequired[NoticeKind]
 
 
 class NoData(TypedDict):
