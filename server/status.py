@@ -24,6 +24,7 @@ import socket
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -195,7 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "address",
         metavar="HOST[:PORT]",
-        help=f"the server (default port {DEFAULT_PORT}; a craits:// link works too)",
+        nargs="?",
+        default=None,
+        help=f"the server (default port {DEFAULT_PORT}; a craits:// link works too); "
+        "without it, the server this machine's settings describe (CRAITS_* variables, "
+        "the CRAITS_CONFIG file: its host and port, TLS pinned to its --tls-cert)",
     )
     p.add_argument(
         "--timeout",
@@ -215,11 +220,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def status_main(argv: list[str]) -> int:
+def status_main(argv: list[str], local: Callable[[], str] | None = None) -> int:
     """``craits-server status``: probe a server, print what it said; returns
-    the exit status (:data:`EXIT_CODES`)."""
+    the exit status (:data:`EXIT_CODES`). ``local`` gives the address of the
+    server the local settings describe, probed when no address is given (it
+    raises ``ValueError`` with a one-line reason if the settings are bad)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.address is None:
+        if local is None:
+            parser.error("the server's address is required")
+        try:
+            args.address = local()
+        except ValueError as exc:
+            print(f"craits-server status: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         target = parse_target(args.address, DEFAULT_PORT)
     except ValueError as exc:

@@ -665,6 +665,32 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return cert, key
 
 
+async def test_status_without_an_address_probes_the_configured_server(
+    json_server: Running, tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    """``craits-server status`` alone probes the server this machine's settings
+    describe: its port from the config file, a wildcard host on loopback, and a
+    TLS server pinned to its own certificate."""
+    file = tmp_path / "craits.toml"
+    file.write_text(f'host = "0.0.0.0"\nport = {json_server.port}\n')
+    done = await asyncio.to_thread(run, "status", env={"CRAITS_CONFIG": str(file)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"127.0.0.1:{json_server.port}: healthy")
+
+    cert, key = certificate
+    port = free_port()
+    env = {"CRAITS_PORT": str(port), "CRAITS_TLS_CERT": str(cert), "CRAITS_TLS_KEY": str(key)}
+    tls = start(["--no-journal"], env, port)
+    try:
+        done = await asyncio.to_thread(run, "status", env=env)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"127.0.0.1:{port}: healthy")
+    finally:
+        stop(tls)
+    gone = await asyncio.to_thread(run, "status", env={"CRAITS_PORT": str(port)})
+    assert gone.returncode == 5 and "connection refused" in gone.stderr
+
+
 async def test_status_through_tls_with_a_pinned_fingerprint(
     json_server: Running, certificate: tuple[Path, Path]
 ) -> None:
