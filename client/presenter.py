@@ -20,7 +20,7 @@ from rich.text import Text
 
 from . import privacy
 from .cards import CardStyle
-from .model import TableModel
+from .model import TableModel, turn_on_hold
 from .options import describe_rules
 from .store import SavedSeat
 
@@ -317,7 +317,7 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
     to_act = model.to_act
     if model.my_turn and not model.spectator:
         out.append_text(_your_turn(model, view, style, armed))
-    elif to_act is not None and model.turn_on_hold(to_act):
+    elif to_act is not None and turn_on_hold(model, to_act):
         who = "you are" if model.away else "a player is"
         out.append(f"Paused until {who} back ({model.name_of(to_act)} plays next).")
     else:
@@ -432,7 +432,7 @@ def _seat_row(
 ) -> Text:
     out = Text()
     turn = seat == view["to_act"] and view["phase"] == Phase.PLAY
-    held = turn and model.turn_on_hold(seat)  # paused: "waits", not the turn mark
+    held = turn and turn_on_hold(model, seat)  # paused: "waits", not the turn mark
     turn = turn and not held
     out.append(f"{style.turn_marker} " if turn else "  ", style="bold")
     name = model.name_of(seat)

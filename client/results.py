@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import CardStyle
-from .model import TableModel
+from .model import TableModel, seconds_to_next_hand
 
 
 def cancelled_text(pairs: Sequence[Sequence[str]], style: CardStyle, sep: str = ", ") -> Text:
@@ -134,7 +134,7 @@ def what_next(result: HandEndedEvent, model: TableModel) -> Text:
     if view is None or view["phase"] != Phase.PLAY or view["hand_number"] == result["hand_number"]:
         if model.on_hold:
             return Text(f"The game waits for a player to come back — {back}", style="bold")
-        left = model.seconds_to_next_hand()
+        left = seconds_to_next_hand(model)
         if left is not None:
             return Text(f"The next hand is dealt in {math.ceil(left)} s — {back}")
         return Text(f"The next hand is coming — {back}")

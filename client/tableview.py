@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from craits.protocol.vocab import Phase
 
-from .model import TableModel
+from .model import TableModel, turn_on_hold
 
 
 class Side(StrEnum):
@@ -160,7 +160,7 @@ def _seat_view(model: TableModel, seat: int, side: Side, left: float | None) -> 
         if player is None:
             return SeatView(seat, side, "", me=me)
         return SeatView(seat, side, player["name"], me=me, badges=_flags(player))
-    held = model.turn_on_hold(seat)  # its turn, paused: no turn mark
+    held = turn_on_hold(model, seat)  # its turn, paused: no turn mark
     to_act = seat == view["to_act"] and view["phase"] == Phase.PLAY and not held
     badges: list[Badge] = [PAUSED] if held else []
     if seat == view["dealer"]:

@@ -303,23 +303,6 @@ class Server(Lobby):
             raise TableError(ErrorCode.NO_SUCH_TABLE, f"there is no table called {name!r}")
         return table
 
-    def check_turn_timeout(self, turn_timeout_ms: int | None) -> None:
-        """Refuse a ``create_table.turn_timeout_ms`` shorter than the server's
-        :attr:`ServerConfig.min_turn_timeout` (0, no timeout, and None, the
-        server's default, pass; protocol §5).
-
-        Raises:
-            TableError: ``bad_turn_timeout``.
-        """
-        least = round(self.config.min_turn_timeout * 1000)
-        if turn_timeout_ms is None or turn_timeout_ms == 0 or turn_timeout_ms >= least:
-            return
-        raise TableError(
-            ErrorCode.BAD_TURN_TIMEOUT,
-            f"turn_timeout_ms {turn_timeout_ms} is too short: the shortest turn at "
-            f"this server is {least / 1000:g} s ({least} ms); 0 means no timeout",
-        )
-
     def _table_config(self, turn_timeout: float) -> TableConfig:
         cfg = self.config
         return TableConfig(

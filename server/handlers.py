@@ -75,6 +75,7 @@ from craits.server.interfaces import TableError
 from craits.server.journal import JournalError
 from craits.server.records import build_record, iso_time
 from craits.server.replay import NoSuchHand, cached_frames, replay_page
+from craits.server.table import check_turn_timeout
 
 if TYPE_CHECKING:
     from craits.server.connection import Client
@@ -199,7 +200,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     except ValueError as exc:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
-    client.server.check_turn_timeout(timeout_ms)
+    check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
     if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
     private = msg.get("private", False)

@@ -16,6 +16,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from craits.protocol.types import LogNotice
+from craits.protocol.vocab import NoticeKind
 from craits.server.engine import Event, HandEnded, events_for, score_sheet_row
 from craits.server.engine.events import Cut, Dealt
 
@@ -71,12 +73,17 @@ class HandLog:
         """The hand's events as ``seat`` (None: a spectator) may see them, wire form."""
         return events_for(self.events, seat)
 
-    def notices(self) -> list[tuple[int, str, int]]:
-        """``(at, kind, seat)`` for each move of the hand the server played for a
-        seat: ``at`` is the index in :meth:`events_for` of its first event (moves
-        whose events were dropped are left out)."""
+    def notices(self, names: list[str]) -> list[LogNotice]:
+        """The ``state``'s ``notices`` (protocol §7.1), ``names`` by seat: one per
+        move of the hand the server played for a seat, ``at`` the index in
+        :meth:`events_for` of its first event (moves whose events were dropped
+        are left out)."""
         dropped = self._taken - len(self.events)
-        return [(n - dropped, kind, seat) for n, kind, seat in self.played_for if n >= dropped]
+        return [
+            {"at": n - dropped, "kind": NoticeKind(kind), "seat": seat, "name": names[seat]}
+            for n, kind, seat in self.played_for
+            if n >= dropped and seat < len(names)
+        ]
 
     def score_sheet(self) -> list[dict[str, Any]]:
         """The score sheet: a row per hand ended this game, oldest first (public)."""

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from craits.client.app import CraitsApp
 from craits.client.dialogs import CreateTableDialog
+from craits.client.model import turn_on_hold
 from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
@@ -138,7 +139,7 @@ async def test_while_the_game_waits_for_an_away_player_no_one_is_shown_to_play(
         assert "basic-bot-1 to play" not in text
         assert "▶" not in text  # no seat is marked as playing
         assert "paused" in text.replace("Paused", "")  # the bot's seat says it waits
-        assert bot is not None and app.model.turn_on_hold(bot)
+        assert bot is not None and turn_on_hold(app.model, bot)
         await pilot.resize_terminal(80, 24)  # the compact table says the same
         await wait_for(pilot, lambda: app.size == (80, 24), what="80x24")
         await pilot.pause(0.1)
