@@ -18,7 +18,14 @@ from craits.client.table import TableScreen
 from craits.server.app import Server, ServerConfig
 from textual.widgets import Input, Select
 
-from tests.client.conftest import log_text, screen_text, wait_for, wait_text
+from tests.client.conftest import (
+    deal_order,
+    log_text,
+    screen_text,
+    script,
+    wait_for,
+    wait_text,
+)
 from tests.client.test_table import ANA, BEN, ben_at_table
 from tests.server.conftest import strip_seat
 from tests.server.processes import open_player
@@ -128,12 +135,16 @@ async def test_while_the_game_waits_for_an_away_player_no_one_is_shown_to_play(
         app.send({"type": "create_table", "name": "solo", "seats": 2, "turn_timeout_ms": 20_000})
         await wait_for(pilot, lambda: "solo" in app.tables, what="the table listed")
         server.tables["solo"].config.turn_timeout = 0.3  # (a test shortcut: a quick timeout)
+        # the bot deals, Ana leads: her timeout move is 7♥ (her one non-wild match),
+        # after which the bot draws one and is to play (R5, two players)
+        script(server.tables["solo"], ["AC", "2C"], deal_order(BEN, ANA, "KH"))
         app.send({"type": "join", "table": "solo", "name": "Ana"})
         await wait_for(pilot, lambda: on_table(app), what="seated")
         app.send({"type": "add_bot"})
         await wait_for(pilot, lambda: app.model.away and app.model.on_hold, what="on hold")
+        await wait_for(pilot, lambda: app.model.view["top"] == "7H", what="her timeout move")
         bot = app.model.to_act
-        await wait_for(pilot, lambda: not app.model.my_turn, what="the bot is next")
+        assert bot == 1 and not app.model.my_turn  # the bot is next
         text = await wait_text(pilot, app, "Paused until you are back (basic-bot-1 plays next).")
         assert "The game waits for you. b: I'm back" in text
         assert "basic-bot-1 to play" not in text
