@@ -7,6 +7,8 @@ replay viewer (:mod:`craits.client.replay`) shows what it returns.
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
 from typing import Any, cast
 
 from craits.protocol import ProtocolError
@@ -15,6 +17,8 @@ from craits.protocol.types import GameRecord, ReplayFrame
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
 
 from .known_hosts import ServerTrust
+
+log = logging.getLogger(__name__)
 
 
 async def _answer(conn: Connection, kind: ServerMessage) -> dict[str, Any]:
@@ -33,17 +37,53 @@ async def _answer(conn: Connection, kind: ServerMessage) -> dict[str, Any]:
         if message["type"] == kind:
             return cast(dict[str, Any], message)
         if message["type"] == ServerMessage.ERROR:
-            raise ConnectError(str(message["message"]))
+            raise Refused(str(message["code"]), str(message["message"]))
+
+
+class Refused(ConnectError):
+    """The server answered an error; ``code`` is its code, ``str()`` its message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+BUSY_TRIES = 10
+"""How many times a request answered ``records_busy`` is asked again."""
+
+
+async def _ask(conn: Connection, request: dict[str, Any], kind: ServerMessage) -> dict[str, Any]:
+    """Send ``request`` and return its answer of type ``kind``; while the server
+    answers ``records_busy`` (protocol §7.3), wait the seconds it says, and ask again.
+
+    Raises:
+        ConnectError: the server refused (its message says why).
+    """
+    for _ in range(BUSY_TRIES):
+        await conn.send(request)
+        try:
+            return await _answer(conn, kind)
+        except Refused as exc:
+            if exc.code != ErrorCode.RECORDS_BUSY:
+                raise
+            said = re.search(r"ask again in (\d+(?:\.\d+)?) s", str(exc))
+            wait = min(float(said.group(1)), 60.0) if said else 1.0
+            log.info("the server is busy rebuilding games: asking again in %g s", wait)
+            await asyncio.sleep(wait)
+    raise ConnectError("the server stayed too busy rebuilding games; try again later")
 
 
 async def _frames(conn: Connection, game: int, hand: int) -> list[ReplayFrame]:
     """Every frame of hand ``hand`` (1 for the first) of game ``game``, page by page."""
     frames: list[ReplayFrame] = []
     while True:
-        await conn.send(
-            {"type": ClientMessage.GET_REPLAY, "game": game, "hand": hand, "offset": len(frames)}
-        )
-        page = await _answer(conn, ServerMessage.REPLAY)
+        asked = {
+            "type": ClientMessage.GET_REPLAY,
+            "game": game,
+            "hand": hand,
+            "offset": len(frames),
+        }
+        page = await _ask(conn, asked, ServerMessage.REPLAY)
         frames += page["frames"]
         if not page["frames"] or len(frames) >= page["total"]:
             return frames
@@ -62,6 +102,9 @@ async def fetch_record(
     ``tls``: nobody is asked to trust a certificate, one that does not verify
     is refused).
 
+    A request answered ``records_busy`` is asked again after the seconds the
+    server says (within ``timeout``).
+
     Raises:
         ConnectError: unreachable, refused (no such game, a server before
             ``get_replay``: the message says so), or no answer in ``timeout`` seconds.
@@ -73,8 +116,8 @@ async def fetch_record(
     where = f"{host}:{port}"
     try:
         async with asyncio.timeout(timeout):
-            await conn.send({"type": ClientMessage.GET_RECORD, "game": game})
-            record = cast(GameRecord, (await _answer(conn, ServerMessage.RECORD))["record"])
+            asked = {"type": ClientMessage.GET_RECORD, "game": game}
+            record = cast(GameRecord, (await _ask(conn, asked, ServerMessage.RECORD))["record"])
             for n, hand in enumerate(record["hands"], 1):
                 hand["frames"] = await _frames(conn, game, n)
             return record

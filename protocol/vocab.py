@@ -295,6 +295,7 @@ class ErrorCode(StrEnum):
     TABLE_PAUSED = "table_paused"
     NO_SUCH_GAME = "no_such_game"
     NO_SUCH_HAND = "no_such_hand"
+    RECORDS_BUSY = "records_busy"
     """``get_replay`` named a hand the game did not deal (§7.3; added in round 2)."""
     CLUSTER_UNAVAILABLE = "cluster_unavailable"
     TABLE_UNAVAILABLE = "table_unavailable"
@@ -365,7 +366,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NOT_SEATED: "only a seated player may do this",
     ErrorCode.NOT_CREATOR: "only the table's creator (or host) may do this",
     ErrorCode.CANNOT_START: (
-        "the game cannot start now (fewer than two players, or already running)"
+        "the game cannot start now (fewer than two players, already running, "
+        "or the server is stopping)"
     ),
     ErrorCode.GAME_RUNNING: "a game is running: the table can be closed once it is over",
     ErrorCode.GAME_NOT_RUNNING: "there is no game in play at this table",
@@ -374,6 +376,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_PAUSED: "the server could not record the game: the table is paused",
     ErrorCode.NO_SUCH_GAME: "no finished game with that id in the server's records",
     ErrorCode.NO_SUCH_HAND: "the game has no hand with that number",
+    ErrorCode.RECORDS_BUSY: (
+        "the server is busy rebuilding finished games: ask again in the seconds the message says"
+    ),
     ErrorCode.CLUSTER_UNAVAILABLE: (
         "a notice: the cluster's lobby cannot be reached; only this node's tables are listed"
     ),

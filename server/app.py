@@ -125,6 +125,12 @@ class ServerConfig:
     """Wrong invite codes all the connections of an address may give before they must wait."""
     invite_refill: float = 30.0
     """Seconds after which one more invite code may be tried, once the tries are spent."""
+    records_share: float = 0.1
+    """The share of the server's time that rebuilding finished games (``get_record``,
+    ``get_replay``) may take on average; past it they are answered ``records_busy``
+    (0: no limit; :mod:`craits.server.rebuilds`, protocol §7.3)."""
+    records_burst: float = 2.0
+    """Seconds of rebuilding that may be spent at once, before ``records_share`` applies."""
 
 
 Ts = TypeVarTuple("Ts")

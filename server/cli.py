@@ -31,13 +31,13 @@ from craits.server import logs, metrics
 from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
+from craits.server.cluster.drain import Drain, drain_main
 from craits.server.cluster.options import (
     add_cluster_options,
     cluster_config,
     cluster_problem,
     run_workers,
 )
-from craits.server.cluster.start import drain
 from craits.server.journal import (
     Durability,
     JournalDamaged,
@@ -99,6 +99,7 @@ COMMANDS = {
     "export": "write game records (JSON) from the journal",
     "check": "check the journal (safe while the server runs)",
     "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
+    "drain": "drain a cluster node: no new tables, its games end, it stops (docs/cluster.md)",
 }
 """The commands ``craits-server COMMAND`` runs instead of a server; each has ``--help``."""
 
@@ -261,6 +262,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
     )
+    p.add_argument(
+        "--records-share",
+        type=float,
+        default=0.1,
+        metavar="FRACTION",
+        help="the share of the server's time that rebuilding finished games for get_record "
+        "and get_replay may take on average; past it they are answered records_busy "
+        "(default 0.1; 0: no limit)",
+    )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
         "--empty-table-grace",
@@ -408,6 +418,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             why = exc.strerror or exc
             raise BindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
+    if config.shared_port is not None:  # a --workers worker: the supervisor runs craits-web
+        web_port = None
     web = None
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
@@ -440,8 +452,10 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             logging.getLogger("craits.server").info("%s", line)  # every line JSON
         else:
             print(line, file=sys.stderr, flush=True)
+    drain = Drain(server, stop)  # a cluster node drains first (docs/cluster.md)
+    drain.watch()  # for craits-server drain
     await stop.wait()
-    await drain(server, stop)  # a cluster node with --drain-timeout (docs/cluster.md)
+    await drain.wait()
     logging.getLogger("craits.server").info("shutting down")
     if web is not None:
         await stop_web(web)
@@ -693,6 +707,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
+        ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("min_turn_timeout", args.min_turn_timeout >= 0, "must be >= 0"),
         (
@@ -724,6 +739,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
+        records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,
         max_empty_tables_per_address=args.max_empty_tables_per_address,
@@ -779,6 +795,8 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
         return status_main(argv[1:], local_address)
+    if argv[:1] == ["drain"]:
+        return drain_main(argv[1:])
     got = settings_from(argv)
     if isinstance(got, int):
         return got

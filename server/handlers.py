@@ -64,6 +64,7 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 from craits.server import metrics
+from craits.server.cluster.drain import refuse_new_game
 from craits.server.cluster.hooks import (
     place_table,
     redirect_resume,
@@ -73,6 +74,7 @@ from craits.server.cluster.hooks import (
 from craits.server.engine import Rules
 from craits.server.interfaces import TableError
 from craits.server.journal import JournalError
+from craits.server.rebuilds import RebuildBudget, budget_of, rebuilding
 from craits.server.records import build_record, iso_time
 from craits.server.replay import NoSuchHand, cached_frames, replay_page
 from craits.server.table import check_turn_timeout
@@ -241,6 +243,8 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
+    if not table.holds_game:
+        refuse_new_game(client)  # a seat that would start a game: not while draining
     _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table
@@ -311,12 +315,14 @@ def on_back(client: Client, msg: BackMsg) -> None:
 def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
+    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
     client.server.guard(table, table.play.start, client, reraise=True)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
+    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
     client.server.guard(table, table.play.new_game, client, reraise=True)
 
 
@@ -440,11 +446,20 @@ def _damaged(game: int) -> TableError:
     return TableError(ErrorCode.NO_SUCH_GAME, message)
 
 
+def _budget(client: Client) -> RebuildBudget:
+    """The server's budget of time for rebuilding finished games."""
+    config = client.server.config
+    return budget_of(client.server, config.records_share, config.records_burst)
+
+
 def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``); ``no_such_game`` if
-    none, or if a damaged journal cannot rebuild it."""
+    none, or if a damaged journal cannot rebuild it; ``records_busy`` while the
+    server's time for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
     try:
-        built = build_record(_finished_game(client, msg["game"]))
+        row = _finished_game(client, msg["game"])
+        with rebuilding(_budget(client)):
+            built = build_record(row)
     except (JournalError, ValueError):
         raise _damaged(msg["game"]) from None
     record = cast(GameRecord, built)  # built to docs/records.md, as the type says
@@ -456,11 +471,12 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
     "Frames"), at most :data:`~craits.server.replay.PAGE` frames from ``offset``;
     ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
     did not deal. Anyone may ask, as for ``get_record``. The frames of the hands
-    asked last are kept (:func:`~craits.server.replay.cached_frames`)."""
+    asked last are kept (:func:`~craits.server.replay.cached_frames`); a hand
+    not kept is rebuilt within the server's budget (``records_busy``)."""
     game, hand = msg["game"], msg["hand"]
     try:
         frames = cached_frames(
-            client.server.journal, game, hand, lambda: _finished_game(client, game)
+            client.server.journal, game, hand, lambda: _finished_game(client, game), _budget(client)
         )
     except NoSuchHand as exc:
         raise TableError(ErrorCode.NO_SUCH_HAND, str(exc)) from None

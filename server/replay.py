@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -25,6 +25,7 @@ from craits.protocol.vocab import LogEntryKind, ServerMessage
 from craits.server.engine import Event, Game, Play, Rules, event_to_dict, view
 from craits.server.engine.events import ShufflePenalty
 
+from .rebuilds import RebuildBudget, rebuilding
 from .records import Entry, replay
 
 Frame = dict[str, Any]
@@ -185,14 +186,20 @@ _cache: WeakKeyDictionary[object, OrderedDict[tuple[int, int], list[Frame]]] = W
 
 
 def cached_frames(
-    journal: object, game: int, hand: int, row: Callable[[], dict[str, Any]]
+    journal: object,
+    game: int,
+    hand: int,
+    row: Callable[[], dict[str, Any]],
+    budget: RebuildBudget | None = None,
 ) -> list[Frame]:
     """:func:`row_frames` of finished game ``game``'s row (``row()`` reads it
     from ``journal``), kept for the :data:`CACHED_HANDS` hands asked last of
-    that journal (``None``: nothing is kept).
+    that journal (``None``: nothing is kept). A hand not kept is rebuilt within
+    ``budget`` (:func:`~craits.server.rebuilds.rebuilding`), if one is given.
 
     Raises:
         NoSuchHand, ValueError: as :func:`row_frames`; whatever ``row`` raises.
+        TableError: ``records_busy``: ``budget`` is spent.
     """
     if journal is None:  # (a server without a journal: ``row`` says there is no game)
         return row_frames(row(), hand)
@@ -200,7 +207,9 @@ def cached_frames(
     key = (game, hand)
     frames = kept.get(key)
     if frames is None:
-        frames = row_frames(row(), hand)
+        found = row()
+        with rebuilding(budget) if budget is not None else nullcontext():
+            frames = row_frames(found, hand)
         kept[key] = frames
         while len(kept) > CACHED_HANDS:
             kept.popitem(last=False)

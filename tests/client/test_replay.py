@@ -4,7 +4,9 @@ table's widgets; and a record without frames, hand by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -286,6 +288,24 @@ async def test_a_game_fetched_from_its_server_is_the_exported_one_with_its_frame
             await pilot.pause()
             assert isinstance(app.screen, TableReplay)
             assert "hand 1/8 . move 1/" in screen_text(app)
+    finally:
+        await srv.stop()
+
+
+async def test_a_fetch_waits_while_the_server_is_busy_rebuilding_games(
+    watched: WatchedGame, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server whose time for rebuilding games is spent answers
+    ``records_busy`` with the seconds to wait (protocol §7.3): the client waits
+    them and asks again, and gets the same record."""
+    busy = dataclasses.replace(quick_config(watched.data), records_share=1.0, records_burst=0.000_1)
+    srv = Server(busy)
+    await srv.start()
+    try:
+        with caplog.at_level(logging.INFO, logger="craits.client.replayfetch"):
+            record = await fetch_record("127.0.0.1", srv.port, "Rae", 1, timeout=60)
+        assert record == watched.record
+        assert "busy rebuilding games: asking again in" in caplog.text
     finally:
         await srv.stop()
 

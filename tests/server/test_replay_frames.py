@@ -4,6 +4,8 @@ export --frames`` and served over TCP, against what a spectator saw live."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from craits.protocol.vocab import Phase, ServerMessage
 from craits.protocol.wire import MAX_SERVER_FRAME, encode
 from craits.server.app import Server
 from craits.server.engine import Rules
+from craits.server.rebuilds import RebuildBudget, seconds
 from craits.server.replay import PAGE, hand_frames
 
 from tests.protocol.shapes import problems
@@ -150,3 +153,65 @@ async def test_get_replay_at_a_server_without_a_journal_is_no_such_game(
     await p.send({"type": "get_replay", "game": 1, "hand": 1})
     error = await p.expect("error")
     assert error["code"] == "no_such_game"
+
+
+async def test_rebuilding_games_is_bounded_in_time_and_refused_politely(
+    watched: WatchedGame,
+) -> None:
+    """``get_record`` and ``get_replay`` of a hand not kept replay the game on
+    the server's loop: past the server's budget of time for that they are
+    answered ``records_busy`` (with the seconds to wait); a kept hand is still
+    served, the connection stays, and nothing else waits."""
+    config = dataclasses.replace(
+        quick_config(watched.data), records_share=0.000_1, records_burst=0.000_1
+    )
+    srv = Server(config)
+    await srv.start()
+    try:
+        p = Player(await Connection.open("127.0.0.1", srv.port, name="Rae"), "Rae")
+        await p.send({"type": "get_replay", "game": 1, "hand": 1})
+        assert (await p.expect("replay"))["total"] == len(watched.record["hands"][0]["frames"])
+        await p.send({"type": "get_replay", "game": 1, "hand": 1, "offset": 1})
+        assert (await p.expect("replay"))["offset"] == 1  # kept: costs nothing
+        for asked in (
+            {"type": "get_replay", "game": 1, "hand": 2},
+            {"type": "get_record", "game": 1},
+        ):
+            await p.send(asked)
+            error = await p.expect("error")
+            assert error["code"] == "records_busy", error
+            assert re.search(r"ask again in \d+(\.\d)? s$", error["message"]), error["message"]
+        other = Player(await Connection.open("127.0.0.1", srv.port, name="Sam"), "Sam")
+        await other.send({"type": "create_table", "name": "busy", "seats": 2})
+        await other.expect("table_created")
+        await p.send({"type": "ping", "nonce": 7})  # not an error of the connection
+        assert (await p.expect("pong"))["nonce"] == 7
+        await p.close()
+        await other.close()
+    finally:
+        await srv.stop()
+
+
+def test_the_rebuild_budget_fills_at_its_share_up_to_its_burst() -> None:
+    now = [0.0]
+    budget = RebuildBudget(share=0.1, burst=2.0, clock=lambda: now[0])
+    assert budget.wait() == 0
+    budget.spend(3.0)  # a rebuild may overrun what was left
+    assert budget.wait() == pytest.approx(10.0)  # 1 s below zero, at 0.1 s a second
+    now[0] = 10.5
+    assert budget.wait() == 0
+    now[0] = 1000.0
+    budget.spend(2.0)  # the bucket held no more than its burst
+    assert budget.wait() == pytest.approx(0.0)
+    budget.spend(0.5)
+    assert budget.wait() == pytest.approx(5.0)
+    assert (seconds(0.01), seconds(0.3), seconds(2.51), seconds(9.99), seconds(10.2)) == (
+        "0.1",
+        "0.3",
+        "2.6",
+        "10.0",
+        "11",
+    )
+    unlimited = RebuildBudget(share=0.0, burst=0.0, clock=lambda: now[0])
+    unlimited.spend(100.0)
+    assert unlimited.wait() == 0
