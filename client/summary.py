@@ -25,7 +25,13 @@ GRACE = 0.8
 
 
 class SummaryScreen(Dialog[None]):
-    """The hand-end (or game-end) summary; Enter or Escape closes it."""
+    """The hand-end (or game-end) summary; Enter or Escape closes it.
+
+    Its last line counts down to the next deal (protocol §7.1) and, once the
+    next hand is dealt, says whose turn it is; when it becomes this player's
+    turn in the next hand, it closes by itself, so the summary never hides
+    the player's own turn clock (protocol §11.4).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,escape,h", "close", "Close"),
@@ -40,6 +46,7 @@ class SummaryScreen(Dialog[None]):
         self.result = result
         self._ready = False
         self._opened = time.monotonic()
+        self._turn_at_open = False  # shown again on this player's turn: it stays
 
     def compose(self) -> ComposeResult:
         """The summary and a line saying what comes next."""
@@ -53,8 +60,24 @@ class SummaryScreen(Dialog[None]):
         """Show the result."""
         self._opened = time.monotonic()
         self._ready = True
+        self._turn_at_open = self._next_turn_is_mine()
         self.sync()
         self.query_one("#summary").focus()
+        self.set_interval(1.0, self._tick)
+
+    def _next_turn_is_mine(self) -> bool:
+        """A hand after the summary's is dealt, and it is this player's turn."""
+        model = self.session.model
+        if model is None or self.result["game_over"] or not model.my_turn or model.spectator:
+            return False
+        view = model.view
+        return view is not None and view["hand_number"] != self.result["hand_number"]
+
+    def _tick(self) -> None:
+        """Once a second: the countdown of the last line."""
+        model = self.session.model
+        if self._ready and model is not None:
+            self.query_one("#summary-next", Static).update(what_next(self.result, model))
 
     def sync(self) -> None:
         """Refresh the text and the "what next" line."""
@@ -63,6 +86,12 @@ class SummaryScreen(Dialog[None]):
         model = self.session.model
         if model is None:
             return
+        if self._next_turn_is_mine():
+            if not self._turn_at_open:
+                self.finish(None)  # the player's turn: the table, and its clock
+                return
+        else:
+            self._turn_at_open = False
         self.query_one("#summary-body", Static).update(summary(self.result, model, self.style))
         sheet = self.query_one("#summary-sheet", Static)
         sheet.display = self.result["game_over"] and bool(model.sheet)
