@@ -279,7 +279,15 @@ class HandView(CanvasWidget, can_focus=True):
         """The cards and their marks, the note and the faces' size."""
         note = self.note.plain if self.note is not None else ""
         cards = tuple(self.cards)
-        return (cards, frozenset(self.playable), self.selected, note, self.new, self.face(), self.style)
+        return (
+            cards,
+            frozenset(self.playable),
+            self.selected,
+            note,
+            self.new,
+            self.face(),
+            self.style,
+        )
 
     def draw(self, canvas: Canvas) -> None:
         """The cards, or the note."""
