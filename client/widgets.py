@@ -496,6 +496,11 @@ class Motion:
         self._top, self._hand_number = view["top"], view["hand_number"]
         self._to_act, self._hand = view["to_act"], list(model.hand)
 
+    def forget(self) -> None:
+        """Show no motion for the next update seen (the table was not drawn for a
+        while: who played what since is not known from one view)."""
+        self._hand_number = -1
+
     def _fly(self, felt: FeltView, card: str, seat: int) -> None:
         frame = [0]
 
