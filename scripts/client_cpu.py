@@ -11,8 +11,10 @@ thinking ``--think-ms`` before a move), then runs the Textual client headless (`
 receives is counted; after ``--warmup`` updates (the table screen being set
 up), the process's CPU time (``time.process_time``, user and system, in this
 process only: the server's is not counted) over the next ``--updates`` updates,
-divided by their number, is the figure printed, in ms. The spectator leaves the
-end-of-hand summary open, as a watcher may: the game goes on under it.
+divided by their number, is the figure printed, in ms. The spectator closes
+each end-of-hand summary at its first update after the summary lets it (0.8 s),
+so that the table is what is drawn; with ``--summary-open`` it leaves them open,
+as a watcher may (the game goes on under the summary).
 
 Headless Textual composes the screen but writes nothing: so that the figure
 includes the cost of a real terminal, each screen update is also turned into
@@ -49,6 +51,7 @@ from craits.client import app as app_module
 from craits.client.app import CraitsApp
 from craits.client.session import News, TableChanged
 from craits.client.store import TokenStore
+from craits.client.summary import SummaryScreen
 from textual._compositor import CompositorUpdate
 
 TABLE = "cpu"
@@ -135,8 +138,11 @@ class MeasuredApp(CraitsApp):
 
     CSS_PATH = str(Path(app_module.__file__).with_name("craits.tcss"))
 
-    def __init__(self, *args: Any, updates: int, warmup: int = 0, **kwargs: Any):
+    def __init__(
+        self, *args: Any, updates: int, warmup: int = 0, close_summary: bool = True, **kwargs: Any
+    ):
         super().__init__(*args, **kwargs)
+        self.close_summary = close_summary
         self.wanted = updates
         self.warmup = warmup
         self.seen = 0
@@ -160,6 +166,8 @@ class MeasuredApp(CraitsApp):
                 if self.on_last:
                     self.on_last()
                 self.done.set()
+        if self.close_summary and isinstance(self.screen, SummaryScreen):
+            self.screen.action_close()  # (does nothing in the summary's first moment)
         super()._post_news(news)
 
     def _display(self, screen: Any, renderable: Any) -> None:
@@ -187,6 +195,7 @@ async def measure(args: argparse.Namespace) -> None:
                 store=TokenStore(Path(d) / "tokens.json"),
                 updates=args.updates,
                 warmup=args.warmup,
+                close_summary=not args.summary_open,
                 ascii=args.ascii,
             )
             if args.profile:
@@ -255,6 +264,7 @@ def compare(args: argparse.Namespace) -> None:
             *("--updates", str(args.updates), "--warmup", str(args.warmup)),
             *("--size", args.size, "--bots", str(args.bots), "--think-ms", str(args.think_ms)),
             *(["--ascii"] if args.ascii else []),
+            *(["--summary-open"] if args.summary_open else []),
         ]
         for round_ in range(args.rounds):
             for name, path in paths.items():
@@ -289,6 +299,9 @@ def main() -> None:
         "--think-ms", type=int, default=300, help="the bots' think time (default 300 ms)"
     )
     parser.add_argument("--ascii", action="store_true", help="the client's --ascii mode")
+    parser.add_argument(
+        "--summary-open", action="store_true", help="leave the end-of-hand summaries open"
+    )
     parser.add_argument("--profile", default=None, help="write cProfile statistics here")
     parser.add_argument(
         "--against", default=None, help="a git ref to measure side by side with this tree"
