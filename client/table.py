@@ -34,7 +34,7 @@ from .game import GamePanel
 from .model import LOG_LINES, TableModel
 from .session import Session
 from .summary import SummaryScreen
-from .widgets import FixedText, WrappedLog
+from .widgets import FixedText, WrappedLog, freeze_heap_once
 
 BOT_LEVELS = [
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
@@ -154,6 +154,7 @@ class TableScreen(Screen[None]):
         self.set_interval(0.5, self._tick)
         self._ready = True
         self.sync()
+        self.call_after_refresh(freeze_heap_once)
 
     def on_resize(self, event: events.Resize) -> None:
         """Fit the layout to the terminal (:func:`fit`)."""
