@@ -6,6 +6,13 @@
 # Settings: CRAITS_* environment variables (-e CRAITS_MAX_TABLES=100), or a TOML
 # file mounted and named with -e CRAITS_CONFIG=/etc/craits/craits-server.toml.
 # Metrics: -e CRAITS_METRICS_PORT=9464 -e CRAITS_METRICS_HOST=0.0.0.0 -p 9464:9464
+# In web browsers too (craits-web beside the server, as --web 8080; visitors' names
+# and seats kept in the volume; each visitor counted as their own address):
+#   docker run -d --name craits -p 7777:7777 -p 8080:8080 -e CRAITS_WEB=8080 \
+#     -v craits-data:/data craits                 then open http://HOST:8080/
+# Behind an HTTPS reverse proxy (README, Hosting, "In a web browser"), add
+#   -e CRAITS_WEB_PUBLIC_URL=https://cards.example.org -e CRAITS_WEB_TRUSTED_PROXY=172.17.0.1
+# (the proxy's address as the container sees it); CRAITS_WEB_MAX_SESSIONS (default 50).
 FROM python:3.12-slim AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./
@@ -27,7 +34,8 @@ ENV CRAITS_HOST=0.0.0.0 \
 USER craits
 WORKDIR /data
 VOLUME ["/data"]
-EXPOSE 7777
+# 7777: the game (craits-client, craits-bot); 8080: the web page, with CRAITS_WEB=8080
+EXPOSE 7777 8080
 # SIGTERM stops the server cleanly (clients told 'shutdown', the journal committed)
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=10s --start-period=10s --retries=3 \

@@ -87,6 +87,8 @@ class CraitsApp(App[None]):
         web: running in a browser (``craits-web``): a failure to connect is shown
             in the app with a retry instead of ending it, and Ctrl+C copies the
             selection instead of quitting (leaving is the lobby's ``q``).
+        forwarded_for: in ``craits-web``, the visitor's address, sent in the hello
+            (the server counts its limits per address against it; protocol §4.1).
     """
 
     TITLE = "Craits"
@@ -115,6 +117,7 @@ class CraitsApp(App[None]):
         protocol_version: int = VERSION,
         tls: ServerTrust | None = None,
         web: bool = False,
+        forwarded_for: str | None = None,
     ):
         super().__init__()
         self.web = web
@@ -143,6 +146,7 @@ class CraitsApp(App[None]):
             retry_max=retry_max,
             protocol_version=protocol_version,
             tls=tls,
+            forwarded_for=forwarded_for,
         )
         if tls is not None and tls.ask is None:
             tls.ask = self.ask_trust

@@ -23,13 +23,15 @@ from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError, Connection
 from craits.protocol.release import version
-from craits.protocol.types import ListTablesMsg, TableInfo
+from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
 
 from . import privacy
 from .cards import unicode_suits_ok
 from .known_hosts import KnownHosts, ServerTrust
 from .options import describe_rules
+from .replayfetch import fetch_record
+from .store import default_path
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -90,7 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--replay",
         metavar="FILE",
         type=Path,
-        help="step through a recorded game (craits-server export) hand by hand, all hands shown",
+        help="step through a recorded game, all hands shown: move by move on the table "
+        "for a record from craits-server export --frames, else hand by hand",
+    )
+    p.add_argument(
+        "--replay-game",
+        metavar="N",
+        type=int,
+        help="step through finished game N of the server at ADDRESS, move by move "
+        "(its record and frames fetched with get_record and get_replay)",
     )
     p.add_argument(
         "--ascii",
@@ -102,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run inside craits-web: connection problems are shown in the app with a retry, "
         "and Ctrl+C copies instead of quitting",
+    )
+    p.add_argument(  # set by craits-web for each visitor (protocol §4.1)
+        "--forwarded-for",
+        metavar="IP",
+        help=argparse.SUPPRESS,
     )
     add_tls_options(p)
     return p
@@ -226,17 +241,18 @@ def start_point(address: str, table: str | None, spectate: str | None, code: str
     return target
 
 
-def replay(path: Path, ascii: bool) -> int:
-    """Run the replay viewer on a record file; returns the exit status."""
+def replay(path: Path | GameRecord, ascii: bool) -> int:
+    """Run the replay viewer on a record file (or a record fetched); returns the exit status."""
     from .replay import RecordError, ReplayApp, load_record
 
     try:
-        record = load_record(path)
+        record = load_record(path) if isinstance(path, Path) else path
     except RecordError as exc:
         print(f"craits-client: {exc}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        ReplayApp(record, ascii=ascii or not unicode_suits_ok()).run()
+        prefs = default_path().parent  # the client's kept theme and motion
+        ReplayApp(record, ascii=ascii or not unicode_suits_ok(), prefs=prefs).run()
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     return 0
@@ -264,6 +280,15 @@ def main(argv: list[str] | None = None) -> int:
     table = None if target.watch else target.table
     spectate, code = target.table if target.watch else None, target.code
     name = clean_name(args.name) if args.name else default_name()
+    if args.replay_game is not None:
+        try:
+            fetched = asyncio.run(fetch_record(host, port, name, args.replay_game, tls=trust))
+        except ConnectError as exc:
+            print(f"craits-client: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        return replay(fetched, args.ascii)
     if args.list:
         try:
             tables = asyncio.run(list_tables(host, port, name, tls=trust))
@@ -288,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         ascii=ascii_suits,
         web=args.web,
         tls=trust,
+        forwarded_for=args.forwarded_for,
     )
     try:
         app.run()

@@ -241,11 +241,14 @@ class Describer:
         n = e["n"]
         cards = e["cards"]
         out = Text(f"{self.who(e['seat'])} drew ")
-        if cards:
+        if cards and n == 1:
             out.append_text(self.style.cards(list(cards)))
         else:
             out.append("a card" if n == 1 else f"{n} cards")
         out.append(DRAW_REASONS.get(e["reason"], ""))
+        if cards and n != 1:  # how many first (a count can take a dozen), then which
+            out.append(": ")
+            out.append_text(self.style.cards(list(cards)))
         return out
 
     def _shuffle_penalty(self, e: ShufflePenaltyEvent) -> Text:

@@ -146,7 +146,14 @@ class ServerTrust:
         self.ask = ask
 
     async def open(
-        self, host: str, port: int, name: str | None, *, timeout: float, version: int = VERSION
+        self,
+        host: str,
+        port: int,
+        name: str | None,
+        *,
+        timeout: float,
+        version: int = VERSION,
+        forwarded_for: str | None = None,
     ) -> Connection:
         """Connect to ``host:port`` over TLS and say hello (as
         :meth:`Connection.open <craits.protocol.client.Connection.open>`),
@@ -161,24 +168,37 @@ class ServerTrust:
         stored = self.known.get(host, port)
         pin = self.fingerprint or stored
         try:
-            conn = await self._open(host, port, name, pin, timeout, version)
+            conn = await self._open(host, port, name, pin, timeout, version, forwarded_for)
         except UntrustedCertificate as exc:
             if self.ask is None or not await self.ask(exc, self.known.path):
                 raise
             pin = exc.fingerprint
             self._remember(host, port, pin)
-            return await self._open(host, port, name, pin, timeout, version)
+            return await self._open(host, port, name, pin, timeout, version, forwarded_for)
         if pin is not None and pin != stored:
             self._remember(host, port, pin)
         return conn
 
     async def _open(
-        self, host: str, port: int, name: str | None, pin: str | None, timeout: float, version: int
+        self,
+        host: str,
+        port: int,
+        name: str | None,
+        pin: str | None,
+        timeout: float,
+        version: int,
+        forwarded_for: str | None,
     ) -> Connection:
         options = TlsOptions(self.cafile, pin)
         try:
             return await Connection.open(
-                host, port, name, timeout=timeout, version=version, tls=options
+                host,
+                port,
+                name,
+                timeout=timeout,
+                version=version,
+                tls=options,
+                forwarded_for=forwarded_for,
             )
         except CertificateMismatch as exc:
             raise ConnectError(self._mismatch(exc)) from None

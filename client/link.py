@@ -36,6 +36,7 @@ class LinkOptions(TypedDict, total=False):
     retry_max: float
     protocol_version: int
     tls: ServerTrust | None
+    forwarded_for: str | None
 
 
 class LinkState(StrEnum):
@@ -76,6 +77,8 @@ class Link:
             to ``retry_max``.
         protocol_version: the version sent in hello.
         tls: connect with TLS, trusting the server as this says; None: plain TCP.
+        forwarded_for: the address of the person this client speaks for, sent in
+            each hello (``craits-web``, a relay the server trusts; protocol §4.1).
     """
 
     def __init__(
@@ -90,8 +93,10 @@ class Link:
         retry_max: float = 8.0,
         protocol_version: int = VERSION,
         tls: ServerTrust | None = None,
+        forwarded_for: str | None = None,
     ):
         self.owner = owner
+        self.forwarded_for = forwarded_for
         self.tls = tls
         self.host = host
         self.port = port
@@ -176,12 +181,23 @@ class Link:
             ConnectError: the try failed (why, in one line).
         """
         timeout, version = self.connect_timeout, self.protocol_version
+        forwarded = self.forwarded_for
         if self.tls is not None:
             return await self.tls.open(
-                self.host, self.port, self.name, timeout=timeout, version=version
+                self.host,
+                self.port,
+                self.name,
+                timeout=timeout,
+                version=version,
+                forwarded_for=forwarded,
             )
         return await Connection.open(
-            self.host, self.port, self.name, timeout=timeout, version=version
+            self.host,
+            self.port,
+            self.name,
+            timeout=timeout,
+            version=version,
+            forwarded_for=forwarded,
         )
 
     async def _serve(self, conn: Connection) -> str:

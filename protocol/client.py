@@ -97,12 +97,15 @@ class Connection:
         timeout: float = 5.0,
         version: int = VERSION,
         tls: TlsOptions | None = None,
+        forwarded_for: str | None = None,
     ) -> Connection:
         """Connect to ``host:port`` and complete the handshake within ``timeout`` seconds.
 
         With ``tls``, the connection is TLS, trusted as its options say
         (:func:`craits.protocol.tls.open_tls`: verified, or pinned by fingerprint;
-        protocol §2); without, plain TCP.
+        protocol §2); without, plain TCP. ``forwarded_for``: the IP address of the
+        person this connection speaks for, sent in the hello by a relay the server
+        trusts (``craits-web``; protocol §4.1); the server refuses it from others.
 
         Raises:
             ConnectError: unreachable, timed out, or the server refused the
@@ -128,6 +131,8 @@ class Connection:
                 }
                 if name:
                     hello["name"] = name
+                if forwarded_for:
+                    hello["forwarded_for"] = forwarded_for
                 await conn.send(hello)
                 reply = await conn.recv()
         except TimeoutError:

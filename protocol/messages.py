@@ -12,6 +12,7 @@ types them.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, cast
@@ -29,6 +30,8 @@ MAX_TOKEN = 128
 """Longest resume token accepted, in characters."""
 MAX_CODE = 64
 """Longest invite code accepted, in characters (the server's are 16, §11.9)."""
+MAX_IP = 45
+"""Longest IP address text accepted (an IPv6 address with an IPv4 tail)."""
 MAX_ID = 2**53
 """Action ids are integers 0 … 2^53 (safe in every language's numbers)."""
 MAX_TURN_TIMEOUT_MS = 3_600_000
@@ -125,6 +128,21 @@ def suit(v: object, where: str) -> str:
     return v
 
 
+def ip_address(v: object, where: str) -> str:
+    """An IPv4 or IPv6 address in its usual text form (``203.0.113.7``,
+    ``2001:db8::1``; no port; an IPv6 zone is let through, and ignored), as
+    ``hello.forwarded_for`` gives it (§4.1)."""
+    if not isinstance(v, str):
+        raise _fail(where, f"must be a string, not {_kind(v)}")
+    try:
+        if len(v) <= MAX_IP:
+            ipaddress.ip_address(v)
+            return v
+    except ValueError:
+        pass
+    raise _fail(where, "must be an IP address such as 203.0.113.7 or 2001:db8::1")
+
+
 def rules(v: object, where: str) -> RulesMap:
     """Rules options: a map of option name to true/false or an integer (each
     option's name and values are checked by the server: ``bad_rules``)."""
@@ -161,6 +179,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "version": (integer(0, 2**31), True),
         "name": (name, False),
         "client": (string(0, 64), False),
+        "forwarded_for": (ip_address, False),
     },
     ClientMessage.PING: {"nonce": (integer(0, MAX_ID), False)},
     ClientMessage.PONG: {"nonce": (integer(0, MAX_ID), False)},
@@ -197,6 +216,11 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.CHAT: {"text": (string(1, MAX_CHAT), True)},
     ClientMessage.LIST_RECORDS: {},
     ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True)},
+    ClientMessage.GET_REPLAY: {
+        "game": (integer(0, MAX_ID), True),
+        "hand": (integer(1, 15), True),
+        "offset": (integer(0, 1_000_000), False),
+    },
     ClientMessage.KICK: {"seat": (integer(0, 7), True)},
     ClientMessage.LOCK: {"locked": (boolean, True)},
     ClientMessage.MUTE: {

@@ -482,8 +482,25 @@ class Move(TypedDict):
     action: ActionMap
 
 
+class ReplayFrame(TypedDict):
+    """One step of a hand in a replay (records.md "Frames", §7.3 ``replay``;
+    added in round 2): the deal (``move`` None) or the hand's move ``move``
+    (its ``seat`` and ``action``); the step's ``events`` unfiltered (§9); the
+    ``view`` after it as a spectator sees it (§8); every seat's cards
+    (``hands``); the distinct cards the seat to act may play (``playable``)."""
+
+    move: int | None
+    seat: int | None
+    action: ActionMap | None
+    events: list[WireEvent]
+    view: View
+    hands: list[list[str]]
+    playable: list[str]
+
+
 class RecordHand(TypedDict):
-    """One hand of a record: as dealt (every seat's cards), played and scored."""
+    """One hand of a record: as dealt (every seat's cards), played and scored;
+    ``frames`` (added in round 2) only in a record exported with ``--frames``."""
 
     hand_number: int
     dealer: int
@@ -491,6 +508,7 @@ class RecordHand(TypedDict):
     turned_up: str | None
     moves: list[Move]
     result: HandEndedEvent | None
+    frames: NotRequired[list[ReplayFrame]]
 
 
 class Standing(TypedDict):
@@ -741,6 +759,19 @@ class RecordMsg(TypedDict):
     record: GameRecord
 
 
+class ReplayMsg(TypedDict):
+    """The answer to ``get_replay`` (§7.3; added in round 2): frames ``offset``
+    on (at most 200) of hand ``hand`` (1 for the first) of game ``game``,
+    which has ``total`` frames."""
+
+    type: Literal[ServerMessage.REPLAY]
+    game: int
+    hand: int
+    offset: int
+    total: int
+    frames: list[ReplayFrame]
+
+
 ServerMsg = (
     WelcomeMsg
     | ServerPingMsg
@@ -760,6 +791,7 @@ ServerMsg = (
     | ChatMsg
     | RecordsMsg
     | RecordMsg
+    | ReplayMsg
     | RedirectMsg
     | InviteMsg
 )
@@ -785,6 +817,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.CHAT: ChatMsg,
     ServerMessage.RECORDS: RecordsMsg,
     ServerMessage.RECORD: RecordMsg,
+    ServerMessage.REPLAY: ReplayMsg,
     ServerMessage.REDIRECT: RedirectMsg,
     ServerMessage.INVITE: InviteMsg,
 }
@@ -801,6 +834,9 @@ class HelloMsg(TypedDict):
     version: int
     name: NotRequired[str]
     client: NotRequired[str]
+    forwarded_for: NotRequired[str]
+    """From a trusted relay only (added in round 2): the IP address of the
+    person the connection speaks for."""
 
 
 class PingMsg(TypedDict):
@@ -931,6 +967,16 @@ class GetRecordMsg(TypedDict):
     game: int
 
 
+class GetReplayMsg(TypedDict):
+    """Fetch hand ``hand`` (1 for the first) of finished game ``game`` move by
+    move, its frames from ``offset`` on (default 0) (§7.3; added in round 2)."""
+
+    type: Literal[ClientMessage.GET_REPLAY]
+    game: int
+    hand: int
+    offset: NotRequired[int]
+
+
 class KickMsg(TypedDict):
     """The creator removes the player at ``seat`` (§11.9): before the first game
     the seat is freed; once a game is played, a bot takes it."""
@@ -991,6 +1037,7 @@ ClientMsg = (
     | ChatSendMsg
     | ListRecordsMsg
     | GetRecordMsg
+    | GetReplayMsg
     | KickMsg
     | LockMsg
     | MuteMsg
@@ -1037,6 +1084,7 @@ CheckedClientMsg = (
     | ChatSendMsg
     | ListRecordsMsg
     | GetRecordMsg
+    | GetReplayMsg
     | KickMsg
     | LockMsg
     | MuteMsg
@@ -1065,6 +1113,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.CHAT: ChatSendMsg,
     ClientMessage.LIST_RECORDS: ListRecordsMsg,
     ClientMessage.GET_RECORD: GetRecordMsg,
+    ClientMessage.GET_REPLAY: GetReplayMsg,
     ClientMessage.KICK: KickMsg,
     ClientMessage.LOCK: LockMsg,
     ClientMessage.MUTE: MuteMsg,

@@ -271,6 +271,7 @@ class ErrorCode(StrEnum):
     TIMEOUT = "timeout"
     SERVER_FULL = "server_full"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    UNTRUSTED_RELAY = "untrusted_relay"
     SHUTDOWN = "shutdown"
     REPLACED = "replaced"
     # lobby
@@ -292,6 +293,9 @@ class ErrorCode(StrEnum):
     TABLE_STOPPED = "table_stopped"
     TABLE_PAUSED = "table_paused"
     NO_SUCH_GAME = "no_such_game"
+    NO_SUCH_HAND = "no_such_hand"
+    RECORDS_BUSY = "records_busy"
+    """``get_replay`` named a hand the game did not deal (§7.3; added in round 2)."""
     CLUSTER_UNAVAILABLE = "cluster_unavailable"
     TABLE_UNAVAILABLE = "table_unavailable"
     # private tables and the creator's powers (protocol §11.9, added in round 2)
@@ -338,6 +342,10 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TOO_MANY_CONNECTIONS: (
         "your address holds as many connections as it may; the connection closes"
     ),
+    ErrorCode.UNTRUSTED_RELAY: (
+        "hello.forwarded_for from a connection the server does not trust as a relay; "
+        "the connection closes"
+    ),
     ErrorCode.SHUTDOWN: "the server is shutting down",
     ErrorCode.REPLACED: "this seat was resumed on another connection",
     ErrorCode.NO_SUCH_TABLE: "no table by that name",
@@ -362,6 +370,10 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_STOPPED: "the table was stopped by a server error",
     ErrorCode.TABLE_PAUSED: "the server could not record the game: the table is paused",
     ErrorCode.NO_SUCH_GAME: "no finished game with that id in the server's records",
+    ErrorCode.NO_SUCH_HAND: "the game has no hand with that number",
+    ErrorCode.RECORDS_BUSY: (
+        "the server is busy rebuilding finished games: ask again in the seconds the message says"
+    ),
     ErrorCode.CLUSTER_UNAVAILABLE: (
         "a notice: the cluster's lobby cannot be reached; only this node's tables are listed"
     ),
@@ -405,6 +417,7 @@ CONNECTION_CLOSING_ERRORS = frozenset(
         ErrorCode.TIMEOUT,
         ErrorCode.SERVER_FULL,
         ErrorCode.TOO_MANY_CONNECTIONS,
+        ErrorCode.UNTRUSTED_RELAY,
         ErrorCode.SHUTDOWN,
     }
 )
@@ -477,6 +490,8 @@ class ClientMessage(StrEnum):
     CHAT = "chat"
     LIST_RECORDS = "list_records"
     GET_RECORD = "get_record"
+    GET_REPLAY = "get_replay"
+    """One hand of a finished game move by move (§7.3; added in round 2)."""
     KICK = "kick"
     LOCK = "lock"
     MUTE = "mute"
@@ -505,6 +520,8 @@ class ServerMessage(StrEnum):
     CHAT = "chat"
     RECORDS = "records"
     RECORD = "record"
+    REPLAY = "replay"
+    """The answer to ``get_replay``: one hand's frames (§7.3; added in round 2)."""
     REDIRECT = "redirect"
     """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
     INVITE = "invite"

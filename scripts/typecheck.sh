@@ -6,4 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-exec "${MYPY:-$root/.venv/bin/mypy}" "$@"
+# the tests' environment (.venv-test, as the README and CI make it), else a .venv with mypy
+venv="$root/.venv-test"
+[ -x "$venv/bin/mypy" ] || venv="$root/.venv"
+exec "${MYPY:-$venv/bin/mypy}" "$@"

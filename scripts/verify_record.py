@@ -4,13 +4,14 @@ commitment, and a replay of the whole game to the recorded hands and scores;
 and, given the commitments a client received during play, the record against
 what was really published.
 
-Usage: ``python scripts/verify_record.py [--commitments C | --saved [DIR]] FILE [FILE...]``.
+Usage: ``python scripts/verify_record.py [--commitments C | --saved | --saved-in DIR]
+FILE [FILE...]``.
 Prints one line per record (``OK`` or the problems) and exits 1 if any record
 fails. ``--commitments C`` checks one record against the commitments in ``C``
 (a file the client saved, or a JSON list of SHA-256 hex digests);
 ``--saved`` checks each record against the files the client saved for its
-game (``craits.client.commitments``), in ``DIR`` or the client's state
-directory. See ``docs/records.md``.
+game (``craits.client.commitments``) in the client's state directory
+(``--saved-in DIR``: in ``DIR``). See ``docs/records.md``.
 """
 
 from __future__ import annotations
@@ -49,12 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     given.add_argument(
         "--saved",
-        metavar="DIR",
-        nargs="?",
-        type=Path,
-        const=default_root(),
+        action="store_true",
         help="check each record against the commitments craits-client saved for its "
-        f"game and table, in DIR (default {default_root()})",
+        f"game and table (in {default_root()}; --saved-in names another folder)",
+    )
+    given.add_argument(
+        "--saved-in",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="as --saved, with the commitments saved in DIR",
     )
     return p
 
@@ -134,8 +139,9 @@ def check(path: str, args: argparse.Namespace) -> tuple[list[str], str]:
             published, more = given_commitments(args.commitments, record)
             problems += more
             where = str(args.commitments)
-        elif args.saved is not None:
-            published, more, where = saved_commitments(args.saved, record)
+        elif args.saved or args.saved_in is not None:
+            root = args.saved_in if args.saved_in is not None else default_root()
+            published, more, where = saved_commitments(root, record)
             problems += more
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return [f"cannot read: {exc}"], ""

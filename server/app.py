@@ -27,7 +27,11 @@ from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, Table
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 from craits.server import logs
 from craits.server.access import RevokedTokens, WrongCodes, new_invite_code
-from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, ConnectionsPerAddress
+from craits.server.address_limit import (
+    DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+    ConnectionsPerAddress,
+    TrustedRelays,
+)
 from craits.server.cluster.registry import ClusterNode
 from craits.server.cluster.start import start_node
 from craits.server.connection import Client
@@ -53,6 +57,10 @@ class ServerConfig:
     max_connections: int = 5000
     max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
     """Connections one address (IPv4, or IPv6 /64) may hold at once; 0: no limit."""
+    trusted_relays: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.5``, ``10.0.0.0/24``) whose connections may
+    name the address they speak for (``hello.forwarded_for``, protocol §4.1): a
+    web front such as ``craits-web``; none by default."""
     max_tables: int = 2000
     empty_table_grace: float = 30.0
     """Seconds a table nobody has come to (new, or restored) waits, then closes."""
@@ -113,6 +121,12 @@ class ServerConfig:
     """Wrong invite codes all the connections of an address may give before they must wait."""
     invite_refill: float = 30.0
     """Seconds after which one more invite code may be tried, once the tries are spent."""
+    records_share: float = 0.1
+    """The share of the server's time that rebuilding finished games (``get_record``,
+    ``get_replay``) may take on average; past it they are answered ``records_busy``
+    (0: no limit; :mod:`craits.server.rebuilds`, protocol §7.3)."""
+    records_burst: float = 2.0
+    """Seconds of rebuilding that may be spent at once, before ``records_share`` applies."""
 
 
 Ts = TypeVarTuple("Ts")
@@ -138,7 +152,9 @@ class Server(Lobby):
         self.port = self.config.port
         self.journal: Journal | None = None
         self.empty_tables = EmptyTables(self)
-        self.per_address = ConnectionsPerAddress(self.config.max_connections_per_address)
+        self.per_address = ConnectionsPerAddress(
+            self.config.max_connections_per_address, TrustedRelays(self.config.trusted_relays)
+        )  # and who may forward a visitor's address (protocol §4.1)
         self.set_aside = SetAside()
         """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
         self.recorder: Recorder | None = None

@@ -28,7 +28,7 @@ from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server import config as settings
 from craits.server import logs, metrics
-from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
 from craits.server.cluster.options import (
@@ -46,10 +46,19 @@ from craits.server.journal import (
     JournalUnwritable,
 )
 from craits.server.records import build_record
+from craits.server.replay import with_frames
 from craits.server.status import status_main
 from craits.server.table import ABANDON_AFTER
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
-from craits.server.web import game_address, start_web, stop_web, web_url
+from craits.server.web import (
+    add_web_options,
+    game_address,
+    start_web,
+    stop_web,
+    web_options,
+    web_relays,
+    web_url,
+)
 from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
@@ -210,6 +219,16 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0 no limit, e.g. for load tests "
         "from one machine)",
     )
+    p.add_argument(  # a web front's visitors, each counted as their own address (§4.1)
+        "--trusted-relay",
+        action="append",
+        type=relay_setting,
+        default=[],
+        metavar="ADDR",
+        help="an address or network (10.0.0.5, 10.0.0.0/24) whose connections may give "
+        "the address of the person they speak for, which then counts for the limits per "
+        "address: a craits-web on another machine (repeatable; --web trusts its own)",
+    )
     p.add_argument(
         "--invite-tries",
         type=int,
@@ -232,6 +251,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=30.0,
         metavar="SECONDS",
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
+    )
+    p.add_argument(
+        "--records-share",
+        type=float,
+        default=0.1,
+        metavar="FRACTION",
+        help="the share of the server's time that rebuilding finished games for get_record "
+        "and get_replay may take on average; past it they are answered records_busy "
+        "(default 0.1; 0: no limit)",
     )
     p.add_argument("--max-tables", type=int, default=2000, help="table cap (default 2000)")
     p.add_argument(
@@ -285,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the game to web browsers on this HTTP port (craits-web, "
         "a child process; same --host)",
     )
+    add_web_options(p)  # --web-public-url, --web-trusted-proxy, --web-max-sessions
     add_tls_options(p)
     add_cluster_options(p)  # --cluster, --advertise (docs/cluster.md)
     settings.add_config_options(p)
@@ -345,8 +374,9 @@ def tls_game_link(config: ServerConfig, args: argparse.Namespace | None, port: i
     return f"craitss://{game_address(config.host, port)}?fp={fp}"
 
 
-class MetricsBindError(Exception):
-    """The metrics' address cannot be bound; ``str()`` says so in one line."""
+class BindError(Exception):
+    """An address besides the game's (the metrics', the web page's) cannot be
+    bound; ``str()`` says so in one line."""
 
 
 async def serve(config: ServerConfig, args: argparse.Namespace | None = None) -> None:
@@ -355,7 +385,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     with ``args.web``, ``craits-web`` beside it (:mod:`craits.server.web`).
 
     Raises:
-        OSError: the address (or the metrics' address) cannot be bound.
+        OSError: the address cannot be bound.
+        BindError: the metrics' or the web page's address cannot be bound.
         JournalError: as :meth:`Server.start` raises it.
     """
     # Stop signals are caught from before the port listens: one that comes
@@ -375,19 +406,32 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             await server.stop()
             where = f"{args.metrics_host}:{args.metrics_port}"
             why = exc.strerror or exc
-            raise MetricsBindError(f"cannot serve metrics on {where}: {why}") from None
+            raise BindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
     web = None
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
-        web = await start_web(config.host, server.port, web_port, game)
+        try:
+            web = await start_web(config.host, server.port, web_port, game, web_options(args))
+        except OSError as exc:
+            if exporter is not None:
+                exporter.stop()
+            await server.stop()
+            where = game_address(config.host, web_port)
+            raise BindError(
+                f"cannot serve the web page on {where}: {exc.strerror or exc}"
+            ) from None
     # What exists at start lives as long as the server: keep it out of the
     # garbage collector's full passes, which otherwise stall every table.
     gc.freeze()
+    # A --workers node listens on a port of its own (for redirects) and on the
+    # port the workers share: players are given the shared one.
+    joined = server.port if config.shared_port is None else config.shared_port
+    own = "" if config.shared_port is None else f" (a worker; its own port {server.port})"
     ready = (
-        f"craits-server listening on {config.host}:{server.port} — "
+        f"craits-server listening on {config.host}:{joined}{own} — "
         f"join with: craits-client {'craitss://' if config.tls else ''}"
-        f"{join_address(config.host, server.port)}"
+        f"{join_address(config.host, joined)}"
     )
     if web_port is not None:
         ready += f"\nin a browser: {web_url(config.host, web_port)}"
@@ -422,6 +466,12 @@ def build_export_parser() -> argparse.ArgumentParser:
         "(default: the current folder); '-' writes to stdout",
     )
     p.add_argument("--unfinished", action="store_true", help="include games still in play")
+    p.add_argument(
+        "--frames",
+        action="store_true",
+        help="add each hand's frames, the table after every move, for craits-client "
+        "--replay to step through move by move (docs/records.md, Frames)",
+    )
     return p
 
 
@@ -474,7 +524,11 @@ def _export(journal: JournalReader, args: argparse.Namespace) -> int:
             if row is None:
                 print(f"craits-server export: no game {game_id}", file=sys.stderr)
                 return EXIT_FAILED
-            text = json.dumps(build_record(row), indent=1)
+            record = build_record(row)
+            if args.frames:  # (compact: frames repeat the table at every move)
+                text = json.dumps(with_frames(record), separators=(",", ":"))
+            else:
+                text = json.dumps(record, indent=1)
         except Exception as exc:  # a damaged row or a log that does not replay: name it, go on
             failed[game_id] = str(exc) or type(exc).__name__
             continue
@@ -517,6 +571,31 @@ def _journal_path(args: argparse.Namespace) -> Path:
         argv = [] if args.config is None else ["--config", str(args.config)]
         data_dir = settings.resolve(build_parser(), argv).values.data_dir
     return (data_dir or Path(user_data_dir("craits"))) / "craits.db"
+
+
+def local_address() -> str:
+    """The address ``craits-server status`` probes when given none: the host
+    and port of this machine's settings (``CRAITS_*``, the ``CRAITS_CONFIG``
+    file, the defaults; a wildcard host is probed on loopback), as a
+    ``craitss://`` link pinned to the certificate's fingerprint if the
+    settings serve TLS (``--tls-cert``).
+
+    Raises:
+        ValueError: the settings cannot be read, or the certificate file cannot.
+    """
+    try:
+        values = settings.resolve(build_parser(), []).values
+    except settings.ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(values.host, values.host)
+    hostport = f"[{host}]:{values.port}" if ":" in host else f"{host}:{values.port}"
+    if values.tls_cert is None:
+        return hostport
+    try:
+        fp = certificate_fingerprint(values.tls_cert)
+    except (OSError, TlsSetupError) as exc:
+        raise ValueError(f"cannot read the certificate {values.tls_cert}: {exc}") from None
+    return f"craitss://{hostport}?fp={fp}"
 
 
 def _open_reader(db: Path, command: str) -> JournalReader | int:
@@ -614,6 +693,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
+        ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
@@ -635,10 +715,12 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         port=args.port,
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
+        trusted_relays=(*args.trusted_relay, *(web_relays(args.host) if args.web else ())),
         max_tables=args.max_tables,
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
+        records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,
         max_empty_tables_per_address=args.max_empty_tables_per_address,
@@ -692,7 +774,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["check"]:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
-        return status_main(argv[1:])
+        return status_main(argv[1:], local_address)
     got = settings_from(argv)
     if isinstance(got, int):
         return got
@@ -717,7 +799,7 @@ def main(argv: list[str] | None = None) -> int:
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_UNWRITABLE if isinstance(exc, JournalUnwritable) else EXIT_FAILED
-    except MetricsBindError as exc:
+    except BindError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except OSError as exc:

@@ -164,12 +164,15 @@ class Setting:
 def settings(parser: argparse.ArgumentParser) -> list[Setting]:
     """The parser's options that are settings, in the order of its ``--help``
     (every option with a long name, less ``--help``, ``--version``,
-    ``--config`` and ``--print-config``)."""
+    ``--config``, ``--print-config`` and options hidden from ``--help``, which
+    are the program's own plumbing, e.g. a ``--workers`` node's shared port)."""
     found = []
     for action in parser._actions:
         if not action.option_strings or action.dest in _OWN:
             continue
         if action.dest == argparse.SUPPRESS or isinstance(action, argparse._VersionAction):
+            continue
+        if action.help == argparse.SUPPRESS:
             continue
         found.append(Setting(action))
     return found

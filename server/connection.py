@@ -210,7 +210,7 @@ class Client(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.peer = "?"
         self.address = "?"
-        """The address the connection counts against (:func:`address_key`)."""
+        """The address it counts against (:func:`address_key`); a relay's: the one it forwards."""
         self.name = "?"
         self.table: Table | None = None
         self.hello = False
@@ -250,14 +250,8 @@ class Client(asyncio.Protocol):
             self.error(ErrorCode.SERVER_FULL, "the server is full; try again later")
             self.abort_after_flush()
             return
-        if not server.per_address.admit(self.address):
-            self.error(
-                ErrorCode.TOO_MANY_CONNECTIONS,
-                f"too many connections from your address (at most {server.per_address.limit} "
-                "at once); close one and try again",
-            )
-            self.abort_after_flush()
-            return
+        if not server.per_address.connected(self, transport.get_extra_info("peername")):
+            return  # refused: too many from its address (told so; closing)
         server.clients.add(self)  # and counted in per_address until connection_lost
         # The hello must come within hello_timeout of connecting, pings or not.
         self._set_timer(server.config.hello_timeout)
@@ -278,8 +272,7 @@ class Client(asyncio.Protocol):
                 self.table = None
                 self.server.guard(table, table.membership.disconnected, self)
                 self.server.empty_tables.left(table)
-        if self in self.server.clients:  # admitted: counted in its address's connections
-            self.server.per_address.release(self.address)
+        self.server.per_address.closed(self)  # counted out of its address's connections
         self.server.forget(self)
 
     def _set_timer(self, delay: float) -> None:

@@ -12,7 +12,7 @@ schema and typed (:func:`craits.protocol.parse_client_message`);
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from craits.protocol import (
     MAX_CHAT,
@@ -33,6 +33,7 @@ from craits.protocol.types import (
     CreateTableMsg,
     GameRecord,
     GetRecordMsg,
+    GetReplayMsg,
     HandOverMsg,
     HelloMsg,
     JoinMsg,
@@ -46,6 +47,7 @@ from craits.protocol.types import (
     PingMsg,
     PongMsg,
     RecordSummary,
+    ReplayMsg,
     ResumeMsg,
     ServerPongMsg,
     SpectateMsg,
@@ -71,7 +73,9 @@ from craits.server.cluster.hooks import (
 from craits.server.engine import Rules
 from craits.server.interfaces import TableError
 from craits.server.journal import JournalError
+from craits.server.rebuilds import RebuildBudget, budget_of, rebuilding
 from craits.server.records import build_record, iso_time
+from craits.server.replay import NoSuchHand, cached_frames, replay_page
 
 if TYPE_CHECKING:
     from craits.server.connection import Client
@@ -108,7 +112,9 @@ def dispatch(client: Client, message: CheckedClientMsg) -> None:
 
 
 def on_hello(client: Client, msg: HelloMsg) -> None:
-    """The connection's first message: its protocol version and name (§4.1)."""
+    """The connection's first message: its protocol version and name (§4.1);
+    from a trusted relay, the address of the person it speaks for, which the
+    connection then counts against (``forwarded_for``, §4.1)."""
     if msg["version"] not in SUPPORTED_VERSIONS:
         client.error(
             ErrorCode.UNSUPPORTED_VERSION,
@@ -117,6 +123,8 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
         )
         client.abort_after_flush()
         return
+    if not client.server.per_address.greeted(client, msg.get("forwarded_for")):
+        return  # a forwarded address from no trusted relay, or too many from it (§4.1, §4.7)
     client.hello = True
     client.name = msg.get("name") or "player"
     cfg = client.server.config
@@ -410,20 +418,64 @@ def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
     client.send({"type": ServerMessage.RECORDS, "games": summaries})
 
 
+def _finished_game(client: Client, game: int) -> dict[str, Any]:
+    """The journal's row of finished game ``game``.
+
+    Raises:
+        TableError: ``no_such_game``: no such finished game (or no journal).
+        JournalError: the journal cannot be read.
+    """
+    journal = client.server.journal
+    row = journal.game(game) if journal is not None else None
+    if row is None or row["finished"] is None:
+        raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game}")
+    return row
+
+
+def _damaged(game: int) -> TableError:
+    """The ``no_such_game`` for a game a damaged journal cannot rebuild (§7.3)."""
+    message = f"game {game}'s record cannot be rebuilt from the journal (damaged)"
+    return TableError(ErrorCode.NO_SUCH_GAME, message)
+
+
+def _budget(client: Client) -> RebuildBudget:
+    """The server's budget of time for rebuilding finished games."""
+    config = client.server.config
+    return budget_of(client.server, config.records_share, config.records_burst)
+
+
 def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``); ``no_such_game`` if
-    none, or if a damaged journal cannot rebuild it."""
-    journal = client.server.journal
+    none, or if a damaged journal cannot rebuild it; ``records_busy`` while the
+    server's time for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
     try:
-        row = journal.game(msg["game"]) if journal is not None else None
-        if row is None or row["finished"] is None:
-            raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {msg['game']}")
-        built = build_record(row)
+        row = _finished_game(client, msg["game"])
+        with rebuilding(_budget(client)):
+            built = build_record(row)
     except (JournalError, ValueError):
-        message = f"game {msg['game']}'s record cannot be rebuilt from the journal (damaged)"
-        raise TableError(ErrorCode.NO_SUCH_GAME, message) from None
+        raise _damaged(msg["game"]) from None
     record = cast(GameRecord, built)  # built to docs/records.md, as the type says
     client.send({"type": ServerMessage.RECORD, "record": record})
+
+
+def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
+    """One hand of a finished game move by move (§7.3, ``docs/records.md``
+    "Frames"), at most :data:`~craits.server.replay.PAGE` frames from ``offset``;
+    ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
+    did not deal. Anyone may ask, as for ``get_record``. The frames of the hands
+    asked last are kept (:func:`~craits.server.replay.cached_frames`); a hand
+    not kept is rebuilt within the server's budget (``records_busy``)."""
+    game, hand = msg["game"], msg["hand"]
+    try:
+        frames = cached_frames(
+            client.server.journal, game, hand, lambda: _finished_game(client, game), _budget(client)
+        )
+    except NoSuchHand as exc:
+        raise TableError(ErrorCode.NO_SUCH_HAND, str(exc)) from None
+    except (JournalError, ValueError):
+        raise _damaged(msg["game"]) from None
+    page = replay_page(game, hand, frames, msg.get("offset", 0))
+    client.send(cast(ReplayMsg, page))  # built to §7.3, as the type says
 
 
 def _handler(fn: Callable[[Client, M], None]) -> Handler:
@@ -451,6 +503,7 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.CHAT: _handler(on_chat),
     ClientMessage.LIST_RECORDS: _handler(on_list_records),
     ClientMessage.GET_RECORD: _handler(on_get_record),
+    ClientMessage.GET_REPLAY: _handler(on_get_replay),
     ClientMessage.KICK: _handler(on_kick),
     ClientMessage.LOCK: _handler(on_lock),
     ClientMessage.MUTE: _handler(on_mute),

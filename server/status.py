@@ -18,20 +18,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
-import hashlib
 import json
 import os
 import socket
-import ssl
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from craits.protocol import DEFAULT_PORT, ProtocolError
 from craits.protocol.address import Target, parse_target
 from craits.protocol.client import Connection
+from craits.protocol.tls import TlsError, TlsOptions, open_tls
 from craits.protocol.types import HelloMsg, ListTablesMsg
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 
@@ -102,27 +102,22 @@ class Health:
         ]
 
 
-def _tls_context(fingerprint: str | None) -> ssl.SSLContext:
-    """Verify the certificate as a browser would, or (with a pinned
-    ``fingerprint``) take any certificate and compare its SHA-256 after."""
-    context = ssl.create_default_context()
-    if fingerprint is not None:
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-    return context
-
-
-async def _connect(target: Target) -> Connection:
-    """A TCP (or TLS) connection to ``target``.
+async def _connect(target: Target, cafile: str | None) -> Connection:
+    """A TCP (or TLS) connection to ``target``; TLS is trusted as the client
+    trusts it (:func:`craits.protocol.tls.open_tls`): the pinned fingerprint
+    (``fp=``), else the system's certificate authorities and ``cafile``.
 
     Raises:
         ProbeFailed: refused or unreachable; a certificate not trusted.
     """
     host, port = target.host, target.port
-    tls = _tls_context(target.fingerprint) if target.tls else None
     try:
-        reader, writer = await asyncio.open_connection(host, port, ssl=tls)
-    except ssl.SSLError as exc:
+        if target.tls:
+            options = TlsOptions(cafile=cafile, fingerprint=target.fingerprint)
+            reader, writer = await open_tls(host, port, options)
+        else:
+            reader, writer = await asyncio.open_connection(host, port)
+    except TlsError as exc:
         raise ProbeFailed(EXIT_UNHEALTHY, f"{target.hostport}: TLS failed: {exc}") from None
     except socket.gaierror as exc:
         raise ProbeFailed(EXIT_UNREACHABLE, f"cannot resolve {host}: {exc.strerror}") from None
@@ -131,12 +126,6 @@ async def _connect(target: Target) -> Connection:
             raise ProbeFailed(EXIT_REFUSED, f"{host}:{port}: connection refused") from None
         why = os.strerror(exc.errno) if exc.errno else str(exc)
         raise ProbeFailed(EXIT_UNREACHABLE, f"{host}:{port}: {why.lower()}") from None
-    if target.fingerprint is not None:
-        der = writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
-        if hashlib.sha256(der).hexdigest() != target.fingerprint:
-            writer.close()
-            message = f"{target.hostport}: the certificate is not the one pinned (fp=)"
-            raise ProbeFailed(EXIT_UNHEALTHY, message)
     return Connection(reader, writer)
 
 
@@ -160,8 +149,9 @@ async def _expect(conn: Connection, kind: ServerMessage, where: str) -> dict[str
     raise ProbeFailed(EXIT_UNHEALTHY, f"{where}: unexpected {reply.get('type')!r}")
 
 
-async def probe(target: Target) -> Health:
-    """Connect to ``target`` (TLS for ``craitss://``), say hello, list every table.
+async def probe(target: Target, cafile: str | None = None) -> Health:
+    """Connect to ``target`` (TLS for ``craitss://``, trusting also the
+    certificate authorities in the PEM file ``cafile``), say hello, list every table.
 
     Raises:
         ProbeFailed: the server is not healthy (see :data:`EXIT_CODES`); a
@@ -169,7 +159,7 @@ async def probe(target: Target) -> Health:
     """
     where = target.hostport
     started = time.perf_counter()
-    conn = await _connect(target)
+    conn = await _connect(target, cafile)
     try:
         hello: HelloMsg = {"type": ClientMessage.HELLO, "version": 1, "client": "craits-status"}
         await conn.send(hello)
@@ -206,7 +196,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "address",
         metavar="HOST[:PORT]",
-        help=f"the server (default port {DEFAULT_PORT}; a craits:// link works too)",
+        nargs="?",
+        default=None,
+        help=f"the server (default port {DEFAULT_PORT}; a craits:// link works too); "
+        "without it, the server this machine's settings describe (CRAITS_* variables, "
+        "the CRAITS_CONFIG file: its host and port, TLS pinned to its --tls-cert)",
     )
     p.add_argument(
         "--timeout",
@@ -215,15 +209,32 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="give up after this long (default 5)",
     )
+    p.add_argument(
+        "--tls-ca",
+        default=None,
+        metavar="FILE",
+        help="for craitss:// without fp=: also trust the certificate authorities in this PEM "
+        "file (as craits-client --tls-ca)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (for scripts)")
     return p
 
 
-def status_main(argv: list[str]) -> int:
+def status_main(argv: list[str], local: Callable[[], str] | None = None) -> int:
     """``craits-server status``: probe a server, print what it said; returns
-    the exit status (:data:`EXIT_CODES`)."""
+    the exit status (:data:`EXIT_CODES`). ``local`` gives the address of the
+    server the local settings describe, probed when no address is given (it
+    raises ``ValueError`` with a one-line reason if the settings are bad)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.address is None:
+        if local is None:
+            parser.error("the server's address is required")
+        try:
+            args.address = local()
+        except ValueError as exc:
+            print(f"craits-server status: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         target = parse_target(args.address, DEFAULT_PORT)
     except ValueError as exc:
@@ -236,7 +247,7 @@ def status_main(argv: list[str]) -> int:
 
     async def run() -> Health:
         async with asyncio.timeout(args.timeout):
-            return await probe(target)
+            return await probe(target, args.tls_ca)
 
     try:
         health = asyncio.run(run())

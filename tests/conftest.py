@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,3 +18,14 @@ def vectors_dir() -> Path:
     if not SHARED_VECTORS.is_dir():
         pytest.skip("../shared/vectors is not present")
     return SHARED_VECTORS
+
+
+@pytest.fixture(scope="session")
+def watched_game(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A short game of a player and a bot at a real journaled server, watched
+    live by a spectator and exported with ``craits-server export --frames``
+    (:func:`tests.server.replays.exported_game`): one per test session, shared
+    by the replay tests of the server and of the client."""
+    from tests.server.replays import exported_game
+
+    return asyncio.run(exported_game(tmp_path_factory.mktemp("replay")))

@@ -5,15 +5,19 @@ those tests skip, saying why)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from craits.protocol.client import Connection
 
 from tests.server.processes import free_port
 from tests.server.test_ops import Running, start, stop
@@ -85,7 +89,7 @@ def test_the_image_runs_as_a_user_with_the_data_in_a_volume() -> None:
     users = re.findall(r"^USER (\S+)$", text, re.M)
     assert users and users[-1] not in ("root", "0")
     assert 'VOLUME ["/data"]' in text and "CRAITS_DATA_DIR=/data" in text
-    assert re.search(r"^EXPOSE 7777$", text, re.M)
+    assert re.search(r"^EXPOSE 7777 8080$", text, re.M)  # the game; the web page (--web)
     assert re.search(r"^HEALTHCHECK .*\n\s+CMD craits-server status ", text, re.M)
 
 
@@ -119,6 +123,52 @@ def test_the_health_check_probes_a_real_server(server: Running) -> None:
     down = subprocess.run(["sh", "-c", command], env=env, capture_output=True, text=True)
     assert down.returncode == 1
     assert "connection refused" in down.stderr
+
+
+def image_env() -> dict[str, str]:
+    """The ``ENV`` the Dockerfile's image runs with (its last stage's)."""
+    text = DOCKERFILE.read_text().replace("\\\n", " ")
+    found = re.findall(r"^ENV (.+)$", text, re.M)
+    assert found
+    return dict(re.findall(r"(\w+)=(\S+)", found[-1]))
+
+
+def test_the_image_s_settings_serve_the_web_page_as_documented(tmp_path: Path) -> None:
+    """``docker run -e CRAITS_WEB=8080 …`` (as the Dockerfile's comment says), played
+    here without Docker: this environment's craits-server with the image's ENV
+    (on 0.0.0.0, JSON logs, the journal in a data directory) and ``CRAITS_WEB``
+    serves the page, and trusts its own web process to say each visitor's address."""
+    text = DOCKERFILE.read_text()
+    assert "-e CRAITS_WEB=8080" in text and "-p 8080:8080" in text
+    env = image_env()
+    assert env["CRAITS_HOST"] == "0.0.0.0" and env["CRAITS_LOG_FORMAT"] == "json"
+    port, web_port = free_port(), free_port()
+    env.update(
+        CRAITS_DATA_DIR=str(tmp_path / "data"),  # the image's /data
+        HOME=str(tmp_path),  # the image's user's home, /data
+        CRAITS_PORT=str(port),
+        CRAITS_WEB=str(web_port),
+    )
+    running = start([], env, port)
+    try:
+        running.wait_for(f"in a browser: http://127.0.0.1:{web_port}/")
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=5) as r:
+                    assert 'id="name-form"' in r.read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, running.lines
+                time.sleep(0.1)
+
+        async def forwarded_hello() -> None:
+            conn = await Connection.open("127.0.0.1", port, "web", forwarded_for="192.0.2.9")
+            await conn.close()
+
+        asyncio.run(forwarded_hello())
+    finally:
+        stop(running)
 
 
 def test_the_image_builds() -> None:

@@ -16,6 +16,10 @@ import platformdirs
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.address import Target, parse_target
 
+from .addresses import proxy_network
+
+EXIT_FAILED = 1
+"""The status when the page's address cannot be bound (e.g. already in use)."""
 EXIT_USAGE = 2
 DEFAULT_WEB_PORT = 8080
 
@@ -42,6 +46,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--public-url",
         metavar="URL",
         help="the URL browsers use, behind a reverse proxy (e.g. https://cards.example.org)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        type=proxy_network,
+        default=[],
+        metavar="ADDR",
+        help="a reverse proxy in front of this server (an address or network, repeatable): "
+        "its X-Forwarded-For header says each visitor's address",
+    )
+    p.add_argument(
+        "--no-forwarded-for",
+        dest="forwarded_for",
+        action="store_false",
+        help="do not tell the game server each visitor's address (for a server that does "
+        "not trust this one as a relay: every visitor then counts as this host's address)",
     )
     p.add_argument(
         "--max-sessions",
@@ -108,8 +128,15 @@ def main(argv: list[str] | None = None) -> int:
         max_sessions=args.max_sessions,
         log_level=args.log_level.upper(),
         prefork=not args.no_prefork,
+        proxies=args.trusted_proxy,
+        forward_addresses=args.forwarded_for,
     )
-    server.serve()
+    try:
+        server.serve()
+    except OSError as exc:
+        where = f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}"
+        print(f"craits-web: cannot listen on {where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 

@@ -4,8 +4,9 @@ Routes (all under ``--public-url``):
 
 * ``GET /`` — the game page; before the browser has a name, the name page. The
   query (``?table=NAME``, ``&watch=1``, ``&code=CODE``) is checked
-  (:class:`~.visitors.Launch`) and kept server-side under a one-use launch key;
-  the page's websocket names only that key. Sets the visitor cookie (random,
+  (:class:`~.visitors.Launch`) and kept server-side under a one-use launch key,
+  with the visitor's address (:mod:`.addresses`; the game server is told it,
+  protocol §4.1); the page's websocket names only that key. Sets the visitor cookie (random,
   HttpOnly, SameSite=Lax; Secure behind https) when the browser has none.
 * ``GET /name`` — the name page again (to change it); ``POST /name`` keeps the
   visitor's name, then back to ``/`` with the same link.
@@ -28,6 +29,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,7 @@ from aiohttp import web
 from craits.protocol.address import Target
 from textual_serve.server import Server
 
+from .addresses import IPNetwork, visitor_address
 from .service import VisitorAppService, Zygote, client_argv
 from .visitors import (
     VISITOR_COOKIE,
@@ -61,18 +64,28 @@ LAUNCH_TTL = 300.0
 """Seconds a page's launch key stays good before its websocket opens."""
 MAX_PENDING = 1000
 """Launch keys kept at most (the oldest are dropped first)."""
+PROBE_ADDRESS = "192.0.2.1"
+"""The address the start-up check says it forwards (TEST-NET-1: nobody's)."""
 COOKIE_MAX_AGE = 400 * 24 * 3600
 """The visitor cookie's lifetime, in seconds (browsers cap it at 400 days)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PendingLaunch:
-    """A page served and its websocket not yet opened: whose, going where, when."""
+    """A page served and its websocket not yet opened: whose, going where, when,
+    and from which address (:func:`~.addresses.visitor_address`; None: not told
+    to the game server)."""
 
     visitor_id: str
     name: str
     launch: Launch
     created: float
+    address: str | None = None
+
+
+def players_here(n: int) -> str:
+    """The full room's count in words: "1 player is here already", "2 players are…"."""
+    return "1 player is here already" if n == 1 else f"{n} players are here already"
 
 
 class CraitsWebServer(Server):
@@ -90,6 +103,11 @@ class CraitsWebServer(Server):
         prefork: fork each visitor's client from a process that has imported the
             client once (:mod:`.zygote`: a fraction of the memory and start-up
             CPU); else start each one as a new process, as textual-serve does.
+        proxies: reverse proxies trusted to say (``X-Forwarded-For``) whom they
+            forward for (:func:`~.addresses.visitor_address`).
+        forward_addresses: tell the game server each visitor's address
+            (``hello.forwarded_for``, protocol §4.1; the server must trust this
+            one as a relay), so its limits per address count each visitor apart.
     """
 
     def __init__(
@@ -103,6 +121,8 @@ class CraitsWebServer(Server):
         max_sessions: int = 50,
         log_level: str = "INFO",
         prefork: bool = True,
+        proxies: Sequence[IPNetwork] = (),
+        forward_addresses: bool = True,
     ) -> None:
         super().__init__(
             "craits-client",
@@ -116,6 +136,8 @@ class CraitsWebServer(Server):
         self.game = game
         self.log_level = log_level
         self.prefork = prefork
+        self.proxies = tuple(proxies)
+        self.forward_addresses = forward_addresses
         self.zygote: Zygote | None = None
         """The pre-forked client, while it runs (``prefork``)."""
         self.configured_url = public_url.rstrip("/") if public_url else None
@@ -155,12 +177,11 @@ class CraitsWebServer(Server):
         """Start the pre-forked client (``prefork``); say where the page is (one
         line on stdout)."""
         if self.prefork:
-            zygote = Zygote()
-            if await zygote.start():
-                self.zygote = zygote
-            else:
-                log.warning("the pre-forked client did not start: one process per visitor")
-                await zygote.stop()
+            self.zygote = await start_zygote()
+        if self.forward_addresses:
+            task = asyncio.get_running_loop().create_task(check_trusted(self.game))
+            self._retiring.add(task)  # (held until done, as the retiring pages)
+            task.add_done_callback(self._retiring.discard)
         print(
             f"craits-web serving the game at {self.game.hostport} on "
             f"{self.configured_url or f'http://{self.host}:{self.port}'}/",
@@ -169,8 +190,7 @@ class CraitsWebServer(Server):
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Stop every visitor's client process."""
-        services = list(self.sessions.values())
-        for service in services:
+        for service in list(self.sessions.values()):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(service.stop(), 5)
         if self.zygote is not None:
@@ -240,10 +260,11 @@ class CraitsWebServer(Server):
             return self._page(request, "name.html", asked)
         if self._full_for(visitor_id):
             return self._full(request)
-        key = self._remember(visitor_id, name, launch)
+        address = request_address(request, self.proxies) if self.forward_addresses else None
+        key = self._remember(visitor_id, name, launch, address)
         font_size = request.query.get("fontsize", "")
         context: dict[str, Any] = {
-            "websocket_url": self._websocket_url(request, key),
+            "websocket_url": websocket_url(self._url(request, f"/ws/{key}")),
             # 0: fitted to the window by the page
             "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 0,
             "name": name,
@@ -262,23 +283,19 @@ class CraitsWebServer(Server):
         return self._message(
             request,
             "The room is full",
-            f"{len(self.sessions)} players are here already, as many as this server "
-            "takes. Try again in a minute.",
+            f"{players_here(len(self.sessions))}, as many as this server takes. "
+            "Try again in a minute.",
             503,
         )
 
-    def _websocket_url(self, request: web.Request, key: str) -> str:
-        url = self._url(request, f"/ws/{key}")
-        return ("wss:" if url.startswith("https:") else "ws:") + url.split(":", 1)[1]
-
-    def _remember(self, visitor_id: str, name: str, launch: Launch) -> str:
+    def _remember(self, visitor_id: str, name: str, launch: Launch, address: str | None) -> str:
         """A launch key for the page being served (old and surplus ones dropped)."""
         now = time.monotonic()
         for key, pending in list(self.pending.items()):
             if now - pending.created > LAUNCH_TTL or len(self.pending) >= MAX_PENDING:
                 del self.pending[key]
         key = new_visitor_id()
-        self.pending[key] = PendingLaunch(visitor_id, name, launch, now)
+        self.pending[key] = PendingLaunch(visitor_id, name, launch, now, address)
         return key
 
     async def handle_name_page(self, request: web.Request) -> web.Response:
@@ -334,8 +351,9 @@ class CraitsWebServer(Server):
         height = _cells(request.query.get("height"), 24)
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        address = pending.address  # the visitor's, from the page's request
         service = VisitorAppService(
-            client_argv(self.game, pending.name, pending.launch),
+            client_argv(self.game, pending.name, pending.launch, address),
             self.visitors.environment(pending.visitor_id),
             zygote=self.zygote,
             write_bytes=websocket.send_bytes,
@@ -354,7 +372,8 @@ class CraitsWebServer(Server):
             task.add_done_callback(self._retiring.discard)
         try:
             await service.start(width, height)
-            log.info("visitor %s: client process %s", self.visitors.key(cookie), service.pid)
+            key = self.visitors.key(pending.visitor_id)
+            log.info("visitor %s at %s: client process %s", key, address, service.pid)
             await self._process_messages(websocket, service)
         except asyncio.CancelledError:
             await websocket.close()
@@ -366,6 +385,52 @@ class CraitsWebServer(Server):
                 del self.by_visitor[pending.visitor_id]
             await retire(service)
         return websocket
+
+
+async def start_zygote() -> Zygote | None:
+    """The pre-forked client (:mod:`.zygote`), started; None (said in the log) if
+    it did not start: then each visitor's client is a new process."""
+    zygote = Zygote()
+    if await zygote.start():
+        return zygote
+    log.warning("the pre-forked client did not start: one process per visitor")
+    await zygote.stop()
+    return None
+
+
+async def check_trusted(game: Target) -> None:
+    """Say on stderr, once at start, when the game server refuses to take each
+    visitor's address from this craits-web (``untrusted_relay``, protocol §4.1):
+    every visitor would be refused. A server that is down or unreachable now is
+    not this check's business (each page says so)."""
+    from craits.protocol.client import ConnectError, Connection
+    from craits.protocol.tls import TlsOptions
+
+    tls = TlsOptions(fingerprint=game.fingerprint) if game.tls else None
+    try:
+        conn = await Connection.open(
+            game.host, game.port, "craits-web", tls=tls, forwarded_for=PROBE_ADDRESS
+        )
+    except ConnectError as exc:
+        if "forwarded addresses" in str(exc):
+            log.error(
+                "%s; until then, every visitor is refused (or run craits-web with "
+                "--no-forwarded-for: all visitors then count as this host's address)",
+                exc,
+            )
+        return
+    await conn.close()
+
+
+def request_address(request: web.Request, proxies: Sequence[IPNetwork]) -> str | None:
+    """The address of the visitor behind ``request`` (:func:`~.addresses.visitor_address`)."""
+    forwarded = request.headers.getall("X-Forwarded-For", [])
+    return visitor_address(request.remote, forwarded, proxies)
+
+
+def websocket_url(page_url: str) -> str:
+    """The ``ws:``/``wss:`` URL of an ``http:``/``https:`` one."""
+    return ("wss:" if page_url.startswith("https:") else "ws:") + page_url.split(":", 1)[1]
 
 
 async def retire(service: VisitorAppService) -> None:

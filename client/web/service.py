@@ -48,15 +48,20 @@ CLIENT_PREFIX = 3
 (``python -m craits.client.cli``)."""
 
 
-def client_argv(server: Target, name: str, launch: Launch) -> list[str]:
+def client_argv(
+    server: Target, name: str, launch: Launch, forwarded_for: str | None = None
+) -> list[str]:
     """The command line of a visitor's client: ``python -m craits.client.cli``
-    in web mode, as ``name``, going where ``launch`` says.
+    in web mode, as ``name``, going where ``launch`` says, speaking for the
+    visitor's address ``forwarded_for`` (protocol §4.1) if given.
 
     With an invite code the address is the whole invite link (protocol §1.1),
     which the client reads with the table, the code and ``watch``; otherwise
     ``--table=`` or ``--spectate=``.
     """
     argv = [sys.executable, "-m", "craits.client.cli", "--web", f"--name={name}"]
+    if forwarded_for:
+        argv.append(f"--forwarded-for={forwarded_for}")
     if launch.code and launch.table:
         target = Target(
             server.host,

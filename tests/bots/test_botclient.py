@@ -190,6 +190,7 @@ def test_the_bots_error_code_sets_are_the_vocabularys() -> None:
         "timeout",
         "server_full",
         "too_many_connections",
+        "untrusted_relay",  # a forwarded address from no trusted relay (protocol §4.1)
         "shutdown",
         "replaced",
         "table_stopped",

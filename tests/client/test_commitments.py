@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import os
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -166,7 +168,7 @@ async def test_the_client_keeps_the_commitments_it_receives_and_they_catch_a_for
     assert given.returncode == 1 and given.stdout.startswith("FAIL"), given.stdout
     assert "received during play" in given.stdout
     found = subprocess.run(
-        [*VERIFY, "--saved", str(tmp_path / "commitments"), str(true_file), str(fake_file)],
+        [*VERIFY, "--saved-in", str(tmp_path / "commitments"), str(true_file), str(fake_file)],
         capture_output=True,
         text=True,
     )
@@ -175,6 +177,16 @@ async def test_the_client_keeps_the_commitments_it_receives_and_they_catch_a_for
     assert lines[0].startswith(f"OK {true_file}") and str(path) in lines[0]
     assert f"holds the {len(recorded)} commitments received during play" in lines[0]
     assert lines[1].startswith(f"FAIL {fake_file}")
+    # --saved alone reads the client's own state folder, and a FILE after it is a
+    # record, not the folder (it once took the FILE for its folder and failed)
+    state = tmp_path / "state"
+    shutil.copytree(tmp_path / "commitments", state / "craits" / "commitments")
+    env = {**os.environ, "XDG_STATE_HOME": str(state)}
+    default = subprocess.run(
+        [*VERIFY, "--saved", str(true_file)], capture_output=True, text=True, env=env
+    )
+    assert default.returncode == 0, default.stdout + default.stderr
+    assert f"holds the {len(recorded)} commitments received during play" in default.stdout
     # a list of digests does as well as the client's file
     digests = tmp_path / "digests.json"
     digests.write_text(json.dumps(saved["commitments"]))

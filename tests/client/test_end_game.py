@@ -20,7 +20,7 @@ from textual.widgets import Input
 
 from tests.client.conftest import deal_order, footer_keys, script, wait_for, wait_text
 from tests.client.test_presenter import table_info, view
-from tests.client.test_replay import record  # noqa: F401  (a fixture)
+from tests.client.test_replay import record, watched  # noqa: F401  (fixtures)
 from tests.client.test_table import ANA, BEN
 
 

@@ -189,6 +189,9 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await ana.send({"type": "get_record", "game": records["games"][0]["id"]})
     record = await ana.expect(ServerMessage.RECORD)
     assert record["record"]["complete"]
+    await ana.send({"type": "get_replay", "game": records["games"][0]["id"], "hand": 1})
+    replay = await ana.expect(ServerMessage.REPLAY)
+    assert replay["frames"] and replay["total"] >= len(replay["frames"])
 
     ben: Peer = await peers("Ben")
     await ben.send({"type": "resume", "token": ana.token})

@@ -52,6 +52,7 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.CHAT: {"type": "chat", "text": "gl hf"},
     ClientMessage.LIST_RECORDS: {"type": "list_records"},
     ClientMessage.GET_RECORD: {"type": "get_record", "game": 1},
+    ClientMessage.GET_REPLAY: {"type": "get_replay", "game": 1, "hand": 2, "offset": 200},
     ClientMessage.KICK: {"type": "kick", "seat": 2},
     ClientMessage.LOCK: {"type": "lock", "locked": True},
     ClientMessage.MUTE: {"type": "mute", "watchers": True, "muted": False},

@@ -19,10 +19,10 @@ from tests.server.conftest import finished_game, unfinished_journal
 from tests.server.processes import SERVER, free_port, run_export
 
 
-def test_startup_line_suggests_the_readme_address() -> None:
-    port = free_port()
+def startup_line(*args: str) -> str:
+    """The line a server started with ``args`` prints once it listens."""
     proc = subprocess.Popen(
-        [*SERVER, "--port", str(port), "--no-journal"],
+        [*SERVER, *args, "--no-journal"],
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -36,9 +36,25 @@ def test_startup_line_suggests_the_readme_address() -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(10)
-    assert line.strip() == (
+    return line.strip()
+
+
+def test_startup_line_suggests_the_readme_address() -> None:
+    port = free_port()
+    assert startup_line("--port", str(port)) == (
         f"craits-server listening on 127.0.0.1:{port} — join with: craits-client localhost:{port}"
     )
+
+
+def test_a_workers_startup_line_gives_the_shared_port() -> None:
+    """A ``--workers`` node (its own port for redirects, and the port the
+    workers share) tells players the shared port, not its own."""
+    shared = free_port()
+    line = startup_line("--port", "0", "--shared-port", str(shared))
+    assert line.startswith(
+        f"craits-server listening on 127.0.0.1:{shared} (a worker; its own port "
+    )
+    assert line.endswith(f" — join with: craits-client localhost:{shared}")
 
 
 def test_join_address() -> None:

@@ -266,9 +266,13 @@ def test_every_option_of_the_server_is_a_setting() -> None:
         o[2:]
         for a in parser._actions
         for o in a.option_strings
-        if o.startswith("--") and a.dest not in ("help", "version", "config", "print_config")
+        if o.startswith("--")
+        and a.dest not in ("help", "version", "config", "print_config")
+        and a.help != argparse.SUPPRESS
     }
     assert keys == options
+    # the hidden plumbing of --workers is no setting: not printed, not read from the environment
+    assert "shared-port" not in keys and "shared-port" not in printed(run("--print-config"))
     assert {s.env for s in settings.settings(parser)} >= {"CRAITS_PORT", "CRAITS_DATA_DIR"}
 
 
@@ -661,12 +665,39 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return cert, key
 
 
+async def test_status_without_an_address_probes_the_configured_server(
+    json_server: Running, tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    """``craits-server status`` alone probes the server this machine's settings
+    describe: its port from the config file, a wildcard host on loopback, and a
+    TLS server pinned to its own certificate."""
+    file = tmp_path / "craits.toml"
+    file.write_text(f'host = "0.0.0.0"\nport = {json_server.port}\n')
+    done = await asyncio.to_thread(run, "status", env={"CRAITS_CONFIG": str(file)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"127.0.0.1:{json_server.port}: healthy")
+
+    cert, key = certificate
+    port = free_port()
+    env = {"CRAITS_PORT": str(port), "CRAITS_TLS_CERT": str(cert), "CRAITS_TLS_KEY": str(key)}
+    tls = start(["--no-journal"], env, port)
+    try:
+        done = await asyncio.to_thread(run, "status", env=env)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"127.0.0.1:{port}: healthy")
+    finally:
+        stop(tls)
+    gone = await asyncio.to_thread(run, "status", env={"CRAITS_PORT": str(port)})
+    assert gone.returncode == 5 and "connection refused" in gone.stderr
+
+
 async def test_status_through_tls_with_a_pinned_fingerprint(
     json_server: Running, certificate: tuple[Path, Path]
 ) -> None:
     """``craitss://HOST:PORT?fp=…``, as a TLS terminator in front of the server
     serves it: the pinned certificate is healthy, another one is not, and so
-    is one no authority signed when none is pinned."""
+    is one no authority signed when none is pinned, unless ``--tls-ca`` names
+    the authority (the certificate is its own)."""
     cert, key = certificate
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
@@ -694,10 +725,15 @@ async def test_status_through_tls_with_a_pinned_fingerprint(
         assert pinned.stdout.startswith(f"127.0.0.1:{port}: healthy")
         wrong = await asyncio.to_thread(status, f"craitss://127.0.0.1:{port}?fp={'ab' * 32}")
         assert wrong.returncode == EXIT_UNHEALTHY
-        assert "not the one pinned" in wrong.stderr
+        assert "is not the one expected" in wrong.stderr
         unsigned = await asyncio.to_thread(status, f"craitss://localhost:{port}")
         assert unsigned.returncode == EXIT_UNHEALTHY
-        assert "TLS failed" in unsigned.stderr and "certificate" in unsigned.stderr
+        assert "TLS failed" in unsigned.stderr and "not trusted" in unsigned.stderr
+        assert f"--tls-fingerprint {right}" in unsigned.stderr  # how to pin it, as the client says
+        trusted = await asyncio.to_thread(
+            status, f"craitss://localhost:{port}", "--tls-ca", str(cert)
+        )
+        assert trusted.returncode == 0, trusted.stderr
         plain = await asyncio.to_thread(status, f"127.0.0.1:{port}", "--timeout", "5")
         assert plain.returncode == EXIT_UNHEALTHY, plain.stderr
     finally:

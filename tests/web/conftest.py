@@ -106,9 +106,11 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 class GameServer:
     """A ``craits-server`` process on ``port``: no journal, no turn clock, short pauses,
-    empty tables kept 10 minutes."""
+    empty tables kept 10 minutes; ``craits-web`` on the loopback trusted as a relay
+    (its visitors' clients say each visitor's address, protocol §4.1); ``more``
+    arguments."""
 
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, more: tuple[str, ...] = ()):
         self.port = port or free_port()
         self.proc = subprocess.Popen(
             [
@@ -122,6 +124,8 @@ class GameServer:
                 "--empty-table-grace=600",
                 "--max-empty-tables=50",
                 "--max-empty-tables-per-address=50",
+                "--trusted-relay=127.0.0.1",
+                *more,
             ],
             stderr=subprocess.DEVNULL,
         )
@@ -201,10 +205,19 @@ class WebServer:
 class Visitor:
     """One browser visitor: a Playwright context (its own cookies) and a page."""
 
-    def __init__(self, browser: Any, web: WebServer, label: str, size: tuple[int, int]):
+    def __init__(
+        self,
+        browser: Any,
+        web: WebServer,
+        label: str,
+        size: tuple[int, int],
+        headers: dict[str, str] | None = None,
+    ):
         self.web = web
         self.label = label
-        self.context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        self.context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, extra_http_headers=headers
+        )
         self.context.add_init_script(NO_WEBGL)
         self.page = self.context.new_page()
         self.outside: list[str] = []

@@ -153,6 +153,7 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
         eve.page.press("#name", "Enter")
         eve.page.wait_for_selector("#message")
         assert "The room is full" in eve.page.inner_text("#message")
+        assert "1 player is here already" in eve.page.inner_text("#message")
         eve.close()
         # dan, who has the one page, may still load it again.
         dan.page.reload()
@@ -209,3 +210,28 @@ def test_a_second_page_of_one_browser_closes_the_first(visitor: Any) -> None:
     assert "Disconnected" in gil.page.inner_text("#closed")
     gil.shot("closed-by-second-page")
     assert second.query_selector("body.-closed") is None
+
+
+def test_two_visitors_count_as_two_addresses(browser: Any, tmp_path: Any) -> None:
+    """Each visitor's client tells the game server the visitor's address (protocol
+    §4.1): behind a trusted reverse proxy, the one its X-Forwarded-For names. With one
+    connection an address, two visitors from two addresses both get in; a second from
+    the first's address is refused (before: every visitor was the web server's address)."""
+    game = GameServer(more=("--max-connections-per-address=1",))
+    web = WebServer(game.port, tmp_path / "state", more=("--trusted-proxy=127.0.0.1",))
+    try:
+        for label, address in (("hal", "198.51.100.1"), ("ida", "198.51.100.2")):
+            v = Visitor(browser, web, label, (1280, 800), {"X-Forwarded-For": address})
+            v.open(name=label)
+            v.wait_text(rf"you are {label}")
+        # A browser's own X-Forwarded-For is not believed past the proxy's: the
+        # proxy appended the address it saw (hal's), which is what counts.
+        jon = Visitor(
+            browser, web, "jon", (1280, 800), {"X-Forwarded-For": "203.0.113.9, 198.51.100.1"}
+        )
+        jon.open(name="jon")
+        jon.wait_text(r"refused: too many connections from")
+        jon.shot("same-address-refused")
+    finally:
+        web.stop()
+        game.stop()

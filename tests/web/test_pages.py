@@ -3,6 +3,7 @@ websocket refused to a stranger, the client's command line built without a shell
 
 from __future__ import annotations
 
+import asyncio
 import http.cookiejar
 import socket
 import subprocess
@@ -25,6 +26,7 @@ from craits.client.web.visitors import (
     valid_visitor_id,
 )
 from craits.protocol.address import Target, parse_target
+from craits.protocol.client import Connection
 
 from tests.web.conftest import WebServer, free_port, stop, wait_port
 
@@ -168,6 +170,12 @@ def test_the_name_can_be_changed(web: WebServer) -> None:
     assert "Starting the game for hal 2" in page
 
 
+async def hello_for_a_visitor(port: int) -> None:
+    """A hello from the loopback forwarding a visitor's address is welcome (§4.1)."""
+    conn = await Connection.open("127.0.0.1", port, "web", forwarded_for="198.51.100.3")
+    await conn.close()
+
+
 def test_craits_server_web_hosts_the_game_and_the_page() -> None:
     """``craits-server --web PORT``: one command, both served; both stop together."""
     game_port, web_port = free_port(), free_port()
@@ -184,6 +192,8 @@ def test_craits_server_web_hosts_the_game_and_the_page() -> None:
         wait_port(web_port, proc)
         with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=10) as r:
             assert 'id="name-form"' in r.read().decode()
+        # it trusts its own web process (the loopback) to say each visitor's address
+        asyncio.run(hello_for_a_visitor(game_port))
     finally:
         stop(proc)
     assert proc.stderr is not None
@@ -200,6 +210,39 @@ def test_craits_server_web_port_is_checked() -> None:
         timeout=30,
     )
     assert out.returncode == 2 and "--web must be a port" in out.stderr
+
+
+def test_a_web_port_in_use_is_said_in_one_line() -> None:
+    """craits-web, and craits-server --web, on a port another program holds:
+    one line and exit status 1, no traceback, no page announced that is not ours."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        taken = holder.getsockname()[1]
+        web = subprocess.run(
+            [sys.executable, "-m", "craits.client.web", "127.0.0.1:1", f"--port={taken}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert web.returncode == 1, web.stderr
+        assert f"craits-web: cannot listen on 127.0.0.1:{taken}: " in web.stderr
+        assert "Traceback" not in web.stderr
+        game_port = free_port()
+        both = subprocess.run(
+            [
+                *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}"),
+                *("--no-journal", f"--web={taken}"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert both.returncode == 1, both.stderr
+    assert f"cannot serve the web page on 127.0.0.1:{taken}: " in both.stderr
+    assert "in a browser" not in both.stderr and "Traceback" not in both.stderr
+    with pytest.raises(OSError):  # the game server stopped too
+        socket.create_connection(("127.0.0.1", game_port), 1).close()
 
 
 def test_behind_a_reverse_proxy_the_page_uses_the_public_url(tmp_path: Path) -> None:

@@ -1,0 +1,133 @@
+"""A finished game's record with its frames, fetched from a server
+(``craits-client HOST --replay-game N``): ``get_record``, then each hand's
+frames with ``get_replay``, a page at a time (protocol §7.3). No Textual; the
+replay viewer (:mod:`craits.client.replay`) shows what it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any, cast
+
+from craits.protocol import ProtocolError
+from craits.protocol.client import ConnectError, Connection
+from craits.protocol.types import GameRecord, ReplayFrame
+from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
+
+from .known_hosts import ServerTrust
+
+log = logging.getLogger(__name__)
+
+
+async def _answer(conn: Connection, kind: ServerMessage) -> dict[str, Any]:
+    """The next message of type ``kind`` (an ``error`` raises; unknown types are skipped).
+
+    Raises:
+        ConnectError: the server refused (its message says why).
+    """
+    while True:
+        try:
+            message = await conn.recv_message()
+        except ProtocolError as exc:
+            if exc.code == ErrorCode.UNKNOWN_TYPE:
+                continue  # a message this client does not know (protocol §14)
+            raise
+        if message["type"] == kind:
+            return cast(dict[str, Any], message)
+        if message["type"] == ServerMessage.ERROR:
+            raise Refused(str(message["code"]), str(message["message"]))
+
+
+class Refused(ConnectError):
+    """The server answered an error; ``code`` is its code, ``str()`` its message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+BUSY_TRIES = 10
+"""How many times a request answered ``records_busy`` is asked again."""
+
+
+async def _ask(conn: Connection, request: dict[str, Any], kind: ServerMessage) -> dict[str, Any]:
+    """Send ``request`` and return its answer of type ``kind``; while the server
+    answers ``records_busy`` (protocol §7.3), wait the seconds it says, and ask again.
+
+    Raises:
+        ConnectError: the server refused (its message says why).
+    """
+    for _ in range(BUSY_TRIES):
+        await conn.send(request)
+        try:
+            return await _answer(conn, kind)
+        except Refused as exc:
+            if exc.code != ErrorCode.RECORDS_BUSY:
+                raise
+            said = re.search(r"ask again in (\d+(?:\.\d+)?) s", str(exc))
+            wait = min(float(said.group(1)), 60.0) if said else 1.0
+            log.info("the server is busy rebuilding games: asking again in %g s", wait)
+            await asyncio.sleep(wait)
+    raise ConnectError("the server stayed too busy rebuilding games; try again later")
+
+
+async def _frames(conn: Connection, game: int, hand: int) -> list[ReplayFrame]:
+    """Every frame of hand ``hand`` (1 for the first) of game ``game``, page by page."""
+    frames: list[ReplayFrame] = []
+    while True:
+        asked = {
+            "type": ClientMessage.GET_REPLAY,
+            "game": game,
+            "hand": hand,
+            "offset": len(frames),
+        }
+        page = await _ask(conn, asked, ServerMessage.REPLAY)
+        frames += page["frames"]
+        if not page["frames"] or len(frames) >= page["total"]:
+            return frames
+
+
+async def fetch_record(
+    host: str,
+    port: int,
+    name: str,
+    game: int,
+    timeout: float = 30.0,
+    tls: ServerTrust | None = None,
+) -> GameRecord:
+    """The record of finished game ``game`` at ``host:port``, every hand with
+    its ``frames`` (``docs/records.md``), by one short connection (over TLS with
+    ``tls``: nobody is asked to trust a certificate, one that does not verify
+    is refused).
+
+    A request answered ``records_busy`` is asked again after the seconds the
+    server says (within ``timeout``).
+
+    Raises:
+        ConnectError: unreachable, refused (no such game, a server before
+            ``get_replay``: the message says so), or no answer in ``timeout`` seconds.
+    """
+    if tls is not None:
+        conn = await tls.open(host, port, name, timeout=min(timeout, 5.0))
+    else:
+        conn = await Connection.open(host, port, name, timeout=min(timeout, 5.0))
+    where = f"{host}:{port}"
+    try:
+        async with asyncio.timeout(timeout):
+            asked = {"type": ClientMessage.GET_RECORD, "game": game}
+            record = cast(GameRecord, (await _ask(conn, asked, ServerMessage.RECORD))["record"])
+            for n, hand in enumerate(record["hands"], 1):
+                hand["frames"] = await _frames(conn, game, n)
+            return record
+    except ConnectError as exc:
+        raise ConnectError(f"{where} refused: {exc}") from None
+    except TimeoutError:
+        raise ConnectError(f"no record of game {game} from {where} in {timeout:.0f} s") from None
+    except (asyncio.IncompleteReadError, OSError):
+        raise ConnectError(f"{where} closed the connection") from None
+    except ProtocolError as exc:
+        raise ConnectError(f"bad data from {where} ({exc.message})") from None
+    finally:
+        await conn.close()

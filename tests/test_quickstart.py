@@ -1,0 +1,41 @@
+"""The README's quick start: two commands on a fresh machine that do not get in
+each other's way, and CI running the README's own test command."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def shell_blocks() -> list[str]:
+    """The README's ``sh`` code blocks, in order, each as one string."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [block.strip() for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S)]
+
+
+def venv_of(command: str) -> str:
+    """The virtual environment a ``python3 -m venv X && X/bin/pip install ...`` command makes."""
+    made = re.match(r"python3 -m venv (\S+) && ", command)
+    assert made, command
+    return made.group(1)
+
+
+def test_the_two_commands_use_their_own_environments() -> None:
+    blocks = shell_blocks()
+    host, tests = blocks[0], next(b for b in blocks if "pytest" in b)
+    # one installs a copy and runs the server; the other an editable install with the tests:
+    # in one environment the second would swap the package under a running client
+    assert "craits-server" in host and "pip install ." in host
+    assert "-e '.[test]'" in tests
+    assert venv_of(host) != venv_of(tests)
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    tests = next(b for b in shell_blocks() if "pytest" in b)
+    venv = venv_of(tests)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"python3 -m venv {venv}\n" in ci
+    assert f"{venv}/bin/python -m pip install -q -e '.[test]'" in ci
+    assert re.search(rf"^{re.escape(venv)}/bin/pytest$", ci, flags=re.M)
