@@ -106,6 +106,10 @@ class CanvasWidget(Widget):
             for y in changed:
                 self.refresh(Region(0, y, width, 1))
 
+    def text(self) -> str:
+        """The drawing as plain text, one line per row (empty before it is drawn)."""
+        return self._canvas.text() if self._canvas is not None else ""
+
     def _strip(self, runs: list[tuple[str, str]], width: int) -> Strip:
         base = self._base_style()
         return Strip([Segment(text, base + rich_style(spec)) for text, spec in runs], width)
