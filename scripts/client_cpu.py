@@ -100,13 +100,15 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
 
 
 def start_bots(port: int, bots: int, think_ms: int) -> list[subprocess.Popen[bytes]]:
-    """``bots`` ``craits-bot`` processes at table ``cpu`` (the first creates it,
-    with ``bots`` seats; the full table starts by itself), each thinking
-    ``think_ms`` on average before a move. Bots seated by the server would not
-    do: a table of server bots alone is on hold (protocol §11.4)."""
+    """``bots`` ``craits-bot`` processes at table ``cpu`` (the first to come
+    creates it, with ``bots`` seats: each is told to create it unless it exists,
+    as under load the first may not have done so within the second the others
+    wait; the full table starts by itself), each thinking ``think_ms`` on
+    average before a move. Bots seated by the server would not do: a table of
+    server bots alone is on hold (protocol §11.4)."""
     procs = []
     for i in range(bots):
-        create = ["--create", str(bots)] if i == 0 else []
+        create = ["--create", str(bots)]
         procs.append(
             subprocess.Popen(
                 [
