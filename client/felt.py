@@ -296,6 +296,9 @@ SEAT_WIDTH = {FaceSize.COMPACT: 16, FaceSize.FULL: 20, FaceSize.LARGE: 26}
 """The widest a seat is drawn, in columns."""
 SEAT_HEIGHT = {FaceSize.COMPACT: 3, FaceSize.FULL: 5, FaceSize.LARGE: 5}
 """A seat's rows (compact: no frame)."""
+SHORT_SEAT = 2
+"""A seat's rows when the table is too low for the pile between compact seats
+(a long hand takes the rows): name and badges, cards and score."""
 
 
 def _badges(seat: SeatView, width: int) -> list[tuple[str, str]]:
@@ -361,7 +364,7 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
     number), score, the turn timer, and its badges in words."""
     x, y, w = rect.x, rect.y, rect.w
     timer = _seconds(seat.seconds) if seat.seconds is not None else ""
-    if size is FaceSize.COMPACT:
+    if size is FaceSize.COMPACT or rect.h < SEAT_HEIGHT[size]:  # no frame: compact
         w -= 1  # a column apart from the next seat
         name, look = _name_line(seat, style, w)
         canvas.put(x, y, name, look)
@@ -374,6 +377,8 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
         if timer and len(line) + len(timer) + 1 <= w:
             canvas.put(x + w - len(timer), y + 1, timer, "bold")
             timer = ""
+        if rect.h < 3:  # a short seat (a cramped table): the badges after the name
+            x, w, y = x + len(name) + 1, w - len(name) - 1, y - 2
         words = _badges(seat, w - (len(timer) + 1 if timer else 0))
         if timer:
             words = [(timer, "bold"), *words]
@@ -412,16 +417,29 @@ class Flight:
 
 @dataclass(slots=True)
 class TablePlan:
-    """Where things were drawn: each seat's rectangle and the top card's."""
+    """Where things were drawn: each seat's rectangle, the top card's, and the
+    felt's (its frame, when it has one, on the felt's outer cells)."""
 
     seats: dict[int, Rect]
     top: Rect | None
+    felt: Rect | None = None
+
+
+def seat_height(seats: list[SeatView], height: int, size: FaceSize) -> int:
+    """A seat's rows on a table ``height`` rows high: :data:`SEAT_HEIGHT`, or
+    fewer when the pile (and a row under it) would not fit between the top and
+    the bottom seats: a compact seat's 3 rows, else :data:`SHORT_SEAT`."""
+    bands = 2 if any(s.side is Side.TOP for s in seats) else 1
+    for sh in (SEAT_HEIGHT[size], SEAT_HEIGHT[FaceSize.COMPACT]):
+        if height - bands * sh >= size.height + 1:
+            return sh
+    return SHORT_SEAT
 
 
 def _seat_rects(seats: list[SeatView], width: int, height: int, size: FaceSize) -> dict[int, Rect]:
     """Each seat's rectangle: the bottom one centred at the bottom, the others
     along the left (upwards), the top (left to right) and the right (downwards)."""
-    sh = SEAT_HEIGHT[size]
+    sh = seat_height(seats, height, size)
     tops = [s for s in seats if s.side is Side.TOP]
     lefts = [s for s in seats if s.side is Side.LEFT]
     rights = [s for s in seats if s.side is Side.RIGHT]
@@ -472,7 +490,7 @@ def draw_table(
     sw = next(iter(rects.values())).w if rects else 0
     has_sides = any(s.side in (Side.LEFT, Side.RIGHT) for s in seats)
     has_top = any(s.side is Side.TOP for s in seats)
-    sh = SEAT_HEIGHT[size]
+    sh = seat_height(seats, height, size)
     left = sw + 1 if has_sides else 1
     felt = Rect(left, sh if has_top else 0, width - 2 * left, height - sh - (sh if has_top else 0))
     canvas.clip = felt
@@ -493,7 +511,7 @@ def draw_table(
             style,
             heavy=True,
         )
-    return TablePlan(rects, top_rect)
+    return TablePlan(rects, top_rect, felt)
 
 
 def _wrap_words(text: str, width: int) -> list[str]:
@@ -543,8 +561,9 @@ def _draw_middle(
         top, right, bottom, left = _arrows(middle.direction, style.ascii)
         mid_x, mid_y = felt.x + felt.w // 2, felt.y + felt.h // 2
         for dx in (-felt.w // 4, felt.w // 4):
-            canvas.put(mid_x + dx, felt.y, f" {top} ", f"bold {FELT_INK}")
-            canvas.put(mid_x + dx, felt.y + felt.h - 1, f" {bottom} ", f"bold {FELT_INK}")
+            if felt.x < mid_x + dx and mid_x + dx + 3 < felt.x + felt.w:  # clear of the corners
+                canvas.put(mid_x + dx, felt.y, f" {top} ", f"bold {FELT_INK}")
+                canvas.put(mid_x + dx, felt.y + felt.h - 1, f" {bottom} ", f"bold {FELT_INK}")
         canvas.put(felt.x, mid_y, left, f"bold {FELT_INK}")
         canvas.put(felt.x + felt.w - 1, mid_y, right, f"bold {FELT_INK}")
         inner = Rect(felt.x + 1, felt.y + 1, felt.w - 2, felt.h - 2)
@@ -578,7 +597,9 @@ def _draw_middle(
             tx + (fw - len(pile)) // 2, y0 + fh, pile, f"bold {FELT_INK}" if fresh else FELT_LABEL
         )
     below = y0 + fh + (1 if labels else 0)
+    canvas.clip = inner  # the words under the pile never cross the felt's frame
     _draw_way(canvas, inner, middle, style, below, framed, Rect(x0, y0, row_w, fh))
+    canvas.clip = felt
     return top_rect
 
 
@@ -591,18 +612,36 @@ def _draw_way(
     framed: bool,
     pile: Rect,
 ) -> None:
-    """Under the pile (row ``below``): the count in progress, else the direction
-    of play in words; beside the pile when the felt has no room under it and no
-    edges to carry the arrows."""
-    way = style.direction(middle.direction)
+    """Under the pile (from row ``below``): the count in progress, else the
+    direction of play in words (on one or two rows, as the felt's width allows:
+    :func:`way_lines`), at the felt's bottom; beside the pile when the felt has no
+    room under it and no edges to carry the arrows. Words that do not fit whole
+    are left out (a framed felt's edges still carry the arrows)."""
     if middle.count:
-        _draw_count(canvas, inner, below, middle.count, style)
-    elif inner.h >= pile.h + 3:
-        canvas.put(inner.x + (inner.w - len(way)) // 2, inner.y + inner.h - 1, way, FELT_LABEL)
+        _draw_count(canvas, inner, below, middle.count, style, pile)
+        return
+    lines = way_lines(style.direction(middle.direction), inner.w)
+    bottom = inner.y + inner.h
+    if lines and bottom - len(lines) > below:  # a blank row between the pile and the words
+        for i, line in enumerate(lines):
+            row = bottom - len(lines) + i
+            canvas.put(inner.x + (inner.w - len(line)) // 2, row, line, FELT_LABEL)
     elif not framed:
+        way = style.direction(middle.direction)
         right = pile.x + pile.w + 2
         if right + len(way) <= inner.x + inner.w:
             canvas.put(right, pile.y + pile.h // 2, way, FELT_LABEL)
+
+
+def way_lines(way: str, width: int) -> list[str]:
+    """The direction of play in words (``way``, e.g. "↺ counter-clockwise") on
+    the fewest rows of at most ``width`` columns: one row, else broken after
+    the hyphen ("↺ counter-" / "clockwise"); none when even that does not fit."""
+    if len(way) <= width:
+        return [way]
+    head, hyphen, tail = way.partition("-")
+    lines = [head + hyphen, tail] if hyphen else []
+    return lines if lines and all(len(line) <= width for line in lines) else []
 
 
 def _draw_suit(canvas: Canvas, x: int, y: int, h: int, suit: str, style: CardStyle) -> None:
@@ -624,26 +663,44 @@ def _draw_suit(canvas: Canvas, x: int, y: int, h: int, suit: str, style: CardSty
     canvas.put(x, y + 2, "named", f"italic {FELT_INK}")
 
 
-def _draw_count(canvas: Canvas, inner: Rect, y: int, count: int, style: CardStyle) -> None:
-    """The count in progress (R6), large: a heavy box in reverse video."""
+COUNT_NOTES = ("A or 2, or draw", "A/2 or draw")
+"""What the player the count reaches may do (R6), from the longest words."""
+
+
+def _draw_count(
+    canvas: Canvas, inner: Rect, y: int, count: int, style: CardStyle, pile: Rect
+) -> None:
+    """The count in progress (R6), large: a heavy box in reverse video, and
+    under it what the next player may do (in as many words as fit)."""
     text = f" COUNT {count} "
-    note = "A or 2, or draw"
-    _, strong = frames(style.ascii)
-    w = max(len(text), len(note)) + 2
-    x = inner.x + (inner.w - w) // 2
     room = inner.y + inner.h - y
-    if room >= 3:
+    note = next((n for n in COUNT_NOTES if len(n) <= inner.w), "") if room >= 4 else ""
+    _, strong = frames(style.ascii)
+    w = max(len(text), len(COUNT_NOTES[0])) + 2  # as wide as the note's words, when it fits
+    if w > inner.w:
+        w = len(text) + 2
+    x = inner.x + (inner.w - w) // 2
+    if room >= 3 and w <= inner.w:
         box(canvas, Rect(x, y, w, 3), strong, f"bold {FELT_INK}")
         canvas.put(x + 1, y + 1, text.center(w - 2), f"bold {FELT_INK} reverse")
-        if room >= 4:
-            canvas.put(x + 1, y + 3, note.center(w - 2), f"bold {FELT_INK}")
-    else:
-        canvas.put(
-            inner.x + (inner.w - len(text)) // 2,
-            min(y, inner.y + inner.h - 1),
-            text,
-            "bold reverse",
-        )
+        if note:
+            canvas.put(inner.x + (inner.w - len(note)) // 2, y + 3, note, f"bold {FELT_INK}")
+    elif room >= 1:
+        canvas.put(inner.x + (inner.w - len(text)) // 2, y, text, "bold reverse")
+    else:  # no row under the pile: beside it, else over it
+        x, y = _beside(inner, pile, len(text))
+        canvas.put(x, y, text, "bold reverse")
+
+
+def _beside(inner: Rect, pile: Rect, width: int) -> tuple[int, int]:
+    """Where ``width`` columns of words go next to the ``pile`` inside ``inner``:
+    at its right, its left, on the row over it, else over its bottom edge."""
+    if pile.x + pile.w + 1 + width <= inner.x + inner.w:
+        return pile.x + pile.w + 1, pile.y + pile.h // 2
+    if pile.x - 1 - width >= inner.x:
+        return pile.x - 1 - width, pile.y + pile.h // 2
+    x = inner.x + max(0, (inner.w - width) // 2)
+    return x, pile.y - 1 if pile.y > inner.y else pile.y + pile.h - 1
 
 
 # ------------------------------------------------------------------ the hand
@@ -686,8 +743,10 @@ def draw_hand(
 ) -> HandPlan:
     """The hand as card faces in a row (overlapped, then wrapped, when they are
     many): playable cards raised a row and framed bold, the others dimmed; the
-    chosen one framed heavy, in reverse, with ``^`` under it; a digit under each
-    of the first ten for the number keys; cards in ``new`` (just drawn) marked."""
+    chosen one framed heavy, in reverse, with ``^`` under it; under each card
+    the last digit of its number for the number keys (1…9, 0, then 1, 2… again
+    from the 11th: :func:`~craits.client.presenter.digit_choice`); cards in
+    ``new`` (just drawn) marked."""
     width = canvas.width
     per = _per_row(width, size)
     fw, fh = size.width, size.height
@@ -719,7 +778,7 @@ def draw_hand(
                     x + 1, band if not up else band + fh, "new"[: max(1, step - 1)], "bold italic"
                 )
             digits = band + fh + 1
-            key = str(i + 1) if i < 9 else ("0" if i == 9 else " ")
+            key = str((i + 1) % 10)  # 1…9, 0, then 1, 2… again (a digit twice: the next ten)
             mark = "^" if chosen else " "
             canvas.put(x + 1, digits, key, "bold reverse" if chosen else "dim")
             canvas.put(x + 2, digits, mark, "bold")

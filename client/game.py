@@ -226,15 +226,21 @@ class GamePanel(KeyFeedback, Vertical):
 
     def action_first(self) -> None:
         """Choose the first card of the hand (Home)."""
-        self.action_pick(0)
+        self.choose(0)
 
     def action_last(self) -> None:
         """Choose the last card of the hand (End)."""
         model = self.session.model
-        self.action_pick(len(model.hand) - 1 if model is not None else -1)
+        self.choose(len(model.hand) - 1 if model is not None else -1)
 
-    def action_pick(self, index: int) -> None:
-        """Choose a card by its number."""
+    def action_pick(self, digit: int) -> None:
+        """Choose a card by its digit (:func:`~craits.client.presenter.digit_choice`)."""
+        count = len(self.session.model.hand) if self.session.model is not None else 0
+        index = presenter.digit_choice(count, self.selected, digit)
+        self.choose(digit if index is None else index)
+
+    def choose(self, index: int) -> None:
+        """Choose the card at ``index`` of the hand as shown (from 0)."""
         self.session.back()
         model = self.session.model
         if model is None or not 0 <= index < len(model.hand):
@@ -249,7 +255,7 @@ class GamePanel(KeyFeedback, Vertical):
         if event.index == self.selected:
             self.action_play()
         else:
-            self.action_pick(event.index)
+            self.choose(event.index)
 
     # -------------------------------------------------------------- playing
 

@@ -5,7 +5,8 @@ or plain values, so it is tested without a terminal.
 
 A key's state follows Textual's ``check_action``: True, the key applies now;
 None, it is shown greyed out (it does nothing now); False, it is hidden (it
-never applies here, e.g. a spectator's "draw").
+never applies here, e.g. a spectator's "draw", or not in this phase: the keys
+that play, once the game is over).
 """
 
 from __future__ import annotations
@@ -56,8 +57,13 @@ class KeyContext:
 
 
 def _in_game(model: TableModel) -> bool:
-    """Whether the game's keys belong on the screen: a seat, in a game."""
-    return not model.spectator and model.view is not None
+    """Whether the game's keys belong on the screen: a seat, in a game that is
+    not over (at game over the last view stays, but only the keys of the table
+    apply: new game, close table, chat, rules, leave)."""
+    view = model.view
+    if model.spectator or view is None or model.state != TableState.PLAYING:
+        return False
+    return bool(view["phase"] != Phase.GAME_OVER)
 
 
 def _choose_key(model: TableModel, ctx: KeyContext) -> KeyState:
@@ -222,6 +228,25 @@ def first_playable(model: TableModel, current: int) -> int:
     if model.playable(hand[current]):
         return current
     return next((i for i, c in enumerate(hand) if model.playable(c)), current)
+
+
+def digit_choice(count: int, selected: int | None, digit: int) -> int | None:
+    """The card a digit key chooses in a hand of ``count`` cards (indexes from 0;
+    ``digit`` 0 for the key 1, … 8 for 9, 9 for 0), or None when no card has it.
+
+    Under each card is the last digit of its number: 1…9, 0 for the first ten,
+    then 1, 2… again for the 11th, 12th… A digit chooses the card with it among
+    the ten the chosen card is in (1–10, 11–20…), else the first with it; the
+    same digit again (its card chosen) moves on to the next card with it, round
+    to the first. So ``1`` then ``1`` chooses the 11th card."""
+    cards = range(digit, count, 10)
+    if not cards:
+        return None
+    current = selected if selected is not None and 0 <= selected < count else 0
+    if current % 10 == digit:  # pressed again: the next card with this digit
+        return current + 10 if current + 10 < count else digit
+    same_ten = current - current % 10 + digit
+    return same_ten if same_ten < count else digit
 
 
 def sends_play(action: Action) -> bool:

@@ -87,6 +87,16 @@ def fit(screen: Screen[None], width: int, height: int) -> None:
         screen.query_one("#too-small", Static).update(too_small_text(width, height))
 
 
+def refocus(screen: Screen[None]) -> None:
+    """Give the table ``screen`` its focus back after its panels were hidden (a
+    terminal too small hides them, and the focus with them): to the chat line if
+    it is open, else to the hand, so the game's keys act again."""
+    if screen.focused is not None or screen.has_class("-too-small") or not screen.query("#hand"):
+        return
+    chat = screen.query_one("#chat-input", Input)
+    (chat if chat.display else screen.query_one("#hand")).focus()
+
+
 class TableScreen(Screen[None]):
     """One table, seated or watching.
 
@@ -157,8 +167,10 @@ class TableScreen(Screen[None]):
         self.call_after_refresh(freeze_heap_once)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout to the terminal (:func:`fit`)."""
+        """Fit the layout to the terminal (:func:`fit`); back from the request for
+        a bigger terminal, the keys go to the hand (or the open chat line) again."""
         fit(self, event.size.width, event.size.height)
+        self.call_after_refresh(refocus, self)
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""

@@ -362,7 +362,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NOT_SEATED: "only a seated player may do this",
     ErrorCode.NOT_CREATOR: "only the table's creator (or host) may do this",
     ErrorCode.CANNOT_START: (
-        "the game cannot start now (fewer than two players, or already running)"
+        "the game cannot start now (fewer than two players, already running, "
+        "or the server is stopping)"
     ),
     ErrorCode.GAME_RUNNING: "a game is running: the table can be closed once it is over",
     ErrorCode.GAME_NOT_RUNNING: "there is no game in play at this table",

@@ -31,13 +31,13 @@ from craits.server import logs, metrics
 from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from craits.server.app import Server, ServerConfig
 from craits.server.check import check_journal
+from craits.server.cluster.drain import Drain, drain_main
 from craits.server.cluster.options import (
     add_cluster_options,
     cluster_config,
     cluster_problem,
     run_workers,
 )
-from craits.server.cluster.start import drain
 from craits.server.journal import (
     Durability,
     JournalDamaged,
@@ -99,6 +99,7 @@ COMMANDS = {
     "export": "write game records (JSON) from the journal",
     "check": "check the journal (safe while the server runs)",
     "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
+    "drain": "drain a cluster node: no new tables, its games end, it stops (docs/cluster.md)",
 }
 """The commands ``craits-server COMMAND`` runs instead of a server; each has ``--help``."""
 
@@ -408,6 +409,8 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             why = exc.strerror or exc
             raise BindError(f"cannot serve metrics on {where}: {why}") from None
     web_port = getattr(args, "web", None) if args is not None else None
+    if config.shared_port is not None:  # a --workers worker: the supervisor runs craits-web
+        web_port = None
     web = None
     if web_port is not None:
         game = tls_game_link(config, args, server.port)  # None: plain TCP
@@ -440,8 +443,10 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
             logging.getLogger("craits.server").info("%s", line)  # every line JSON
         else:
             print(line, file=sys.stderr, flush=True)
+    drain = Drain(server, stop)  # a cluster node drains first (docs/cluster.md)
+    drain.watch()  # for craits-server drain
     await stop.wait()
-    await drain(server, stop)  # a cluster node with --drain-timeout (docs/cluster.md)
+    await drain.wait()
     logging.getLogger("craits.server").info("shutting down")
     if web is not None:
         await stop_web(web)
@@ -775,6 +780,8 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(argv[1:])
     if argv[:1] == ["status"]:
         return status_main(argv[1:], local_address)
+    if argv[:1] == ["drain"]:
+        return drain_main(argv[1:])
     got = settings_from(argv)
     if isinstance(got, int):
         return got

@@ -64,6 +64,7 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 from craits.server import metrics
+from craits.server.cluster.drain import refuse_new_game
 from craits.server.cluster.hooks import (
     place_table,
     redirect_resume,
@@ -239,6 +240,8 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
+    if not table.holds_game:
+        refuse_new_game(client)  # a seat that would start a game: not while draining
     _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table
@@ -309,12 +312,14 @@ def on_back(client: Client, msg: BackMsg) -> None:
 def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
+    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
     client.server.guard(table, table.play.start, client, reraise=True)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
+    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
     client.server.guard(table, table.play.new_game, client, reraise=True)
 
 

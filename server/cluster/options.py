@@ -12,7 +12,7 @@ from typing import Any
 
 from craits.protocol.address import parse_target
 from craits.server.cluster.start import advertised
-from craits.server.cluster.workers import find_redis, supervise
+from craits.server.cluster.workers import Plan, find_redis, supervise
 
 INSTALL = "the redis package: pip install 'craits[cluster]'"
 
@@ -72,8 +72,6 @@ def cluster_problem(args: argparse.Namespace) -> tuple[str, str] | None:
             return "workers", "needs --cluster, or redis-server/valkey-server installed"
         if importlib.util.find_spec("redis") is None:
             return "workers", f"needs {INSTALL}"
-        if getattr(args, "web", None) is not None:
-            return "workers", "does not run with --web yet (each worker would start craits-web)"
         if args.advertise and advertised(args.advertise, "", 0) != f"{args.advertise}:0":
             return "advertise", "names a HOST only with --workers (each worker adds its port)"
     if not args.drain_timeout >= 0:
@@ -106,14 +104,39 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def workers_plan(args: argparse.Namespace, data: Path | None) -> Plan:
+    """What ``--workers N`` runs, from the settings (``data``: the data directory)."""
+    from craits.server.web import web_options
+
+    game = None
+    if getattr(args, "tls_cert", None) is not None:  # craits-web pins the certificate
+        from craits.server.tls import certificate_fingerprint
+        from craits.server.web import game_address
+
+        fp = certificate_fingerprint(args.tls_cert)
+        game = f"craitss://{game_address(args.host, args.port)}?fp={fp}"
+    return Plan(
+        workers=args.workers,
+        port=args.port,
+        host=args.host,
+        advertise=args.advertise,
+        cluster=args.cluster,
+        data=data,
+        drain_timeout=args.drain_timeout,
+        web=getattr(args, "web", None),
+        web_options=tuple(web_options(args)),
+        web_game=game,
+        heartbeat=args.cluster_heartbeat,
+    )
+
+
 def run_workers(args: argparse.Namespace, argv: list[str], data: Path | None) -> int | None:
     """With ``--workers N`` (N > 1), run them (:mod:`~craits.server.cluster.workers`)
     and return the exit status; None otherwise (the server runs as usual)."""
     if args.workers <= 1:
         return None
     try:
-        drain = args.drain_timeout
-        return asyncio.run(supervise(args.workers, argv, args.port, args.cluster, data, drain))
+        return asyncio.run(supervise(workers_plan(args, data), argv))
     except OSError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return 1

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfoMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
+from craits.server.cluster.aio import stop_if_cancelled
 from craits.server.cluster.lobby import Changes, RemoteLobby
 
 if TYPE_CHECKING:
@@ -159,6 +160,7 @@ class ClusterNode:
         from redis.exceptions import RedisError
 
         while True:
+            stop_if_cancelled()  # redis-py may swallow a cancellation (aio.py)
             try:
                 await self._session()
             except (RedisError, OSError, ValueError) as exc:
@@ -169,6 +171,7 @@ class ClusterNode:
             except Exception:  # a bug of ours: said, and the node tries again, never stops
                 log.exception("cluster: unexpected failure; connecting again")
             self._lost()
+            stop_if_cancelled()
             await asyncio.sleep(self.heartbeat)
 
     def _lost(self) -> None:
@@ -240,6 +243,7 @@ class ClusterNode:
         loop = asyncio.get_running_loop()
         next_beat = loop.time() + self.heartbeat
         while True:
+            stop_if_cancelled()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(0.0, next_beat - loop.time())):
                     await self._wake.wait()
@@ -302,6 +306,7 @@ class ClusterNode:
         """Apply the other nodes' lobby changes as they are published."""
         while True:
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            stop_if_cancelled()
             if message is None or message.get("type") != "message":
                 continue
             try:

@@ -5,7 +5,6 @@ server as the node sees it (:class:`ServerHost`)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from typing import TYPE_CHECKING
@@ -81,26 +80,3 @@ def advertised(advertise: str | None, host: str, port: int) -> str:
     if host in ("", "0.0.0.0", "::"):
         host = "127.0.0.1"
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-async def drain(server: Server, stop: asyncio.Event) -> None:
-    """A stop signal came (``stop`` is set): a cluster node with a
-    ``drain_timeout`` first takes no new tables (they are placed on the other
-    nodes) and waits, up to that many seconds, until none of its tables has a
-    game running; another signal (``stop`` set again) ends the wait. Returns
-    at once for a single server, or with no ``drain_timeout``."""
-    node = server.cluster
-    timeout = server.config.drain_timeout
-    if node is None or timeout <= 0:
-        return
-    node.draining = True
-    stop.clear()
-    log.info("draining: no new tables; waiting up to %gs for the games to end", timeout)
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + timeout
-    while any(t.playing for t in server.tables.values()) and loop.time() < give_up:
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(min(0.5, max(0.0, give_up - loop.time()))):
-                await stop.wait()
-        if stop.is_set():
-            break
