@@ -47,6 +47,9 @@ class SummaryScreen(Dialog[None]):
         self._ready = False
         self._opened = time.monotonic()
         self._turn_at_open = False  # shown again on this player's turn: it stays
+        self._drawn: object = None
+        self._next_line: Text | None = None
+        self._keys: object = ()
 
     def compose(self) -> ComposeResult:
         """The summary and a line saying what comes next."""
@@ -77,10 +80,14 @@ class SummaryScreen(Dialog[None]):
         """Once a second: the countdown of the last line."""
         model = self.session.model
         if self._ready and model is not None:
-            self.query_one("#summary-next", Static).update(what_next(self.result, model))
+            self._show_next(what_next(self.result, model))
 
     def sync(self) -> None:
-        """Refresh the text and the "what next" line."""
+        """Refresh the text and the "what next" line. The game goes on under the
+        summary, so this comes with every update: each part is drawn again
+        only when what it shows changed (a new text lays the screen out, and
+        the hand's table is costly to render), and the Footer only when its
+        keys did."""
         if not self._ready:
             return
         model = self.session.model
@@ -92,13 +99,35 @@ class SummaryScreen(Dialog[None]):
                 return
         else:
             self._turn_at_open = False
-        self.query_one("#summary-body", Static).update(summary(self.result, model, self.style))
-        sheet = self.query_one("#summary-sheet", Static)
-        sheet.display = self.result["game_over"] and bool(model.sheet)
-        if sheet.display:  # the whole game, hand by hand, under what comes next
-            sheet.update(Group(Text(), score_sheet(model, self.style, self.size.width - 4)))
-        self.query_one("#summary-next", Static).update(what_next(self.result, model))
-        self.refresh_bindings()
+        result = self.result
+        seats = range(max(len(result["scores"]), len(result["results"])))
+        drawn = (
+            result,
+            [model.name_of(seat) for seat in seats],
+            model.seat,
+            model.view["hands_in_game"] if model.view is not None else None,
+            tuple(model.sheet),
+            self.size.width,
+        )
+        if drawn != self._drawn:
+            self._drawn = drawn
+            body = summary(result, model, self.style)
+            self.query_one("#summary-body", Static).update(body)
+            sheet = self.query_one("#summary-sheet", Static)
+            sheet.display = result["game_over"] and bool(model.sheet)
+            if sheet.display:  # the whole game, hand by hand, under what comes next
+                sheet.update(Group(Text(), score_sheet(model, self.style, self.size.width - 4)))
+        self._show_next(what_next(result, model))
+        keys = new_game_key(result, model)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
+
+    def _show_next(self, line: Text) -> None:
+        """The "what next" line, drawn again only when it changed."""
+        if line != self._next_line:
+            self._next_line = line
+            self.query_one("#summary-next", Static).update(line)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """New game only at the end of a game, for who may start one."""

@@ -29,12 +29,12 @@ from textual.widgets import Footer, Input, Static
 from . import presenter
 from .cards import CardStyle
 from .creator import open_creator_menu
-from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
+from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen, ScoreSheetScreen
 from .game import GamePanel
 from .model import LOG_LINES, TableModel
 from .session import Session
 from .summary import SummaryScreen
-from .widgets import FixedText, WrappedLog
+from .widgets import FixedText, WrappedLog, freeze_heap_once
 
 BOT_LEVELS = [
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
@@ -164,6 +164,7 @@ class TableScreen(Screen[None]):
         self.set_interval(0.5, self._tick)
         self._ready = True
         self.sync()
+        self.call_after_refresh(freeze_heap_once)
 
     def on_resize(self, event: events.Resize) -> None:
         """Fit the layout to the terminal (:func:`fit`); back from the request for
@@ -177,8 +178,8 @@ class TableScreen(Screen[None]):
 
     def _tick(self) -> None:
         model = self.model
-        if model is not None and model.deadline is not None and self._ready:
-            self.game.show_seats(model)
+        if model and model.deadline is not None and self._ready and self.app.screen is self:
+            self.game.show_seats(model)  # (under a dialog: when back, see _under_a_dialog)
 
     @property
     def model(self) -> TableModel | None:
@@ -209,6 +210,9 @@ class TableScreen(Screen[None]):
             return
         if new_update:
             self._close_stale_dialogs()
+        if self.app.screen is not self:
+            _under_a_dialog(self, model)
+            return
         self.query_one("#topbar", FixedText).update(presenter.topbar(model))
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
@@ -392,3 +396,20 @@ class TableScreen(Screen[None]):
             "Come back with r in the lobby, or start craits-client again.",
             self.session.leave,
         )
+
+
+def _under_a_dialog(screen: TableScreen, model: TableModel) -> None:
+    """An update while a dialog (the hand's summary, the rules, the score sheet)
+    covers the table ``screen``: the dialogs showing the game are brought up to
+    date, but the table under them is drawn only when it is back on top
+    (``on_screen_resume``). Seen through a translucent dialog, any change of the
+    table repaints the whole terminal (some 30 ms per update at 120×40, while a
+    watcher leaves the summary open)."""
+    screen.game.motion.forget()
+    if model.summary_due:
+        screen.show_summary()
+    for other in screen.app.screen_stack:
+        if isinstance(other, SummaryScreen):
+            other.sync()
+        elif isinstance(other, ScoreSheetScreen):
+            other.sync(model)

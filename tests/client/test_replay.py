@@ -56,7 +56,7 @@ def shown(app: ReplayApp) -> str:
 
 def felt_text(app: ReplayApp) -> str:
     felt = app.screen.query_one(FeltView)
-    return "\n".join("".join(text for text, _ in row) for row in felt._runs)
+    return felt.text()
 
 
 def log_lines(app: ReplayApp) -> list[str]:
