@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -157,6 +158,7 @@ class CraitsApp(App[None]):
         self.error_message: str | None = None
         """Why the client gave up (printed by the command once the screen is restored)."""
         self._lobby: LobbyScreen | None = None
+        self._notice_about: tuple[str, float] | None = None  # (table, until: monotonic)
         self.looks = Looks(self, PrefsStore(self.session.store.path.parent))
 
     # ------------------------------------------------ the session, in short
@@ -256,6 +258,7 @@ class CraitsApp(App[None]):
                 if self._lobby is not None and self.table_screen() is None:
                     self._lobby.sync()
             case TableShown():
+                self._drop_notice_about_another_table()
                 self._show_table()
             case TableChanged(new_update=new_update):
                 screen = self.table_screen()
@@ -263,8 +266,10 @@ class CraitsApp(App[None]):
                     screen.sync(new_update=new_update)
             case TableLeft():
                 self._to_lobby()
-            case Notice(text=text, severity=severity, timeout=timeout):
+            case Notice(text=text, severity=severity, timeout=timeout, table=about):
                 self.say(text, severity=severity, timeout=timeout)
+                if about is not None:
+                    self._notice_about = (about, time.monotonic() + timeout)
             case NameTaken(table=table, why=why):
                 if self._lobby is not None:
                     self._lobby.ask_name(table, why)
@@ -272,6 +277,18 @@ class CraitsApp(App[None]):
                 self.fail(why)
             case CodeNeeded() | InviteReady():
                 show_news(self, self.session, news)
+
+    def _drop_notice_about_another_table(self) -> None:
+        """A table is shown: a notice still up about another table (``You left
+        the game…``) goes, with the other notices up then (Textual removes them
+        all at once); the notices said from now on, about this table, stay."""
+        about = self._notice_about
+        model = self.session.model
+        if about is None or model is None:
+            return
+        self._notice_about = None
+        if about[0] != model.name and time.monotonic() < about[1]:
+            self.clear_notifications()
 
     def _sync_screens(self) -> None:
         for screen in self.screen_stack:

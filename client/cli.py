@@ -37,6 +37,12 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
+
+def say_busy(wait: float) -> None:
+    """Tell the user that the server asked to wait (``records_busy``, protocol §7.3)."""
+    print(f"craits-client: the server is busy; asking again in {wait:g} s", file=sys.stderr)
+
+
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 
 
@@ -282,7 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     name = clean_name(args.name) if args.name else default_name()
     if args.replay_game is not None:
         try:
-            fetched = asyncio.run(fetch_record(host, port, name, args.replay_game, tls=trust))
+            fetched = asyncio.run(
+                fetch_record(host, port, name, args.replay_game, tls=trust, on_busy=say_busy)
+            )
         except ConnectError as exc:
             print(f"craits-client: {exc}", file=sys.stderr)
             return EXIT_ERROR

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Select, Static
 
 from .cards import CardStyle
 from .model import TableModel
@@ -63,10 +63,29 @@ class DigitInput(Input):
         self.cursor_position = len(self.value)
 
 
+TURN_TIMES: list[tuple[str, int]] = [
+    ("15 s", 15),
+    ("30 s", 30),
+    ("1 min", 60),
+    ("2 min", 120),
+    ("5 min", 300),
+    ("no limit", 0),
+]
+"""The turn times a new table may have, ``(label, seconds)``; 0: no limit. The
+server refuses a turn shorter than its shortest (10 s by default; protocol §5)."""
+DEFAULT_TURN_TIME = 60
+"""The turn time a new table gets unless its creator chooses another, seconds."""
+
+
 class CreateTableDialog(Dialog[CreateTableMsg]):
-    """Open a table: its name, seats, RULES.md options and turn timeout.
+    """Open a table: its name, seats, RULES.md options and turn time (one of
+    :data:`TURN_TIMES`).
 
     Dismissed with the ``create_table`` fields, or None when cancelled.
+    """
+
+    DEFAULT_CSS = """
+    CreateTableDialog .form-row #timeout { width: 14; }
     """
 
     BINDINGS = [  # noqa: RUF012
@@ -95,14 +114,15 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
                     compact=True,
                     tooltip="type a number from 2 to 8",
                 )
-                yield Label("Turn (s)", classes="form-label")
-                yield Input(
-                    "60",
-                    id="timeout",
-                    type="integer",
-                    max_length=4,
+                yield Label("Turn time", classes="form-label")
+                yield Select(
+                    TURN_TIMES,
+                    value=DEFAULT_TURN_TIME,
+                    allow_blank=False,
                     compact=True,
-                    tooltip="seconds per turn; 0: no timer",
+                    id="timeout",
+                    tooltip="how long each player has for a turn before the server "
+                    "plays for them and marks them away",
                 )
             with Grid(id="options"):
                 for opt in RULE_OPTIONS:
@@ -138,12 +158,9 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
             return "Seats: a number from 2 to 8."
         if not 2 <= seats <= 8:
             return "Seats: a number from 2 to 8."
-        try:
-            timeout = int(self.query_one("#timeout", Input).value or "0")
-        except ValueError:
-            return "Turn timeout: whole seconds (0: no timer)."
-        if not 0 <= timeout <= 3600:
-            return "Turn timeout: 0 to 3600 seconds."
+        timeout = self.query_one("#timeout", Select).value
+        if not isinstance(timeout, int):  # no blank is offered; never true
+            return "Choose a turn time."
         rules: RulesMap = {}
         for opt in RULE_OPTIONS:
             if self.query_one(f"#opt-{opt.name}", Checkbox).value:

@@ -124,20 +124,18 @@ class Canvas:
     def put(self, x: int, y: int, text: str, style: str = "") -> None:
         """Write ``text`` (one cell per character) from column ``x`` of row ``y``,
         clipped to the canvas."""
+        if not 0 <= y < self.height:
+            return
         lo, hi = 0, self.width
         clip = self.clip
         if clip is not None:
             if not clip.y <= y < clip.y + clip.h:
                 return
             lo, hi = max(lo, clip.x), min(hi, clip.x + clip.w)
-        if not 0 <= y < self.height:
-            return
-        row, styles = self.chars[y], self.styles[y]
-        for i, ch in enumerate(text):
-            cx = x + i
-            if lo <= cx < hi:
-                row[cx] = ch
-                styles[cx] = style
+        start, end = max(x, lo), min(x + len(text), hi)
+        if start < end:  # (slices: a drawing writes some 2,000 cells per update)
+            self.chars[y][start:end] = text[start - x : end - x]
+            self.styles[y][start:end] = [style] * (end - start)
 
     def style(self, x: int, y: int, w: int, style: str) -> None:
         """Add ``style`` to ``w`` cells from (``x``, ``y``)."""
@@ -154,10 +152,12 @@ class Canvas:
 
     def fill(self, rect: Rect, ground: str) -> None:
         """Lay the background ``ground`` (``on COLOUR``) under the cells of ``rect``."""
+        start, end = max(0, rect.x), min(self.width, rect.x + rect.w)
+        if start >= end:
+            return
+        cells = [ground] * (end - start)
         for y in range(max(0, rect.y), min(self.height, rect.y + rect.h)):
-            row = self.grounds[y]
-            for x in range(max(0, rect.x), min(self.width, rect.x + rect.w)):
-                row[x] = ground
+            self.grounds[y][start:end] = cells
 
     def runs(self, y: int) -> list[tuple[str, str]]:
         """Row ``y`` as runs of (text, style)."""

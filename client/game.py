@@ -149,7 +149,9 @@ class GamePanel(KeyFeedback, Vertical):
         """Redraw from ``model`` (``new_update``: a move of the game came in)."""
         self._fix_selection(model, new_update)
         hand = self.query_one("#hand", HandView)
-        hand.border_title = "Watching" if model.spectator else "Your hand"
+        title = "Watching" if model.spectator else "Your hand"
+        if hand.border_title != title:  # (setting it repaints the whole hand)
+            hand.border_title = title
         self.motion.seen(model, self.query_one(FeltView), hand)
         self.show_seats(model)
         selected = self.selected if model.hand else None

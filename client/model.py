@@ -151,6 +151,8 @@ class TableModel(LogKeeping):
         view: the game as the seat (or a spectator) may see it; None before a game.
         seq: the number of the last update; actions carry it.
         deadline: when the turn of the seat to act times out (``time.monotonic()``).
+        next_hand: when the next hand is dealt (``time.monotonic()``), between
+            hands; None when the server did not say (protocol §7.1).
         chat: chat lines, oldest first.
         log: the event log in words (the latest lines), oldest first.
         logged: how many lines were ever added to ``log``.
@@ -172,6 +174,7 @@ class TableModel(LogKeeping):
     view: View | None = None
     seq: int = 0
     deadline: float | None = None
+    next_hand: float | None = None
     chat: list[ChatLine] = field(default_factory=list)
     log: list[Text] = field(default_factory=list)
     logged: int = 0
@@ -196,6 +199,7 @@ class TableModel(LogKeeping):
             self.me = player["name"] if player is not None else None
         self.seq = message["seq"]
         self.set_deadline(message["deadline_ms"])
+        self.next_hand = due(message.get("next_hand_ms"))
         self.chat = list(message["chat"])
         sheet: object = message.get("score_sheet")  # (none from a server before round 2)
         if isinstance(sheet, list):
@@ -208,6 +212,7 @@ class TableModel(LogKeeping):
             self.seat = self.view["seat"]
         self.seq = message["seq"]
         self.set_deadline(message["deadline_ms"])
+        self.next_hand = due(message.get("next_hand_ms"))
 
     def note_events(self, events: list[WireEvent]) -> None:
         """Keep what the summary and the score sheet need from an update's events:
@@ -427,3 +432,30 @@ class TableModel(LogKeeping):
     def owes_announcement(self) -> bool:
         """Whether this seat must still announce "one card"."""
         return self.find(ActionKind.ANNOUNCE) is not None
+
+
+def due(ms: object) -> float | None:
+    """``ms`` milliseconds from now (an int from the network) as a
+    ``time.monotonic()`` time; None for anything else (absent, null)."""
+    if isinstance(ms, int) and not isinstance(ms, bool):
+        return time.monotonic() + ms / 1000
+    return None
+
+
+def seconds_to_next_hand(model: TableModel) -> float | None:
+    """Seconds until the next hand is dealt, between hands; None when not known
+    (a hand in play, the game on hold, a server before round 2; protocol §7.1)."""
+    if model.next_hand is None or model.phase != Phase.HAND_OVER or model.on_hold:
+        return None
+    return max(0.0, model.next_hand - time.monotonic())
+
+
+def turn_on_hold(model: TableModel, seat: int) -> bool:
+    """Whether ``seat`` is to act in a game on hold (protocol §11.4): nobody
+    plays, the bots included, until an away player is back; its turn is shown
+    as paused, not as a turn in play. This player's own turn is not (playing a
+    card is one way to be back)."""
+    view = model.view
+    if view is None or not model.on_hold or view["phase"] != Phase.PLAY:
+        return False
+    return seat == view["to_act"] and not (model.seat == seat and not model.spectator)

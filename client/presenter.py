@@ -21,7 +21,7 @@ from rich.text import Text
 
 from . import privacy
 from .cards import CardStyle
-from .model import TableModel
+from .model import TableModel, turn_on_hold
 from .options import describe_rules
 from .store import SavedSeat
 
@@ -342,10 +342,14 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
     if phase == Phase.HAND_OVER:
         return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
     out = _alerts(model)
+    to_act = model.to_act
     if model.my_turn and not model.spectator:
         out.append_text(_your_turn(model, view, style, armed))
+    elif to_act is not None and turn_on_hold(model, to_act):
+        who = "you are" if model.away else "a player is"
+        out.append(f"Paused until {who} back ({model.name_of(to_act)} plays next).")
     else:
-        out.append(f"{model.name_of(model.to_act)} to play.")
+        out.append(f"{model.name_of(to_act)} to play.")
     return out
 
 
@@ -456,6 +460,8 @@ def _seat_row(
 ) -> Text:
     out = Text()
     turn = seat == view["to_act"] and view["phase"] == Phase.PLAY
+    held = turn and turn_on_hold(model, seat)  # paused: "waits", not the turn mark
+    turn = turn and not held
     out.append(f"{style.turn_marker} " if turn else "  ", style="bold")
     name = model.name_of(seat)
     if len(name) > NAME_WIDTH:
@@ -471,6 +477,8 @@ def _seat_row(
         out.append(f" (+{penalty})", style="dim")
     out.append_text(_seat_marks(view, seat))
     out.append_text(player_flags(model.player(seat)))
+    if held:
+        out.append(" paused", style="italic")
     if turn and left is not None:
         secs = int(left + 0.999)
         out.append(f" {secs // 60}:{secs % 60:02d}", style="bold" if secs > 10 else "bold reverse")

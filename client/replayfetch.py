@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 from typing import Any, cast
 
 from craits.protocol import ProtocolError
@@ -52,9 +53,20 @@ BUSY_TRIES = 10
 """How many times a request answered ``records_busy`` is asked again."""
 
 
-async def _ask(conn: Connection, request: dict[str, Any], kind: ServerMessage) -> dict[str, Any]:
+Busy = Callable[[float], None]
+"""Told the seconds a fetch waits because the server said ``records_busy``."""
+
+
+def _log_busy(wait: float) -> None:
+    log.info("the server is busy rebuilding games: asking again in %g s", wait)
+
+
+async def _ask(
+    conn: Connection, request: dict[str, Any], kind: ServerMessage, on_busy: Busy = _log_busy
+) -> dict[str, Any]:
     """Send ``request`` and return its answer of type ``kind``; while the server
-    answers ``records_busy`` (protocol §7.3), wait the seconds it says, and ask again.
+    answers ``records_busy`` (protocol §7.3), tell ``on_busy`` and wait the
+    seconds it says, and ask again.
 
     Raises:
         ConnectError: the server refused (its message says why).
@@ -68,12 +80,12 @@ async def _ask(conn: Connection, request: dict[str, Any], kind: ServerMessage) -
                 raise
             said = re.search(r"ask again in (\d+(?:\.\d+)?) s", str(exc))
             wait = min(float(said.group(1)), 60.0) if said else 1.0
-            log.info("the server is busy rebuilding games: asking again in %g s", wait)
+            on_busy(wait)
             await asyncio.sleep(wait)
     raise ConnectError("the server stayed too busy rebuilding games; try again later")
 
 
-async def _frames(conn: Connection, game: int, hand: int) -> list[ReplayFrame]:
+async def _frames(conn: Connection, game: int, hand: int, on_busy: Busy) -> list[ReplayFrame]:
     """Every frame of hand ``hand`` (1 for the first) of game ``game``, page by page."""
     frames: list[ReplayFrame] = []
     while True:
@@ -83,7 +95,7 @@ async def _frames(conn: Connection, game: int, hand: int) -> list[ReplayFrame]:
             "hand": hand,
             "offset": len(frames),
         }
-        page = await _ask(conn, asked, ServerMessage.REPLAY)
+        page = await _ask(conn, asked, ServerMessage.REPLAY, on_busy)
         frames += page["frames"]
         if not page["frames"] or len(frames) >= page["total"]:
             return frames
@@ -96,6 +108,7 @@ async def fetch_record(
     game: int,
     timeout: float = 30.0,
     tls: ServerTrust | None = None,
+    on_busy: Busy = _log_busy,
 ) -> GameRecord:
     """The record of finished game ``game`` at ``host:port``, every hand with
     its ``frames`` (``docs/records.md``), by one short connection (over TLS with
@@ -103,7 +116,7 @@ async def fetch_record(
     is refused).
 
     A request answered ``records_busy`` is asked again after the seconds the
-    server says (within ``timeout``).
+    server says (within ``timeout``); ``on_busy`` is told each wait first.
 
     Raises:
         ConnectError: unreachable, refused (no such game, a server before
@@ -117,9 +130,10 @@ async def fetch_record(
     try:
         async with asyncio.timeout(timeout):
             asked = {"type": ClientMessage.GET_RECORD, "game": game}
-            record = cast(GameRecord, (await _ask(conn, asked, ServerMessage.RECORD))["record"])
+            answer = await _ask(conn, asked, ServerMessage.RECORD, on_busy)
+            record = cast(GameRecord, answer["record"])
             for n, hand in enumerate(record["hands"], 1):
-                hand["frames"] = await _frames(conn, game, n)
+                hand["frames"] = await _frames(conn, game, n, on_busy)
             return record
     except ConnectError as exc:
         raise ConnectError(f"{where} refused: {exc}") from None

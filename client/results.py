@@ -5,6 +5,7 @@ Pure functions of the ``hand_ended`` event (protocol §9) and the model; no Text
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from craits.protocol.types import HandEndedEvent
@@ -15,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import CardStyle
-from .model import TableModel
+from .model import TableModel, seconds_to_next_hand
 
 
 def cancelled_text(pairs: Sequence[Sequence[str]], style: CardStyle, sep: str = ", ") -> Text:
@@ -163,18 +164,30 @@ def summary(
 
 
 def what_next(result: HandEndedEvent, model: TableModel) -> Text:
-    """The summary's last line: what comes next, and the keys for it."""
+    """The summary's last line: what comes next (in how many seconds, when the
+    server said: protocol §7.1), and the keys for it."""
     view = model.view
     if result["game_over"]:
         if model.may_start:
             return Text("n: start a new game · Enter: back to the table")
         return Text("Enter: back to the table")
+    back = "Enter: back to the table"
     if view is None or view["phase"] != Phase.PLAY or view["hand_number"] == result["hand_number"]:
-        return Text("The next hand is coming — Enter: back to the table")
-    if model.my_turn:
-        hand = view["hand_number"]
-        return Text(f"Hand {hand} is dealt: your turn — Enter", style="bold reverse")
-    return Text("The next hand is dealt — Enter: play it", style="bold")
+        if model.on_hold:
+            return Text(f"The game waits for a player to come back — {back}", style="bold")
+        left = seconds_to_next_hand(model)
+        if left is not None:
+            return Text(f"The next hand is dealt in {math.ceil(left)} s — {back}")
+        return Text(f"The next hand is coming — {back}")
+    hand = view["hand_number"]
+    if model.my_turn and not model.spectator:
+        left = model.seconds_left()
+        clock = f" ({math.ceil(left)} s left)" if left is not None else ""
+        return Text(f"Hand {hand} is dealt: your turn{clock} — Enter", style="bold reverse")
+    if model.spectator:
+        return Text(f"Hand {hand} is dealt — Enter: watch it", style="bold")
+    who = model.name_of(model.to_act)
+    return Text(f"Hand {hand} is dealt: {who} to play — {back}", style="bold")
 
 
 def new_game_key(result: HandEndedEvent, model: TableModel | None) -> bool | None:

@@ -125,11 +125,13 @@ class TableLeft:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line to tell the user (never read as markup)."""
+    """A line to tell the user (never read as markup); ``table``: the table it is
+    about, if it must not be left up over another (it goes when one is shown)."""
 
     text: str
     severity: Severity = "information"
     timeout: float = 4.0
+    table: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +215,12 @@ _JOIN_ERRORS = (
 ENDED_BY: dict[Want, frozenset[ErrorCode]] = {
     Want.NOTHING: frozenset(),
     Want.CREATE: _JOIN_ERRORS
-    | {ErrorCode.BAD_RULES, ErrorCode.TABLE_EXISTS, ErrorCode.TOO_MANY_TABLES},
+    | {
+        ErrorCode.BAD_RULES,
+        ErrorCode.BAD_TURN_TIMEOUT,
+        ErrorCode.TABLE_EXISTS,
+        ErrorCode.TOO_MANY_TABLES,
+    },
     Want.JOIN: _JOIN_ERRORS,
     Want.RESUME: frozenset({ErrorCode.BAD_TOKEN, ErrorCode.ALREADY_AT_TABLE, ErrorCode.KICKED}),
     Want.SPECTATE: frozenset({ErrorCode.ALREADY_AT_TABLE, ErrorCode.NO_SUCH_TABLE})
@@ -317,9 +324,15 @@ class Session:
         """Report ``news`` to the listener."""
         self._listener(news)
 
-    def say(self, text: str, severity: Severity = "information", timeout: float = 4.0) -> None:
-        """Tell the user ``text``."""
-        self.tell(Notice(text, severity, timeout))
+    def say(
+        self,
+        text: str,
+        severity: Severity = "information",
+        timeout: float = 4.0,
+        table: str | None = None,
+    ) -> None:
+        """Tell the user ``text`` (about ``table``: not left up over another table)."""
+        self.tell(Notice(text, severity, timeout, table))
 
     async def run(self) -> None:
         """Keep the link up and handle what comes, until cancelled (or the first
@@ -529,12 +542,39 @@ class Session:
         """The log lines of a timeout move, led by whom the server played for."""
         if seat == model.seat:
             self.say("Your turn timed out: the server played for you.", "warning", 6)
-            prefix = Text("Time's up — the server played for you: ", style="bold")
-        else:
-            prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
-        if lines:
-            return [prefix + lines[0], *lines[1:]]
-        return [prefix]
+        return timeout_lines(model, seat, lines)
+
+
+def timeout_lines(model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
+    """``lines`` (a timeout move's, in words) led by whom the server played for."""
+    if seat == model.seat:
+        prefix = Text("Time's up — the server played for you: ", style="bold")
+    else:
+        prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
+    if lines:
+        return [prefix + lines[0], *lines[1:]]
+    return [prefix]
+
+
+def hand_so_far(session: Session, model: TableModel, m: StateMsg) -> list[Text]:
+    """A ``state``'s events in words, each timeout move led by "Time's up…" as
+    its update's was (the ``state``'s ``notices``, protocol §7.1)."""
+    events = m["events"]
+    describer = Describer(session.style, model.name_of, model.seat)
+    notices: object = m.get("notices")  # (none from a server before round 2)
+    cuts = sorted(
+        (n["at"], n["seat"])
+        for n in (notices if isinstance(notices, list) else [])
+        if n.get("kind") == NoticeKind.TIMEOUT and 0 <= n.get("at", -1) < len(events)
+    )
+    lines: list[Text] = []
+    done = 0
+    for n, (at, seat) in enumerate(cuts):
+        lines += describer.update(events[done:at])
+        end = cuts[n + 1][0] if n + 1 < len(cuts) else len(events)
+        lines += timeout_lines(model, seat, describer.update(events[at:end]))
+        done = end
+    return lines + describer.update(events[done:])
 
 
 # ----------------------------------------------------------- lobby messages
@@ -611,6 +651,7 @@ def _on_left(session: Session, m: LeftMsg) -> None:
             session.say(
                 "You left the game. The server plays your seat; press r in the lobby to go back.",
                 timeout=8,
+                table=model.name,  # said in the lobby; not over the next table opened
             )
         else:
             session.forget_seat()
@@ -654,8 +695,7 @@ def _on_state(session: Session, m: StateMsg) -> None:
     if not _holds(m, "events"):  # a server from before round 2: no hand so far
         model.log_intro()
     else:
-        lines = Describer(session.style, model.name_of, model.seat).update(m["events"])
-        model.restore_log(lines)
+        model.restore_log(hand_so_far(session, model, m))
     model.check_hand_end(was)
     session.tell(TableShown())
 

@@ -25,7 +25,13 @@ GRACE = 0.8
 
 
 class SummaryScreen(Dialog[None]):
-    """The hand-end (or game-end) summary; Enter or Escape closes it."""
+    """The hand-end (or game-end) summary; Enter or Escape closes it.
+
+    Its last line counts down to the next deal (protocol §7.1) and, once the
+    next hand is dealt, says whose turn it is; when it becomes this player's
+    turn in the next hand, it closes by itself, so the summary never hides
+    the player's own turn clock (protocol §11.4).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,escape,h", "close", "Close"),
@@ -40,6 +46,10 @@ class SummaryScreen(Dialog[None]):
         self.result = result
         self._ready = False
         self._opened = time.monotonic()
+        self._turn_at_open = False  # shown again on this player's turn: it stays
+        self._drawn: object = None
+        self._next_line: Text | None = None
+        self._keys: object = ()
 
     def compose(self) -> ComposeResult:
         """The summary and a line saying what comes next."""
@@ -53,25 +63,72 @@ class SummaryScreen(Dialog[None]):
         """Show the result."""
         self._opened = time.monotonic()
         self._ready = True
+        self._turn_at_open = self._next_turn_is_mine()
         self.sync()
         self.query_one("#summary").focus()
+        self.set_interval(1.0, self._tick)
+
+    def _next_turn_is_mine(self) -> bool:
+        """A hand after the summary's is dealt, and it is this player's turn."""
+        model = self.session.model
+        if model is None or self.result["game_over"] or not model.my_turn or model.spectator:
+            return False
+        view = model.view
+        return view is not None and view["hand_number"] != self.result["hand_number"]
+
+    def _tick(self) -> None:
+        """Once a second: the countdown of the last line."""
+        model = self.session.model
+        if self._ready and model is not None:
+            self._show_next(what_next(self.result, model))
 
     def sync(self) -> None:
-        """Refresh the text and the "what next" line."""
+        """Refresh the text and the "what next" line. The game goes on under the
+        summary, so this comes with every update: each part is drawn again
+        only when what it shows changed (a new text lays the screen out, and
+        the hand's table is costly to render), and the Footer only when its
+        keys did."""
         if not self._ready:
             return
         model = self.session.model
         if model is None:
             return
-        width = self.size.width - 4  # (the dialog's border and padding)
-        body = summary(self.result, model, self.style, width)
-        self.query_one("#summary-body", Static).update(body)
-        sheet = self.query_one("#summary-sheet", Static)
-        sheet.display = self.result["game_over"] and bool(model.sheet)
-        if sheet.display:  # the whole game, hand by hand, under what comes next
-            sheet.update(Group(Text(), score_sheet(model, self.style, self.size.width - 4)))
-        self.query_one("#summary-next", Static).update(what_next(self.result, model))
-        self.refresh_bindings()
+        if self._next_turn_is_mine():
+            if not self._turn_at_open:
+                self.finish(None)  # the player's turn: the table, and its clock
+                return
+        else:
+            self._turn_at_open = False
+        result = self.result
+        seats = range(max(len(result["scores"]), len(result["results"])))
+        drawn = (
+            result,
+            [model.name_of(seat) for seat in seats],
+            model.seat,
+            model.view["hands_in_game"] if model.view is not None else None,
+            tuple(model.sheet),
+            self.size.width,
+        )
+        if drawn != self._drawn:
+            self._drawn = drawn
+            width = self.size.width - 4  # (the dialog's border and padding)
+            body = summary(result, model, self.style, width)
+            self.query_one("#summary-body", Static).update(body)
+            sheet = self.query_one("#summary-sheet", Static)
+            sheet.display = result["game_over"] and bool(model.sheet)
+            if sheet.display:  # the whole game, hand by hand, under what comes next
+                sheet.update(Group(Text(), score_sheet(model, self.style, self.size.width - 4)))
+        self._show_next(what_next(result, model))
+        keys = new_game_key(result, model)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
+
+    def _show_next(self, line: Text) -> None:
+        """The "what next" line, drawn again only when it changed."""
+        if line != self._next_line:
+            self._next_line = line
+            self.query_one("#summary-next", Static).update(line)
 
     def on_resize(self) -> None:
         """Lay the summary out again for the new width (narrow: cards under names)."""

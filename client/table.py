@@ -29,13 +29,13 @@ from textual.widgets import Input, Static
 from . import presenter
 from .cards import CardStyle
 from .creator import open_creator_menu
-from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
+from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen, ScoreSheetScreen
 from .footer import KeyFooter
 from .game import GamePanel
 from .model import LOG_LINES, TableModel
 from .session import Session
 from .summary import SummaryScreen
-from .widgets import FixedText, WrappedLog
+from .widgets import FixedText, WrappedLog, freeze_heap_once
 
 BOT_LEVELS = [
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
@@ -109,10 +109,12 @@ def fit(screen: Screen[None], width: int, height: int) -> None:
         screen.query_one("#too-small", Static).update(too_small_text(width, height))
 
 
-def show_topbar(screen: Screen[None], model: TableModel) -> None:
+def show_topbar(screen: TableScreen) -> None:
     """The table ``screen``'s top line, in fewer words on a narrow screen."""
-    topbar = presenter.topbar(model, short=screen.has_class("-narrow"))
-    screen.query_one("#topbar", FixedText).update(topbar)
+    model = screen.model
+    if screen._ready and model is not None:
+        topbar = presenter.topbar(model, short=screen.has_class("-narrow"))
+        screen.query_one("#topbar", FixedText).update(topbar)
 
 
 def refocus(screen: Screen[None]) -> None:
@@ -192,15 +194,14 @@ class TableScreen(Screen[None]):
         self.set_interval(0.5, self._tick)
         self._ready = True
         self.sync()
+        self.call_after_refresh(freeze_heap_once)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout to the terminal (:func:`fit`) and the top line to its
-        width; back from the request for a bigger terminal, the keys go to the
-        hand (or the open chat line) again."""
+        """Fit the layout (:func:`fit`) and the top line to the terminal; back from
+        the request for a bigger one, the keys go to the hand (or chat line) again."""
         fit(self, event.size.width, event.size.height)
         self.call_after_refresh(refocus, self)
-        if self._ready and self.model is not None:
-            show_topbar(self, self.model)
+        show_topbar(self)
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
@@ -208,8 +209,8 @@ class TableScreen(Screen[None]):
 
     def _tick(self) -> None:
         model = self.model
-        if model is not None and model.deadline is not None and self._ready:
-            self.game.show_seats(model)
+        if model and model.deadline is not None and self._ready and self.app.screen is self:
+            self.game.show_seats(model)  # (under a dialog: when back, see _under_a_dialog)
 
     @property
     def model(self) -> TableModel | None:
@@ -240,7 +241,10 @@ class TableScreen(Screen[None]):
             return
         if new_update:
             self._close_stale_dialogs()
-        show_topbar(self, model)
+        if self.app.screen is not self:
+            _under_a_dialog(self, model)
+            return
+        show_topbar(self)
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
         if text is not None and text != self._banner:  # (an update lays the screen out)
@@ -423,3 +427,20 @@ class TableScreen(Screen[None]):
             "Come back with r in the lobby, or start craits-client again.",
             self.session.leave,
         )
+
+
+def _under_a_dialog(screen: TableScreen, model: TableModel) -> None:
+    """An update while a dialog (the hand's summary, the rules, the score sheet)
+    covers the table ``screen``: the dialogs showing the game are brought up to
+    date, but the table under them is drawn only when it is back on top
+    (``on_screen_resume``). Seen through a translucent dialog, any change of the
+    table repaints the whole terminal (some 30 ms per update at 120×40, while a
+    watcher leaves the summary open)."""
+    screen.game.motion.forget()
+    if model.summary_due:
+        screen.show_summary()
+    for other in screen.app.screen_stack:
+        if isinstance(other, SummaryScreen):
+            other.sync()
+        elif isinstance(other, ScoreSheetScreen):
+            other.sync(model)

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from craits.protocol.vocab import Phase
 
-from .model import TableModel
+from .model import TableModel, turn_on_hold
 
 
 class Side(StrEnum):
@@ -61,6 +61,8 @@ OFFLINE = Badge("offline", "off")
 ONE_CARD = Badge("ONE CARD", "1 card", alert=True)
 UNSAID = Badge("1 card, unsaid!", "unsaid!", alert=True)
 LOSES_TURN = Badge("loses a turn", "skip")
+PAUSED = Badge("paused", "paused")
+"""The seat to act while the game is on hold: it waits, like everyone (protocol §11.4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +160,9 @@ def _seat_view(model: TableModel, seat: int, side: Side, left: float | None) -> 
         if player is None:
             return SeatView(seat, side, "", me=me)
         return SeatView(seat, side, player["name"], me=me, badges=_flags(player))
-    to_act = seat == view["to_act"] and view["phase"] == Phase.PLAY
-    badges: list[Badge] = []
+    held = turn_on_hold(model, seat)  # its turn, paused: no turn mark
+    to_act = seat == view["to_act"] and view["phase"] == Phase.PLAY and not held
+    badges: list[Badge] = [PAUSED] if held else []
     if seat == view["dealer"]:
         badges.append(DEALER)
     if seat in view["unannounced"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import unicodedata
 from collections import deque
 from functools import lru_cache
@@ -41,41 +42,73 @@ from .tableview import MiddleView, SeatView
 class CanvasWidget(Widget):
     """A widget drawn on a :class:`~craits.client.felt.Canvas`: the drawing is
     made once per change (:meth:`draw`, given the content size), kept as strips,
-    and each line handed out as it is; a change redraws without a new layout."""
+    and each line handed out as it is; a change redraws without a new layout.
+
+    What it costs is kept small, as an update comes several times a second: a
+    :meth:`redraw` with the same :meth:`drawing_key` as the last (and the same
+    size and theme) does nothing; otherwise only the rows whose cells changed
+    get new strips and are refreshed (a turn changes a few rows of the table).
+    ``rows_refreshed`` counts those rows, for the tests."""
 
     def __init__(self, style: CardStyle, **kwargs: Any):
         super().__init__(**kwargs)
         self.style = style
         self._strips: list[Strip] = []
-        self._runs: list[list[tuple[str, str]]] = []
+        self._canvas: Canvas | None = None
         self._drawn_for: tuple[int, int] = (0, 0)
+        self._drawn_key: object = None
         self._base: tuple[str, Style] | None = None
+        self.rows_refreshed = 0
+        """Rows refreshed so far (a whole refresh counts every row)."""
 
     def draw(self, canvas: Canvas) -> None:
         """Draw onto ``canvas`` (the content's size); subclasses say what."""
 
+    def drawing_key(self) -> object:
+        """What the drawing is made from (compared with ``==``); None: always draw."""
+        return None
+
     def redraw(self) -> None:
         """Draw again from what the widget holds, and show the rows that changed
-        (only those are rendered again: a turn changes a few rows of the table)."""
+        (only those are rendered again)."""
         width, height = self.content_size
         resized = (width, height) != self._drawn_for
-        self._drawn_for = (width, height)
+        key = self.drawing_key()
+        if not resized and key is not None and key == self._drawn_key:
+            return
+        self._drawn_for, self._drawn_key = (width, height), key
         if width <= 0 or height <= 0:
-            self._strips, self._runs = [], []
+            self._strips, self._canvas = [], None
             return
         canvas = Canvas(width, height)
         self.draw(canvas)
-        runs = [canvas.runs(y) for y in range(height)]
+        old = None if resized else self._canvas
+        self._canvas = canvas
+        if old is None:
+            self._strips = [self._strip(canvas.runs(y), width) for y in range(height)]
+            self.rows_refreshed += height
+            self.refresh()
+            return
         changed = [
-            y for y in range(height) if resized or y >= len(self._runs) or runs[y] != self._runs[y]
+            y
+            for y in range(height)
+            if canvas.chars[y] != old.chars[y]
+            or canvas.styles[y] != old.styles[y]
+            or canvas.grounds[y] != old.grounds[y]
         ]
-        self._runs = runs
-        self._strips = [self._strip(row, width) for row in runs]
-        if resized or len(changed) > height // 2:
+        for y in changed:
+            self._strips[y] = self._strip(canvas.runs(y), width)
+        if len(changed) > height // 2:
+            self.rows_refreshed += height
             self.refresh()
         else:
+            self.rows_refreshed += len(changed)
             for y in changed:
                 self.refresh(Region(0, y, width, 1))
+
+    def text(self) -> str:
+        """The drawing as plain text, one line per row (empty before it is drawn)."""
+        return self._canvas.text() if self._canvas is not None else ""
 
     def _strip(self, runs: list[tuple[str, str]], width: int) -> Strip:
         base = self._base_style()
@@ -169,6 +202,11 @@ class FeltView(CanvasWidget):
         self.middle = middle
         self.redraw()
 
+    def drawing_key(self) -> object:
+        """The seats, the middle, the motion and the faces' size."""
+        size = face_size(self.app.size.width, self.app.size.height)
+        return (tuple(self.seats), self.middle, self.fresh, self.flight, size, self.style)
+
     def draw(self, canvas: Canvas) -> None:
         """The table, sized to the terminal (:func:`~craits.client.felt.face_size`)."""
         size = face_size(self.app.size.width, self.app.size.height)
@@ -242,6 +280,20 @@ class HandView(CanvasWidget, can_focus=True):
         self.fit()
         self.redraw()
 
+    def drawing_key(self) -> object:
+        """The cards and their marks, the note and the faces' size."""
+        note = self.note.plain if self.note is not None else ""
+        cards = tuple(self.cards)
+        return (
+            cards,
+            frozenset(self.playable),
+            self.selected,
+            note,
+            self.new,
+            self.face(),
+            self.style,
+        )
+
     def draw(self, canvas: Canvas) -> None:
         """The cards, or the note."""
         if not self.cards:
@@ -302,20 +354,24 @@ class WrappedLog(ScrollView, can_focus=False):
         self._width = 0
         """The width the rows are wrapped at (0 before the log has a size)."""
         self._base: tuple[str, Style] | None = None
+        self.rows_refreshed = 0
+        """Rows of the log painted again so far (for the tests)."""
 
     def add(self, text: Text, prefix: Text | None = None) -> None:
         """Add a line at the bottom: ``prefix`` (a bullet) then ``text``."""
         prefix = prefix if prefix is not None else Text()
+        dropped = False
         if len(self.entries) == self.entries.maxlen:
             self.entries.popleft()
             if self._row_counts:
                 del self._rows[: self._row_counts.popleft()]
+                dropped = True
         self.entries.append((prefix, text))
         if self._width:
             rows = self._wrap(prefix, text, self._width)
             self._rows.extend(rows)
             self._row_counts.append(len(rows))
-            self._sized()
+            self._sized(None if dropped else len(rows))
 
     def clear(self) -> None:
         """Forget every line."""
@@ -347,16 +403,40 @@ class WrappedLog(ScrollView, can_focus=False):
             self._rows.extend(rows)
             self._row_counts.append(len(rows))
 
-    def _sized(self) -> None:
+    def _sized(self, added: int | None = None) -> None:
         """Take the rows' count as the virtual size, and show the newest. The
         scroll bar is always there (``overflow-y: scroll``), so a new size needs
-        no new layout of the screen: only the scroll bar is told."""
+        no new layout of the screen: only the scroll bar is told.
+
+        ``added``: the rows just added at the end (None: anything may have
+        changed). The log is scrolled to its end at once, in the same frame
+        (a deferred scroll painted the log twice per line); when that moved it,
+        its rows are painted again (every row shows another line now), else
+        only the rows added (the log is not full yet)."""
         size = Size(self._width, len(self._rows))
         if size != self.virtual_size:
             self.set_reactive(WrappedLog.virtual_size, size)
             self._scroll_update(size)
-        self.refresh()
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+        before = self.scroll_offset.y
+        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+        moved = self.scroll_offset.y != before  # (then Textual refreshed the rows)
+        if added is None:
+            self.refresh()
+            self.rows_refreshed += self.size.height
+        elif moved:
+            self.rows_refreshed += self.size.height
+        elif added:
+            self.refresh_lines(len(self._rows) - added, added)
+            self.rows_refreshed += added
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Scrolled: paint the rows again, and move the scroll bar if it is drawn.
+        (A scroll bar of no width, as the game log's, is left alone: told of
+        each scroll, it asked Textual to arrange the whole screen again.)"""
+        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+            self.vertical_scrollbar.position = new_value
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
 
     def on_resize(self, event: events.Resize) -> None:
         """Wrap every line again for the new width; keep the newest in sight."""
@@ -382,6 +462,22 @@ class WrappedLog(ScrollView, can_focus=False):
         if self._base is None or self._base[0] != theme:
             self._base = (theme, self.rich_style)
         return self._base[1]
+
+
+_heap_frozen = False
+
+
+def freeze_heap_once() -> None:
+    """Once per process (the first table shown): collect, then move every object
+    alive now (Textual, the app, its screens and widgets) out of the garbage
+    collector's reach (``gc.freeze``). The oldest generation's collections then
+    walk only what came after, not those ~60,000 objects: they took ~60 ms each,
+    every 30 or so updates of a game watched."""
+    global _heap_frozen
+    if not _heap_frozen:
+        _heap_frozen = True
+        gc.collect()
+        gc.freeze()
 
 
 FRESH_SECONDS = 1.5
@@ -429,6 +525,11 @@ class Motion:
             self._timers.append(felt.set_timer(FRESH_SECONDS, lambda: self._settle(felt, hand)))
         self._top, self._hand_number = view["top"], view["hand_number"]
         self._to_act, self._hand = view["to_act"], list(model.hand)
+
+    def forget(self) -> None:
+        """Show no motion for the next update seen (the table was not drawn for a
+        while: who played what since is not known from one view)."""
+        self._hand_number = -1
 
     def _fly(self, felt: FeltView, card: str, seat: int) -> None:
         frame = [0]

@@ -438,6 +438,9 @@ class Limits(TypedDict):
     max_empty_tables_per_address: int
     empty_table_grace_ms: int
     max_connections_per_address: int
+    min_turn_timeout_ms: NotRequired[int]
+    """The shortest turn timeout a table may have, ms (0 excepted: no timeout);
+    added in round 2."""
 
 
 class Commitment(TypedDict):
@@ -457,6 +460,16 @@ class ChatLine(TypedDict):
 class Notice(TypedDict):
     """Why the server played for a seat (§11.4)."""
 
+    kind: NoticeKind
+    seat: int
+    name: str
+
+
+class LogNotice(TypedDict):
+    """A ``notice`` of the hand so far (``state.notices``, §7.1, added in round 2):
+    the update whose first event is ``events[at]`` carried it."""
+
+    at: int
     kind: NoticeKind
     seat: int
     name: str
@@ -529,11 +542,13 @@ class ShuffleEntry(TypedDict):
 
 
 class ActionEntry(TypedDict):
-    """The data of an ``action`` log entry; ``id`` is None for a move the server made."""
+    """The data of an ``action`` log entry; ``id`` is None for a move the server
+    made; ``played_for`` (added in round 2) when it played a person's seat: why."""
 
     seat: int
     id: int | None
     action: ActionMap
+    played_for: NotRequired[NoticeKind]
 
 
 class NoData(TypedDict):
@@ -689,7 +704,8 @@ class StateMsg(TypedDict):
     """A full snapshot of the table for the receiver (§7.1); ``seat`` None for a
     spectator, ``view`` None before the first game. ``events`` (added in round 2):
     the hand in play's events so far, filtered for the receiver as an update's
-    are; ``score_sheet`` (added in round 2): a row per hand ended this game."""
+    are; ``notices`` (added in round 2): the notices of their updates;
+    ``score_sheet`` (added in round 2): a row per hand ended this game."""
 
     type: Literal[ServerMessage.STATE]
     table: TableInfo
@@ -701,6 +717,10 @@ class StateMsg(TypedDict):
     chat: list[ChatLine]
     events: list[WireEvent]
     score_sheet: list[ScoreSheetRow]
+    notices: list[LogNotice]
+    next_hand_ms: NotRequired[int]
+    """Between hands, while the game is not on hold: ms until the next deal
+    (added in round 2)."""
 
 
 class UpdateMsg(TypedDict):
@@ -715,6 +735,9 @@ class UpdateMsg(TypedDict):
     deadline_ms: int | None
     notice: NotRequired[Notice]
     commitments: NotRequired[list[Commitment]]
+    next_hand_ms: NotRequired[int]
+    """In the update that ends a hand (not the last), unless the game is on
+    hold: ms until the next deal (added in round 2)."""
 
 
 class DeadlineMsg(TypedDict):

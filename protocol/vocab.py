@@ -280,6 +280,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     TOO_MANY_EMPTY_TABLES = "too_many_empty_tables"
     BAD_RULES = "bad_rules"
+    BAD_TURN_TIMEOUT = "bad_turn_timeout"
     TABLE_FULL = "table_full"
     NAME_TAKEN = "name_taken"
     ALREADY_AT_TABLE = "already_at_table"
@@ -355,6 +356,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
         "this connection (or its address) holds as many tables nobody sits at as it may"
     ),
     ErrorCode.BAD_RULES: "an unknown rules option or a bad value",
+    ErrorCode.BAD_TURN_TIMEOUT: (
+        "the turn timeout is shorter than the server's shortest (0, no timeout, is allowed)"
+    ),
     ErrorCode.TABLE_FULL: "every seat is taken",
     ErrorCode.NAME_TAKEN: "another player at the table has that name",
     ErrorCode.ALREADY_AT_TABLE: "this connection is already seated or watching; leave first",

@@ -42,7 +42,7 @@ from craits.server.journal import Durability, Journal, JournalError, SavedTable
 from craits.server.recorder import Recorder
 from craits.server.restore import SetAside, rebuild_table, restore_tables
 from craits.server.seating import token_digest
-from craits.server.table import ABANDON_AFTER, Table, TableConfig
+from craits.server.table import ABANDON_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
 from craits.server.tls import accepting
 
 log = logging.getLogger("craits.server")
@@ -85,6 +85,10 @@ class ServerConfig:
     """Messages a connection may send at once."""
     max_errors: int = 20
     turn_timeout: float = 60.0
+    """Seconds a person has for a turn at a table that does not set its own (0: no timeout)."""
+    min_turn_timeout: float = MIN_TURN_TIMEOUT
+    """The shortest turn timeout a table may have, seconds; 0 (no timeout) is always
+    allowed (protocol §5, error ``bad_turn_timeout``)."""
     hand_pause: float = 4.0
     bot_delay: float = 0.6
     away_delay: float = 0.3

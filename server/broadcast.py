@@ -90,17 +90,21 @@ class Broadcaster:
         deadline_ms: int | None,
         notice: Notice | None,
         commitments: list[Commitment],
+        next_hand_ms: int | None = None,
     ) -> None:
         """Send each member the ``update`` numbered ``seq`` for ``moment``: its
         events and view, the turn's ``deadline_ms``, the ``notice`` if any (the
-        server played for a seat) and the shuffle ``commitments`` made since the
-        last update (protocol §6.3)."""
+        server played for a seat), the shuffle ``commitments`` made since the
+        last update (protocol §6.3) and, when a hand ended and the next is to
+        be dealt, ``next_hand_ms`` (milliseconds until then, §7.1)."""
         head: dict[str, Any] = {
             "type": _UPDATE,
             "table": self.table,
             "seq": seq,
             "deadline_ms": deadline_ms,
         }
+        if next_hand_ms is not None:
+            head["next_hand_ms"] = next_hand_ms
         if notice:
             head["notice"] = notice
         if commitments:

@@ -48,7 +48,7 @@ from craits.server.journal import (
 from craits.server.records import build_record
 from craits.server.replay import with_frames
 from craits.server.status import status_main
-from craits.server.table import ABANDON_AFTER
+from craits.server.table import ABANDON_AFTER, MIN_TURN_TIMEOUT
 from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
 from craits.server.web import (
     add_web_options,
@@ -169,7 +169,16 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="default turn timeout of new tables (default 60; 0 turns it off)",
+        help="default turn timeout of new tables (default 60; 0 turns it off; "
+        "otherwise at least --min-turn-timeout)",
+    )
+    p.add_argument(
+        "--min-turn-timeout",
+        type=float,
+        default=MIN_TURN_TIMEOUT,
+        metavar="SECONDS",
+        help="the shortest turn timeout a table may ask for; shorter ones are refused "
+        f"(bad_turn_timeout), 0 (no timeout) is always allowed (default {MIN_TURN_TIMEOUT:g})",
     )
     p.add_argument(
         "--hand-pause",
@@ -700,7 +709,12 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
         ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
-        ("turn_timeout", args.turn_timeout >= 0, "must be >= 0"),
+        ("min_turn_timeout", args.min_turn_timeout >= 0, "must be >= 0"),
+        (
+            "turn_timeout",
+            args.turn_timeout == 0 or args.turn_timeout >= max(args.min_turn_timeout, 1e-9),
+            f"must be 0 (no timeout) or at least --min-turn-timeout ({args.min_turn_timeout:g})",
+        ),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
     ]
     if args.web is not None:
@@ -731,6 +745,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         max_empty_tables_per_address=args.max_empty_tables_per_address,
         heartbeat=args.heartbeat,
         turn_timeout=args.turn_timeout,
+        min_turn_timeout=args.min_turn_timeout,
         hand_pause=args.hand_pause,
         abandon_after=args.abandon_after,
         bots=args.bots,

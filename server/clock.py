@@ -38,19 +38,24 @@ class TurnClock:
     Attributes:
         deadline: when the turn in play times out (event loop time), or None
             (no timeout: a bot's or away seat's turn, or no turn timeout).
+        next_deal: when the next hand is dealt (event loop time), between
+            hands while the clock runs; else None.
     """
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.deadline: float | None = None
+        self.next_deal: float | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._loop = asyncio.get_running_loop()
         self._bot_rng = random.Random(secrets.randbits(64))
 
     # ------------------------------------------------------------- deadline
 
-    def set_deadline(self) -> None:
-        """Start the turn's time: a person's turn, not away, with a turn timeout."""
+    def set_deadline(self, extra: float = 0.0) -> None:
+        """Start the turn's time: a person's turn, not away, with a turn timeout;
+        ``extra`` seconds more (the first turn of a hand after the first: the
+        player may still be reading the last hand's summary, protocol §11.4)."""
         table = self.table
         game = table.gamelog.game
         seat = game.to_act if game is not None else None
@@ -59,7 +64,8 @@ class TurnClock:
             self.deadline = None
             return
         s = table.seats[seat]
-        self.deadline = self._loop.time() + timeout if s.bot is None and not s.away else None
+        person = s.bot is None and not s.away
+        self.deadline = self._loop.time() + timeout + extra if person else None
 
     def refresh(self) -> None:
         """After a restart, or a wait with nobody playing, the turn in play gets
@@ -72,6 +78,13 @@ class TurnClock:
         if self.deadline is None:
             return None
         return max(0, round((self.deadline - self._loop.time()) * 1000))
+
+    def next_deal_ms(self) -> int | None:
+        """Milliseconds until the next hand is dealt (between hands, while the
+        game is not on hold), or None."""
+        if self.next_deal is None or self._timer is None:
+            return None
+        return max(0, round((self.next_deal - self._loop.time()) * 1000))
 
     # ---------------------------------------------------------------- timer
 
@@ -87,12 +100,14 @@ class TurnClock:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self.next_deal = None
         table = self.table
         game = table.gamelog.game
         if game is None or not table.moving():
             return  # on hold: no player here; the table waits for one to come back
         config = table.config
         if game.phase == Phase.HAND_OVER:
+            self.next_deal = self._loop.time() + config.hand_pause
             self._later(config.hand_pause, self._next_hand)
             return
         seat = game.to_act
@@ -164,13 +179,14 @@ class TurnClock:
             TablePaused: the journal write failed.
         """
         table = self.table
-        events = table.gamelog.act(seat, action_from_dict(choice, seat), None)
+        s = table.seats[seat]
+        first = not s.away
+        why = NoticeKind.TIMEOUT if first else NoticeKind.AWAY
+        action = action_from_dict(choice, seat)
+        events = table.gamelog.act(seat, action, None, why if timed_out else None)
         notice: Notice | None = None
         if timed_out:
-            s = table.seats[seat]
-            first = not s.away
             s.away = True
-            why = NoticeKind.TIMEOUT if first else NoticeKind.AWAY
             log.info("table %s: played for %s (%s)", table.name, s.name, why)
             if first:
                 table.broadcast_info()

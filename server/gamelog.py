@@ -95,16 +95,23 @@ class GameLog:
         self.hands.take(events)
         return events
 
-    def act(self, seat: int, action: Action, action_id: int | None) -> list[Event]:
+    def act(
+        self, seat: int, action: Action, action_id: int | None, played_for: str | None = None
+    ) -> list[Event]:
         """Apply and record ``action`` (its seat is set to ``seat``); ``action_id``
-        is the player's id for it (None: the server acted for the seat).
+        is the player's id for it (None: the server acted for the seat: a bot's
+        move, or, with ``played_for``, a person's, a
+        :class:`~craits.protocol.vocab.NoticeKind`; recorded as the entry's
+        ``played_for``, so the hand's log tells it after a restart, protocol §7.1).
 
         Raises:
             IllegalAction: the action is illegal; nothing changed.
             TablePaused: the write failed; the game is back at its last recorded state.
         """
         mine = action._replace(seat=seat)
-        entry = {"seat": seat, "id": action_id, "action": action_to_wire(mine)}
+        entry: dict[str, Any] = {"seat": seat, "id": action_id, "action": action_to_wire(mine)}
+        if played_for is not None:
+            entry["played_for"] = played_for
         return self.commit(lambda g: g.apply(mine), (LogEntryKind.ACTION, entry))
 
     def next_hand(self) -> list[Event]:
@@ -157,7 +164,7 @@ class GameLog:
                 self._failed(exc)
         if shuffles:  # a deal or a reshuffle of the discard pile (R3, R10): new commitments
             self.commitments.made(shuffles, any(type(e) is Dealt for e in events))
-        self.hands.take(events)
+        self.hands.take(events, _played_for(*entry))
         return events
 
     def abandon(self, reason: str) -> None:
@@ -223,7 +230,7 @@ class GameLog:
         hands = self.hands = HandLog()
 
         def track(kind: str, data: dict[str, Any], game: Game | None, events: list[Event]) -> None:
-            hands.take(events)
+            hands.take(events, _played_for(kind, data))
             if kind == LogEntryKind.ACTION and data.get("id") is not None:
                 answered(data["seat"], data["id"])
 
@@ -235,3 +242,12 @@ class GameLog:
         self.game = game
         self.commitments.replayed(entries)
         return game
+
+
+def _played_for(kind: str, data: dict[str, Any]) -> tuple[str, int] | None:
+    """``(notice kind, seat)`` of a log entry that is a move the server played
+    for a person's seat (its ``played_for``), else None."""
+    if kind != LogEntryKind.ACTION:
+        return None
+    why = data.get("played_for")
+    return (why, data["seat"]) if isinstance(why, str) else None

@@ -78,6 +78,7 @@ from craits.server.journal import JournalError
 from craits.server.rebuilds import RebuildBudget, budget_of, rebuilding
 from craits.server.records import build_record, iso_time
 from craits.server.replay import NoSuchHand, cached_frames, replay_page
+from craits.server.table import check_turn_timeout
 
 if TYPE_CHECKING:
     from craits.server.connection import Client
@@ -147,6 +148,7 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "max_empty_tables_per_address": cfg.max_empty_tables_per_address,
             "empty_table_grace_ms": round(cfg.empty_table_grace * 1000),
             "max_connections_per_address": cfg.max_connections_per_address,
+            "min_turn_timeout_ms": round(cfg.min_turn_timeout * 1000),
         },
     }
     client.send(welcome)
@@ -201,6 +203,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     except ValueError as exc:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
+    check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
     if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 

@@ -153,11 +153,17 @@ class Play:
         table.seq += 1
         clock = table.clock
         if not events or type(events[0]) not in _OFF_TURN:
-            clock.set_deadline()  # calls off the turn do not give the player more time
+            # calls off the turn do not give the player more time; the first turn
+            # of a hand after the first gets the pause between hands on top
+            # (the player may still be reading the summary, protocol §11.4)
+            dealt = game.hand_number > 1 and any(type(e) is Dealt for e in events)
+            clock.set_deadline(table.config.hand_pause if dealt else 0.0)
         fresh = table.gamelog.commitments.take_fresh()
         moment = Moment(game, events)
-        table.broadcaster.update(moment, table.seq, clock.deadline_ms(), notice, fresh)
         ended = _log_events(table.name, table.seats, events)
+        pause = table.config.hand_pause if ended is not None and not ended.game_over else None
+        next_ms = round(pause * 1000) if pause is not None and table.moving() else None
+        table.broadcaster.update(moment, table.seq, clock.deadline_ms(), notice, fresh, next_ms)
         if ended is not None:
             if ended.game_over:
                 table.become(TableState.FINISHED)

@@ -8,7 +8,8 @@ A game's log is a list of entries ``(kind, data)``:
   the game made (the cut decks, each deal, each reshuffle of the discard pile,
   RULES.md R2, R3, R10), written before the entry that made it;
 - ``("start", {})`` — the game starts: the cut, then hand 1 (R2);
-- ``("action", {"seat": s, "id": id or null, "action": {...}})`` — an accepted action;
+- ``("action", {"seat": s, "id": id or null, "action": {...}})`` — an accepted action
+  (with ``"played_for": "timeout" | "away"`` when the server played a person's seat);
 - ``("next_hand", {})`` — the next hand is dealt (R2).
 """
 

@@ -44,7 +44,7 @@ from craits.server.clock import AbandonClock, TurnClock
 from craits.server.engine import Event, Game, Rules, view
 from craits.server.fairness import RecordingShuffle
 from craits.server.gamelog import GameLog
-from craits.server.interfaces import Lobby, Member, TableJournal, TablePaused
+from craits.server.interfaces import Lobby, Member, TableError, TableJournal, TablePaused
 from craits.server.journal import JournalError
 from craits.server.membership import Membership
 from craits.server.play import Play
@@ -74,6 +74,29 @@ ABANDON_AFTER = 1800.0
 """Seconds a table with a game may go with no person connected at its seats
 before the game ends as abandoned and the table closes (protocol §11.1;
 ``craits-server --abandon-after``)."""
+
+MIN_TURN_TIMEOUT = 10.0
+"""The shortest turn timeout a table may have by default, seconds (0, no
+timeout, is always allowed): a shorter one marks people away before they
+can read the table (protocol §5; ``craits-server --min-turn-timeout``)."""
+
+
+def check_turn_timeout(least: float, turn_timeout_ms: int | None) -> None:
+    """Refuse a ``create_table.turn_timeout_ms`` shorter than ``least`` seconds,
+    the server's shortest (0, no timeout, and None, the server's default, pass;
+    protocol §5).
+
+    Raises:
+        TableError: ``bad_turn_timeout``.
+    """
+    ms = round(least * 1000)
+    if turn_timeout_ms is None or turn_timeout_ms == 0 or turn_timeout_ms >= ms:
+        return
+    raise TableError(
+        ErrorCode.BAD_TURN_TIMEOUT,
+        f"turn_timeout_ms {turn_timeout_ms} is too short: the shortest turn at "
+        f"this server is {least:g} s ({ms} ms); 0 means no timeout",
+    )
 
 
 @dataclass
@@ -260,7 +283,7 @@ class Table:
     def snapshot(self, seat: int | None) -> StateMsg:
         """The full ``state`` message for ``seat`` (None: a spectator), filtered by the engine."""
         game = self.gamelog.game
-        return {
+        state: StateMsg = {
             "type": ServerMessage.STATE,
             "table": self.info(),
             "seat": seat,
@@ -271,7 +294,11 @@ class Table:
             "chat": list(self.chat.lines),
             "events": cast(list[WireEvent], self.gamelog.hands.events_for(seat)),
             "score_sheet": cast(list[ScoreSheetRow], self.gamelog.hands.score_sheet()),
+            "notices": self.gamelog.hands.notices([s.name for s in self.seats]),
         }
+        if self.clock.next_deal_ms() is not None:  # between hands (protocol §7.1)
+            state["next_hand_ms"] = cast(int, self.clock.next_deal_ms())
+        return state
 
     def persist(self) -> None:
         """Write the table's row to the journal (seats with token digests only).

@@ -42,6 +42,7 @@ def config(tmp_path: Path) -> ServerConfig:
         hello_timeout=1.0,
         frame_timeout=1.0,
         turn_timeout=0.0,
+        min_turn_timeout=0.0,  # a table here times out in 0.1 s
         hand_pause=0.01,
         bot_delay=0.0,
         away_delay=0.0,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -56,7 +55,7 @@ def shown(app: ReplayApp) -> str:
 
 def felt_text(app: ReplayApp) -> str:
     felt = app.screen.query_one(FeltView)
-    return "\n".join("".join(text for text, _ in row) for row in felt._runs)
+    return felt.text()
 
 
 def log_lines(app: ReplayApp) -> list[str]:
@@ -293,7 +292,7 @@ async def test_a_game_fetched_from_its_server_is_the_exported_one_with_its_frame
 
 
 async def test_a_fetch_waits_while_the_server_is_busy_rebuilding_games(
-    watched: WatchedGame, caplog: pytest.LogCaptureFixture
+    watched: WatchedGame,
 ) -> None:
     """A server whose time for rebuilding games is spent answers
     ``records_busy`` with the seconds to wait (protocol §7.3): the client waits
@@ -302,10 +301,10 @@ async def test_a_fetch_waits_while_the_server_is_busy_rebuilding_games(
     srv = Server(busy)
     await srv.start()
     try:
-        with caplog.at_level(logging.INFO, logger="craits.client.replayfetch"):
-            record = await fetch_record("127.0.0.1", srv.port, "Rae", 1, timeout=60)
+        waits: list[float] = []
+        record = await fetch_record("127.0.0.1", srv.port, "Rae", 1, 60, on_busy=waits.append)
         assert record == watched.record
-        assert "busy rebuilding games: asking again in" in caplog.text
+        assert waits and all(0 < wait <= 60 for wait in waits), waits
     finally:
         await srv.stop()
 

@@ -21,7 +21,7 @@ from craits.client.dialogs import CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
 from tests.client.conftest import (
     deal_order,
@@ -182,7 +182,7 @@ async def test_screenshot_the_end_of_a_game(server: Any, make_app: Any) -> None:
             await pilot.press("n")
             await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="form")
             app.screen.query_one("#table-name", Input).value = "mine"
-            app.screen.query_one("#timeout", Input).value = "0"
+            app.screen.query_one("#timeout", Select).value = 0
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
             table = server.tables["mine"]

@@ -13,7 +13,7 @@ from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
 from craits.protocol.client import Connection
-from textual.widgets import Checkbox, Input
+from textual.widgets import Checkbox, Input, Select
 
 from tests.client.conftest import (
     deal_order,
@@ -149,7 +149,7 @@ async def test_hand_end_summary(server: Any, connect: Any, make_app: Any, monkey
             assert app.style.label(card) in text
         # the next hand is dealt meanwhile; the summary stays until closed
         await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2")
-        await wait_text(pilot, app, "The next hand is dealt")
+        await wait_text(pilot, app, "Hand 2 is dealt: Ben to play — Enter: back to the table")
         monkeypatch.setattr(summary, "GRACE", 0.0)
         await pilot.press("enter")
         await wait_for(pilot, lambda: on_table(app), what="back to the table")
@@ -168,7 +168,7 @@ async def test_create_add_bot_game_over_and_new_game(
         dialog = app.screen
         dialog.query_one("#table-name", Input).value = "mine"
         dialog.query_one("#opt-short_game", Checkbox).value = True
-        dialog.query_one("#timeout", Input).value = "0"
+        dialog.query_one("#timeout", Select).value = 0
         text = await wait_text(pilot, app, "Short game")
         assert "Short game" in text and "Face cards" in text
         await pilot.press("ctrl+s")

@@ -332,7 +332,7 @@ async def end_the_first_hand(pilot: Any, server: Any, app: Any) -> None:
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="the summary")
     await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2 dealt")
-    await wait_text(pilot, app, "The next hand is dealt")
+    await wait_text(pilot, app, "Hand 2 is dealt: Ben to play")
 
 
 @pytest.mark.parametrize("ascii", [False, True], ids=["themes", "ascii"])

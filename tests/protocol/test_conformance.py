@@ -100,6 +100,7 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         # machine): two silent heartbeats of 5 s dropped her (§4.2)
         heartbeat=60.0,
         turn_timeout=0.0,
+        min_turn_timeout=0.0,  # its clock table times out in 0.8 s
         hand_pause=0.01,
         bot_delay=0.0,
         away_delay=0.5,

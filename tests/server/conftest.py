@@ -86,6 +86,7 @@ def config() -> ServerConfig:
         hello_timeout=1.0,
         frame_timeout=1.0,
         turn_timeout=0.0,
+        min_turn_timeout=0.0,  # tests time turns out in a fraction of a second
         hand_pause=0.01,
         bot_delay=0.0,
         away_delay=0.0,

@@ -1,0 +1,175 @@
+"""What an update costs, counted rather than timed (issue 13, "Cost"): the rows
+Textual asks a widget to paint again. A new line of the game log paints the
+log once (a deferred scroll painted it twice), and only the new row while the
+log is not full; the drawn table paints only the rows that changed, none when
+nothing did; the table under a dialog is not painted until it is back on top.
+
+Each count is of ``render_line`` calls: Textual calls it for a row of the
+widget only when that row is to be painted again."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from craits.client.cards import CardStyle
+from craits.client.dialogs import RulesScreen
+from craits.client.table import TableScreen
+from craits.client.tableview import MiddleView, SeatView, Side
+from craits.client.widgets import FeltView, HandView, WrappedLog
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.strip import Strip
+
+from tests.client.conftest import deal_order, script, wait_for
+from tests.client.test_table import ANA, BEN
+from tests.server.conftest import play_until, settle
+
+
+class CountedLog(WrappedLog):
+    """The game log, counting the rows it is asked to paint."""
+
+    painted = 0
+
+    def render_line(self, y: int) -> Strip:
+        self.painted += 1
+        return super().render_line(y)
+
+
+class CountedFelt(FeltView):
+    """The drawn table, counting the rows it is asked to paint."""
+
+    painted = 0
+
+    def render_line(self, y: int) -> Strip:
+        self.painted += 1
+        return super().render_line(y)
+
+
+class Bench(App[None]):
+    """A log ten rows high and a table beside it."""
+
+    CSS = """
+    Screen { layout: horizontal; }
+    CountedLog { width: 40; height: 10; scrollbar-size-vertical: 0; }
+    CountedFelt { width: 75; height: 28; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield CountedLog(indent=2)
+        yield CountedFelt(CardStyle())
+
+
+def spy(widget: Any, counts: dict[str, int], name: str) -> None:
+    """Count in ``counts[name]`` the rows ``widget`` is asked to paint."""
+    render_line = widget.render_line
+
+    def counted(y: int) -> Strip:
+        counts[name] += 1
+        return render_line(y)
+
+    widget.render_line = counted
+
+
+def seats(cards: list[int]) -> list[SeatView]:
+    """Four seats around the table, seat 1 to act, holding ``cards``."""
+    sides = [Side.BOTTOM, Side.LEFT, Side.TOP, Side.RIGHT]
+    return [
+        SeatView(s, side, f"P{s}", to_act=s == 1, cards=n, score=3 * s)
+        for s, (side, n) in enumerate(zip(sides, cards, strict=True))
+    ]
+
+
+async def test_a_new_log_line_paints_the_log_once() -> None:
+    app = Bench()
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.query_one(CountedLog)
+        for i in range(5):
+            log.add(Text(f"line {i}"))
+        await pilot.pause()
+        # not full yet: only the new row is painted
+        log.painted = 0
+        log.add(Text("line 5"))
+        await pilot.pause()
+        assert log.painted == 1
+        # full: every row shows another line now, and is painted once (not twice)
+        for i in range(6, 20):
+            log.add(Text(f"line {i}"))
+        await pilot.pause()
+        log.painted = 0
+        log.add(Text("line 20"))
+        await pilot.pause()
+        await pilot.pause()
+        assert log.painted == log.size.height == 10
+        assert log.scroll_offset.y == log.max_scroll_y  # the newest line in sight
+        assert log.render_line(log.size.height - 1).text.strip() == "line 20"
+
+
+async def test_the_table_paints_only_the_rows_that_changed() -> None:
+    app = Bench()
+    async with app.run_test(size=(120, 30)) as pilot:
+        felt = app.query_one(CountedFelt)
+        middle = MiddleView(top="7H", stock=20, discard=3)
+        felt.show(seats([5, 6, 7, 8]), middle)
+        await pilot.pause()
+        # the same table again: nothing is painted
+        felt.painted = 0
+        felt.show(seats([5, 6, 7, 8]), MiddleView(top="7H", stock=20, discard=3))
+        await pilot.pause()
+        assert felt.painted == 0
+        # one seat draws a card: the row of its count, and nothing else
+        felt.show(seats([5, 7, 7, 8]), middle)
+        await pilot.pause()
+        assert felt.painted == 1
+        assert "7 cards" in felt.render_line(felt.plan.seats[1].y + 1).text if felt.plan else False
+
+
+async def test_the_table_under_a_dialog_is_painted_when_back_on_top(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t1", "seats": 2})
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
+    await ben.expect("joined")
+    script(server.tables["t1"], ["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    ana = await connect("Ana")
+    await ana.send({"type": "join", "table": "t1", "name": "Ana"})
+    await ana.expect("joined")
+    players = [ben, ana]
+    await settle(players, 1)
+    app = make_app("Watcher", spectate="t1")
+    app.animation_level = "none"  # no card sliding in: one paint per change
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
+        await pilot.pause(0.05)
+        table = app.screen
+        felt = table.query_one(FeltView)
+        hand = table.query_one(HandView)
+        painted = {"felt": 0, "hand": 0}
+        spy(felt, painted, "felt")
+        spy(hand, painted, "hand")
+        # a move: the watcher's hand (a note) is not painted again, the table in part
+        await play_until(players, lambda: False, random.Random(3), max_steps=1)
+        await wait_for(pilot, lambda: app.model.seq == ben.seq, what="the move")
+        await pilot.pause(0.05)
+        assert painted["hand"] == 0
+        assert 0 < painted["felt"] < felt.size.height
+        shown = list(felt.seats)
+        painted["felt"] = 0
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), what="the rules")
+        # a move under the rules page: the session has it, the table is not drawn again
+        await play_until(players, lambda: False, random.Random(4), max_steps=1)
+        await wait_for(pilot, lambda: app.model.seq == ben.seq, what="the move")
+        await pilot.pause(0.05)
+        counts = [s.cards for s in shown]
+        assert app.model.view["hand_sizes"] != counts
+        assert [s.cards for s in felt.seats] == counts
+        assert painted["felt"] == 0
+        # back on top: drawn as it is now
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is table, what="the table")
+        await pilot.pause(0.05)
+        cards = {s.seat: s.cards for s in felt.seats}
+        assert [cards[seat] for seat in range(2)] == app.model.view["hand_sizes"]
