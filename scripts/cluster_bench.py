@@ -472,6 +472,8 @@ async def lobby_latency(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                     return
 
         async def step(request: dict[str, Any], answer: str, kind: str, name: str) -> None:
+            if args.lobby_gap > 0:  # apart: each change alone in its coalescing window
+                await asyncio.sleep(args.lobby_gap)
             t = time.perf_counter()
             await ana.send(request)
             watcher = asyncio.create_task(seen(kind, name, t))
@@ -706,6 +708,13 @@ def main() -> None:
     p.add_argument("--duration", type=float, default=10.0, help="seconds a window (default 10)")
     p.add_argument("--warmup", type=float, default=2.0, help="seconds before measuring")
     p.add_argument("--lobby-rounds", type=int, default=100, help="lobby changes x3 (default 100)")
+    p.add_argument(
+        "--lobby-gap",
+        type=float,
+        default=0.0,
+        help="seconds between lobby changes (default 0: back to back, so each waits for "
+        "the 50 ms window the nodes coalesce lobby changes in; 0.1: each change alone)",
+    )
     p.add_argument("--lobby-tables", type=int, default=1000, help="tables for the memory")
     p.add_argument("--lobby-watchers", type=int, default=20, help="more lobby watchers on A")
     p.add_argument(
