@@ -21,6 +21,7 @@ from craits.protocol.client import Connection
 from craits.protocol.redirect import request
 from craits.server.cluster.drain import node_states
 from craits.server.cluster.workers import find_redis
+from redis.exceptions import RedisError
 
 from tests.cluster.conftest import RedisProcess
 from tests.server.processes import SERVER, free_port, stop_server
@@ -29,7 +30,9 @@ FAST = ("--cluster-heartbeat", "0.25", "--rate", "100000", "--burst", "100000")
 
 
 async def start_workers(port: int, *extra: str) -> asyncio.subprocess.Process:
-    """A ``craits-server --workers 2`` on ``port``; returns once the port answers.
+    """A ``craits-server --workers 2`` on ``port``; returns once the port answers
+    and both workers are in the cluster (a worker joins after it has bound the
+    shared port: until then every connection reaches the other one).
 
     Raises:
         OSError: it did not within 20 s, or it exited.
@@ -46,11 +49,33 @@ async def start_workers(port: int, *extra: str) -> asyncio.subprocess.Process:
         try:
             _, w = await asyncio.open_connection("127.0.0.1", port)
             w.close()
-            return proc
+            break
         except OSError:
             if time.monotonic() > deadline or proc.returncode is not None:
                 raise
             await asyncio.sleep(0.1)
+    while await workers_up(proc.pid) < 2:
+        if time.monotonic() > deadline or proc.returncode is not None:
+            raise OSError("the two workers did not both join their cluster within 20 s")
+        await asyncio.sleep(0.1)
+    return proc
+
+
+async def workers_up(pid: int) -> int:
+    """How many nodes of the supervisor ``pid``'s cluster are up (its workers
+    name the cluster's Redis on their command lines)."""
+    urls = {
+        line[line.index("--cluster") + 1]
+        for line in children(pid)
+        if "--cluster" in line and "craits.server.cli" in " ".join(line)
+    }
+    if not urls:
+        return 0
+    try:
+        states = await node_states(urls.pop())
+    except (RedisError, OSError):
+        return 0
+    return sum(1 for state in states if not state.get("down"))
 
 
 async def stop_workers(proc: asyncio.subprocess.Process) -> None:
