@@ -2,6 +2,6 @@
 
 import sys
 
-from craits.server.cli import main
+from .cli import main
 
 sys.exit(main())

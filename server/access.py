@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from craits.protocol.vocab import ErrorCode
-from craits.server.interfaces import TableError
+
+from .interfaces import TableError
 
 KICKED_MESSAGE = "the creator of table {name!r} removed you from it"
 """What a removed person is told, in plain words (error ``kicked``)."""

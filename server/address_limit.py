@@ -34,7 +34,8 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from craits.protocol.vocab import ErrorCode
-from craits.server.empty_tables import address_key
+
+from .empty_tables import address_key
 
 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64
 """Connections one address may hold at once by default: far more than one

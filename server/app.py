@@ -25,25 +25,26 @@ from typing import TypeVarTuple
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
-from craits.server import logs
-from craits.server.access import RevokedTokens, WrongCodes, new_invite_code
-from craits.server.address_limit import (
+
+from . import logs
+from .access import RevokedTokens, WrongCodes, new_invite_code
+from .address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
     TrustedRelays,
 )
-from craits.server.cluster.registry import ClusterNode
-from craits.server.cluster.start import start_node
-from craits.server.connection import Client
-from craits.server.empty_tables import PRACTICE, EmptyTables
-from craits.server.engine import Rules
-from craits.server.interfaces import Lobby, TableError
-from craits.server.journal import Durability, Journal, JournalError, SavedTable
-from craits.server.recorder import Recorder
-from craits.server.restore import SetAside, rebuild_table, restore_tables
-from craits.server.seating import token_digest
-from craits.server.table import ABANDON_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
-from craits.server.tls import accepting
+from .cluster.registry import ClusterNode
+from .cluster.start import start_node
+from .connection import Client
+from .empty_tables import PRACTICE, EmptyTables
+from .engine import Rules
+from .interfaces import Lobby, TableError
+from .journal import Durability, Journal, JournalError, SavedTable
+from .recorder import Recorder
+from .restore import SetAside, rebuild_table, restore_tables
+from .seating import token_digest
+from .table import ABANDON_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
+from .tls import accepting
 
 log = logging.getLogger("craits.server")
 

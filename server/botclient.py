@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sys
 
-from craits.server.bots.cli import build_parser, main, run
-from craits.server.bots.client import (
+from .bots.cli import build_parser, main, run
+from .bots.client import (
     FATAL_CODES,
     IDLESS_ACT_CODES,
     MAX_REFUSALS,

@@ -16,8 +16,9 @@ from typing import Any
 from craits.protocol import wire
 from craits.protocol.types import Commitment, ErrorMsg, Notice, ServerMsg, TableClosedMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
-from craits.server.engine import Moment
-from craits.server.seating import Seating
+
+from .engine import Moment
+from .seating import Seating
 
 _UPDATE = ServerMessage.UPDATE.value  # a plain str: packed on every move
 _EVENTS_KEY = wire.pack("events")

@@ -16,15 +16,15 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from craits.server.access import RevokedTokens
-from craits.server.fairness import verify_record
-from craits.server.journal import JournalError, JournalReader
-from craits.server.records import build_record
-from craits.server.restore import rebuild_table
-from craits.server.table import TableConfig
+from .access import RevokedTokens
+from .fairness import verify_record
+from .journal import JournalError, JournalReader
+from .records import build_record
+from .restore import rebuild_table
+from .table import TableConfig
 
 if TYPE_CHECKING:
-    from craits.server.table import Table
+    from .table import Table
 
 INTEGRITY_LINES = 20
 """At most this many of ``integrity_check``'s findings are reported."""

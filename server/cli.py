@@ -26,31 +26,33 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.release import version
 from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
-from craits.server import config as settings
-from craits.server import logs, metrics
-from craits.server.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
-from craits.server.app import Server, ServerConfig
-from craits.server.check import check_journal
-from craits.server.cluster.drain import Drain, drain_main
-from craits.server.cluster.options import (
+from platformdirs import user_data_dir
+
+from . import config as settings
+from . import logs, metrics
+from .address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
+from .app import Server, ServerConfig
+from .check import check_journal
+from .cluster.drain import Drain, drain_main
+from .cluster.options import (
     add_cluster_options,
     cluster_config,
     cluster_problem,
     run_workers,
 )
-from craits.server.journal import (
+from .journal import (
     Durability,
     JournalDamaged,
     JournalError,
     JournalReader,
     JournalUnwritable,
 )
-from craits.server.records import build_record
-from craits.server.replay import with_frames
-from craits.server.status import status_main
-from craits.server.table import ABANDON_AFTER, MIN_TURN_TIMEOUT
-from craits.server.tls import TlsSetupError, certificate_fingerprint, load_context
-from craits.server.web import (
+from .records import build_record
+from .replay import with_frames
+from .status import status_main
+from .table import ABANDON_AFTER, MIN_TURN_TIMEOUT
+from .tls import TlsSetupError, certificate_fingerprint, load_context
+from .web import (
     add_web_options,
     game_address,
     start_web,
@@ -59,7 +61,6 @@ from craits.server.web import (
     web_relays,
     web_url,
 )
-from platformdirs import user_data_dir
 
 EXIT_FAILED = 1
 """The status of a server that could not start (the address is taken, another

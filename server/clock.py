@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import Notice
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, AbandonReason, NoticeKind, Phase, TableState
-from craits.server import bots, logs
-from craits.server.engine import IllegalAction, action_from_dict, view
-from craits.server.interfaces import TablePaused
+
+from . import bots, logs
+from .engine import IllegalAction, action_from_dict, view
+from .interfaces import TablePaused
 
 if TYPE_CHECKING:
-    from craits.server.table import Table
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

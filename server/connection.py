@@ -38,13 +38,14 @@ from craits.protocol import (
 )
 from craits.protocol.types import ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
-from craits.server import handlers, logs, metrics
-from craits.server.empty_tables import address_key
-from craits.server.interfaces import TableError
+
+from . import handlers, logs, metrics
+from .empty_tables import address_key
+from .interfaces import TableError
 
 if TYPE_CHECKING:
-    from craits.server.app import Server
-    from craits.server.table import Table
+    from .app import Server
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

@@ -21,16 +21,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from craits.protocol.vocab import ErrorCode
-from craits.server import logs
-from craits.server.interfaces import TableError
+
+from . import logs
+from .interfaces import TableError
 
 PRACTICE = "practice"
 """The name of the table ``craits-server --bots`` opens."""
 
 if TYPE_CHECKING:
-    from craits.server.app import Server
-    from craits.server.connection import Client
-    from craits.server.table import Table
+    from .app import Server
+    from .connection import Client
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

@@ -22,8 +22,9 @@ from typing import Any, Protocol
 
 from craits.protocol.types import Commitment
 from craits.protocol.vocab import AbandonReason, LogEntryKind
-from craits.server.engine import Rules
-from craits.server.records import RECORD_FORMAT, Entry, build_record
+
+from .engine import Rules
+from .records import RECORD_FORMAT, Entry, build_record
 
 Shuffle = dict[str, Any]
 """One recorded shuffle: ``{"order": [card codes], "salt": hex, "sha256": hex}``."""

@@ -19,13 +19,14 @@ from typing import Any, NoReturn
 
 from craits.protocol.actions import Action, action_to_wire
 from craits.protocol.vocab import LogEntryKind, Phase
-from craits.server.engine import Event, Game, IllegalAction, Rules, event_to_dict
-from craits.server.engine.events import Dealt
-from craits.server.fairness import HandCommitments, RecordingShuffle, shuffle_entries
-from craits.server.handlog import HandLog
-from craits.server.interfaces import TableJournal, TablePaused
-from craits.server.journal import JournalError
-from craits.server.records import Entry, replay
+
+from .engine import Event, Game, IllegalAction, Rules, event_to_dict
+from .engine.events import Dealt
+from .fairness import HandCommitments, RecordingShuffle, shuffle_entries
+from .handlog import HandLog
+from .interfaces import TableJournal, TablePaused
+from .journal import JournalError
+from .records import Entry, replay
 
 log = logging.getLogger("craits.server")
 

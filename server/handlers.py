@@ -63,26 +63,27 @@ from craits.protocol.vocab import (
     ErrorCode,
     ServerMessage,
 )
-from craits.server import metrics
-from craits.server.cluster.drain import refuse_new_game
-from craits.server.cluster.hooks import (
+
+from . import metrics
+from .cluster.drain import refuse_new_game
+from .cluster.hooks import (
     claim_name,
     place_table,
     redirect_resume,
     redirect_table,
     remote_tables,
 )
-from craits.server.engine import Rules
-from craits.server.interfaces import TableError
-from craits.server.journal import JournalError
-from craits.server.rebuilds import RebuildBudget, budget_of, rebuilding
-from craits.server.records import build_record, iso_time
-from craits.server.replay import NoSuchHand, cached_frames, replay_page
-from craits.server.table import check_turn_timeout
+from .engine import Rules
+from .interfaces import TableError
+from .journal import JournalError
+from .rebuilds import RebuildBudget, budget_of, rebuilding
+from .records import build_record, iso_time
+from .replay import NoSuchHand, cached_frames, replay_page
+from .table import check_turn_timeout
 
 if TYPE_CHECKING:
-    from craits.server.connection import Client
-    from craits.server.table import Table
+    from .connection import Client
+    from .table import Table
 
 Handler = Callable[["Client", CheckedClientMsg], None]
 """What answers one message: a function of the connection and the message."""

@@ -18,8 +18,9 @@ from typing import Any
 
 from craits.protocol.types import LogNotice
 from craits.protocol.vocab import NoticeKind
-from craits.server.engine import Event, HandEnded, events_for, score_sheet_row
-from craits.server.engine.events import Cut, Dealt
+
+from .engine import Event, HandEnded, events_for, score_sheet_row
+from .engine.events import Cut, Dealt
 
 HAND_EVENTS_MAX = 1000
 """Events of the hand in play kept (the latest; a longer hand drops its earliest).

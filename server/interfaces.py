@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from craits.protocol.types import ServerMsg
 from craits.protocol.vocab import ErrorCode
-from craits.server.records import Entry
+
+from .records import Entry
 
 if TYPE_CHECKING:
-    from craits.server.access import RevokedTokens
-    from craits.server.table import Table
+    from .access import RevokedTokens
+    from .table import Table
 
 
 class Member(Protocol):

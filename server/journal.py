@@ -45,12 +45,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from craits.server.journalfile import Durability as Durability
-from craits.server.journalfile import JournalDamaged as JournalDamaged
-from craits.server.journalfile import JournalError as JournalError
-from craits.server.journalfile import JournalLocked as JournalLocked
-from craits.server.journalfile import JournalUnwritable as JournalUnwritable
-from craits.server.journalfile import as_journal_error, claim, open_for_writing, release
+from .journalfile import Durability as Durability
+from .journalfile import JournalDamaged as JournalDamaged
+from .journalfile import JournalError as JournalError
+from .journalfile import JournalLocked as JournalLocked
+from .journalfile import JournalUnwritable as JournalUnwritable
+from .journalfile import as_journal_error, claim, open_for_writing, release
 
 log = logging.getLogger("craits.server")
 

@@ -11,11 +11,12 @@ import logging
 from typing import TYPE_CHECKING
 
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
-from craits.server import bots
-from craits.server.interfaces import Member, TableError
+
+from . import bots
+from .interfaces import Member, TableError
 
 if TYPE_CHECKING:
-    from craits.server.table import Table
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 from craits.protocol.actions import Action
 from craits.protocol.types import ErrorMsg, Notice, OkMsg
 from craits.protocol.vocab import ErrorCode, Phase, ServerMessage, TableState
-from craits.server.engine import Event, IllegalAction, Moment
-from craits.server.engine.events import Announced, Dealt, HandEnded, IdiotCalled
-from craits.server.interfaces import Member, TableError
-from craits.server.seating import Seat
+
+from .engine import Event, IllegalAction, Moment
+from .engine.events import Announced, Dealt, HandEnded, IdiotCalled
+from .interfaces import Member, TableError
+from .seating import Seat
 
 if TYPE_CHECKING:
-    from craits.server.table import Table
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import InviteMsg, TableInfo
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
-from craits.server.access import KICKED_MESSAGE, Access, Bar
-from craits.server.interfaces import Member, TableError
+
+from .access import KICKED_MESSAGE, Access, Bar
+from .interfaces import Member, TableError
 
 if TYPE_CHECKING:
-    from craits.server.seating import Seat
-    from craits.server.table import Table
+    from .seating import Seat
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

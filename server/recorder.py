@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 from craits.protocol.types import ErrorMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
-from craits.server import metrics
-from craits.server.journal import Journal, WriteFailure
+
+from . import metrics
+from .journal import Journal, WriteFailure
 
 if TYPE_CHECKING:
-    from craits.server.app import Server
-    from craits.server.table import Table
+    from .app import Server
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

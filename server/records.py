@@ -20,8 +20,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from craits.protocol.vocab import EventKind, LogEntryKind, Phase
-from craits.server.engine import Event, Game, Rules, action_from_dict, event_to_dict
-from craits.server.engine.shuffles import ScriptedShuffle
+
+from .engine import Event, Game, Rules, action_from_dict, event_to_dict
+from .engine.shuffles import ScriptedShuffle
 
 Entry = tuple[str, dict[str, Any]]
 """One entry of a game's log: ``(kind, data)``, ``kind`` a

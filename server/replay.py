@@ -22,9 +22,9 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from craits.protocol.vocab import LogEntryKind, ServerMessage
-from craits.server.engine import Event, Game, Play, Rules, event_to_dict, view
-from craits.server.engine.events import ShufflePenalty
 
+from .engine import Event, Game, Play, Rules, event_to_dict, view
+from .engine.events import ShufflePenalty
 from .rebuilds import RebuildBudget, rebuilding
 from .records import Entry, replay
 

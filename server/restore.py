@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from craits.protocol.vocab import ErrorCode
-from craits.server.engine import Rules
-from craits.server.interfaces import Lobby, TableError, TableJournal
-from craits.server.journal import SavedTable
-from craits.server.table import Table, TableConfig
+
+from .engine import Rules
+from .interfaces import Lobby, TableError, TableJournal
+from .journal import SavedTable
+from .table import Table, TableConfig
 
 log = logging.getLogger("craits.server")
 

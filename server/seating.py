@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import ErrorMsg, OkMsg, SeatInfo
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
-from craits.server.cluster.tokens import new_token
-from craits.server.interfaces import Lobby, Member, TableError
+
+from .cluster.tokens import new_token
+from .interfaces import Lobby, Member, TableError
 
 if TYPE_CHECKING:
-    from craits.server.table import Table
+    from .table import Table
 
 log = logging.getLogger("craits.server")
 

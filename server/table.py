@@ -39,20 +39,21 @@ from craits.protocol.types import (
     WireEvent,
 )
 from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
-from craits.server.broadcast import Broadcaster
-from craits.server.clock import AbandonClock, TurnClock
-from craits.server.engine import Event, Game, Rules, view
-from craits.server.fairness import RecordingShuffle
-from craits.server.gamelog import GameLog
-from craits.server.interfaces import Lobby, Member, TableError, TableJournal, TablePaused
-from craits.server.journal import JournalError
-from craits.server.membership import Membership
-from craits.server.play import Play
-from craits.server.powers import Powers
-from craits.server.seating import Seat, Seating
+
+from .broadcast import Broadcaster
+from .clock import AbandonClock, TurnClock
+from .engine import Event, Game, Rules, view
+from .fairness import RecordingShuffle
+from .gamelog import GameLog
+from .interfaces import Lobby, Member, TableError, TableJournal, TablePaused
+from .journal import JournalError
+from .membership import Membership
+from .play import Play
+from .powers import Powers
+from .seating import Seat, Seating
 
 if TYPE_CHECKING:
-    from craits.server.journal import SavedTable
+    from .journal import SavedTable
 
 log = logging.getLogger("craits.server")
 

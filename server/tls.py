@@ -26,10 +26,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from craits.protocol.tls import MIN_VERSION, Held, fingerprint
-from craits.server.connection import Client, bound_buffers
+
+from .connection import Client, bound_buffers
 
 if TYPE_CHECKING:
-    from craits.server.app import Server
+    from .app import Server
 
 log = logging.getLogger("craits.server")
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from craits.protocol.vocab import ActionKind, Phase
-from craits.server.engine import (
+
+from .engine import (
     Game,
     HandEnded,
     IllegalAction,
@@ -28,7 +29,7 @@ from craits.server.engine import (
     cut_dealer,
     score_cards,
 )
-from craits.server.engine.cards import is_card, is_suit
+from .engine.cards import is_card, is_suit
 
 # ----------------------------------------------------------------- positions
 

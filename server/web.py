@@ -20,7 +20,7 @@ import socket
 import sys
 from collections.abc import Sequence
 
-from craits.server.address_limit import LOOPBACK_RELAYS, relay_setting
+from .address_limit import LOOPBACK_RELAYS, relay_setting
 
 WEB_COMMAND = [sys.executable, "-m", "craits.client.web"]
 """``craits-web``, as this interpreter runs it."""

@@ -23,14 +23,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.vocab import ErrorCode
-from craits.server.cluster.aio import stop_if_cancelled
-from craits.server.cluster.registry import NODES, PREFIX, node_key
-from craits.server.interfaces import TableError
+
+from ..interfaces import TableError
+from .aio import stop_if_cancelled
+from .registry import NODES, PREFIX, node_key
 
 if TYPE_CHECKING:
-    from craits.server.app import Server
-    from craits.server.connection import Client
     from redis.asyncio import Redis
+
+    from ..app import Server
+    from ..connection import Client
 
 log = logging.getLogger("craits.server.cluster")
 
@@ -278,9 +280,9 @@ async def wait_gone(url: str, address: str, every: float = 0.5) -> None:
 
 def _defaults(args: argparse.Namespace) -> tuple[str | None, list[str]]:
     """The Redis and nodes the command is about: its options, else the server's settings."""
-    from craits.server import config as settings
-    from craits.server.cli import build_parser
-    from craits.server.cluster.start import advertised
+    from .. import config as settings
+    from ..cli import build_parser
+    from .start import advertised
 
     server = settings.resolve(
         build_parser(), [] if args.config is None else ["--config", args.config]

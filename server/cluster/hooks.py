@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING
 
 from craits.protocol.types import RedirectMsg, TableInfo
 from craits.protocol.vocab import ErrorCode, ServerMessage
-from craits.server.cluster.placement import place
-from craits.server.cluster.tokens import token_tag
-from craits.server.interfaces import TableError
+
+from ..interfaces import TableError
+from .placement import place
+from .tokens import token_tag
 
 if TYPE_CHECKING:
-    from craits.server.app import Server
-    from craits.server.cluster.registry import ClusterNode
-    from craits.server.connection import Client
+    from ..app import Server
+    from ..connection import Client
+    from .registry import ClusterNode
 
 log = logging.getLogger("craits.server.cluster")
 

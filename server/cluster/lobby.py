@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from craits.protocol.types import TableInfo
-from craits.server.cluster.tokens import table_tag
+
+from .tokens import table_tag
 
 
 @dataclass

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from craits.protocol.address import parse_target
-from craits.server.cluster.start import advertised
-from craits.server.cluster.workers import Plan, find_redis, supervise
+
+from .start import advertised
+from .workers import Plan, find_redis, supervise
 
 INSTALL = "the redis package: pip install 'craits[cluster]'"
 
@@ -106,12 +107,12 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
 
 def workers_plan(args: argparse.Namespace, data: Path | None) -> Plan:
     """What ``--workers N`` runs, from the settings (``data``: the data directory)."""
-    from craits.server.web import web_options
+    from ..web import web_options
 
     game = None
     if getattr(args, "tls_cert", None) is not None:  # craits-web pins the certificate
-        from craits.server.tls import certificate_fingerprint
-        from craits.server.web import game_address
+        from ..tls import certificate_fingerprint
+        from ..web import game_address
 
         fp = certificate_fingerprint(args.tls_cert)
         game = f"craitss://{game_address(args.host, args.port)}?fp={fp}"

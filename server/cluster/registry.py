@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfoMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
-from craits.server.cluster.aio import stop_if_cancelled
-from craits.server.cluster.lobby import Changes, RemoteLobby
-from craits.server.cluster.names import NameClaims
+
+from .aio import stop_if_cancelled
+from .lobby import Changes, RemoteLobby
+from .names import NameClaims
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis

@@ -10,10 +10,11 @@ import re
 from typing import TYPE_CHECKING
 
 from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfoMsg
-from craits.server.cluster.registry import ClusterNode
+
+from .registry import ClusterNode
 
 if TYPE_CHECKING:
-    from craits.server.app import Server
+    from ..app import Server
 
 log = logging.getLogger("craits.server.cluster")
 

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from craits.server.cluster.drain import COMMAND_TIMEOUT, request_drain, watch
-from craits.server.cluster.start import advertised
-from craits.server.web import game_address, start_web, stop_web, web_url
+from ..web import game_address, start_web, stop_web, web_url
+from .drain import COMMAND_TIMEOUT, request_drain, watch
+from .start import advertised
 
 log = logging.getLogger("craits.server.cluster")
 
