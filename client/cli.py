@@ -18,17 +18,19 @@ import re
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
-from craits.protocol.client import ConnectError, Connection
+from craits.protocol.client import ConnectError
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
-from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage, TableState
+from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 
 from . import privacy
 from .cards import unicode_suits_ok
 from .known_hosts import KnownHosts, ServerTrust
+from .oneshot import Refused, answer, open_short
 from .options import describe_rules
 from .replayfetch import fetch_record
 from .store import default_path
@@ -201,24 +203,14 @@ async def list_tables(
     Raises:
         ConnectError: unreachable, refused, not trusted, or no answer in time.
     """
-    if tls is not None:
-        conn = await tls.open(host, port, name, timeout=timeout)
-    else:
-        conn = await Connection.open(host, port, name, timeout=timeout)
+    conn = await open_short(host, port, name, timeout, tls)
     try:
         await conn.send(ListTablesMsg(type=ClientMessage.LIST_TABLES))
         async with asyncio.timeout(timeout):
-            while True:
-                try:
-                    message = await conn.recv_message()
-                except ProtocolError as exc:
-                    if exc.code == ErrorCode.UNKNOWN_TYPE:
-                        continue  # a message this client does not know (protocol §14)
-                    raise
-                if message["type"] == ServerMessage.TABLES:
-                    return message["tables"]
-                if message["type"] == ServerMessage.ERROR:
-                    raise ConnectError(f"{host}:{port} refused: {message['message']}")
+            listed = await answer(conn, ServerMessage.TABLES)
+            return cast(list[TableInfo], listed["tables"])
+    except Refused as exc:
+        raise ConnectError(f"{host}:{port} refused: {exc}") from None
     except TimeoutError:
         raise ConnectError(f"no list of tables from {host}:{port}") from None
     except (asyncio.IncompleteReadError, OSError):

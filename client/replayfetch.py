@@ -18,35 +18,9 @@ from craits.protocol.types import GameRecord, ReplayFrame
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
 
 from .known_hosts import ServerTrust
+from .oneshot import Refused, answer, open_short
 
 log = logging.getLogger(__name__)
-
-
-async def _answer(conn: Connection, kind: ServerMessage) -> dict[str, Any]:
-    """The next message of type ``kind`` (an ``error`` raises; unknown types are skipped).
-
-    Raises:
-        ConnectError: the server refused (its message says why).
-    """
-    while True:
-        try:
-            message = await conn.recv_message()
-        except ProtocolError as exc:
-            if exc.code == ErrorCode.UNKNOWN_TYPE:
-                continue  # a message this client does not know (protocol §14)
-            raise
-        if message["type"] == kind:
-            return cast(dict[str, Any], message)
-        if message["type"] == ServerMessage.ERROR:
-            raise Refused(str(message["code"]), str(message["message"]))
-
-
-class Refused(ConnectError):
-    """The server answered an error; ``code`` is its code, ``str()`` its message."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 BUSY_TRIES = 10
@@ -74,7 +48,7 @@ async def _ask(
     for _ in range(BUSY_TRIES):
         await conn.send(request)
         try:
-            return await _answer(conn, kind)
+            return await answer(conn, kind)
         except Refused as exc:
             if exc.code != ErrorCode.RECORDS_BUSY:
                 raise
@@ -122,10 +96,7 @@ async def fetch_record(
         ConnectError: unreachable, refused (no such game, a server before
             ``get_replay``: the message says so), or no answer in ``timeout`` seconds.
     """
-    if tls is not None:
-        conn = await tls.open(host, port, name, timeout=min(timeout, 5.0))
-    else:
-        conn = await Connection.open(host, port, name, timeout=min(timeout, 5.0))
+    conn = await open_short(host, port, name, min(timeout, 5.0), tls)
     where = f"{host}:{port}"
     try:
         async with asyncio.timeout(timeout):

@@ -297,7 +297,7 @@ async def test_a_fetch_waits_while_the_server_is_busy_rebuilding_games(
     """A server whose time for rebuilding games is spent answers
     ``records_busy`` with the seconds to wait (protocol §7.3): the client waits
     them and asks again, and gets the same record."""
-    busy = dataclasses.replace(quick_config(watched.data), records_share=1.0, records_burst=0.000_1)
+    busy = dataclasses.replace(quick_config(watched.data), records_share=0.1, records_burst=0.000_1)
     srv = Server(busy)
     await srv.start()
     try:
