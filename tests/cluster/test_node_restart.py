@@ -6,7 +6,6 @@ node (docs/cluster.md)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from tests.cluster.conftest import HEARTBEAT, RedisProcess, node_config, until
 from tests.cluster.test_cluster import follow
 from tests.protocol.shapes import problems
 from tests.server.conftest import settle
-from tests.server.processes import SERVER, free_port, stop_server
+from tests.server.processes import free_port, start_server, stop_server
 
 
 async def start_node(port: int, data: Path, url: str, *extra: str) -> asyncio.subprocess.Process:
@@ -28,25 +27,13 @@ async def start_node(port: int, data: Path, url: str, *extra: str) -> asyncio.su
     Raises:
         OSError: it did not accept a connection within 15 s, or it exited.
     """
-    proc = await asyncio.create_subprocess_exec(
-        *SERVER,
-        *("--port", str(port), "--data-dir", str(data), "--turn-timeout", "0"),
-        *("--hand-pause", "0.01", "--rate", "100000", "--burst", "100000"),
+    return await start_server(
+        port,
+        data,
         *("--cluster", url, "--advertise", f"127.0.0.1:{port}"),
         *("--cluster-heartbeat", str(HEARTBEAT)),
         *extra,
-        stderr=asyncio.subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            _, w = await asyncio.open_connection("127.0.0.1", port)
-            w.close()
-            return proc
-        except OSError:
-            if time.monotonic() > deadline or proc.returncode is not None:
-                raise
-            await asyncio.sleep(0.05)
 
 
 async def test_a_node_killed_and_restarted_takes_its_tables_back_into_the_lobby(
