@@ -2,7 +2,8 @@
 Textual asks a widget to paint again. A new line of the game log paints the
 log once (a deferred scroll painted it twice), and only the new row while the
 log is not full; the drawn table paints only the rows that changed, none when
-nothing did; the table under a dialog is not painted until it is back on top.
+nothing did; the containers holding them are never painted (hidden, with their
+children shown); the table under a dialog is not painted until it is back on top.
 
 Each count is of ``render_line`` calls: Textual calls it for a row of the
 widget only when that row is to be painted again."""
@@ -19,6 +20,7 @@ from craits.client.tableview import MiddleView, SeatView, Side
 from craits.client.widgets import FeltView, HandView, WrappedLog
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.strip import Strip
 
 from tests.client.conftest import deal_order, script, wait_for
@@ -69,6 +71,18 @@ def spy(widget: Any, counts: dict[str, int], name: str) -> None:
         return render_line(y)
 
     widget.render_line = counted
+
+
+def spy_lines(widget: Any, counts: dict[str, int], name: str) -> None:
+    """Count in ``counts[name]`` the rows the screen asks ``widget`` for (a
+    container has no ``render_line`` of its own: its background is drawn)."""
+    render_lines = widget.render_lines
+
+    def counted(crop: Region) -> list[Strip]:
+        counts[name] += crop.height
+        return render_lines(crop)
+
+    widget.render_lines = counted
 
 
 def seats(cards: list[int]) -> list[SeatView]:
@@ -146,15 +160,21 @@ async def test_the_table_under_a_dialog_is_painted_when_back_on_top(
         table = app.screen
         felt = table.query_one(FeltView)
         hand = table.query_one(HandView)
-        painted = {"felt": 0, "hand": 0}
+        painted = {"felt": 0, "hand": 0, "log": 0, "#main": 0, "#left": 0, "#right": 0}
         spy(felt, painted, "felt")
         spy(hand, painted, "hand")
+        spy(table.query_one("#log"), painted, "log")
+        for container in ("#main", "#left", "#right"):
+            spy_lines(table.query_one(container), painted, container)
         # a move: the watcher's hand (a note) is not painted again, the table in part
         await play_until(players, lambda: False, random.Random(3), max_steps=1)
         await wait_for(pilot, lambda: app.model.seq == ben.seq, what="the move")
         await pilot.pause(0.05)
         assert painted["hand"] == 0
         assert 0 < painted["felt"] < felt.size.height
+        assert painted["log"] > 0
+        # the containers around them draw nothing of their own, and are not painted
+        assert painted["#main"] == painted["#left"] == painted["#right"] == 0
         shown = list(felt.seats)
         painted["felt"] = 0
         await pilot.press("question_mark")
