@@ -91,6 +91,12 @@ def too_small_text(width: int, height: int) -> Text:
     return out
 
 
+LOG_JUMP_AFTER = 1.0
+"""Seconds a full game log waits after a scroll before it scrolls again (jump
+scroll: the lines of a fast game, bots playing, come in one scroll of several
+rows rather than one at a time, each of which paints the whole log again)."""
+
+
 def fit(screen: Screen[None], width: int, height: int) -> None:
     """Give the table ``screen`` the layout for a terminal of ``width`` ×
     ``height``: side by side from 80 columns, stacked (the log under the table)
@@ -173,7 +179,13 @@ class TableScreen(Screen[None]):
         with Horizontal(id="main"):
             yield GamePanel(self.session, self.style, id="left")
             with Vertical(id="right"):
-                yield WrappedLog(id="log", indent=2, max_lines=LOG_LINES, classes="panel")
+                yield WrappedLog(
+                    id="log",
+                    indent=2,
+                    max_lines=LOG_LINES,
+                    jump_after=LOG_JUMP_AFTER,
+                    classes="panel",
+                )
                 yield WrappedLog(id="chatlog", max_lines=LOG_LINES, classes="panel")
                 chat_input = Input(
                     id="chat-input",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 import unicodedata
 from collections import deque
 from functools import lru_cache
@@ -332,9 +333,20 @@ class WrappedLog(ScrollView, can_focus=False):
     so nothing is cut off. Adding a line or a change of size scrolls to the end,
     so the newest line is always in sight.
 
+    Jump scroll, as a terminal does when text comes faster than it is read: a
+    full log scrolls up at most once every ``jump_after`` seconds. Scrolling
+    paints every row of the log again (Textual has no terminal scroll regions),
+    so a line that comes within that time of the last scroll is shown with the
+    next one: at the latest ``jump_after`` after it, or with a line that comes
+    later than that, in one scroll of several rows. Lines that come slower (a
+    game between people) scroll at once; so does anything while the log is not
+    full (only the new rows are painted). A scroll that waits is made with the
+    first line to come after that time, or on its own a quarter of it later.
+
     Args:
         indent: columns of the continuation rows' indent (the width of a bullet).
         max_lines: lines kept; older ones are dropped.
+        jump_after: seconds (0: every line scrolls at once).
     """
 
     DEFAULT_CSS = """
@@ -344,9 +356,16 @@ class WrappedLog(ScrollView, can_focus=False):
     }
     """
 
-    def __init__(self, *, indent: int = 0, max_lines: int = 300, **kwargs: Any):
+    def __init__(
+        self, *, indent: int = 0, max_lines: int = 300, jump_after: float = 0.0, **kwargs: Any
+    ):
         super().__init__(**kwargs)
         self.indent = indent
+        self.jump_after = jump_after
+        self._scrolled_at = -jump_after
+        """When the log last scrolled (``time.monotonic``, seconds)."""
+        self._jump: Timer | None = None
+        """The scroll waiting for ``jump_after`` to pass, if any."""
         self.entries: deque[tuple[Text, Text]] = deque(maxlen=max_lines)
         """The kept lines, oldest first: (prefix, text)."""
         self._rows: list[Strip] = []
@@ -360,21 +379,36 @@ class WrappedLog(ScrollView, can_focus=False):
     def add(self, text: Text, prefix: Text | None = None) -> None:
         """Add a line at the bottom: ``prefix`` (a bullet) then ``text``."""
         prefix = prefix if prefix is not None else Text()
-        dropped = False
         if len(self.entries) == self.entries.maxlen:
             self.entries.popleft()
             if self._row_counts:
-                del self._rows[: self._row_counts.popleft()]
-                dropped = True
+                dropped = self._row_counts.popleft()
+                del self._rows[:dropped]
+                self._dropped(dropped)
         self.entries.append((prefix, text))
         if self._width:
             rows = self._wrap(prefix, text, self._width)
             self._rows.extend(rows)
             self._row_counts.append(len(rows))
-            self._sized(None if dropped else len(rows))
+            self._sized(len(rows))
+
+    def _dropped(self, rows: int) -> None:
+        """``rows`` rows gone from the top: the rows in sight are the same ones,
+        that many rows higher up (nothing to paint), unless they were among them."""
+        y = self.scroll_offset.y
+        if y < rows:
+            self.scroll_to(y=0, animate=False, immediate=True)
+            self.refresh()
+            self.rows_refreshed += self.size.height
+            return
+        self.set_reactive(WrappedLog.scroll_y, float(y - rows))
+        self.set_reactive(WrappedLog.scroll_target_y, float(y - rows))
+        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+            self.vertical_scrollbar.position = y - rows
 
     def clear(self) -> None:
         """Forget every line."""
+        self._stop_jump()
         self.entries.clear()
         self._rows.clear()
         self._row_counts.clear()
@@ -417,9 +451,22 @@ class WrappedLog(ScrollView, can_focus=False):
         if size != self.virtual_size:
             self.set_reactive(WrappedLog.virtual_size, size)
             self._scroll_update(size)
+        wait = self._scrolled_at + self.jump_after - time.monotonic()
+        if added is not None and self._jump is not None:
+            if wait > 0:
+                return  # (a scroll is waiting: it shows this line too)
+            self._stop_jump()  # its time has come: it scrolls with this line
         before = self.scroll_offset.y
+        if added is not None and self.max_scroll_y > before and wait > 0:
+            # scrolled a moment ago: this line scrolls with the first to come
+            # after the jump time (in the frame that shows that update), or a
+            # quarter of it later if none comes (a frame of its own)
+            self._jump = self.set_timer(wait + self.jump_after / 4, self._jump_now)
+            return
         self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
         moved = self.scroll_offset.y != before  # (then Textual refreshed the rows)
+        if moved:
+            self._scrolled_at = time.monotonic()
         if added is None:
             self.refresh()
             self.rows_refreshed += self.size.height
@@ -428,6 +475,17 @@ class WrappedLog(ScrollView, can_focus=False):
         elif added:
             self.refresh_lines(len(self._rows) - added, added)
             self.rows_refreshed += added
+
+    def _jump_now(self) -> None:
+        """The scroll that waited: show the newest line."""
+        self._jump = None
+        self._sized(0)
+
+    def flush(self) -> None:
+        """Scroll now if a scroll is waiting (before a screenshot, say)."""
+        if self._jump is not None:
+            self._jump.stop()
+            self._jump_now()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """Scrolled: paint the rows again, and move the scroll bar if it is drawn.
@@ -443,7 +501,13 @@ class WrappedLog(ScrollView, can_focus=False):
         width = self.scrollable_content_region.width
         if width > 0 and width != self._width:
             self._rewrap(width)
+        self._stop_jump()
         self._sized()
+
+    def _stop_jump(self) -> None:
+        if self._jump is not None:
+            self._jump.stop()
+            self._jump = None
 
     def render_line(self, y: int) -> Strip:
         """One row of the log, as scrolled."""

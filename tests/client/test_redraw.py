@@ -119,6 +119,56 @@ async def test_a_new_log_line_paints_the_log_once() -> None:
         assert log.render_line(log.size.height - 1).text.strip() == "line 20"
 
 
+async def test_a_full_log_jumps_several_lines_at_once_when_they_come_fast() -> None:
+    app = Bench()
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.query_one(CountedLog)
+        log.jump_after = 0.3
+        for i in range(20):
+            log.add(Text(f"line {i}"))
+        await pilot.pause(0.7)  # (the last of them scroll in up to 0.375 s later)
+        log.painted = 0
+
+        def last() -> str:  # (the newest row in sight, not counted as painted)
+            return WrappedLog.render_line(log, log.size.height - 1).text.strip()
+
+        # a line long after the last scroll: shown at once
+        log.add(Text("line 20"))
+        await pilot.pause()
+        assert log.painted == 10 and last() == "line 20"
+        # three more within the jump time: not painted yet, then in one scroll
+        log.painted = 0
+        for i in range(21, 24):
+            log.add(Text(f"line {i}"))
+            await pilot.pause(0.02)
+        assert log.painted == 0 and last() == "line 20"
+        await pilot.pause(0.5)  # (on its own, a quarter of the jump time late)
+        assert log.painted == 10 and last() == "line 23"
+        # one waits; a line after the jump time, before that waiting scroll is
+        # due: both scroll at once, with it
+        log.painted = 0
+        log.add(Text("line 23b"))
+        await pilot.pause()
+        assert log.painted == 0
+        log._scrolled_at -= log.jump_after  # (as if the jump time had passed)
+        log.add(Text("line 23c"))
+        await pilot.pause()
+        assert log.painted == 10 and last() == "line 23c"
+        assert WrappedLog.render_line(log, log.size.height - 2).text.strip() == "line 23b"
+        # the log full to its 300 lines, and in sight at its end: a line drops
+        # the oldest off the top and scrolls once, nothing more is painted
+        for i in range(24, 320):
+            log.add(Text(f"line {i}"))
+        await pilot.pause(0.7)
+        assert last() == "line 319"
+        log.painted = 0
+        log.add(Text("line 320"))
+        await pilot.pause()
+        assert log.painted == 10 and last() == "line 320"
+        assert WrappedLog.render_line(log, 0).text.strip() == "line 311"
+        assert len(log.entries) == 300 and log.entries[0][1].plain == "line 23"
+
+
 async def test_the_table_paints_only_the_rows_that_changed() -> None:
     app = Bench()
     async with app.run_test(size=(120, 30)) as pilot:
