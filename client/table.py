@@ -274,7 +274,8 @@ class TableScreen(Screen[None]):
 
     def _refresh_keys(self) -> None:
         """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
-        states = tuple(self.check_action(action, ()) for action in KEY_ACTIONS)
+        context = self._key_context()  # (once: each key's state reads the same)
+        states = tuple(presenter.table_key(a, self.model, context) for a in KEY_ACTIONS)
         focus = self.focused
         if (states, focus) != self._key_states:
             self._key_states = (states, focus)
@@ -307,12 +308,15 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show each key when it can apply here; grey it out when it does nothing now."""
+        return presenter.table_key(action, self.model, self._key_context())
+
+    def _key_context(self) -> presenter.KeyContext:
+        """What the keys' states depend on beyond the model."""
         online, name = self.session.online, self.session.player_name
         if not self._ready:
-            return presenter.table_key(action, self.model, presenter.KeyContext(online, name))
+            return presenter.KeyContext(online, name)
         chat_open = bool(self.query_one("#chat-input").display)
-        context = presenter.KeyContext(online, name, self.game.current_card(), chat_open)
-        return presenter.table_key(action, self.model, context)
+        return presenter.KeyContext(online, name, self.game.current_card(), chat_open)
 
     # -------------------------------------------------------------- actions
 

@@ -59,6 +59,8 @@ class CanvasWidget(Widget):
         self._drawn_for: tuple[int, int] = (0, 0)
         self._drawn_key: object = None
         self._base: tuple[str, Style] | None = None
+        self._styles: dict[str, Style] = {}
+        """Each canvas style spec over the widget's own colours."""
         self.rows_refreshed = 0
         """Rows refreshed so far (a whole refresh counts every row)."""
 
@@ -113,13 +115,22 @@ class CanvasWidget(Widget):
 
     def _strip(self, runs: list[tuple[str, str]], width: int) -> Strip:
         base = self._base_style()
-        return Strip([Segment(text, base + rich_style(spec)) for text, spec in runs], width)
+        styles = self._styles
+        segments = []
+        for text, spec in runs:
+            style = styles.get(spec)
+            if style is None:
+                style = styles[spec] = base + rich_style(spec)
+            segments.append(Segment(text, style))
+        return Strip(segments, width)
 
     def _base_style(self) -> Style:
-        """The widget's own colours (looked up once per theme: a lookup walks the DOM)."""
+        """The widget's own colours (looked up once per theme: a lookup walks the
+        DOM), and each canvas style over them is kept until the theme changes."""
         theme = self.app.theme
         if self._base is None or self._base[0] != theme:
             self._base = (theme, self.rich_style)
+            self._styles = {}
         return self._base[1]
 
     def on_resize(self, event: events.Resize) -> None:
