@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 import unicodedata
 from collections import deque
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -20,7 +22,6 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 from textual.widget import Widget
 
 from .cards import CardStyle
@@ -38,6 +39,20 @@ from .felt import (
 )
 from .model import TableModel
 from .tableview import MiddleView, SeatView
+
+
+def call_later(widget: Widget, delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+    """Call ``callback`` in ``delay`` seconds if ``widget`` is still in the app
+    then; cancel with the handle's ``cancel()``. A plain event-loop timer: the
+    table starts and cancels its motion's timers at every update, and a Textual
+    ``Timer`` is an asyncio task of its own (started, and cancelled by an
+    exception thrown into it)."""
+
+    def run() -> None:
+        if widget.is_attached:
+            callback()
+
+    return asyncio.get_running_loop().call_later(delay, run)
 
 
 class CanvasWidget(Widget):
@@ -106,8 +121,11 @@ class CanvasWidget(Widget):
             self.refresh()
         else:
             self.rows_refreshed += len(changed)
-            for y in changed:
-                self.refresh(Region(0, y, width, 1))
+            start = 0  # (one region per run of adjacent rows: each refresh has its cost)
+            for i in range(1, len(changed) + 1):
+                if i == len(changed) or changed[i] != changed[i - 1] + 1:
+                    self.refresh(Region(0, changed[start], width, i - start))
+                    start = i
 
     def text(self) -> str:
         """The drawing as plain text, one line per row (empty before it is drawn)."""
@@ -375,7 +393,7 @@ class WrappedLog(ScrollView, can_focus=False):
         self.jump_after = jump_after
         self._scrolled_at = -jump_after
         """When the log last scrolled (``time.monotonic``, seconds)."""
-        self._jump: Timer | None = None
+        self._jump: asyncio.TimerHandle | None = None
         """The scroll waiting for ``jump_after`` to pass, if any."""
         self.entries: deque[tuple[Text, Text]] = deque(maxlen=max_lines)
         """The kept lines, oldest first: (prefix, text)."""
@@ -472,7 +490,7 @@ class WrappedLog(ScrollView, can_focus=False):
             # scrolled a moment ago: this line scrolls with the first to come
             # after the jump time (in the frame that shows that update), or a
             # quarter of it later if none comes (a frame of its own)
-            self._jump = self.set_timer(wait + self.jump_after / 4, self._jump_now)
+            self._jump = call_later(self, wait + self.jump_after / 4, self._jump_now)
             return
         self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
         moved = self.scroll_offset.y != before  # (then Textual refreshed the rows)
@@ -495,7 +513,7 @@ class WrappedLog(ScrollView, can_focus=False):
     def flush(self) -> None:
         """Scroll now if a scroll is waiting (before a screenshot, say)."""
         if self._jump is not None:
-            self._jump.stop()
+            self._jump.cancel()
             self._jump_now()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
@@ -517,7 +535,7 @@ class WrappedLog(ScrollView, can_focus=False):
 
     def _stop_jump(self) -> None:
         if self._jump is not None:
-            self._jump.stop()
+            self._jump.cancel()
             self._jump = None
 
     def render_line(self, y: int) -> Strip:
@@ -578,7 +596,7 @@ class Motion:
         self._hand_number = 0
         self._to_act: int | None = None
         self._hand: list[str] = []
-        self._timers: list[Timer] = []
+        self._timers: list[asyncio.TimerHandle] = []
 
     def seen(self, model: TableModel, felt: FeltView, hand: HandView) -> None:
         """Compare ``model`` with the last update seen; start what shows the change."""
@@ -597,7 +615,8 @@ class Motion:
                 if level == "full":
                     self._fly(felt, view["top"], self._to_act)
             hand.new = frozenset(drawn)
-            self._timers.append(felt.set_timer(FRESH_SECONDS, lambda: self._settle(felt, hand)))
+            settle = call_later(felt, FRESH_SECONDS, lambda: self._settle(felt, hand))
+            self._timers.append(settle)
         self._top, self._hand_number = view["top"], view["hand_number"]
         self._to_act, self._hand = view["to_act"], list(model.hand)
 
@@ -607,19 +626,16 @@ class Motion:
         self._hand_number = -1
 
     def _fly(self, felt: FeltView, card: str, seat: int) -> None:
-        frame = [0]
-
-        def step() -> None:
-            frame[0] += 1
-            progress = frame[0] / FLIGHT_FRAMES
+        def step(frame: int) -> None:
+            progress = frame / FLIGHT_FRAMES
             felt.flight = Flight(card, seat, progress) if progress < 1 else None
             felt.redraw()
 
         felt.flight = Flight(card, seat, 0.0)
         felt.flights += 1
-        self._timers.append(
-            felt.set_interval(FLIGHT_SECONDS / FLIGHT_FRAMES, step, repeat=FLIGHT_FRAMES)
-        )
+        for frame in range(1, FLIGHT_FRAMES + 1):
+            delay = FLIGHT_SECONDS * frame / FLIGHT_FRAMES
+            self._timers.append(call_later(felt, delay, lambda f=frame: step(f)))
 
     def _settle(self, felt: FeltView, hand: HandView) -> None:
         felt.fresh, felt.flight = False, None
@@ -629,7 +645,7 @@ class Motion:
 
     def _stop(self) -> None:
         for timer in self._timers:
-            timer.stop()
+            timer.cancel()
         self._timers.clear()
 
 
