@@ -145,18 +145,30 @@ class Canvas:
         for cx in range(max(0, x), min(self.width, x + w)):
             styles[cx] = f"{styles[cx]} {style}".strip()
 
+    def copy_from(self, other: Canvas) -> None:
+        """Take every cell of ``other`` (a canvas of the same size)."""
+        self.chars = [row[:] for row in other.chars]
+        self.styles = [row[:] for row in other.styles]
+        self.grounds = [row[:] for row in other.grounds]
+
     def clear(self, rect: Rect) -> None:
         """Blank the cells of ``rect``."""
         for y in range(rect.y, rect.y + rect.h):
             self.put(rect.x, y, " " * rect.w)
 
     def fill(self, rect: Rect, ground: str) -> None:
-        """Lay the background ``ground`` (``on COLOUR``) under the cells of ``rect``."""
+        """Lay the background ``ground`` (``on COLOUR``) under the cells of
+        ``rect`` (inside the clip, when one is set)."""
+        top, bottom = max(0, rect.y), min(self.height, rect.y + rect.h)
         start, end = max(0, rect.x), min(self.width, rect.x + rect.w)
+        clip = self.clip
+        if clip is not None:  # (as for what is written: a card sliding in stays on the felt)
+            top, bottom = max(top, clip.y), min(bottom, clip.y + clip.h)
+            start, end = max(start, clip.x), min(end, clip.x + clip.w)
         if start >= end:
             return
         cells = [ground] * (end - start)
-        for y in range(max(0, rect.y), min(self.height, rect.y + rect.h)):
+        for y in range(top, bottom):
             self.grounds[y][start:end] = cells
 
     def runs(self, y: int) -> list[tuple[str, str]]:
@@ -493,7 +505,31 @@ def draw_table(
     sh = seat_height(seats, height, size)
     left = sw + 1 if has_sides else 1
     felt = Rect(left, sh if has_top else 0, width - 2 * left, height - sh - (sh if has_top else 0))
+    plan = TablePlan(rects, None, felt)
+    plan.top = draw_felt(canvas, plan, middle, style, size, fresh=fresh, flight=flight)
+    return plan
+
+
+def draw_felt(
+    canvas: Canvas,
+    plan: TablePlan,
+    middle: MiddleView,
+    style: CardStyle,
+    size: FaceSize,
+    *,
+    fresh: bool = False,
+    flight: Flight | None = None,
+) -> Rect | None:
+    """The felt of a table drawn by :func:`draw_table` (``plan``) drawn again,
+    blanked first, and what lies on it; the seats around are left as they are
+    (a card sliding in, or landing, changes nothing else). The top card's
+    rectangle (None before the game)."""
+    felt = plan.felt
+    if felt is None:
+        return None
+    rects = plan.seats
     canvas.clip = felt
+    canvas.clear(felt)
     top_rect = _draw_middle(canvas, felt, middle, style, size, fresh, flight is not None)
     if flight is not None and top_rect is not None and flight.seat in rects:
         # the card slides in to the pile from the side of the seat that played it
@@ -511,7 +547,8 @@ def draw_table(
             style,
             heavy=True,
         )
-    return TablePlan(rects, top_rect, felt)
+    canvas.clip = None
+    return top_rect
 
 
 def _wrap_words(text: str, width: int) -> list[str]:

@@ -31,6 +31,7 @@ from .felt import (
     Flight,
     HandPlan,
     TablePlan,
+    draw_felt,
     draw_hand,
     draw_table,
     face_size,
@@ -225,6 +226,8 @@ class FeltView(CanvasWidget):
         self.flights = 0
         """Cards that slid in so far."""
         self.plan: TablePlan | None = None
+        self._still: object = None
+        """What the last whole drawing was made from, but for the motion."""
 
     def show(self, seats: list[SeatView], middle: MiddleView) -> None:
         """Draw ``seats`` and ``middle``."""
@@ -238,8 +241,20 @@ class FeltView(CanvasWidget):
         return (tuple(self.seats), self.middle, self.fresh, self.flight, size, self.style)
 
     def draw(self, canvas: Canvas) -> None:
-        """The table, sized to the terminal (:func:`~craits.client.felt.face_size`)."""
+        """The table, sized to the terminal (:func:`~craits.client.felt.face_size`).
+        When only the motion changed (a card sliding in, or landing, or its frame
+        going back to plain), the last drawing is copied and only its felt drawn
+        again."""
         size = face_size(self.app.size.width, self.app.size.height)
+        still = (tuple(self.seats), self.middle, size, self.style, canvas.width, canvas.height)
+        old, plan = self._canvas, self.plan
+        if still == self._still and old is not None and plan is not None:
+            canvas.copy_from(old)
+            plan.top = draw_felt(
+                canvas, plan, self.middle, self.style, size, fresh=self.fresh, flight=self.flight
+            )
+            return
+        self._still = still
         self.plan = draw_table(
             canvas,
             self.seats,

@@ -10,8 +10,10 @@ from craits.client.cards import CardStyle
 from craits.client.felt import (
     Canvas,
     FaceSize,
+    Flight,
     Rect,
     draw_face,
+    draw_felt,
     draw_hand,
     draw_table,
     face_size,
@@ -130,3 +132,39 @@ def test_ascii_faces_and_table_are_ascii() -> None:
     )
     assert canvas.text().isascii(), canvas.text()
     assert "8D" in canvas.text()
+
+
+@pytest.mark.parametrize("ascii_", [False, True])
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_the_felt_drawn_again_alone_equals_the_whole_table_drawn(
+    players: int, size: FaceSize, ascii_: bool
+) -> None:
+    """A card sliding in, landing, and its frame going back to plain draw only
+    the felt again, over a copy of the last drawing: cell for cell what drawing
+    the whole table would give."""
+    width, height = SIZES[size]
+    seats, style = table_of(players), CardStyle(ascii=ascii_)
+    middle = MiddleView(top="9S", suit="H", stock=30, discard=4, count=0, direction=-1)
+    steps: list[tuple[bool, Flight | None]] = [
+        (True, Flight("9S", players - 1, 0.0)),
+        (True, Flight("9S", 1, 0.5)),
+        (True, None),
+        (False, None),
+    ]
+    last = Canvas(width, height)
+    plan = draw_table(last, seats, middle, style, size, fresh=True, flight=steps[0][1])
+    for fresh, flight in steps[1:]:
+        again = Canvas(width, height)
+        again.copy_from(last)
+        top = draw_felt(again, plan, middle, style, size, fresh=fresh, flight=flight)
+        whole = Canvas(width, height)
+        expected = draw_table(whole, seats, middle, style, size, fresh=fresh, flight=flight)
+        assert top == expected.top
+        assert again.text() == whole.text()
+        assert (again.chars, again.styles, again.grounds) == (
+            whole.chars,
+            whole.styles,
+            whole.grounds,
+        )
+        last = again
