@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import time
 import unicodedata
@@ -650,7 +651,7 @@ class Motion:
         felt.flights += 1
         for frame in range(1, FLIGHT_FRAMES + 1):
             delay = FLIGHT_SECONDS * frame / FLIGHT_FRAMES
-            self._timers.append(call_later(felt, delay, lambda f=frame: step(f)))
+            self._timers.append(call_later(felt, delay, functools.partial(step, frame)))
 
     def _settle(self, felt: FeltView, hand: HandView) -> None:
         felt.fresh, felt.flight = False, None
