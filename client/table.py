@@ -133,6 +133,15 @@ def refocus(screen: Screen[None]) -> None:
     (chat if chat.display else screen.query_one("#hand")).focus()
 
 
+def key_context(screen: TableScreen) -> presenter.KeyContext:
+    """What the table ``screen``'s keys' states depend on beyond the model."""
+    online, name = screen.session.online, screen.session.player_name
+    if not screen._ready:
+        return presenter.KeyContext(online, name)
+    chat_open = bool(screen.query_one("#chat-input").display)
+    return presenter.KeyContext(online, name, screen.game.current_card(), chat_open)
+
+
 class TableScreen(Screen[None]):
     """One table, seated or watching.
 
@@ -179,13 +188,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="main"):
             yield GamePanel(self.session, self.style, id="left")
             with Vertical(id="right"):
-                yield WrappedLog(
-                    id="log",
-                    indent=2,
-                    max_lines=LOG_LINES,
-                    jump_after=LOG_JUMP_AFTER,
-                    classes="panel",
-                )
+                yield WrappedLog(id="log", indent=2, max_lines=LOG_LINES, classes="panel")
                 yield WrappedLog(id="chatlog", max_lines=LOG_LINES, classes="panel")
                 chat_input = Input(
                     id="chat-input",
@@ -202,6 +205,7 @@ class TableScreen(Screen[None]):
         if not self.query("#log"):
             return  # the app is closing as the table opens: nothing to draw
         self.query_one("#log").border_title = "Game"
+        self.query_one("#log", WrappedLog).jump_after = LOG_JUMP_AFTER
         self.query_one("#chatlog").border_title = "Chat"
         self.set_interval(0.5, self._tick)
         self._ready = True
@@ -274,7 +278,7 @@ class TableScreen(Screen[None]):
 
     def _refresh_keys(self) -> None:
         """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
-        context = self._key_context()  # (once: each key's state reads the same)
+        context = key_context(self)  # (once: each key's state reads the same)
         states = tuple(presenter.table_key(a, self.model, context) for a in KEY_ACTIONS)
         focus = self.focused
         if (states, focus) != self._key_states:
@@ -308,15 +312,7 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show each key when it can apply here; grey it out when it does nothing now."""
-        return presenter.table_key(action, self.model, self._key_context())
-
-    def _key_context(self) -> presenter.KeyContext:
-        """What the keys' states depend on beyond the model."""
-        online, name = self.session.online, self.session.player_name
-        if not self._ready:
-            return presenter.KeyContext(online, name)
-        chat_open = bool(self.query_one("#chat-input").display)
-        return presenter.KeyContext(online, name, self.game.current_card(), chat_open)
+        return presenter.table_key(action, self.model, key_context(self))
 
     # -------------------------------------------------------------- actions
 

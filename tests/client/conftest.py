@@ -138,9 +138,11 @@ def log_text(app: Any) -> str:
 
 
 async def wait_for(
-    pilot: Any, cond: Callable[[], Any], timeout: float = 5.0, what: str = ""
+    pilot: Any, cond: Callable[[], Any], timeout: float = 10.0, what: str = ""
 ) -> None:
-    """Let the app run until ``cond()`` holds."""
+    """Let the app run until ``cond()`` holds (``timeout`` seconds at most: it is
+    polled, so a long one costs a passing test nothing; 5 s timed out twice in
+    one CI run of the whole suite on 2 busy cores)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not cond():
