@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import gc
 import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from rich.cells import cell_len
@@ -407,7 +406,7 @@ class WrappedLog(ScrollView, can_focus=False):
         super().__init__(**kwargs)
         self.indent = indent
         self.jump_after = jump_after
-        self._scrolled_at = -jump_after
+        self._scrolled_at = float("-inf")
         """When the log last scrolled (``time.monotonic``, seconds)."""
         self._jump: asyncio.TimerHandle | None = None
         """The scroll waiting for ``jump_after`` to pass, if any."""
@@ -525,12 +524,6 @@ class WrappedLog(ScrollView, can_focus=False):
         """The scroll that waited: show the newest line."""
         self._jump = None
         self._sized(0)
-
-    def flush(self) -> None:
-        """Scroll now if a scroll is waiting (before a screenshot, say)."""
-        if self._jump is not None:
-            self._jump.cancel()
-            self._jump_now()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         """Scrolled: paint the rows again, and move the scroll bar if it is drawn.
@@ -651,7 +644,7 @@ class Motion:
         felt.flights += 1
         for frame in range(1, FLIGHT_FRAMES + 1):
             delay = FLIGHT_SECONDS * frame / FLIGHT_FRAMES
-            self._timers.append(call_later(felt, delay, functools.partial(step, frame)))
+            self._timers.append(call_later(felt, delay, partial(step, frame)))
 
     def _settle(self, felt: FeltView, hand: HandView) -> None:
         felt.fresh, felt.flight = False, None
