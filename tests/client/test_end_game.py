@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from craits.client.cards import CardStyle
-from craits.client.dialogs import ConfirmDialog, CreateTableDialog
+from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.model import TableModel
 from craits.client.presenter import KeyContext, table_key
@@ -38,9 +38,12 @@ def test_end_game_is_the_creators_during_a_game_only() -> None:
     assert table_key("close_table", ben, online) is True
 
 
+@pytest.mark.parametrize("turned", ["3H", "8H"])
 async def test_the_creator_ends_the_game_by_closing_the_table_after_asking(
-    server: Any, connect: Any, make_app: Any
+    server: Any, connect: Any, make_app: Any, turned: str
 ) -> None:
+    """Ana deals; with a turned-up 8 she names the suit first (R3), in a dialog
+    over the table (a random deal once timed this test out that way)."""
     app = make_app("Ana")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_for(pilot, lambda: app.link == "online", what="the connection")
@@ -50,20 +53,23 @@ async def test_the_creator_ends_the_game_by_closing_the_table_after_asking(
         app.screen.query_one("#seat-count", Input).value = "2"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        script(server.tables["mine"], ["2C", "AC"], deal_order(ANA, BEN, turned))
         ben = await connect("Ben")
         await ben.send({"type": "join", "table": "mine", "name": "Ben"})
         await ben.expect("joined")
         # the screen's own model, as its keys read it (on a loaded machine the app's
         # model can say playing a moment before the screen has been given it)
+        table = app.screen_stack[1]
+        assert isinstance(table, TableScreen)
         await wait_for(
             pilot,
-            lambda: (
-                isinstance(app.screen, TableScreen)
-                and app.screen.model is not None
-                and app.screen.model.state == TableState.PLAYING
-            ),
+            lambda: table.model is not None and table.model.state == TableState.PLAYING,
             what="the game",
         )
+        if turned == "8H":  # Ana names the suit first (R3)
+            await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog), what="suit")
+            await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is table, what="the table again")
         screen = app.screen
         assert screen.check_action("close_table", ()) is False  # as before: not while playing
         assert screen.check_action("end_game", ()) is True

@@ -35,14 +35,18 @@ def take_turn(v: Visitor) -> bool:
     """Play a card if one is playable (not a wild 8 or 9 if there is a choice: they
     ask for a suit), else draw; True when a card was played. Returns once the hand
     has changed."""
-    text = v.wait_text(r"Your turn|name the suit")
+    text = v.wait_text(r"Your turn|name the suit|d draws|Enter plays it, p keeps it")
     if "name the suit" in text:  # the dealer turned up an 8 or a 9 (R3)
         v.keys("Enter")
         v.wait_text(r"You named")
         return False
     before = hand(text)
+    if "p keeps it" in text:  # the card drawn could be played: keep it (R4)
+        v.keys("p")
+        v.wait(lambda t: "p keeps it" not in t, "the drawn card kept")
+        return False
     cards = [i for i, card in enumerate(before, 1) if card.startswith("[") and i <= 9]
-    if not cards:
+    if not cards:  # nothing to play, or the count on and no ace or two (R6)
         v.keys("d")
     else:
         wild = [i for i in cards if before[i - 1][1] in "89"]
