@@ -288,14 +288,30 @@ async def test_the_rules_page_opens_from_the_table(
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), what="the rules")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RulesScreen) and app.screen.query("#rules"),
+            what="the rules",
+        )
         rules = app.screen.query_one("#rules")
-        for _ in range(12):
-            if "What the marks on the screen mean" in screen_text(app):
-                break
-            rules.scroll_page_down(animate=False)
-            await pilot.pause(0.05)
-        assert "What the marks on the screen mean" in screen_text(app)
+        heading = "What the marks on the screen mean"
+        seen = [""]
+
+        def paged_to_the_marks() -> bool:
+            """Page down, a page at a time, until the heading is on the screen:
+            once the text (parsed in a thread, mounted after the screen opens)
+            is laid out, and each page only once the last one is drawn (a
+            fixed 12 pages 0.05 s apart could end before the text was there,
+            or page past the heading, on a busy machine)."""
+            text = screen_text(app)
+            if heading in text:
+                return True
+            if text != seen[0] and rules.max_scroll_y > 0:
+                seen[0] = text
+                rules.scroll_page_down(animate=False)
+            return False
+
+        await wait_for(pilot, paged_to_the_marks, what=repr(heading))
 
 
 async def test_after_a_drop_the_log_holds_what_happened_meanwhile_once(
