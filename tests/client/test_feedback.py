@@ -300,9 +300,9 @@ async def test_the_rules_page_opens_from_the_table(
         def paged_to_the_marks() -> bool:
             """Page down, a page at a time, until the heading is on the screen:
             once the text (parsed in a thread, mounted after the screen opens)
-            is laid out, and each page only once the last one is drawn (a
-            fixed 12 pages 0.05 s apart could end before the text was there,
-            or page past the heading, on a busy machine)."""
+            is laid out, and each page only once the last one is drawn. No
+            fixed count of pages 0.05 s apart: that assumed both of these
+            done in time."""
             text = screen_text(app)
             if heading in text:
                 return True
