@@ -151,8 +151,9 @@ async def wait_for(
         await pilot.pause(0.02)
 
 
-async def wait_text(pilot: Any, app: App[Any], text: str, timeout: float = 5.0) -> str:
-    """Let the app run until ``text`` is on the screen; the screen's text."""
+async def wait_text(pilot: Any, app: App[Any], text: str, timeout: float = 10.0) -> str:
+    """Let the app run until ``text`` is on the screen; the screen's text (10 s
+    at most, as :func:`wait_for`)."""
     await wait_for(pilot, lambda: text in screen_text(app), timeout, what=repr(text))
     return screen_text(app)
 

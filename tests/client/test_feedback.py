@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from craits.client import link as client_link
+from craits.client import summary
 from craits.client.dialogs import RulesScreen, ScoreSheetScreen, rules_text
 from craits.client.model import TableModel
 from craits.client.store import TokenStore
@@ -18,7 +19,7 @@ from craits.client.summary import SummaryScreen
 from craits.protocol.client import Connection
 from rich.text import Text
 
-from tests.client.conftest import log_text, screen_text, shown_in, wait_for, wait_text
+from tests.client.conftest import log_text, screen_text, script, shown_in, wait_for, wait_text
 from tests.client.test_table import ANA, BEN, ben_at_table, on_table
 from tests.server.conftest import Player, play_until, settle, strip_seat
 from tests.server.test_hand_log import hand_so_far
@@ -103,22 +104,42 @@ def _seat_ana(app_store: TokenStore, server: Any, token: str, table: str) -> Non
     app_store.put(f"127.0.0.1:{server.port} ana", token, table, "Ana", 0)
 
 
-async def _play_a_move(app: Any, ben: Player, rng: random.Random) -> None:
-    """The seat to act plays one legal move: Ana through her client, Ben over the wire."""
-    model = app.model
-    if model.my_turn:
-        turn = [a for a in model.legal if type(a).__name__ != "CallIdiot"]
-        app.session.act(rng.choice(turn))
+async def _play_a_move(pilot: Any, app: Any, ben: Player, table: Any, rng: random.Random) -> None:
+    """The seat to act plays one legal move: Ana through her client, Ben over the
+    wire. Both have the server's latest update first: else Ana's client may not
+    know yet that it is her turn, and Ben would wait for a move nobody makes.
+    Between hands the next deal comes by itself."""
+    seq = table.seq
+    await wait_for(pilot, lambda: app.model.seq >= seq, what="Ana's client up to date")
+    await settle([ben], seq)
+    view = ben.view
+    assert view is not None
+    if view["phase"] != "play":
+        await settle([ben], seq + 1)
         return
-    await play_until([ben], lambda: False, rng, max_steps=1)
+    if view["to_act"] == ben.seat:
+        turn = [a for a in view["legal"] if "idiot" not in a]
+        action_id = await ben.act(strip_seat(rng.choice(turn)))
+        await ben.expect("ok", where=lambda m: m.get("id") == action_id)
+    else:
+        assert app.model.my_turn
+        mine = [a for a in app.model.legal if type(a).__name__ != "CallIdiot"]
+        app.session.act(rng.choice(mine))
+    await settle([ben], seq + 1)
 
 
 async def test_after_a_restart_the_log_and_the_score_sheet_come_back(
-    server: Any, connect: Any, make_app: Any, tmp_path: Path
+    server: Any, connect: Any, make_app: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
+    """The game is scripted: Ben cuts the 2 and deals hand 1 (R2), the shuffles
+    after the cut come from a seeded generator, the moves from another, one at
+    a time once both players have the last update."""
+    monkeypatch.setattr(summary, "GRACE", 0.0)
     ana, ben = await connect("Ana"), await connect("Ben")
     await ana.send({"type": "create_table", "name": "s", "seats": 2, "rules": {"short_game": True}})
     await ana.expect("table_created")
+    table = server.tables["s"]
+    script(table, ["AC", "2C"])
     for p in (ana, ben):
         await p.send({"type": "join", "table": "s", "name": p.name})
         await p.expect("joined")
@@ -175,15 +196,24 @@ async def test_after_a_restart_the_log_and_the_score_sheet_come_back(
         await pilot.press("escape")
         await wait_for(pilot, lambda: on_table(app), what="the table again")
         # the game goes on: the next hand's end joins the sheet
-        steps = 0
-        while len(app.model.sheet) < 3 and steps < 400:
-            await _play_a_move(app, ben, rng)
-            await pilot.pause(0.02)
-            if isinstance(app.screen, SummaryScreen):
-                await pilot.pause(0.9)
-                await pilot.press("escape")
-            steps += 1
+        for _ in range(400):
+            if ben.view is not None and ben.view["hand_number"] == 4:
+                break
+            await _play_a_move(pilot, app, ben, table, rng)
+        else:
+            raise AssertionError("hand 3 did not end within 400 moves")
+        # hand 3's summary opened over the table (summary_due goes once it is
+        # shown); it closes by itself if Ana's turn came after it opened (here
+        # she deals hand 4 and plays on after a turned-up 6, R3), else Escape
+        # closes it (Escape at the table closes only the chat line)
+        await wait_for(
+            pilot,
+            lambda: app.model.seq == table.seq and not app.model.summary_due,
+            what="hand 4 and hand 3's summary",
+        )
         assert [r["hand_number"] for r in app.model.sheet] == [1, 2, 3]
+        if isinstance(app.screen, SummaryScreen):
+            await pilot.press("escape")
         await wait_for(pilot, lambda: on_table(app), what="the table")
         await pilot.press("h")
         await wait_text(pilot, app, "Score sheet — 3 of 8 hands played")
@@ -258,14 +288,30 @@ async def test_the_rules_page_opens_from_the_table(
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), what="the rules")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RulesScreen) and app.screen.query("#rules"),
+            what="the rules",
+        )
         rules = app.screen.query_one("#rules")
-        for _ in range(12):
-            if "What the marks on the screen mean" in screen_text(app):
-                break
-            rules.scroll_page_down(animate=False)
-            await pilot.pause(0.05)
-        assert "What the marks on the screen mean" in screen_text(app)
+        heading = "What the marks on the screen mean"
+        seen = [""]
+
+        def paged_to_the_marks() -> bool:
+            """Page down, a page at a time, until the heading is on the screen:
+            once the text (parsed in a thread, mounted after the screen opens)
+            is laid out, and each page only once the last one is drawn. No
+            fixed count of pages 0.05 s apart: that assumed both of these
+            done in time."""
+            text = screen_text(app)
+            if heading in text:
+                return True
+            if text != seen[0] and rules.max_scroll_y > 0:
+                seen[0] = text
+                rules.scroll_page_down(animate=False)
+            return False
+
+        await wait_for(pilot, paged_to_the_marks, what=repr(heading))
 
 
 async def test_after_a_drop_the_log_holds_what_happened_meanwhile_once(

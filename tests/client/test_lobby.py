@@ -14,7 +14,7 @@ from craits.protocol.client import Connection
 from rich.text import Text
 from textual.widgets import DataTable
 
-from tests.client.conftest import screen_text, wait_for, wait_text
+from tests.client.conftest import screen_text, script, wait_for, wait_text
 from tests.server.conftest import Player
 
 RULES = {"short_game": True, "face_cards": True, "play_drawn_card": True, "idiot_card": True}
@@ -131,6 +131,10 @@ async def test_each_b_seats_one_bot_and_shift_b_chooses_the_level(
             {"type": "create_table", "name": "bots", "seats": 4, "rules": {}}  # type: ignore[typeddict-item]
         )
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
+        # the fourth seat starts the game: the random bot (seat 3) cuts the 2 and
+        # deals (R2), so Ana never deals. A dealer who turns up an 8 or a 9 names
+        # its suit first (R3): Ana's suit dialog would cover the table.
+        script(server.tables["bots"], ["AC", "KC", "QC", "2C"])
         await wait_text(pilot, app, "b: add a bot")
         await pilot.press("b", "b")
         await wait_for(pilot, lambda: len(app.model.players) == 3, what="two bots")
@@ -142,4 +146,5 @@ async def test_each_b_seats_one_bot_and_shift_b_chooses_the_level(
         await wait_for(pilot, lambda: app.model.view is not None, what="the full table")
         names = [p["name"] for p in app.model.players]
         assert names[3].startswith("random-bot"), names
+        assert app.model.view["dealer"] == 3
         assert app.screen.bot_level == "random"

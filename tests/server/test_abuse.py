@@ -393,27 +393,40 @@ async def test_a_spectator_that_stops_reading_at_a_busy_table_is_dropped_in_time
 
 async def test_a_slow_reader_that_keeps_reading_is_not_dropped(net: Net) -> None:  # noqa: F811
     """Progress, however slow, keeps a connection: the time rule counts from
-    the last byte the kernel took, not from when the buffer filled."""
-    srv = await net.server(write_timeout=0.5, out_buffer=64 << 20, heartbeat=30.0)
+    the last byte the kernel took, not from when the buffer filled.
+
+    The backlog is a fixed amount, not what 0.3 s of chat piled up (~1 MiB on
+    a fast machine: 23 s of reading, near the 30 s limit); and the reader,
+    still every 0.2 s, has 1.5 s before the rule drops it, so a busy machine
+    that holds up the event loop for a few tenths of a second (the check
+    then runs before the late read) does not drop it. Reading the backlog
+    still takes several times 1.5 s: a rule counting from when the buffer
+    filled would drop it."""
+    srv = await net.server(write_timeout=1.5, out_buffer=64 << 20, heartbeat=30.0)
     ana = await _table_of_two(net, srv)
     slow, client = await _spectator(net, srv, rcvbuf=4096)
     stop = asyncio.Event()
     busy = asyncio.create_task(_busy(ana, stop))
     reader = asyncio.create_task(ana.drain(5.0))
-    await asyncio.sleep(0.3)
+    async with asyncio.timeout(10.0):
+        while client.transport.get_write_buffer_size() < 192 * 1024:
+            await asyncio.sleep(0.01)
     stop.set()
     await busy
     await asyncio.sleep(0.05)
     backlog = client.transport.get_write_buffer_size()
     assert backlog > 64 * 1024, backlog  # much waits in the server for it
-    # it reads what its 4 KiB buffer holds every 0.2 s (~20 KiB/s): far slower
+    # it reads what its 4 KiB buffer holds every 0.2 s (~40 KiB/s): far slower
     # than it was sent, and than the kernel's buffer (the transport's shrinks
-    # only once the kernel has sent half of its own), but never still for 0.5 s
+    # only once the kernel has sent half of its own), but never still for 1.5 s
     loop = asyncio.get_running_loop()
+    reads = 0
     got = 0
     async with asyncio.timeout(30.0):
         while client.transport.get_write_buffer_size() > 0 or got == 0:
             got += len(await loop.sock_recv(slow, 16 * 1024))
+            reads += 1
             await asyncio.sleep(0.2)
     assert not client.closed and client in srv.clients
+    assert reads * 0.2 > 3 * 1.5, reads  # a rule counting from the fill would have dropped it
     reader.cancel()
