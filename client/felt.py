@@ -124,17 +124,27 @@ class Canvas:
     def put(self, x: int, y: int, text: str, style: str = "") -> None:
         """Write ``text`` (one cell per character) from column ``x`` of row ``y``,
         clipped to the canvas."""
-        if not 0 <= y < self.height:
+        # (slices, and comparisons rather than min and max: a drawing writes
+        # some 2,000 cells in 200 calls, twice an update)
+        if y < 0 or y >= self.height:
             return
         lo, hi = 0, self.width
         clip = self.clip
         if clip is not None:
-            if not clip.y <= y < clip.y + clip.h:
+            if y < clip.y or y >= clip.y + clip.h:
                 return
-            lo, hi = max(lo, clip.x), min(hi, clip.x + clip.w)
-        start, end = max(x, lo), min(x + len(text), hi)
-        if start < end:  # (slices: a drawing writes some 2,000 cells per update)
-            self.chars[y][start:end] = text[start - x : end - x]
+            if clip.x > lo:
+                lo = clip.x
+            if clip.x + clip.w < hi:
+                hi = clip.x + clip.w
+        start = x if x > lo else lo
+        end = x + len(text)
+        if end > hi:
+            end = hi
+        if start < end:
+            self.chars[y][start:end] = (
+                text if start == x and end - x == len(text) else text[start - x : end - x]
+            )
             self.styles[y][start:end] = [style] * (end - start)
 
     def style(self, x: int, y: int, w: int, style: str) -> None:

@@ -21,6 +21,8 @@ from textual.binding import Binding
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from .kept import KeptLines
+
 MARGIN = 1
 """Blank columns after each key in the compact Footer."""
 
@@ -92,7 +94,7 @@ def _width(keys: Sequence[tuple[Key, str]]) -> int:
     return sum(k.width(w) for k, w in keys)
 
 
-class KeyFooter(Footer):
+class KeyFooter(Footer, KeptLines):
     """A compact Footer whose keys always fit the screen's width (:func:`fit_keys`).
 
     Args:

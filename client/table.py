@@ -32,6 +32,7 @@ from .creator import open_creator_menu
 from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen, ScoreSheetScreen
 from .footer import KeyFooter
 from .game import GamePanel
+from .kept import KeptLines
 from .model import LOG_LINES, TableModel
 from .session import Session
 from .summary import SummaryScreen
@@ -142,7 +143,7 @@ def key_context(screen: TableScreen) -> presenter.KeyContext:
     return presenter.KeyContext(online, name, screen.game.current_card(), chat_open)
 
 
-class TableScreen(Screen[None]):
+class TableScreen(Screen[None], KeptLines):
     """One table, seated or watching.
 
     Args:

@@ -38,6 +38,7 @@ from .felt import (
     hand_height,
     rich_style,
 )
+from .kept import KeptLines
 from .model import TableModel
 from .tableview import MiddleView, SeatView
 
@@ -71,7 +72,7 @@ def plain_styles(widget: Widget) -> bool:
     )
 
 
-class CanvasWidget(Widget):
+class CanvasWidget(KeptLines):
     """A widget drawn on a :class:`~craits.client.felt.Canvas`: the drawing is
     made once per change (:meth:`draw`, given the content size), kept as strips,
     and each line handed out as it is; a change redraws without a new layout.
@@ -231,7 +232,7 @@ class CanvasWidget(Widget):
         return Strip.blank(width, self.rich_style)
 
 
-class FixedText(Widget):
+class FixedText(KeptLines):
     """A line or a few of rich text in a box of fixed size: a new text repaints
     it without a new layout of the screen (a Static's update lays out again),
     wrapped here once per change rather than at every paint."""
@@ -243,11 +244,24 @@ class FixedText(Widget):
         self._made_for: tuple[int, str] = (0, "")
 
     def update(self, text: Text) -> None:
-        """Show ``text`` (nothing is done when it is the text shown)."""
-        if text != self.text:
-            self.text = text
+        """Show ``text`` (nothing is done when it is the text shown); once shown,
+        only the rows that changed are painted again (a prompt's first line
+        often stays)."""
+        if text == self.text:
+            return
+        self.text = text
+        width = self.content_size.width
+        if self._made_for != (width, self.app.theme) or width <= 0:
             self._made_for = (0, "")
             self.refresh()
+            return
+        old = self._strips
+        self._make(width)
+        for y in range(max(len(old), len(self._strips))):
+            before = list(old[y]) if y < len(old) else None
+            after = list(self._strips[y]) if y < len(self._strips) else None
+            if before != after:
+                self.refresh(Region(0, y, width, 1))
 
     def _make(self, width: int) -> None:
         console = self.app.console

@@ -2,8 +2,10 @@
 Textual asks a widget to paint again. A new line of the game log paints the
 log once (a deferred scroll painted it twice), and only the new row while the
 log is not full; the drawn table paints only the rows that changed, none when
-nothing did; the containers holding them are never painted (hidden, with their
-children shown); the table under a dialog is not painted until it is back on top.
+nothing did, and so does the prompt; the widgets beside the rows that changed
+hand the screen the rows they handed it before, not rendered anew; the
+containers holding them are never painted (hidden, with their children
+shown); the table under a dialog is not painted until it is back on top.
 
 Each count is of ``render_line`` calls: Textual calls it for a row of the
 widget only when that row is to be painted again."""
@@ -17,9 +19,10 @@ from craits.client.cards import CardStyle
 from craits.client.dialogs import RulesScreen
 from craits.client.table import TableScreen
 from craits.client.tableview import MiddleView, SeatView, Side
-from craits.client.widgets import FeltView, HandView, WrappedLog
+from craits.client.widgets import FeltView, FixedText, HandView, WrappedLog
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.containers import Vertical
 from textual.geometry import Region
 from textual.strip import Strip
 
@@ -186,6 +189,101 @@ async def test_the_table_paints_only_the_rows_that_changed() -> None:
         await pilot.pause()
         assert felt.painted == 1
         assert "7 cards" in felt.render_line(felt.plan.seats[1].y + 1).text if felt.plan else False
+
+
+class PromptBench(App[None]):
+    """A prompt three rows high, with the table's padding."""
+
+    CSS = "FixedText { height: 3; padding: 0 1; width: 40; }"
+
+    def compose(self) -> ComposeResult:
+        yield FixedText()
+
+
+async def test_a_new_prompt_paints_only_its_rows_that_changed() -> None:
+    app = PromptBench()
+    async with app.run_test(size=(60, 10)) as pilot:
+        prompt = app.query_one(FixedText)
+        counts = {"prompt": 0}
+        spy(prompt, counts, "prompt")
+        prompt.update(Text("Ben to play.\nThe count is 2."))
+        await pilot.pause()
+        assert counts["prompt"] == 2  # (the third row stays blank)
+        # the first line stays, the second changes: one row
+        counts["prompt"] = 0
+        prompt.update(Text("Ben to play.\nThe count is 4."))
+        await pilot.pause()
+        assert counts["prompt"] == 1
+        assert prompt.render_line(1).text.startswith("The count is 4.")
+        # one line fewer: the row it leaves is blanked
+        counts["prompt"] = 0
+        prompt.update(Text("Ana to play."))
+        await pilot.pause()
+        assert counts["prompt"] == 2
+        assert prompt.render_line(1).text.strip() == ""
+        # the same text again: nothing
+        counts["prompt"] = 0
+        prompt.update(Text("Ana to play."))
+        await pilot.pause()
+        assert counts["prompt"] == 0
+
+
+class PanelBench(App[None]):
+    """A prompt under the drawn table, in one container (as on the table screen)."""
+
+    CSS = """
+    CountedFelt { height: 20; }
+    FixedText { height: 3; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield CountedFelt(CardStyle())
+            yield FixedText()
+
+
+async def test_a_row_of_the_table_renders_nothing_anew_beside_it() -> None:
+    """Textual renders, in each frame, every widget whose container overlaps the
+    rows that changed: the prompt is asked for its rows when a seat's count
+    changes on the felt, and hands back those it handed out last (the same
+    list), without its own rendering (counted at Textual's styles cache)."""
+    app = PanelBench()
+    async with app.run_test(size=(80, 24)) as pilot:
+        felt = app.query_one(CountedFelt)
+        prompt = app.query_one(FixedText)
+        prompt.update(Text("Ben to play."))
+        middle = MiddleView(top="7H", stock=20, discard=3)
+        felt.show(seats([5, 6, 7, 8]), middle)
+        await pilot.pause()
+        rendered = {"prompt": 0}
+        render_widget = prompt._styles_cache.render_widget
+
+        def counted(widget: Any, crop: Region) -> list[Strip]:
+            rendered["prompt"] += 1
+            return render_widget(widget, crop)
+
+        prompt._styles_cache.render_widget = counted  # type: ignore[method-assign]
+        whole = Region(0, 0, *prompt.outer_size)  # (as the screen asks for it)
+        first = prompt.render_lines(whole)
+        assert prompt.render_lines(whole) is first
+        assert rendered["prompt"] == 0
+        # a seat draws a card: the felt's row is painted, the prompt rendered not
+        felt.painted = 0
+        felt.show(seats([5, 7, 7, 8]), middle)
+        await pilot.pause()
+        assert felt.painted == 1 and rendered["prompt"] == 0
+        # a new prompt is rendered, and shown
+        prompt.update(Text("Ana to play."))
+        await pilot.pause()
+        assert rendered["prompt"] > 0
+        assert prompt.render_lines(whole)[0].text.strip() == "Ana to play."
+        # a new theme renders it again, in the theme's colours
+        rendered["prompt"] = 0
+        before = prompt.render_lines(whole)[0]
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        after = prompt.render_lines(whole)[0]
+        assert rendered["prompt"] > 0 and after.text == before.text and list(after) != list(before)
 
 
 async def test_the_table_under_a_dialog_is_painted_when_back_on_top(
