@@ -541,24 +541,48 @@ def draw_felt(
     canvas.clip = felt
     canvas.clear(felt)
     top_rect = _draw_middle(canvas, felt, middle, style, size, fresh, flight is not None)
-    if flight is not None and top_rect is not None and flight.seat in rects:
-        # the card slides in to the pile from the side of the seat that played it
-        sx, sy = rects[flight.seat].centre
-        tx, ty = top_rect.x, top_rect.y
-        dx = max(-SLIDE[0], min(SLIDE[0], sx - top_rect.centre[0]))
-        dy = max(-SLIDE[1], min(SLIDE[1], sy - top_rect.centre[1]))
-        rest = 1.0 - min(max(flight.progress, 0.0), 1.0)
-        draw_face(
-            canvas,
-            tx + round(dx * rest),
-            ty + round(dy * rest),
-            flight.card,
-            size,
-            style,
-            heavy=True,
-        )
+    if flight is not None and top_rect is not None:
+        _draw_flying(canvas, rects, top_rect, flight, size, style)
     canvas.clip = None
     return top_rect
+
+
+def draw_flight(
+    canvas: Canvas, plan: TablePlan, flight: Flight, size: FaceSize, style: CardStyle
+) -> None:
+    """``flight`` over a table drawn without it (by :func:`draw_table` or
+    :func:`draw_felt`, as ``plan`` says): the pile's place left empty, the card
+    between its seat and the pile. Cell for cell what drawing the table with
+    the flight gives; the drawing without it can then be shown again as it is
+    when the card lands, rather than the felt drawn again."""
+    felt, top = plan.felt, plan.top
+    if felt is None or top is None:
+        return
+    canvas.clip = felt
+    canvas.fill(top, FELT_GROUND)
+    draw_slot(canvas, top.x, top.y, size, style)
+    _draw_flying(canvas, plan.seats, top, flight, size, style)
+    canvas.clip = None
+
+
+def _draw_flying(
+    canvas: Canvas,
+    rects: dict[int, Rect],
+    top: Rect,
+    flight: Flight,
+    size: FaceSize,
+    style: CardStyle,
+) -> None:
+    """The card sliding in to the pile (``top``) from the side of the seat that
+    played it (clipped by the caller to the felt)."""
+    if flight.seat not in rects:
+        return
+    sx, sy = rects[flight.seat].centre
+    dx = max(-SLIDE[0], min(SLIDE[0], sx - top.centre[0]))
+    dy = max(-SLIDE[1], min(SLIDE[1], sy - top.centre[1]))
+    rest = 1.0 - min(max(flight.progress, 0.0), 1.0)
+    x, y = top.x + round(dx * rest), top.y + round(dy * rest)
+    draw_face(canvas, x, y, flight.card, size, style, heavy=True)
 
 
 def _wrap_words(text: str, width: int) -> list[str]:

@@ -32,6 +32,7 @@ from .felt import (
     HandPlan,
     TablePlan,
     draw_felt,
+    draw_flight,
     draw_hand,
     draw_table,
     face_size,
@@ -143,11 +144,14 @@ class CanvasWidget(KeptLines):
             self.refresh()
         else:
             self.rows_refreshed += len(changed)
-            start = 0  # (one region per run of adjacent rows: each refresh has its cost)
+            regions = []  # (one region per run of adjacent rows, one refresh for all)
+            start = 0
             for i in range(1, len(changed) + 1):
                 if i == len(changed) or changed[i] != changed[i - 1] + 1:
-                    self.refresh(Region(0, changed[start], width, i - start))
+                    regions.append(Region(0, changed[start], width, i - start))
                     start = i
+            if regions:
+                self.refresh(*regions)
 
     def text(self) -> str:
         """The drawing as plain text, one line per row (empty before it is drawn)."""
@@ -303,6 +307,8 @@ class FeltView(CanvasWidget):
         self.plan: TablePlan | None = None
         self._still: object = None
         """What the last whole drawing was made from, but for the motion."""
+        self._landed: tuple[object, Canvas] | None = None
+        """While a card slides in: the table drawn without it, and what from."""
 
     def show(self, seats: list[SeatView], middle: MiddleView) -> None:
         """Draw ``seats`` and ``middle``."""
@@ -317,28 +323,30 @@ class FeltView(CanvasWidget):
 
     def draw(self, canvas: Canvas) -> None:
         """The table, sized to the terminal (:func:`~craits.client.felt.face_size`).
-        When only the motion changed (a card sliding in, or landing, or its frame
-        going back to plain), the last drawing is copied and only its felt drawn
-        again."""
+        When only the motion changed (a card sliding in, or its frame going back
+        to plain), the last drawing is copied and only its felt drawn again; a
+        card sliding in is drawn over a copy of the table drawn without it, which
+        is shown as it is when the card lands."""
         size = face_size(self.app.size.width, self.app.size.height)
         still = (tuple(self.seats), self.middle, size, self.style, canvas.width, canvas.height)
+        landed, self._landed = self._landed, None
+        if self.flight is None and landed is not None and landed[0] == (still, self.fresh):
+            canvas.copy_from(landed[1])  # the card lands: the drawing made under it
+            return
         old, plan = self._canvas, self.plan
         if still == self._still and old is not None and plan is not None:
             canvas.copy_from(old)
-            plan.top = draw_felt(
-                canvas, plan, self.middle, self.style, size, fresh=self.fresh, flight=self.flight
+            plan.top = draw_felt(canvas, plan, self.middle, self.style, size, fresh=self.fresh)
+        else:
+            self._still = still
+            self.plan = plan = draw_table(
+                canvas, self.seats, self.middle, self.style, size, fresh=self.fresh
             )
-            return
-        self._still = still
-        self.plan = draw_table(
-            canvas,
-            self.seats,
-            self.middle,
-            self.style,
-            size,
-            fresh=self.fresh,
-            flight=self.flight,
-        )
+        if self.flight is not None:  # (drawn over a copy: the landing shows the drawing)
+            under = Canvas(canvas.width, canvas.height)
+            under.copy_from(canvas)
+            self._landed = ((still, self.fresh), under)
+            draw_flight(canvas, plan, self.flight, size, self.style)
 
 
 class HandView(CanvasWidget, can_focus=True):

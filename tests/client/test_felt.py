@@ -5,6 +5,8 @@ overlapped then wrapped; ASCII only with ``--ascii``."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from craits.client.cards import CardStyle
 from craits.client.felt import (
@@ -14,6 +16,7 @@ from craits.client.felt import (
     Rect,
     draw_face,
     draw_felt,
+    draw_flight,
     draw_hand,
     draw_table,
     face_size,
@@ -168,3 +171,29 @@ def test_the_felt_drawn_again_alone_equals_the_whole_table_drawn(
             whole.grounds,
         )
         last = again
+
+
+@pytest.mark.parametrize("ascii_", [False, True])
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_a_card_sliding_in_over_the_table_drawn_without_it_equals_the_table_drawn_with_it(
+    players: int, size: FaceSize, ascii_: bool
+) -> None:
+    """The table drawn without the sliding card, then the card drawn over it
+    (:func:`draw_flight`, the pile's place emptied): cell for cell the table
+    drawn with the card on its way, from every seat, at each step."""
+    width, height = SIZES[size]
+    seats, style = table_of(players), CardStyle(ascii=ascii_)
+    for seat, progress, count in itertools.product(range(players), (0.0, 0.5), (0, 2)):
+        middle = MiddleView(top="9S", suit="H", stock=30, discard=4, count=count, direction=-1)
+        flight = Flight("9S", seat, progress)
+        over = Canvas(width, height)
+        plan = draw_table(over, seats, middle, style, size, fresh=True)
+        draw_flight(over, plan, flight, size, style)
+        whole = Canvas(width, height)
+        draw_table(whole, seats, middle, style, size, fresh=True, flight=flight)
+        assert (over.chars, over.styles, over.grounds) == (
+            whole.chars,
+            whole.styles,
+            whole.grounds,
+        ), (seat, progress, count, over.text(), whole.text())

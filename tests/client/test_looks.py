@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from craits.client.felt import Canvas, draw_table, face_size
 from craits.client.table import TableScreen
 
 from tests.client.conftest import shown_in, wait_for
@@ -69,6 +70,14 @@ async def test_at_full_motion_the_card_slides_in(server: Any, connect: Any, make
         await wait_for(pilot, lambda: felt.flights == 1, what="the slide")
         await wait_for(pilot, lambda: felt.flight is None, what="the card to land")
         assert "7♥" in "".join(shown_in(app, felt))
+        # landed, the table shown is the table drawn whole (the drawing made
+        # under the sliding card is shown again, not the felt drawn anew)
+        whole = Canvas(*felt.content_size)
+        size = face_size(*app.size)
+        draw_table(whole, felt.seats, felt.middle, felt.style, size, fresh=felt.fresh)
+        assert felt.text() == whole.text()
+        shown = [row.rstrip() for row in shown_in(app, felt)]
+        assert shown == [row.rstrip() for row in whole.text().splitlines()], (shown, whole.text())
 
 
 async def test_no_motion_marks_nothing(server: Any, connect: Any, make_app: Any) -> None:
