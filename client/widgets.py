@@ -39,7 +39,7 @@ from .felt import (
     hand_height,
     rich_style,
 )
-from .kept import KeptLines
+from .kept import KeptLines, KeptRows, plain_styles
 from .model import TableModel
 from .tableview import MiddleView, SeatView
 
@@ -56,21 +56,6 @@ def call_later(widget: Widget, delay: float, callback: Callable[[], None]) -> as
             callback()
 
     return asyncio.get_running_loop().call_later(delay, run)
-
-
-def plain_styles(widget: Widget) -> bool:
-    """Whether ``widget``'s styles add nothing around or over its content (no
-    border, padding, outline, tint, opacity or hatch): its lines can then be
-    handed to the screen as the widget made them, with the app's line filters."""
-    styles = widget.styles
-    return not (
-        styles.gutter
-        or any(edge for edge, _ in styles.outline)
-        or styles.tint.a
-        or widget.opacity != 1.0
-        or styles.text_opacity != 1.0
-        or (styles.has_rule("hatch") and styles.hatch != "none")
-    )
 
 
 class CanvasWidget(KeptLines):
@@ -451,7 +436,7 @@ class HandView(CanvasWidget, can_focus=True):
                 return
 
 
-class WrappedLog(ScrollView, can_focus=False):
+class WrappedLog(ScrollView, KeptRows, can_focus=False):
     """A log of lines (the game's events, the chat), newest at the bottom.
 
     Each line is wrapped to the width the log has, its continuation rows

@@ -122,6 +122,27 @@ async def test_a_new_log_line_paints_the_log_once() -> None:
         assert log.render_line(log.size.height - 1).text.strip() == "line 20"
 
 
+async def test_the_log_hands_the_screen_its_rows_as_kept() -> None:
+    """Asked for its rows again with nothing changed, the log hands out the same
+    rows, filtered before (Textual made each anew, and filtered it again)."""
+    app = Bench()
+    async with app.run_test(size=(120, 30)) as pilot:
+        log = app.query_one(CountedLog)
+        for i in range(15):
+            log.add(Text(f"line {i}"))
+        await pilot.pause()
+        whole = Region(0, 0, *log.outer_size)
+        first = log.render_lines(whole)
+        log.painted = 0
+        again = log.render_lines(whole)
+        assert log.painted == 0
+        assert all(a is b for a, b in zip(first, again, strict=True))
+        log.add(Text("line 15"))  # full: it scrolls, every row is another line
+        await pilot.pause()
+        rows = log.render_lines(whole)
+        assert rows[-1].text.strip() == "line 15" and rows[0].text.strip() == "line 6"
+
+
 async def test_a_full_log_jumps_several_lines_at_once_when_they_come_fast() -> None:
     app = Bench()
     async with app.run_test(size=(120, 30)) as pilot:
