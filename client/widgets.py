@@ -39,7 +39,7 @@ from .felt import (
     hand_height,
     rich_style,
 )
-from .kept import KeptLines, KeptRows, plain_styles
+from .kept import KeptLines, KeptRows
 from .model import TableModel
 from .tableview import MiddleView, SeatView
 
@@ -58,7 +58,7 @@ def call_later(widget: Widget, delay: float, callback: Callable[[], None]) -> as
     return asyncio.get_running_loop().call_later(delay, run)
 
 
-class CanvasWidget(KeptLines):
+class CanvasWidget(KeptRows, KeptLines):
     """A widget drawn on a :class:`~craits.client.felt.Canvas`: the drawing is
     made once per change (:meth:`draw`, given the content size), kept as strips,
     and each line handed out as it is; a change redraws without a new layout.
@@ -67,7 +67,8 @@ class CanvasWidget(KeptLines):
     :meth:`redraw` with the same :meth:`drawing_key` as the last (and the same
     size and theme) does nothing; otherwise only the rows whose cells changed
     get new strips and are refreshed (a turn changes a few rows of the table).
-    ``rows_refreshed`` counts those rows, for the tests."""
+    ``rows_refreshed`` counts those rows, for the tests. Each row is handed to
+    the screen as made and filtered until it changes (:class:`KeptRows`)."""
 
     def __init__(self, style: CardStyle, **kwargs: Any):
         super().__init__(**kwargs)
@@ -81,9 +82,6 @@ class CanvasWidget(KeptLines):
         """Each canvas style spec over the widget's own colours."""
         self.rows_refreshed = 0
         """Rows refreshed so far (a whole refresh counts every row)."""
-        self._shown: list[Strip | None] = []
-        """Each row as last handed to the screen (filtered), None when it changed."""
-        self._shown_for: tuple[object, ...] = ()
 
     def draw(self, canvas: Canvas) -> None:
         """Draw onto ``canvas`` (the content's size); subclasses say what."""
@@ -102,7 +100,7 @@ class CanvasWidget(KeptLines):
             return
         self._drawn_for, self._drawn_key = (width, height), key
         if width <= 0 or height <= 0:
-            self._strips, self._canvas, self._shown = [], None, []
+            self._strips, self._canvas = [], None
             return
         canvas = Canvas(width, height)
         self.draw(canvas)
@@ -110,7 +108,6 @@ class CanvasWidget(KeptLines):
         self._canvas = canvas
         if old is None:
             self._strips = [self._strip(canvas.runs(y), width) for y in range(height)]
-            self._shown = [None] * height
             self.rows_refreshed += height
             self.refresh()
             return
@@ -123,7 +120,6 @@ class CanvasWidget(KeptLines):
         ]
         for y in changed:
             self._strips[y] = self._strip(canvas.runs(y), width)
-            self._shown[y] = None
         if len(changed) > height // 2:
             self.rows_refreshed += height
             self.refresh()
@@ -173,39 +169,6 @@ class CanvasWidget(KeptLines):
         super().notify_style_update()
         self._base = None
         self._drawn_for = (0, 0)
-        self._shown_for = ()
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The rows in ``crop``, as the screen composes them. With
-        :func:`plain_styles`, each row is kept filtered (true colour,
-        ``NO_COLOR``, ``--ascii``) until it changes: Textual's own rendering
-        makes every row it is asked for anew, and filters it again, though most
-        rows of the table did not change (a fifth of an update's CPU)."""
-        if not plain_styles(self):
-            return super().render_lines(crop)
-        key = (self.size, self.app.theme, *self.get_line_filters())
-        if key != self._shown_for:
-            self._shown_for = key
-            self._shown = [None] * len(self._shown)
-        shown = self._shown
-        filters = key[2:]
-        background: Color | None = None  # (looked up when a row needs it: it walks the DOM)
-        strips = []
-        for y in crop.line_range:
-            strip = shown[y] if y < len(shown) else None
-            if strip is None:
-                strip = self.render_line(y)
-                if filters and background is None:
-                    background = self.background_colors[1]
-                for line_filter in filters:
-                    strip = strip.apply_filter(line_filter, background)  # type: ignore[arg-type]
-                if y < len(self._shown):  # (a new size or theme makes the list anew)
-                    self._shown[y] = strip
-            strips.append(strip)
-        if crop.column_span != (0, self.size.width):
-            x1, x2 = crop.column_span
-            strips = [strip.crop(x1, x2) for strip in strips]
-        return strips
 
     def render_line(self, y: int) -> Strip:
         """One row of the drawing."""
