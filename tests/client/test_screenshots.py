@@ -140,7 +140,7 @@ async def test_screenshot_the_hand_summary(
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
         await wait_for(pilot, lambda: app.model.view["hand_number"] == 2, what="hand 2")
-        await wait_text(pilot, app, "The next hand is dealt")
+        await wait_text(pilot, app, "Hand 2 is dealt")
         await shoot(pilot, app, "summary")
 
 
@@ -187,9 +187,7 @@ async def test_screenshot_the_end_of_a_game(server: Any, make_app: Any) -> None:
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
             table = server.tables["mine"]
             script(table, ["AC", "2C"], deal_order(BEN, ANA, "KH"))
-            await pilot.press("b")
-            await wait_text(pilot, app, "Add a bot")
-            await pilot.press("b")
+            await pilot.press("b")  # one bot (shift+b would choose its level)
             await wait_for(pilot, lambda: app.model.view is not None, what="the game")
             table.game.hand_number = 15
             table.game.hands[0] = ["7H"]
