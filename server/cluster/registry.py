@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfoMsg
@@ -242,7 +243,9 @@ class ClusterNode:
                 await asyncio.gather(reader, writer, return_exceptions=True)
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                # redis-py types PubSub.aclose from 6.x on, not in 5.x: one call for both
+                close = cast(Callable[[], Awaitable[None]], pubsub.aclose)
+                await close()
             with contextlib.suppress(Exception):
                 await redis.aclose()
 
