@@ -26,7 +26,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Label, Static
 
 from . import privacy
@@ -37,6 +37,15 @@ from .session import Session
 
 MAX_CODE_TEXT = 300
 """Longest text the code field takes (a whole link may be pasted)."""
+
+
+LOOPBACK_HINT = (
+    "This link names this machine: friends elsewhere cannot reach it. The server's "
+    "operator gives the address they can reach with craits-server --public-address "
+    "HOST[:PORT] (public-address in its config file, CRAITS_PUBLIC_ADDRESS), and "
+    "--host 0.0.0.0 to let them in."
+)
+"""What the invite dialog adds when its link names a loopback host (``localhost``)."""
 
 
 class InviteDialog(Dialog[None]):
@@ -57,7 +66,7 @@ class InviteDialog(Dialog[None]):
 
     def compose(self) -> Any:
         """What to do with the link, and the link."""
-        with Vertical(classes="dialog small invite"):
+        with VerticalScroll(classes="dialog small invite"):  # (scrolls on a low screen)
             yield Label(f"Table {self.table} is private", classes="dialog-title")
             yield Static(
                 Text(
@@ -66,11 +75,14 @@ class InviteDialog(Dialog[None]):
                 )
             )
             yield Static(Text(self.link, style="bold"), id="invite-link")
-            yield Label(
+            if privacy.loopback(self.link):
+                yield Static(Text(LOOPBACK_HINT, style="italic"), id="invite-loopback")
+            yield Static(
                 Text(
                     "c: copy the link · Enter: close · at the table, m: the creator's menu",
                     style="dim",
-                )
+                ),
+                id="invite-keys",
             )
         yield Footer(compact=True)
 

@@ -13,11 +13,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from craits.protocol.address import Target
+from craits.protocol.address import Target, parse_target
 from craits.protocol.types import (
     ClientMsg,
     HandOverMsg,
@@ -103,6 +103,22 @@ class Privacy:
     pin: Callable[[], str | None] | None = None
     """For a server over TLS: the certificate fingerprint pinned for it now (given
     ahead or trusted on first use), put in links so friends pin it too (§1.1)."""
+    public: str | None = None
+    """``HOST:PORT`` players elsewhere reach the server at, as its ``welcome``
+    says (``public_address``, protocol §4.1); links name it rather than
+    :attr:`server`'s host and port. None: the server did not say."""
+
+    def welcomed(self, welcome: Mapping[str, object]) -> None:
+        """Take the server's public address from its ``welcome`` (a value that
+        is no ``HOST:PORT`` is left out)."""
+        public = welcome.get("public_address")
+        self.public = None
+        if isinstance(public, str):
+            try:
+                parse_target(public, self.server.port)
+            except ValueError:
+                return
+            self.public = public
 
     def code_for(self, table: str, code: str | None = None) -> str | None:
         """The code to send to ``table``: ``code`` if given (kept for next time,
@@ -119,7 +135,24 @@ class Privacy:
         server = self.server
         if server.tls and server.fingerprint is None and self.pin is not None:
             server = replace(server, fingerprint=self.pin())
+        if self.public is not None:
+            public = parse_target(self.public, server.port)
+            server = replace(server, host=public.host, port=public.port)
         return server.with_table(table, code).link()
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "::1", "0.0.0.0", "::"})
+"""Host names that mean "this machine" (with ``127.*`` and ``*.localhost``)."""
+
+
+def loopback(link: str) -> bool:
+    """Whether ``link`` names a host only this machine reaches (``localhost``,
+    ``127.0.0.1``…): useless to a friend elsewhere."""
+    try:
+        host = parse_target(link, 1).host.lower()
+    except ValueError:
+        return False
+    return host in LOOPBACK_NAMES or host.startswith("127.") or host.endswith(".localhost")
 
 
 def on_invite(session: SessionLike, m: InviteMsg) -> None:

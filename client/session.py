@@ -356,6 +356,7 @@ class Session:
     def connected(self, first: bool) -> None:
         """After (re)connecting: take back the seat, or watch again, or do what the
         command line asked."""
+        self.privacy.welcomed(self.link.welcome)  # the server's public address, if any
         self.list_tables()
         if self.repeat and self.asked is not None:
             self.repeat = False  # a redirect brought us here: ask again (§7.4)

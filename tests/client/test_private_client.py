@@ -18,7 +18,7 @@ from craits.client.table import TableScreen
 from craits.protocol.address import parse_target
 from textual.widgets import Checkbox, DataTable, Input
 
-from tests.client.conftest import screen_text, wait_for, wait_text
+from tests.client.conftest import screen_text, shown_in, wait_for, wait_text
 
 
 def said(app: Any) -> str:
@@ -101,6 +101,9 @@ async def test_the_creator_of_a_private_table_gets_its_invite_link(
         link = f"craits://127.0.0.1:{server.port}/secret?code={code}"
         assert app.screen.link == link
         assert link in await wait_text(pilot, app, link)
+        # the server gave no public address: the dialog says how to give one (issue 23)
+        hint = " ".join(shown_in(app, app.screen.query_one("#invite-loopback"))).split()
+        assert "--public-address HOST[:PORT]" in " ".join(hint)
         await pilot.press("c")
         assert app.clipboard == link
         await pilot.press("enter")
@@ -207,3 +210,28 @@ async def test_too_many_wrong_codes_are_refused_in_plain_words(
         await wait_for(pilot, lambda: "Too many wrong invite codes" in said(app), what="refusal")
         assert re.search(r"Too many wrong invite codes: try again in \d+ s\.", said(app))
         assert not on_table(app)
+
+
+async def test_the_invite_link_names_the_servers_public_address(server: Any, make_app: Any) -> None:
+    """The server's operator gave its public address (``welcome.public_address``):
+    the invite link names it, not the loopback address the creator typed, and
+    the dialog says nothing of setting one (issue 23)."""
+    server.config.public_address = "games.example.org:7000"
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        app.session.create_table(
+            {"type": "create_table", "name": "secret", "seats": 2, "private": True}
+        )
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")
+        code = server.tables["secret"].powers.access.code
+        link = f"craits://games.example.org:7000/secret?code={code}"
+        assert app.screen.link == link
+        dialog = app.screen
+
+        def shown() -> str:  # the link as drawn (wrapped at 80 columns)
+            return "".join(row.strip() for row in shown_in(app, dialog.query_one("#invite-link")))
+
+        await wait_for(pilot, lambda: shown() == link, what="the link drawn")
+        assert not dialog.query("#invite-loopback")
+        assert "public-address" not in screen_text(app)

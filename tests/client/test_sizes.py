@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from craits.client.creator import InviteDialog
+from craits.client.dialogs import CreateTableDialog, OptionBox
 from craits.client.footer import Key, fit_keys
 from craits.client.lobby import COLUMNS, PADDING, lobby_columns
 from craits.client.table import TableScreen
 from rich.text import Text
 
-from tests.client.conftest import footer_keys, screen_text, wait_for
+from tests.client.conftest import footer_keys, screen_text, shown_in, wait_for
 from tests.client.test_nocolor import segments
 from tests.client.test_snapshots import (
     config,  # noqa: F401  (the long heartbeat of the snapshots' server)
@@ -126,6 +128,63 @@ async def test_the_lobby_at_a_phones_width_keeps_its_keys(
         text = screen_text(app)
         for label in ("Short game: hands 1–8 (R2)", "Face cards act: J Q♠ K (R11)"):
             assert label in text, text
+
+
+async def test_the_new_table_dialog_at_a_phones_width_shows_every_choice_whole(
+    server: Any, make_app: Any
+) -> None:
+    """At 44 and 50 columns by 24 rows (a phone's browser, ~400 px; issue 23)
+    every choice of the new-table dialog reads whole, its box saying on or off
+    in plain text (``[X]``, ``[ ]``); the form scrolls to what has the focus,
+    down to the Create button."""
+    app = make_app("Ana")
+    async with app.run_test(size=(44, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="the form")
+        for width in (44, 50):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause(0.1)
+            boxes = list(app.screen.query(OptionBox))
+            assert boxes[-1].id == "private"
+            for box in boxes:
+                box.focus()
+                await pilot.pause(0.05)
+                label = str(box.label)
+                assert "Private" not in label or label == "Private: by invite only"
+                row = shown_in(app, box)[0].strip()
+                assert row == f"[ ] {label}", (width, row)
+                await pilot.press("space")
+                await wait_for(pilot, lambda b=box: b.value, what="the choice on")  # type: ignore[misc]
+                await pilot.pause(0.05)
+                assert shown_in(app, box)[0].strip() == f"[X] {label}", width
+                await pilot.press("space")
+                await wait_for(pilot, lambda b=box: not b.value, what="off")  # type: ignore[misc]
+            turn = app.screen.query_one("#timeout")
+            turn.focus()
+            await pilot.pause(0.05)
+            assert "1 min" in shown_in(app, turn)[0] and turn.region.right <= width
+        create = app.screen.query_one("#do-create")
+        create.focus()
+        await pilot.pause(0.1)
+        assert "Create" in shown_in(app, create)[0]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Ana's table" in server.tables, what="the table")
+
+
+async def test_the_invite_dialog_at_a_phones_width_says_every_key_whole(
+    server: Any, make_app: Any
+) -> None:
+    app = make_app("Ana")
+    async with app.run_test(size=(44, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        app.session.create_table(
+            {"type": "create_table", "name": "secret", "seats": 2, "private": True}
+        )
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")
+        await pilot.pause(0.1)
+        keys = " ".join(" ".join(shown_in(app, app.screen.query_one("#invite-keys"))).split())
+        assert keys == "c: copy the link · Enter: close · at the table, m: the creator's menu"
 
 
 async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
