@@ -59,6 +59,9 @@ from .widgets import AsciiFilter
 
 log = logging.getLogger(__name__)
 
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl+C (128 + SIGINT, as a shell reports an interrupted command)."""
+
 NARROW = 80
 """Below this many columns the App has the class ``-narrow`` (dialogs one column wide)."""
 
@@ -323,7 +326,8 @@ class CraitsApp(App[None]):
         return shown
 
     def action_quit_app(self) -> None:
-        """Leave the program at once (a seat in a game can be resumed later).
+        """Leave the program at once (a seat in a game can be resumed later),
+        with exit status 130, as an interrupted command.
 
         In a browser Ctrl+C means copy: it copies the selected text, if any, and
         says how to leave; it never quits.
@@ -337,7 +341,7 @@ class CraitsApp(App[None]):
                 self.say("Ctrl+C does not leave the game here: press q in the lobby to leave.")
             return
         self.session.close()
-        self.exit()
+        self.exit(return_code=EXIT_INTERRUPTED)
 
     def fail(self, message: str) -> None:
         """Exit with a one-line error (printed by the command after the screen is

@@ -26,6 +26,7 @@ from craits.protocol.client import ConnectError
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
+from rich.cells import cell_len
 
 from . import privacy
 from .cards import unicode_suits_ok
@@ -89,7 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--table", metavar="NAME", help="take a seat at this table at once")
     group.add_argument("--spectate", metavar="NAME", help="watch this table")
     group.add_argument(
-        "--list", action="store_true", help="print the server's tables and exit (for scripts)"
+        "--list",
+        action="store_true",
+        help="print the server's tables and exit: in columns on a terminal, "
+        "tab-separated when piped (for scripts)",
     )
     p.add_argument(
         "--code",
@@ -173,9 +177,16 @@ def _plain(text: str) -> str:
     return _BAD_NAME.sub("?", text).strip()
 
 
-def format_tables(tables: list[TableInfo]) -> str:
-    """The ``--list`` output: a header, then one line per table (tab-separated)."""
-    lines = ["table\tseats\tplayers\tstate\trules\twatching"]
+LIST_GAP = 2
+"""Blank columns between two columns of ``--list`` on a terminal."""
+
+
+def format_tables(tables: list[TableInfo], aligned: bool = False) -> str:
+    """The ``--list`` output: a header, then one line per table; its columns
+    tab-separated (for scripts), or ``aligned`` under their headers, padded to
+    the cells a terminal draws (names in any script or emoji), :data:`LIST_GAP`
+    apart."""
+    rows = [["table", "seats", "players", "state", "rules", "watching"]]
     for t in sorted(tables, key=lambda t: t["name"]):
         players = t["players"]
         names = ",".join(_plain(p["name"]) for p in players) or "-"
@@ -190,8 +201,17 @@ def format_tables(tables: list[TableInfo]) -> str:
             describe_rules(t["rules"]),
             str(t["spectators"]),
         ]
-        lines.append("\t".join(fields))
-    return "\n".join(lines)
+        rows.append(fields)
+    if not aligned:
+        return "\n".join("\t".join(row) for row in rows)
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    gap = " " * LIST_GAP
+    return "\n".join(
+        gap.join(
+            cell + " " * (w - cell_len(cell)) for cell, w in zip(row, widths, strict=True)
+        ).rstrip()
+        for row in rows
+    )
 
 
 async def list_tables(
@@ -297,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_ERROR
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
-        print(format_tables(tables))
+        print(format_tables(tables, aligned=sys.stdout.isatty()))
         return 0
 
     from .app import CraitsApp

@@ -35,6 +35,7 @@ from craits.protocol.types import (
     CreateTableMsg,
     ErrorMsg,
     JoinedMsg,
+    JoinMsg,
     OkMsg,
     RulesMap,
     ServerMsg,
@@ -124,6 +125,7 @@ class BotClient(ServerLink):
         rng: random.Random | None = None,
         stats: BotStats | None = None,
         say: Callable[[str], None] | None = None,
+        code: str | None = None,
     ) -> None:
         """Set the bot up.
 
@@ -140,6 +142,7 @@ class BotClient(ServerLink):
             rng: the random source of the ``random`` level and of names.
             stats: counters to add to, shared with other bots if wanted.
             say: called with a one-line progress message (joined, game over).
+            code: the invite code of the table, if it is private (protocol §11.9).
 
         Raises:
             ValueError: an unknown level.
@@ -148,6 +151,7 @@ class BotClient(ServerLink):
             raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
         super().__init__(name[:MAX_NAME], stats)
         self.table = table
+        self.code = code
         self.level = level
         self.think = think
         self.jitter = min(max(jitter, 0.0), 1.0)
@@ -263,7 +267,10 @@ class BotClient(ServerLink):
             self._fail(f"table {self.table!r} was closed")
 
     def _join(self) -> None:
-        self._send({"type": ClientMessage.JOIN, "table": self.table, "name": self.name})
+        message: JoinMsg = {"type": ClientMessage.JOIN, "table": self.table, "name": self.name}
+        if self.code:
+            message["code"] = self.code  # a private table's (§11.9)
+        self._send(message)
 
     def _on_table_info(self, msg: TableInfoMsg) -> None:
         """Note the table's creator and the people connected at it (protocol §10):
