@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,7 +23,8 @@ from typing import Any, ClassVar
 from craits.protocol import VERSION
 from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
-from textual import events
+from platformdirs import user_downloads_path
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
@@ -64,6 +67,23 @@ EXIT_INTERRUPTED = 130
 
 NARROW = 80
 """Below this many columns the App has the class ``-narrow`` (dialogs one column wide)."""
+
+
+def screenshot_folders() -> list[Path]:
+    """Where a screenshot may go, in order: the user's downloads folder
+    (``XDG_DOWNLOAD_DIR``, else ``~/Downloads``), the home folder, the folder
+    the client was started in, the temporary folder."""
+    return [user_downloads_path(), Path.home(), Path.cwd(), Path(tempfile.gettempdir())]
+
+
+def screenshot_folder() -> Path:
+    """The first of :func:`screenshot_folders` that exists and can be written
+    to (the temporary folder if none)."""
+    for folder in screenshot_folders():
+        with contextlib.suppress(OSError, RuntimeError):
+            if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+                return folder
+    return Path(tempfile.gettempdir())
 
 
 class SessionNews(Message):
@@ -312,6 +332,29 @@ class CraitsApp(App[None]):
             self.push_screen(TableScreen(self.session, self.style))
         else:
             screen.sync()
+
+    def deliver_screenshot(
+        self,
+        filename: str | None = None,
+        path: str | None = None,
+        time_format: str | None = None,
+    ) -> str | None:
+        """The command palette's Screenshot: an SVG of the screen, saved in the
+        first folder of :func:`screenshot_folders` that exists and can be
+        written (Textual's own choice, ``~/Downloads``, fails where it does
+        not exist); the notice says where. In a browser it is downloaded."""
+        if path is None and not self.web:
+            path = str(screenshot_folder())
+        return super().deliver_screenshot(filename, path, time_format)
+
+    @on(events.DeliveryFailed)
+    def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
+        """A screenshot not saved: say why (rather than Textual's bare words)."""
+        if event.name != "screenshot":
+            return
+        event.prevent_default()
+        why = getattr(event.exception, "strerror", None) or str(event.exception)
+        self.say(f"The screenshot was not saved: {why}", severity="error", timeout=8)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette: Textual's commands, then the looks (theme, motion)."""
