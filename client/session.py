@@ -650,7 +650,11 @@ def _on_left(session: Session, m: LeftMsg) -> None:
     if model is not None and not model.spectator:
         if model.state == TableState.PLAYING:
             session.say(
-                "You left the game. The server plays your seat; press r in the lobby to go back.",
+                "You left the game. It waits for you (nobody else plays at the table): "
+                "press r in the lobby to go back."
+                if model.on_hold
+                else "You left the game. The server plays your seat; "
+                "press r in the lobby to go back.",
                 timeout=8,
                 table=model.name,  # said in the lobby; not over the next table opened
             )
@@ -672,7 +676,8 @@ def _on_table_info(session: Session, m: TableInfoMsg) -> None:
         return
     was_away = model.away
     model.set_info(info)
-    if model.away and not was_away:
+    leaving = session.intent.want == Want.LEAVE  # (marked away as it goes: told by _on_left)
+    if model.away and not was_away and not leaving:
         session.say(
             "You are marked away: the game waits for you (b: I'm back)."
             if model.on_hold

@@ -187,6 +187,48 @@ async def test_the_left_game_notice_is_not_left_over_the_next_table(
         assert "You left the game" not in screen_text(app)
 
 
+async def test_leaving_mid_game_says_one_thing_that_holds(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """Leaving a game, the seat is marked away as the player goes: one notice
+    says what happens to it (issue 23: two said opposite things). With another
+    person at the table the server plays the seat; alone with a bot the game
+    waits."""
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+
+    def said() -> list[str]:
+        return [str(n.message) for n in app._notifications]
+
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the game")
+        await pilot.press("q", "y")
+        await wait_for(pilot, lambda: not on_table(app), what="the lobby")
+        await wait_text(pilot, app, "You left the game")
+        await ben.expect(
+            "table_info", where=lambda m: any(p["away"] for p in m["table"]["players"])
+        )
+        await pilot.pause(0.2)
+        assert [n for n in said() if "left" in n or "away" in n] == [
+            "You left the game. The server plays your seat; press r in the lobby to go back."
+        ]
+        app.clear_notifications()
+        app.send({"type": "create_table", "name": "solo", "seats": 2, "turn_timeout_ms": 0})
+        await wait_for(pilot, lambda: "solo" in app.tables, what="the table")
+        app.send({"type": "join", "table": "solo", "name": "Ana2"})
+        await wait_for(pilot, lambda: on_table(app) and app.model.name == "solo", what="solo")
+        app.send({"type": "add_bot", "level": "basic"})
+        await wait_for(pilot, lambda: app.model.view is not None, what="the game with a bot")
+        await pilot.press("q", "y")
+        await wait_for(pilot, lambda: not on_table(app), what="the lobby")
+        await wait_text(pilot, app, "You left the game")
+        await pilot.pause(0.2)
+        assert [n for n in said() if "left" in n or "away" in n] == [
+            "You left the game. It waits for you (nobody else plays at the table): "
+            "press r in the lobby to go back."
+        ]
+
+
 async def test_times_up_notes_come_back_in_the_log_after_a_server_restart(
     config: ServerConfig, tmp_path: Path
 ) -> None:
