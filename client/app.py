@@ -33,6 +33,7 @@ from textual.screen import Screen
 
 from .cards import CardStyle
 from .creator import show_news
+from .dialogs import ConfirmDialog
 from .known_hosts import ServerTrust
 from .link import LinkState
 from .lobby import LobbyScreen
@@ -53,6 +54,7 @@ from .session import (
     TableChanged,
     TableLeft,
     TableShown,
+    WatchOffered,
 )
 from .store import TokenStore
 from .summary import SummaryScreen
@@ -296,10 +298,21 @@ class CraitsApp(App[None]):
             case NameTaken(table=table, why=why):
                 if self._lobby is not None:
                     self._lobby.ask_name(table, why)
+            case WatchOffered(table=table, question=question):
+                self._offer_to_watch(table, question)
             case Failed(message=why):
                 self.fail(why)
             case CodeNeeded() | InviteReady():
                 show_news(self, self.session, news)
+
+    def _offer_to_watch(self, table: str, question: str) -> None:
+        """No seat for this player at ``table``: ask whether to watch it instead."""
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.session.model is None:
+                self.session.spectate(table)  # (with its invite code, if it is private)
+
+        self.push_screen(ConfirmDialog(question, yes_first=True), answered)
 
     def _drop_notice_about_another_table(self) -> None:
         """A table is shown: a notice still up about another table (``You left

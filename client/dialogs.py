@@ -331,16 +331,19 @@ def suit_dialog(
 
 
 class ConfirmDialog(Dialog[bool]):
-    """A yes/no question: ``y`` or Enter says yes, ``n`` or Escape no."""
+    """A yes/no question: ``y`` says yes, ``n`` or Escape no, Enter the button
+    with the focus: "No", the safe answer, unless ``yes_first`` (a question
+    whose yes does no harm)."""
 
     BINDINGS = [  # noqa: RUF012
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str):
+    def __init__(self, question: str, yes_first: bool = False):
         super().__init__()
         self.question = question
+        self.yes_first = yes_first
 
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
@@ -352,8 +355,8 @@ class ConfirmDialog(Dialog[bool]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Focus "No": the safe answer."""
-        self.query_one("#no", Button).focus()
+        """Focus "No", the safe answer (or "Yes", when that does no harm)."""
+        self.query_one("#yes" if self.yes_first else "#no", Button).focus()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -143,6 +143,15 @@ class NameTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchOffered:
+    """Joining ``table`` failed, no seat there for this player (its game is
+    playing, or every seat is taken): offer to watch it (``question`` says why)."""
+
+    table: str
+    question: str
+
+
+@dataclass(frozen=True, slots=True)
 class Failed:
     """The first connection failed: the client exits with ``message``."""
 
@@ -157,6 +166,7 @@ News = (
     | TableLeft
     | Notice
     | NameTaken
+    | WatchOffered
     | Failed
     | CodeNeeded
     | InviteReady
@@ -446,18 +456,38 @@ class Session:
 
     def join(self, table: str, name: str | None = None, code: str | None = None) -> None:
         """Ask for a seat at ``table`` (as ``name``, by default the player's),
-        with its invite ``code`` if it is private (or the code known)."""
+        with its invite ``code`` if it is private (or the code known); a
+        private table whose code is not known (or was refused) is asked for
+        its code first (:meth:`_needs_code`)."""
         name = name or self.player_name
         message = JoinMsg(type=ClientMessage.JOIN, table=table, name=name)
         known = self.privacy.code_for(table, code)
         if known:
             message["code"] = known
+        elif self._needs_code(table, code, watch=False):
+            return
         self._request(Intent(Want.JOIN, table, name), message)
 
     def spectate(self, table: str, code: str | None = None) -> None:
-        """Ask to watch ``table`` (with its invite ``code``, or the code known)."""
-        self.privacy.code_for(table, code)
+        """Ask to watch ``table`` (with its invite ``code``, or the code known;
+        asked for first, as for :meth:`join`)."""
+        if not self.privacy.code_for(table, code) and self._needs_code(table, code, watch=True):
+            return
         self._request(Intent(Want.SPECTATE, table), self._spectate_msg(table))
+
+    def _needs_code(self, table: str, code: str | None, watch: bool) -> bool:
+        """No code to send to ``table``: when the lobby lists it as private, or
+        ``code`` was refused there already, ask for one (:class:`CodeNeeded`)
+        rather than ask the server (issue 23: never send a refused code again)."""
+        info = self.lobby.tables.get(table)
+        if code and self.privacy.was_refused(table, code):
+            why = "that invite code was refused already"
+        elif info is not None and info.get("private"):
+            why = "it needs its invite code"
+        else:
+            return False
+        self.tell(CodeNeeded(table, watch, why))
+        return True
 
     def _spectate_msg(self, table: str) -> SpectateMsg:
         message = SpectateMsg(type=ClientMessage.SPECTATE, table=table)
@@ -593,6 +623,7 @@ def _on_table_created(session: Session, m: TableCreatedMsg) -> None:
     session.lobby.put(info)
     session.tell(LobbyChanged())
     if session.intent == Intent(Want.CREATE, info["name"]):
+        session.privacy.code_for(info["name"], m.get("code"))  # its creator's (§11.9)
         session.join(info["name"])
 
 
@@ -818,6 +849,22 @@ def _name_taken(session: Session, intent: Intent, text: str) -> bool:
     return True
 
 
+def _table_full(session: Session, intent: Intent, text: str) -> bool:
+    # no seat for this player (a link or --table to a table whose game runs): watch?
+    if intent.want != Want.JOIN or intent.table is None:
+        return False
+    table = intent.table
+    info = session.lobby.tables.get(table)
+    if info is not None and info["state"] != TableState.WAITING:
+        why = f"The game at table {table} is already {info['state']}: no seat is free."
+    elif info is not None:
+        why = f"Table {table} is full: all {info['seats']} seats are taken."
+    else:
+        why = f"You cannot sit at table {table}: {text}."
+    session.tell(WatchOffered(table, f"{why} Watch it instead?"))
+    return True
+
+
 def _no_such_table(session: Session, intent: Intent, text: str) -> bool:
     # watching again after a reconnection, but the table is gone
     model = session.at(intent.table)
@@ -852,6 +899,7 @@ REACTIONS: dict[ErrorCode, Callable[[Session, Intent, str], bool]] = {
     ErrorCode.BAD_TOKEN: _bad_token,
     ErrorCode.REPLACED: _replaced,
     ErrorCode.NAME_TAKEN: _name_taken,
+    ErrorCode.TABLE_FULL: _table_full,
     ErrorCode.NO_SUCH_TABLE: _no_such_table,
     ErrorCode.NOT_AT_TABLE: _not_at_table,
     ErrorCode.SHUTDOWN: _shutdown,
