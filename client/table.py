@@ -36,7 +36,7 @@ from .kept import KeptLines
 from .model import LOG_LINES, TableModel
 from .session import Session
 from .summary import SummaryScreen
-from .widgets import FixedText, WrappedLog, freeze_heap_once
+from .widgets import FixedText, HandView, WrappedLog, freeze_heap_once
 
 BOT_LEVELS = [
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
@@ -70,6 +70,37 @@ phone's browser is about 44 columns by 40 rows or more."""
 STACKED_LOG = 9
 """Rows of the log and chat under the table in the stacked layout up to 30 rows;
 a taller screen (a phone held upright) gives them half of each row more."""
+FELT_LEAST = 7
+"""The fewest rows of the drawn table in the stacked layout (two seats of two
+rows and the pile between them; the style sheet's ``min-height``)."""
+PROMPT_ROWS = 3
+"""The prompt's rows (the style sheet's ``#prompt`` height)."""
+LOG_LEAST = 3
+"""The fewest rows of the game log under the table: one line in its frame."""
+CHAT_ROWS = (4, 3)
+"""The chat's rows under the table in the stacked layout: two lines, or one
+when the screen is low."""
+
+
+def stacked_rows(rows: int, hand: int) -> tuple[int, int]:
+    """The stacked layout's rows under the table, and the chat's among them,
+    for ``rows`` rows below the top line (the keys' line excluded) and a hand
+    ``hand`` rows high (with its frame).
+
+    The drawn table, the hand and the prompt come first (issue 23: at 40×24 the
+    prompt, with ``b: I'm back``, was pushed off the screen): the log and chat
+    get what they leave, up to :data:`STACKED_LOG` (and half of each row over
+    30); the chat shrinks to one line, then goes, and below :data:`LOG_LEAST`
+    rows the log goes too (0, 0) until the hand is shorter again."""
+    most = STACKED_LOG + max(0, rows + 2 - 30) // 2
+    room = min(most, rows - FELT_LEAST - hand - PROMPT_ROWS)
+    if room < LOG_LEAST:
+        return 0, 0
+    if room >= LOG_LEAST + 2 + CHAT_ROWS[0]:
+        return room, CHAT_ROWS[0]
+    if room >= LOG_LEAST + CHAT_ROWS[1]:
+        return room, CHAT_ROWS[1]
+    return room, 0
 
 
 def fits(width: int, height: int) -> tuple[bool, bool]:
@@ -107,13 +138,37 @@ def fit(screen: Screen[None], width: int, height: int) -> None:
     screen.set_class(narrow, "-narrow")
     screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
     screen.set_class(small, "-too-small")
-    right = screen.query_one("#right")
-    if narrow:  # the log grows with a tall screen (a phone held upright)
-        right.styles.height = STACKED_LOG + max(0, height - 30) // 2
+    if narrow:
+        stack(screen, height)
     else:
+        right = screen.query_one("#right")
         right.styles.height = None  # (as the style sheet says)
+        right.display = True
+        screen.query_one("#chatlog").styles.height = None
+        screen.query_one("#chatlog").display = True
     if small:
         screen.query_one("#too-small", Static).update(too_small_text(width, height))
+
+
+def stack(screen: Screen[None], height: int | None = None) -> None:
+    """In the stacked layout, give the log and chat under the table the rows
+    the table, the hand and the prompt leave them (:func:`stacked_rows`) on a
+    screen ``height`` rows high (by default the screen's); nothing is laid out
+    again when they do not change."""
+    height = screen.size.height if height is None else height
+    banner = screen.query_one("#banner")
+    rows = height - 2 - (banner.outer_size.height if banner.display else 0)
+    hand = screen.query_one("#hand").styles.height
+    right_rows, chat_rows = stacked_rows(rows, int(hand.value) if hand is not None else 5)
+    if screen.query_one("#chat-input").display:  # typing: the line and the log's frame
+        right_rows = max(right_rows, LOG_LEAST + 1)
+    right, chat = screen.query_one("#right"), screen.query_one("#chatlog")
+    if right.styles.height is None or right.styles.height.value != right_rows:
+        right.styles.height = right_rows
+    right.display = right_rows > 0
+    chat.display = chat_rows > 0
+    if chat_rows and (chat.styles.height is None or chat.styles.height.value != chat_rows):
+        chat.styles.height = chat_rows
 
 
 def show_topbar(screen: TableScreen) -> None:
@@ -219,6 +274,13 @@ class TableScreen(Screen[None], KeptLines):
         fit(self, event.size.width, event.size.height)
         self.call_after_refresh(refocus, self)
         show_topbar(self)
+
+    @on(HandView.Grown)
+    def _hand_grown(self) -> None:
+        """The hand took more rows, or fewer: the log under it, in the stacked
+        layout, gives them or takes them back."""
+        if self._ready and self.has_class("-narrow"):
+            stack(self)
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
@@ -407,6 +469,8 @@ class TableScreen(Screen[None], KeptLines):
         """Open the chat line."""
         field = self.query_one("#chat-input", Input)
         field.display = True
+        if self.has_class("-narrow"):
+            stack(self)
         field.focus()  # the keys shown change with the focus (no Footer with every key and Esc)
 
     def action_close_chat(self) -> None:
@@ -414,6 +478,8 @@ class TableScreen(Screen[None], KeptLines):
         field = self.query_one("#chat-input", Input)
         field.value = ""
         field.display = False
+        if self.has_class("-narrow"):
+            stack(self)
         self.query_one("#hand").focus()
         self.refresh_bindings()
 
