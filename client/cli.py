@@ -16,6 +16,7 @@ import asyncio
 import getpass
 import re
 import sys
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import cast
@@ -23,6 +24,7 @@ from typing import cast
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
+from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
@@ -49,10 +51,39 @@ def say_busy(wait: float) -> None:
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 
 
+def _cleaned(name: str) -> str:
+    """``name`` composed (NFC, as the server takes it), without control
+    characters or brackets, at most 24 characters; maybe empty."""
+    name = unicodedata.normalize("NFC", name)
+    return _BAD_NAME.sub("", name).strip()[:MAX_NAME].strip()
+
+
 def clean_name(name: str) -> str:
-    """A display name the server accepts: no control characters or brackets, 1–24 characters."""
-    name = _BAD_NAME.sub("", name).strip()[:MAX_NAME].strip()
+    """A display name the server accepts, made of ``name`` (a login name): no
+    control characters or brackets, nothing a terminal draws in an unknown
+    width (:func:`~craits.protocol.messages.undrawable`), 1–24 characters;
+    ``player`` when nothing is left."""
+    name = _cleaned("".join(ch for ch in _cleaned(name) if undrawable(ch) is None))
     return name or "player"
+
+
+def given_name(name: str) -> str:
+    """``--name`` as the server takes it (surrounding spaces, control
+    characters and brackets left out, at most 24 characters).
+
+    Raises:
+        ValueError: nothing is left (an empty name would be the login name's,
+            and take the seat of a client already running under it), or it
+            holds what a terminal draws in an unknown width (a joined emoji, a
+            combining mark: protocol §5): why, in words.
+    """
+    cleaned = _cleaned(name)
+    if not cleaned:
+        raise ValueError("it is empty (brackets and control characters do not count)")
+    why = undrawable(cleaned)
+    if why is not None:
+        raise ValueError(f"it {why}")
+    return cleaned
 
 
 def default_name() -> str:
@@ -297,7 +328,11 @@ def main(argv: list[str] | None = None) -> int:
     host, port = target.host, target.port
     table = None if target.watch else target.table
     spectate, code = target.table if target.watch else None, target.code
-    name = clean_name(args.name) if args.name else default_name()
+    try:
+        name = default_name() if args.name is None else given_name(args.name)
+    except ValueError as exc:
+        print(f"craits-client: bad --name {args.name!r}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if args.replay_game is not None:
         try:
             fetched = asyncio.run(

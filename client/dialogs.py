@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from importlib import resources
 from typing import TypeVar
 
-from craits.protocol.messages import MAX_NAME
+from craits.protocol.messages import MAX_NAME, undrawable
 from craits.protocol.types import CreateTableMsg, RulesMap
 from craits.protocol.vocab import SUIT_NAMES, SUIT_SYMBOLS, ClientMessage
 from rich.text import Text
@@ -173,6 +174,9 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
             return "The table needs a name."
         if any(c in name for c in "[]") or any(ord(c) < 32 for c in name):
             return "A name cannot hold square brackets or control characters."
+        why = undrawable(unicodedata.normalize("NFC", name))
+        if why is not None:  # (the server refuses it: protocol §5)
+            return f"The name {why}."
         try:
             seats = int(self.query_one("#seat-count", Input).value)
         except ValueError:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from craits.client.cards import unicode_suits_ok
-from craits.client.cli import build_parser, clean_name, main
+from craits.client.cli import build_parser, clean_name, given_name, main
 from craits.client.lobby import LobbyScreen
 from rich.cells import cell_len
 
@@ -168,6 +168,24 @@ def test_bad_address_and_help(capsys: Any) -> None:
     help_text = build_parser().format_help()
     for option in ("--name", "--table", "--spectate", "--list", "--ascii"):
         assert option in help_text
+
+
+def test_an_empty_name_or_one_a_terminal_cannot_measure_is_refused(capsys: Any) -> None:
+    """``--name ''`` was taken as no name, the login name, and so the seat of a
+    client already running under it (issue 23): refused, as is a name the server
+    refuses (a joined emoji); a composed name is sent as the server keeps it."""
+    for name, why in (
+        ("", "it is empty"),
+        ("  [] ", "it is empty"),
+        ("👨\u200d👩\u200d👧", "it must not hold U+200D ZERO WIDTH JOINER"),
+    ):
+        assert main([f"127.0.0.1:{closed_port()}", "--name", name]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"craits-client: bad --name {name!r}: {why}"), err
+        assert err.count("\n") == 1
+    assert given_name(" Jose\u0301 ") == "José"
+    assert given_name("漢字のテーブル") == "漢字のテーブル"
+    assert clean_name("Ana\u200d") == "Ana"  # a login name: what cannot be drawn is left out
 
 
 def test_names_and_suits() -> None:
