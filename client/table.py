@@ -29,11 +29,12 @@ from textual.widgets import Input, Static
 from . import presenter
 from .cards import CardStyle
 from .creator import open_creator_menu
-from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen, ScoreSheetScreen
+from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
 from .footer import KeyFooter
 from .game import GamePanel
 from .kept import KeptLines
 from .model import LOG_LINES, TableModel
+from .results import overtaken
 from .session import Session
 from .summary import SummaryScreen
 from .widgets import FixedText, HandView, WrappedLog, freeze_heap_once
@@ -134,6 +135,8 @@ def fit(screen: Screen[None], width: int, height: int) -> None:
     ``height``: side by side from 80 columns, stacked (the log under the table)
     below, and a plain request for a bigger terminal below the least that can
     be played."""
+    if not screen.query("#right"):
+        return  # the app is closing as the table opens: nothing to lay out
     narrow, small = fits(width, height)
     screen.set_class(narrow, "-narrow")
     screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
@@ -231,6 +234,7 @@ class TableScreen(Screen[None], KeptLines):
         self._log_shown = 0
         self._log_rewrites = 0
         self._ready = False
+        self._game: GamePanel | None = None
         self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
         self.bot_level = BotLevel.BASIC
@@ -264,6 +268,7 @@ class TableScreen(Screen[None], KeptLines):
         self.query_one("#log", WrappedLog).jump_after = LOG_JUMP_AFTER
         self.query_one("#chatlog").border_title = "Chat"
         self.set_interval(0.5, self._tick)
+        self._game = self.query_one(GamePanel)
         self._ready = True
         self.sync()
         self.call_after_refresh(freeze_heap_once)
@@ -288,8 +293,8 @@ class TableScreen(Screen[None], KeptLines):
 
     def _tick(self) -> None:
         model = self.model
-        if model and model.deadline is not None and self._ready and self.app.screen is self:
-            self.game.show_seats(model)  # (under a dialog: when back, see _under_a_dialog)
+        if model and model.deadline is not None and self._ready and self.game.is_attached:
+            self.game.show_seats(model)  # (under a dialog too: the table stays live)
 
     @property
     def model(self) -> TableModel | None:
@@ -299,7 +304,8 @@ class TableScreen(Screen[None], KeptLines):
     @property
     def game(self) -> GamePanel:
         """The game panel."""
-        return self.query_one(GamePanel)
+        game = self._game
+        return game if game is not None else self.query_one(GamePanel)
 
     @property
     def selected_card(self) -> str | None:
@@ -316,13 +322,13 @@ class TableScreen(Screen[None], KeptLines):
     def sync(self, new_update: bool = False) -> None:
         """Redraw everything from the model (after any message)."""
         model = self.model
-        if not self._ready or model is None:
-            return
+        if not self._ready or model is None or not self.game.is_attached:
+            return  # (not drawn yet, or the app closing under a dialog)
         if new_update:
             self._close_stale_dialogs()
-        if self.app.screen is not self:
-            _under_a_dialog(self, model)
-            return
+        on_top = self.app.screen is self
+        if not on_top:  # live under a dialog, but no card sliding in (issue 23)
+            self.game.motion.forget()
         show_topbar(self)
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
@@ -332,12 +338,13 @@ class TableScreen(Screen[None], KeptLines):
         self.game.sync(model, new_update)
         self._write_logs(model)
         if model.summary_due:
-            self.show_summary()
+            self.show_summary(auto=True)
         self.game.maybe_ask_suit(model)
         for screen in self.app.screen_stack:
             if isinstance(screen, SummaryScreen):
                 screen.sync()
-        self._refresh_keys()
+        if on_top:
+            self._refresh_keys()
 
     def _refresh_keys(self) -> None:
         """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
@@ -444,10 +451,12 @@ class TableScreen(Screen[None], KeptLines):
         """Show the last hand's summary again."""
         self.show_summary()
 
-    def show_summary(self) -> None:
+    def show_summary(self, auto: bool = False) -> None:
         """Show the summary of the last hand (or put it in the one open). A question
         about the game is closed first; another dialog (the rules, say) is left
-        open, and the summary comes when it closes."""
+        open, and the summary comes when it closes, unless what comes after
+        it has come by then (``auto``: shown at the hand's end, not asked for;
+        :func:`~craits.client.summary.overtaken`)."""
         model = self.model
         if model is None or model.last_result is None:
             return
@@ -457,13 +466,16 @@ class TableScreen(Screen[None], KeptLines):
                 screen.result = model.last_result
                 screen.sync()
                 return
+        if auto and overtaken(model.last_result, model):
+            model.summary_due = False  # the next hand (or game) is on: no summary now
+            return
         self._close_stale_dialogs(all_game=True)
         top = self.app.screen
         if top is not self and not (isinstance(top, ChoiceDialog) and top.still_valid):
             model.summary_due = True
             return
         model.summary_due = False
-        self.app.push_screen(SummaryScreen(self.session, self.style, model.last_result))
+        self.app.push_screen(SummaryScreen(self.session, self.style, model.last_result, auto=auto))
 
     def action_chat(self) -> None:
         """Open the chat line."""
@@ -506,20 +518,3 @@ class TableScreen(Screen[None], KeptLines):
             "Come back with r in the lobby, or start craits-client again.",
             self.session.leave,
         )
-
-
-def _under_a_dialog(screen: TableScreen, model: TableModel) -> None:
-    """An update while a dialog (the hand's summary, the rules, the score sheet)
-    covers the table ``screen``: the dialogs showing the game are brought up to
-    date, but the table under them is drawn only when it is back on top
-    (``on_screen_resume``). Seen through a translucent dialog, any change of the
-    table repaints the whole terminal (some 30 ms per update at 120×40, while a
-    watcher leaves the summary open)."""
-    screen.game.motion.forget()
-    if model.summary_due:
-        screen.show_summary()
-    for other in screen.app.screen_stack:
-        if isinstance(other, SummaryScreen):
-            other.sync()
-        elif isinstance(other, ScoreSheetScreen):
-            other.sync(model)
