@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,8 +21,7 @@ from typing import Any, ClassVar
 from craits.protocol import VERSION
 from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
-from platformdirs import user_downloads_path
-from textual import events, on
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
@@ -33,7 +30,6 @@ from textual.screen import Screen
 
 from .cards import CardStyle
 from .creator import show_news
-from .dialogs import ConfirmDialog
 from .known_hosts import ServerTrust
 from .link import LinkState
 from .lobby import LobbyScreen
@@ -42,6 +38,7 @@ from .model import TableModel
 from .prefs import PrefsStore
 from .privacy import CodeNeeded, InviteReady
 from .problem import ProblemScreen
+from .screenshot import Screenshots
 from .session import (
     Failed,
     LinkChanged,
@@ -69,23 +66,6 @@ EXIT_INTERRUPTED = 130
 
 NARROW = 80
 """Below this many columns the App has the class ``-narrow`` (dialogs one column wide)."""
-
-
-def screenshot_folders() -> list[Path]:
-    """Where a screenshot may go, in order: the user's downloads folder
-    (``XDG_DOWNLOAD_DIR``, else ``~/Downloads``), the home folder, the folder
-    the client was started in, the temporary folder."""
-    return [user_downloads_path(), Path.home(), Path.cwd(), Path(tempfile.gettempdir())]
-
-
-def screenshot_folder() -> Path:
-    """The first of :func:`screenshot_folders` that exists and can be written
-    to (the temporary folder if none)."""
-    for folder in screenshot_folders():
-        with contextlib.suppress(OSError, RuntimeError):
-            if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
-                return folder
-    return Path(tempfile.gettempdir())
 
 
 class SessionNews(Message):
@@ -298,21 +278,10 @@ class CraitsApp(App[None]):
             case NameTaken(table=table, why=why):
                 if self._lobby is not None:
                     self._lobby.ask_name(table, why)
-            case WatchOffered(table=table, question=question):
-                self._offer_to_watch(table, question)
             case Failed(message=why):
                 self.fail(why)
-            case CodeNeeded() | InviteReady():
+            case CodeNeeded() | InviteReady() | WatchOffered():
                 show_news(self, self.session, news)
-
-    def _offer_to_watch(self, table: str, question: str) -> None:
-        """No seat for this player at ``table``: ask whether to watch it instead."""
-
-        def answered(yes: bool | None) -> None:
-            if yes and self.session.model is None:
-                self.session.spectate(table)  # (with its invite code, if it is private)
-
-        self.push_screen(ConfirmDialog(question, yes_first=True), answered)
 
     def _drop_notice_about_another_table(self) -> None:
         """A table is shown: a notice still up about another table (``You left
@@ -346,32 +315,12 @@ class CraitsApp(App[None]):
         else:
             screen.sync()
 
-    def deliver_screenshot(
-        self,
-        filename: str | None = None,
-        path: str | None = None,
-        time_format: str | None = None,
-    ) -> str | None:
-        """The command palette's Screenshot: an SVG of the screen, saved in the
-        first folder of :func:`screenshot_folders` that exists and can be
-        written (Textual's own choice, ``~/Downloads``, fails where it does
-        not exist); the notice says where. In a browser it is downloaded."""
-        if path is None and not self.web:
-            path = str(screenshot_folder())
-        return super().deliver_screenshot(filename, path, time_format)
-
-    @on(events.DeliveryFailed)
-    def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
-        """A screenshot not saved: say why (rather than Textual's bare words)."""
-        if event.name != "screenshot":
-            return
-        event.prevent_default()
-        why = getattr(event.exception, "strerror", None) or str(event.exception)
-        self.say(f"The screenshot was not saved: {why}", severity="error", timeout=8)
-
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The command palette: Textual's commands, then the looks (theme, motion)."""
-        yield from super().get_system_commands(screen)
+        """The command palette: Textual's commands (in a terminal, its Screenshot
+        saved where it can be: :mod:`~craits.client.screenshot`), then the looks
+        (theme, motion)."""
+        textual = super().get_system_commands(screen)
+        yield from textual if self.web else Screenshots(self).commands(textual)
         yield from self.looks.commands(screen)
 
     def get_key_display(self, binding: Binding) -> str:

@@ -7,8 +7,9 @@
 - :func:`open_creator_menu`: the creator's menu — remove (or replace by a
   bot), lock, mute, hand over, let back, show the invite — as dialogs;
 - :func:`show_news`: what the App does with the session's
-  :class:`~craits.client.privacy.CodeNeeded` and
-  :class:`~craits.client.privacy.InviteReady`.
+  :class:`~craits.client.privacy.CodeNeeded`,
+  :class:`~craits.client.privacy.InviteReady` and
+  :class:`~craits.client.session.WatchOffered` (no seat: watch instead?).
 
 The requests go through :mod:`craits.client.privacy`; nothing here decides
 what the server allows (it answers in plain words when it refuses).
@@ -33,7 +34,7 @@ from . import privacy
 from .dialogs import ChoiceDialog, ConfirmDialog, Dialog
 from .model import TableModel
 from .privacy import CodeNeeded, InviteReady
-from .session import Session
+from .session import Session, WatchOffered
 
 MAX_CODE_TEXT = 300
 """Longest text the code field takes (a whole link may be pasted)."""
@@ -144,10 +145,22 @@ class CodeDialog(Dialog[str | None]):
         self.finish(None)
 
 
-def show_news(app: App[Any], session: Session, news: CodeNeeded | InviteReady) -> None:
-    """Show a private table's news: ask for its code, or show its invite link."""
+def show_news(
+    app: App[Any], session: Session, news: CodeNeeded | InviteReady | WatchOffered
+) -> None:
+    """Show news about coming to a table: a private table's (ask for its code,
+    or show its invite link), or no seat there (offer to watch it instead)."""
     if isinstance(news, InviteReady):
         app.push_screen(InviteDialog(news.table, news.link))
+        return
+    if isinstance(news, WatchOffered):
+        table = news.table
+
+        def watch(yes: bool | None) -> None:
+            if yes and session.model is None:
+                session.spectate(table)  # (with its invite code, if it is private)
+
+        app.push_screen(ConfirmDialog(news.question, yes_first=True), watch)
         return
 
     def done(code: str | None) -> None:

@@ -14,13 +14,13 @@ panel's (:class:`~craits.client.game.GamePanel`); the others are here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from craits.protocol.messages import MAX_CHAT
 from craits.protocol.vocab import BotLevel, TableState
 from rich.text import Text
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -201,7 +201,56 @@ def key_context(screen: TableScreen) -> presenter.KeyContext:
     return presenter.KeyContext(online, name, screen.game.current_card(), chat_open)
 
 
-class TableScreen(Screen[None], KeptLines):
+class TableQuestions:
+    """The questions the table screen asks before it acts (protocol §11.2,
+    §11.3): close the table, end the game by closing it, leave a game. Mixed
+    into :class:`TableScreen`."""
+
+    session: Session
+    if TYPE_CHECKING:
+        app: App[Any]
+
+    def action_close_table(self) -> None:
+        """Close the table, once confirmed: everyone at it goes back to the lobby."""
+        model = self.session.model
+        if model is not None:
+            question = (
+                f"Close table {model.name}? Everyone at it goes back to the lobby, "
+                "and it is gone from the list."
+            )
+            self._confirm(question, self.session.close_table)
+
+    def action_end_game(self) -> None:
+        """Close the table during its game, once confirmed: the game ends,
+        recorded as abandoned, and everyone goes back to the lobby."""
+        model = self.session.model
+        if model is not None:
+            question = (
+                f"Close table {model.name} and end the game? The game stops where it "
+                "stands (its record keeps it, marked abandoned), and everyone at the "
+                "table goes back to the lobby."
+            )
+            self._confirm(question, lambda: self.session.close_table(end_game=True))
+
+    def _confirm(self, question: str, then: Callable[[], None]) -> None:
+        """Ask ``question`` in a dialog; on yes, call ``then``."""
+        self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)
+
+    def action_leave(self) -> None:
+        """Leave the table (asking first in the middle of a game)."""
+        model = self.session.model
+        if model is None or model.spectator or model.state != TableState.PLAYING:
+            self.session.leave()
+            return
+        self._confirm(
+            "Leave the game? Your seat stays yours: the server plays it while "
+            "others play on (with nobody else playing, the game waits for you). "
+            "Come back with r in the lobby, or start craits-client again.",
+            self.session.leave,
+        )
+
+
+class TableScreen(Screen[None], KeptLines, TableQuestions):
     """One table, seated or watching.
 
     Args:
@@ -421,32 +470,6 @@ class TableScreen(Screen[None], KeptLines):
         """Start a new game, same seats."""
         self.session.new_game()
 
-    def action_close_table(self) -> None:
-        """Close the table, once confirmed: everyone at it goes back to the lobby."""
-        model = self.model
-        if model is not None:
-            question = (
-                f"Close table {model.name}? Everyone at it goes back to the lobby, "
-                "and it is gone from the list."
-            )
-            self._confirm(question, self.session.close_table)
-
-    def action_end_game(self) -> None:
-        """Close the table during its game, once confirmed: the game ends,
-        recorded as abandoned, and everyone goes back to the lobby."""
-        model = self.model
-        if model is not None:
-            question = (
-                f"Close table {model.name} and end the game? The game stops where it "
-                "stands (its record keeps it, marked abandoned), and everyone at the "
-                "table goes back to the lobby."
-            )
-            self._confirm(question, lambda: self.session.close_table(end_game=True))
-
-    def _confirm(self, question: str, then: Callable[[], None]) -> None:
-        """Ask ``question`` in a dialog; on yes, call ``then``."""
-        self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)
-
     def action_summary(self) -> None:
         """Show the last hand's summary again."""
         self.show_summary()
@@ -505,16 +528,3 @@ class TableScreen(Screen[None], KeptLines):
     def action_rules(self) -> None:
         """Show the rules."""
         self.app.push_screen(RulesScreen(self.style.ascii))
-
-    def action_leave(self) -> None:
-        """Leave the table (asking first in the middle of a game)."""
-        model = self.model
-        if model is None or model.spectator or model.state != TableState.PLAYING:
-            self.session.leave()
-            return
-        self._confirm(
-            "Leave the game? Your seat stays yours: the server plays it while "
-            "others play on (with nobody else playing, the game waits for you). "
-            "Come back with r in the lobby, or start craits-client again.",
-            self.session.leave,
-        )

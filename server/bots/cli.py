@@ -163,8 +163,8 @@ async def run(args: argparse.Namespace) -> int:
             games=0 if args.forever else 1,
             rng=rng,
             say=say,
-            code=code,
         )
+        bot.code = code  # a private table's (protocol §11.9)
         bot.placed = hop > 0
         await connect_bot(host, port, bot, tls=tls)
         try:

@@ -103,6 +103,15 @@ NAME_TRIES = 5
 """Names tried when the one asked for is taken at the table."""
 
 
+def join_message(table: str, name: str, code: str | None) -> JoinMsg:
+    """The ``join`` of ``table`` as ``name``, with the invite ``code`` of a
+    private table (protocol §11.9) if there is one."""
+    message: JoinMsg = {"type": ClientMessage.JOIN, "table": table, "name": name}
+    if code:
+        message["code"] = code
+    return message
+
+
 class BotClient(ServerLink):
     """One bot on one connection: an :class:`asyncio.Protocol` that plays by itself.
 
@@ -125,7 +134,6 @@ class BotClient(ServerLink):
         rng: random.Random | None = None,
         stats: BotStats | None = None,
         say: Callable[[str], None] | None = None,
-        code: str | None = None,
     ) -> None:
         """Set the bot up.
 
@@ -142,7 +150,6 @@ class BotClient(ServerLink):
             rng: the random source of the ``random`` level and of names.
             stats: counters to add to, shared with other bots if wanted.
             say: called with a one-line progress message (joined, game over).
-            code: the invite code of the table, if it is private (protocol §11.9).
 
         Raises:
             ValueError: an unknown level.
@@ -151,7 +158,6 @@ class BotClient(ServerLink):
             raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
         super().__init__(name[:MAX_NAME], stats)
         self.table = table
-        self.code = code
         self.level = level
         self.think = think
         self.jitter = min(max(jitter, 0.0), 1.0)
@@ -179,6 +185,7 @@ class BotClient(ServerLink):
         self._refusals = 0
         self._name_tries = 0
         self._over_seq = -1
+        self.code: str | None = None  # the table's invite code, if private (set before joining)
         self.placed = False  # its create_table was redirected here: sent with placed (§7.4)
         self.redirect: str | None = None  # where a cluster sent it: it ends, to start there
 
@@ -267,10 +274,7 @@ class BotClient(ServerLink):
             self._fail(f"table {self.table!r} was closed")
 
     def _join(self) -> None:
-        message: JoinMsg = {"type": ClientMessage.JOIN, "table": self.table, "name": self.name}
-        if self.code:
-            message["code"] = self.code  # a private table's (§11.9)
-        self._send(message)
+        self._send(join_message(self.table, self.name, self.code))
 
     def _on_table_info(self, msg: TableInfoMsg) -> None:
         """Note the table's creator and the people connected at it (protocol §10):
