@@ -230,10 +230,10 @@ def _not_at_a_table(client: Client) -> None:
         )
 
 
-def _admit(client: Client, table: Table, code: str | None, name: str | None) -> None:
-    """Check a ``join`` (as ``name``) or ``spectate`` (``name`` None) against a
-    private table's invite code, the bars and the lock (§11.9); the creator
-    passes.
+def _admit(client: Client, table: Table, code: str | None, name: str) -> None:
+    """Check a ``join`` (as ``name``) or ``spectate`` (under the connection's
+    name) against a private table's invite code, the bars and the lock
+    (§11.9); the creator's connection passes, whatever its address or name.
 
     Raises:
         TableError: ``too_many_attempts``, ``bad_invite_code``, ``barred``, ``table_locked``.
@@ -269,7 +269,7 @@ def on_spectate(client: Client, msg: SpectateMsg) -> None:
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
-    _admit(client, table, msg.get("code"), None)
+    _admit(client, table, msg.get("code"), client.name)  # a name bar keeps from watching too
     client.table = table
     table.membership.spectate(client)
     table.powers.tell_invite(client)

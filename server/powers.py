@@ -182,7 +182,8 @@ class Powers:
 
     def hand_over(self, member: Member, seat: int) -> None:
         """Make the person at ``seat`` (connected) the creator; the sender is
-        an ordinary player from now on. A private table's new creator gets its
+        an ordinary player from now on. The new creator's chat is no longer
+        muted (the creator never is). A private table's new creator gets its
         invite code.
 
         Raises:
@@ -194,7 +195,7 @@ class Powers:
             raise TableError(ErrorCode.BAD_SEAT, f"the player at seat {seat} is not connected")
         for other in self.seating.seats:
             other.creator = False
-        s.creator = True
+        s.creator, s.muted = True, False  # the creator is never muted (§11.9)
         self.seating.creator = s.member
         log.info("table %s: %s is the creator now", self.table.name, s.name)
         self.table.broadcast_info()
