@@ -423,6 +423,11 @@ class TableInfo(TypedDict):
     muted: NotRequired[list[int]]
     watchers_muted: NotRequired[bool]
     barred: NotRequired[list[str]]
+    people: NotRequired[int]
+    """The seats held by people, not bots (§10; added in round 3)."""
+    people_connected: NotRequired[int]
+    """How many of those a connection holds now: 0 while every person at the
+    table is offline (§10, §11.1; added in round 3)."""
 
 
 class Limits(TypedDict):

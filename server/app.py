@@ -43,7 +43,7 @@ from .journal import Durability, Journal, JournalError, SavedTable
 from .recorder import Recorder
 from .restore import SetAside, rebuild_table, restore_tables
 from .seating import token_digest
-from .table import ABANDON_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
+from .table import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
 from .tls import accepting
 
 log = logging.getLogger("craits.server")
@@ -94,8 +94,12 @@ class ServerConfig:
     bot_delay: float = 0.6
     away_delay: float = 0.3
     abandon_after: float = ABANDON_AFTER
-    """A table with a game and no person connected at its seats for this long
-    is abandoned: its game ends, its table closes (0: never; protocol §11.1)."""
+    """A running game nobody plays (every person's seat away or disconnected)
+    for this long is abandoned: its game ends, its table closes (0: never;
+    protocol §11.1)."""
+    abandon_offline_after: float = ABANDON_OFFLINE_AFTER
+    """The shorter grace of a table with a game and no person connected at its
+    seats (0: as ``abandon_after``; never more than it)."""
     bots: int = 0
     """Open a table with this many bots at start (0: none)."""
     data_dir: Path | None = None
@@ -313,7 +317,12 @@ class Server(Lobby):
     def _table_config(self, turn_timeout: float) -> TableConfig:
         cfg = self.config
         return TableConfig(
-            turn_timeout, cfg.hand_pause, cfg.bot_delay, cfg.away_delay, cfg.abandon_after
+            turn_timeout,
+            cfg.hand_pause,
+            cfg.bot_delay,
+            cfg.away_delay,
+            cfg.abandon_after,
+            cfg.abandon_offline_after,
         )
 
     def create_table(

@@ -47,9 +47,15 @@ class Powers:
 
     def describe(self, info: TableInfo) -> TableInfo:
         """``info`` with the fields of §11.9: seats taken, private, locked,
-        muted seats, muted spectators, the names barred."""
+        muted seats, muted spectators, the names barred; and the seats held by
+        people and how many of them are connected (§10: counts, which a
+        private table's lobby entry shows too, naming nobody)."""
         access = self.access
-        info["seated"] = len(self.seating.seats)
+        seats = self.seating.seats
+        info["seated"] = len(seats)
+        people = [s for s in seats if s.bot is None]
+        info["people"] = len(people)
+        info["people_connected"] = sum(1 for s in people if s.member is not None)
         info["private"] = access.private
         info["locked"] = access.locked
         info["muted"] = [i for i, s in enumerate(self.seating.seats) if s.muted]
