@@ -36,10 +36,11 @@ from .address_limit import (
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
 from .connection import Client
-from .empty_tables import PRACTICE, EmptyTables
+from .empty_tables import EmptyTables
 from .engine import Rules
 from .interfaces import Lobby, TableError
 from .journal import Durability, Journal, JournalError, SavedTable
+from .practice import MAX_PRACTICE_TABLES, PracticeTables
 from .recorder import Recorder
 from .restore import SetAside, rebuild_table, restore_tables
 from .seating import token_digest
@@ -101,7 +102,9 @@ class ServerConfig:
     """The shorter grace of a table with a game and no person connected at its
     seats (0: as ``abandon_after``; never more than it)."""
     bots: int = 0
-    """Open a table with this many bots at start (0: none)."""
+    """Keep practice tables with this many bots, one free at a time (0: none)."""
+    max_practice_tables: int = MAX_PRACTICE_TABLES
+    """The practice tables open at once, at most (:mod:`craits.server.practice`)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
@@ -161,6 +164,7 @@ class Server(Lobby):
         self.port = self.config.port
         self.journal: Journal | None = None
         self.empty_tables = EmptyTables(self)
+        self.practice = PracticeTables(self)  # the --bots tables
         self.per_address = ConnectionsPerAddress(
             self.config.max_connections_per_address, TrustedRelays(self.config.trusted_relays)
         )  # and who may forward a visitor's address (protocol §4.1)
@@ -197,8 +201,7 @@ class Server(Lobby):
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
         self.cluster = await start_node(self)  # with --cluster: joins it in the background
-        if config.bots > 0 and PRACTICE not in self.tables:
-            self._open_practice()
+        self.practice.start()  # with --bots: practice tables, one free
         log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
 
     async def stop(self) -> None:
@@ -362,7 +365,7 @@ class Server(Lobby):
 
     def close_table(self, table: Table, recorded: bool = True) -> None:
         """Close and remove a table (``recorded``: its row is in the journal, to
-        drop); the ``--bots`` practice table is replaced by a fresh one."""
+        drop); the ``--bots`` practice tables keep one free (:mod:`craits.server.practice`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
@@ -378,8 +381,7 @@ class Server(Lobby):
         self.tell_lobby(message)
         if self.cluster is not None:
             self.cluster.table_closed(table.name)
-        if table.name == PRACTICE and self.config.bots > 0 and not self.stopping:
-            self._open_practice()
+        self.practice.closed(table)
 
     def _restore(self, saved: SavedTable) -> None:
         """Rebuild a table from the journal (:func:`~craits.server.restore.rebuild_table`).
@@ -391,12 +393,6 @@ class Server(Lobby):
         table = rebuild_table(saved, config, self, self.journal)
         self.tables[saved.name] = table
         self.empty_tables.restored(table)  # closed if nobody is back within the grace
-
-    def _open_practice(self) -> None:
-        """Open the ``--bots`` table: N bots waiting for one player."""
-        table = self.create_table(PRACTICE, self.config.bots + 1, Rules(), None, None)
-        for _ in range(self.config.bots):
-            table.membership.add_bot(self.config.bot_level)
 
     def tell_lobby(self, message: TableInfoMsg | TableClosedMsg | ErrorMsg) -> None:
         """Send ``message`` to the lobby watchers not at a table (protocol §7.2)."""

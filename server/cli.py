@@ -47,6 +47,7 @@ from .journal import (
     JournalReader,
     JournalUnwritable,
 )
+from .practice import MAX_PRACTICE_TABLES
 from .records import build_record
 from .replay import with_frames
 from .status import status_main
@@ -157,7 +158,15 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="N",
-        help="open a table 'practice' with N bots, waiting for one player (default 0)",
+        help="keep practice tables with N bots, each waiting for one player: 'practice', "
+        "and 'practice-2'... opened as they are taken (default 0: none)",
+    )
+    p.add_argument(
+        "--max-practice-tables",
+        type=int,
+        default=MAX_PRACTICE_TABLES,
+        metavar="N",
+        help=f"with --bots: at most N practice tables open at once (default {MAX_PRACTICE_TABLES})",
     )
     p.add_argument(
         "--bot-level",
@@ -704,6 +713,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
     checks: list[tuple[str, bool, str]] = [
         ("port", 1 <= args.port <= 65535 or args.port == 0, "must be 1..65535"),
         ("bots", 0 <= args.bots <= 7, "must be 0..7"),
+        ("max_practice_tables", args.max_practice_tables >= 1, "must be >= 1"),
         ("rate", args.rate > 0, "must be > 0"),
         ("burst", args.burst >= 1, "must be >= 1"),
         ("abandon_after", args.abandon_after >= 0, "must be >= 0"),
@@ -761,6 +771,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         abandon_after=args.abandon_after,
         abandon_offline_after=args.abandon_offline_after,
         bots=args.bots,
+        max_practice_tables=args.max_practice_tables,
         bot_level=args.bot_level,
         rate=args.rate,
         burst=args.burst,

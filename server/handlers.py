@@ -205,6 +205,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
+    client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
     if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 
@@ -255,12 +256,15 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table
+    practice = client.server.practice
     try:
         client.server.guard(table, table.membership.join, client, msg["name"], reraise=True)
-    except TableError:
+    except TableError as exc:
         client.table = None
-        raise
+        raise practice.taken(table, exc) from None  # a taken practice table names a free one
     table.powers.tell_invite(client)
+    if practice.owns(table.name):
+        practice.tidy()  # its game started: the next newcomer gets another (§11.8)
 
 
 def on_spectate(client: Client, msg: SpectateMsg) -> None:
