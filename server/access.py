@@ -42,6 +42,13 @@ def new_invite_code() -> str:
     return base64.b32encode(secrets.token_bytes(CODE_BYTES)).decode("ascii").rstrip("=")
 
 
+def new_creator_token() -> str:
+    """A fresh creator's token of a private table: 192 random bits from
+    :mod:`secrets`, URL-safe (32 characters). Sent to the creator once
+    (``table_created``); the server keeps its SHA-256 only (protocol §7.3)."""
+    return secrets.token_urlsafe(24)
+
+
 def name_key(name: str) -> str:
     """A name as the server compares names (protocol §5, §11.9): without regard
     to case (Unicode case folding: ``"Straße"`` is ``"STRASSE"``). A name
@@ -200,12 +207,16 @@ class Bar:
 @dataclass
 class Access:
     """Who may come to one table: its invite code (None: a public table), its
-    lock, whether its spectators may chat, and its bars (protocol §11.9)."""
+    lock, whether its spectators may chat, and its bars (protocol §11.9); and
+    the SHA-256 digest of its creator's token (``creator_key``), which proves
+    the creator of a private table when it asks for its games' records
+    (protocol §7.3), until the role is handed over."""
 
     code: str | None = None
     locked: bool = False
     watchers_muted: bool = False
     bars: list[Bar] = field(default_factory=list)
+    creator_key: bytes | None = None
 
     @property
     def private(self) -> bool:
@@ -269,12 +280,15 @@ class Access:
 
     def row(self) -> dict[str, Any]:
         """What the journal keeps (the ``access`` column of the table's row)."""
-        return {
+        row: dict[str, Any] = {
             "code": self.code,
             "locked": self.locked,
             "watchers_muted": self.watchers_muted,
             "bars": [b.row() for b in self.bars],
         }
+        if self.creator_key is not None:
+            row["creator_key"] = self.creator_key.hex()  # a digest, never the token
+        return row
 
     @classmethod
     def from_row(cls, row: dict[str, Any] | None) -> Access:
@@ -285,10 +299,11 @@ class Access:
         """
         if row is None:
             return cls()
-        code = row.get("code")
+        code, key = row.get("code"), row.get("creator_key")
         return cls(
             str(code) if code is not None else None,
             bool(row.get("locked", False)),
             bool(row.get("watchers_muted", False)),
             [Bar.from_row(b) for b in row.get("bars", [])],
+            bytes.fromhex(key) if key else None,
         )

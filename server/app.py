@@ -27,7 +27,7 @@ from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, Table
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
 from . import logs
-from .access import RevokedTokens, WrongCodes, new_invite_code
+from .access import RevokedTokens, WrongCodes
 from .address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
@@ -335,9 +335,11 @@ class Server(Lobby):
         rules: Rules,
         turn_timeout_ms: int | None,
         creator: Client | None,
-        private: bool = False,
+        creator_token: str | None = None,
     ) -> Table:
-        """Open a table; a ``private`` one gets an invite code (protocol §11.9).
+        """Open a table; with ``creator_token``, a private one: it gets an
+        invite code (protocol §11.9), and the token proves its creator when it
+        asks for its games' records (§7.3; only its digest is kept).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -351,7 +353,8 @@ class Server(Lobby):
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
         table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
         self.tables[name] = table
-        table.powers.access.code = new_invite_code() if private else None
+        if creator_token is not None:
+            table.powers.make_private(creator_token)
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()

@@ -75,7 +75,8 @@ CREATE TABLE IF NOT EXISTS games (
     rules TEXT NOT NULL,
     started REAL NOT NULL,
     finished REAL,
-    result TEXT
+    result TEXT,
+    readers TEXT
 );
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL,
@@ -247,6 +248,48 @@ class JournalReader:
             }
             for i, t, p, s, f in rows
         ]
+
+    def finished_games(
+        self, readable: Callable[[list[bytes] | None], bool], limit: int
+    ) -> list[dict[str, Any]]:
+        """The newest finished games (at most ``limit``) whose readers
+        ``readable`` accepts (:meth:`readers`: None for a public game), as
+        :meth:`games` gives them. The server's ``list_records`` (protocol
+        §7.3); :mod:`craits.server.record_access` decides.
+
+        Raises:
+            sqlite3.Error: the list cannot be read.
+            ValueError: a game's readers are not readable.
+        """
+        rows = self.db.execute(
+            "SELECT id, table_name, players, started, finished, readers FROM games"
+            " WHERE finished IS NOT NULL ORDER BY id DESC"
+        )
+        found: list[dict[str, Any]] = []
+        for i, t, p, started, finished, readers in rows:
+            if len(found) >= limit:
+                break
+            if readable(_digests(readers)):
+                game = {"id": i, "table": t, "players": json.loads(p)}
+                found.append({**game, "started": started, "finished": finished})
+        return found
+
+    def readers(self, game_id: int) -> list[bytes] | None:
+        """The SHA-256 digests of the tokens that may read game ``game_id``'s
+        record (its private table's seats' and creator's, written when it
+        started), or None: a public game, a game from before readers were
+        kept, or no such game (protocol §7.3).
+
+        Raises:
+            JournalError: the row cannot be read.
+        """
+        try:
+            row = self.db.execute("SELECT readers FROM games WHERE id = ?", (game_id,)).fetchone()
+            return _digests(row[0]) if row is not None else None
+        except (sqlite3.Error, ValueError, TypeError) as exc:
+            if isinstance(exc, sqlite3.Error):
+                raise as_journal_error(self.path, exc, "read") from None
+            raise JournalError(f"game {game_id}'s readers are not readable: {exc}") from None
 
     def game_ids(self, finished_only: bool = True) -> tuple[list[int], dict[int, str]]:
         """The ids of the games in the journal (only the finished ones with
@@ -658,9 +701,12 @@ class Journal(JournalReader):
         players: list[str],
         rules: dict[str, Any],
         entries: list[tuple[str, dict[str, Any]]] | None = None,
+        readers: list[bytes] | None = None,
     ) -> int:
         """Open a game, with the first entries of its log, in one write; returns
         the game's id (ids are given out here, in order, never reused).
+        ``readers``: a private table's game: the SHA-256 digests of the tokens
+        that may read its record (never tokens; protocol §7.3); None: public.
 
         Raises:
             JournalError: not deferred, the write failed.
@@ -668,11 +714,12 @@ class Journal(JournalReader):
         game_id = self._next_game
         self._next_game += 1
         self._next_n[game_id] = 0
+        row = (game_id, table, json.dumps(players), json.dumps(rules), time.time())
         statements: list[Statement] = [
             (
-                "INSERT INTO games (id, table_name, players, rules, started)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game_id, table, json.dumps(players), json.dumps(rules), time.time()),
+                "INSERT INTO games (id, table_name, players, rules, started, readers)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (*row, _readers_column(readers)),
             )
         ]
         self._submit(("game", game_id), statements + self._log_rows(game_id, entries or []))
@@ -720,9 +767,29 @@ class Journal(JournalReader):
 
 def _add_vacant_since(db: sqlite3.Connection) -> None:
     """Give a journal from before the abandon clock its ``vacant_since`` column,
-    and one from before private tables its ``access`` column (protocol §11.9)."""
+    one from before private tables its ``access`` column (protocol §11.9), and
+    one from before private games' readers its games' ``readers`` column (its
+    games stay public, as they were: protocol §7.3)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
     if "vacant_since" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
     if "access" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN access TEXT")
+    if "readers" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}:
+        db.execute("ALTER TABLE games ADD COLUMN readers TEXT")
+
+
+def _readers_column(readers: list[bytes] | None) -> str | None:
+    """A game's readers (token digests; None: a public game) as its ``readers`` column."""
+    return json.dumps([d.hex() for d in readers]) if readers is not None else None
+
+
+def _digests(readers: str | None) -> list[bytes] | None:
+    """A game's ``readers`` column as digests (None: a public game).
+
+    Raises:
+        ValueError, TypeError: it does not read.
+    """
+    if readers is None:
+        return None
+    return [bytes.fromhex(d) for d in json.loads(readers)]

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from craits.protocol.types import InviteMsg, TableInfo
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
-from .access import KICKED_MESSAGE, Access, Bar
+from .access import KICKED_MESSAGE, Access, Bar, new_invite_code
 from .interfaces import Member, TableError
+from .seating import token_digest
 
 if TYPE_CHECKING:
     from .seating import Seat
@@ -71,6 +72,26 @@ class Powers:
             info["players"], info["creator"], info["barred"] = [], None, []
             info["may_start"], info["game"] = [], None
         return info
+
+    def make_private(self, creator_token: str) -> None:
+        """Make the table private (§11.9): a fresh invite code; the SHA-256 of
+        ``creator_token`` (given to the creator, never kept) proves its creator
+        when it asks for the table's games' records (§7.3)."""
+        self.access.code = new_invite_code()
+        self.access.creator_key = token_digest(creator_token)
+
+    def readers(self) -> list[bytes] | None:
+        """Who may read the record of a game starting now (§7.3, the journal's
+        ``readers``): at a private table, the SHA-256 digests of its seats'
+        resume tokens and of its creator's token (unless the role was handed
+        over: the new creator sits there, its seat's token proves it); None at
+        a public table, whose games are everyone's."""
+        if not self.access.private:
+            return None
+        readers = [s.token_digest for s in self.seating.seats if s.token_digest is not None]
+        if self.access.creator_key is not None:
+            readers.append(self.access.creator_key)
+        return readers
 
     def tell_invite(self, member: Member) -> None:
         """Send a private table's invite code to ``member`` if it is the creator."""
@@ -202,6 +223,7 @@ class Powers:
         for other in self.seating.seats:
             other.creator = False
         s.creator, s.muted = True, False  # the creator is never muted (§11.9)
+        self.access.creator_key = None  # the next games' records: the new creator's seat's
         self.seating.creator = s.member
         log.info("table %s: %s is the creator now", self.table.name, s.name)
         self.table.broadcast_info()
