@@ -37,23 +37,29 @@ class Asker:
     """Who asks for records: the SHA-256 digests of the tokens the request
     sent (a resume token proves a seat, a creator's token the creator)."""
 
-    digests: tuple[bytes, ...] = ()
+    digests: frozenset[bytes] = frozenset()
 
     @classmethod
     def of(cls, tokens: Sequence[str] | None) -> Asker:
         """The asker that sent ``tokens`` (None: none)."""
-        return cls(tuple(token_digest(t) for t in tokens or ()))
+        return cls(frozenset(token_digest(t) for t in tokens or ()))
 
     def may_read(self, readers: list[bytes] | None) -> bool:
         """Whether this asker may read a game with ``readers`` (None: a public
-        game): every token is compared with every reader, in constant time."""
+        game). Tokens are compared by their SHA-256 digests, never as sent:
+        each reader is looked up among the asker's digests, as a resume token
+        is looked up by digest (so a long list of private games costs a set
+        lookup per reader, whatever the number of tokens), and a digest found
+        is compared again in constant time."""
         if readers is None:
             return True
-        found = False
-        for reader in readers:
-            for digest in self.digests:
-                found |= hmac.compare_digest(reader, digest)
-        return found
+        digests = self.digests
+        return any(r in digests and _same(r, digests) for r in readers)
+
+
+def _same(reader: bytes, digests: frozenset[bytes]) -> bool:
+    """``reader`` equals one of ``digests`` (compared in constant time)."""
+    return any(hmac.compare_digest(reader, d) for d in digests if len(d) == len(reader))
 
 
 def no_such_game(game: int) -> TableError:
@@ -83,6 +89,9 @@ def check(journal: JournalReader | None, game: int, asker: Asker) -> None:
 def listed(journal: JournalReader | None, asker: Asker, limit: int) -> list[dict[str, Any]]:
     """The newest finished games ``asker`` may read, at most ``limit``
     (``list_records``): public games, and the private ones its tokens prove.
+    The journal finds them by the asker's digests (an index of the readers by
+    digest, so an asker with a hundred tokens costs no more to a journal of
+    many private games), and each is checked again here (:meth:`Asker.may_read`).
 
     Raises:
         JournalError: the journal cannot be read.
@@ -90,6 +99,7 @@ def listed(journal: JournalReader | None, asker: Asker, limit: int) -> list[dict
     if journal is None:
         return []
     try:
-        return journal.finished_games(asker.may_read, limit)
+        found = journal.finished_games(asker.digests, limit)
+        return [g for g in found if asker.may_read(journal.readers(g["id"]))]
     except (sqlite3.Error, ValueError, TypeError) as exc:
         raise JournalError(f"the list of games cannot be read: {exc}") from None
