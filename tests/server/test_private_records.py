@@ -13,6 +13,7 @@ client's ``--replay-game`` fetch sends the tokens its store kept.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,9 @@ from craits.client.replayfetch import fetch_record
 from craits.client.store import TokenStore
 from craits.protocol.client import ConnectError
 from craits.server.app import Server, ServerConfig
+from craits.server.journal import Journal
+from craits.server.record_access import Asker
+from craits.server.record_access import listed as listed_games
 
 from tests.server.conftest import Player
 from tests.server.processes import open_player
@@ -216,3 +220,32 @@ async def test_the_clients_replay_fetch_sends_the_tokens_it_kept(
             await p.close()
     finally:
         await srv.stop()
+
+
+OLD_GAMES = """CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_name TEXT NOT NULL,
+    players TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    result TEXT
+)"""
+"""The games' rows as journals made them before private games' readers."""
+
+
+def test_games_from_a_journal_before_readers_were_kept_stay_public(tmp_path: Path) -> None:
+    path = tmp_path / "craits.db"
+    db = sqlite3.connect(path)
+    db.execute(OLD_GAMES)
+    db.execute("INSERT INTO games VALUES (1, 'p', ?, '{}', 1, 2, NULL)", ('["Ana", "Ben"]',))
+    db.commit()
+    db.close()
+    journal = Journal(path)  # the server's writer: it adds what it needs
+    try:
+        assert journal.readers(1) is None
+        assert [g["id"] for g in listed_games(journal, Asker(), 100)] == [1]
+        secret = journal.start_game("q", ["Cy", "Di"], {}, [("start", {})], [b"\x01" * 32])
+        assert journal.readers(secret) == [b"\x01" * 32]
+    finally:
+        journal.close()
