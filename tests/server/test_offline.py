@@ -48,12 +48,14 @@ async def both_away(port: int, name: str, names: tuple[str, str]) -> tuple[Playe
     return first, second
 
 
-async def record_of(player: Player, table: str) -> dict[str, Any]:
-    """The record of the (one) game played at ``table``."""
-    await player.send({"type": "list_records"})
+async def record_of(player: Player, table: str, token: str | None = None) -> dict[str, Any]:
+    """The record of the (one) game played at ``table`` (a private table's with
+    the ``token`` of one of its seats, protocol §7.3)."""
+    proof = {"tokens": [token]} if token is not None else {}
+    await player.send({"type": "list_records", **proof})
     games = (await player.expect("records"))["games"]
     (game,) = [g for g in games if g["table"] == table]
-    await player.send({"type": "get_record", "game": game["id"]})
+    await player.send({"type": "get_record", "game": game["id"], **proof})
     return dict((await player.expect("record"))["record"])
 
 
@@ -80,7 +82,7 @@ async def test_a_table_whose_people_are_all_offline_closes_sooner_than_one_on_ho
         await wes.expect("table_closed", timeout=10, where=lambda m: m["name"] == "gone")
         held = srv.tables["held"]  # someone is still at this one: it stays
         assert held.playing and held.on_hold()
-        assert (await record_of(wes, "gone"))["abandoned"] == "nobody_connected"
+        assert (await record_of(wes, "gone", ana.token))["abandoned"] == "nobody_connected"
         for p in (wes, cy, di):
             await p.close()
     finally:
