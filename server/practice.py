@@ -135,8 +135,13 @@ class PracticeTables:
         return f"{PRACTICE}-{n}"
 
     def _open(self, name: str) -> None:
-        """Open practice table ``name``: the bots, and one seat for a person."""
+        """Open practice table ``name``: the bots, and one seat for a person.
+        A server at its cap of tables opens none (it says so in its log)."""
         server = self.server
-        table = server.create_table(name, self.bots + 1, Rules(), None, None)
+        try:
+            table = server.create_table(name, self.bots + 1, Rules(), None, None)
+        except TableError as exc:
+            log.warning("table %s: no practice table opened: %s", name, exc.message)
+            return
         for _ in range(self.bots):
             table.membership.add_bot(server.config.bot_level)

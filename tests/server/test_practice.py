@@ -98,3 +98,20 @@ async def test_practice_tables_close_when_done_and_one_stays_free(config: Server
         await wes.close()
     finally:
         await srv.stop()
+
+
+async def test_a_server_at_its_cap_of_tables_opens_no_more_practice_tables(
+    config: ServerConfig,
+) -> None:
+    """``practice`` taken on a server holding all the tables it may: no
+    ``practice-2``, and the player who took it is told nothing of it."""
+    srv = Server(replace(config, bots=1, max_tables=1))
+    await srv.start()
+    try:
+        ana = await sit(srv.port, "Ana", "practice")
+        await ana.drain(0.3)
+        assert [m for m in ana.received if m["type"] == "error"] == []
+        assert practice_tables(srv) == ["practice"]
+        await ana.close()
+    finally:
+        await srv.stop()
