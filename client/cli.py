@@ -32,8 +32,9 @@ from rich.cells import cell_len
 
 from . import privacy
 from .cards import unicode_suits_ok
+from .errors import Refused
 from .known_hosts import KnownHosts, ServerTrust
-from .oneshot import Refused, answer, open_short
+from .oneshot import answer, open_short
 from .options import describe_rules
 from .recordkeys import RecordKeys
 from .replayfetch import fetch_record
@@ -293,7 +294,8 @@ def start_point(address: str, table: str | None, spectate: str | None, code: str
 
 def replay(path: Path | GameRecord, ascii: bool) -> int:
     """Run the replay viewer on a record file (or a record fetched); returns the exit status."""
-    from .replay import RecordError, ReplayApp, load_record
+    from .errors import RecordError
+    from .replay import ReplayApp, load_record
 
     try:
         record = load_record(path) if isinstance(path, Path) else path

@@ -7,18 +7,11 @@ from __future__ import annotations
 from typing import Any, cast
 
 from craits.protocol import ProtocolError
-from craits.protocol.client import ConnectError, Connection
+from craits.protocol.client import Connection
 from craits.protocol.vocab import ErrorCode, ServerMessage
 
+from .errors import Refused
 from .known_hosts import ServerTrust
-
-
-class Refused(ConnectError):
-    """The server answered an error; ``code`` is its code, ``str()`` its message."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 async def open_short(

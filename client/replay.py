@@ -42,17 +42,13 @@ from textual.widgets import Footer, Static
 
 from . import presenter, tableview
 from .cards import CardStyle, sort_key
+from .errors import RecordError
 from .looks import Looks
 from .prefs import PrefsStore
 from .replayview import ABANDONED, NO_FRAMES_HINT, Replay, Step, has_frames, record_model
 from .results import hand_table, standings, summary
 from .sheet import score_sheet
 from .widgets import AsciiFilter, FeltView, FixedText, HandView, WrappedLog
-
-
-class RecordError(Exception):
-    """The file is not a readable Craits game record; ``str()`` says why in one line."""
-
 
 RECORD_FORMAT = "craits-record"
 """The ``format`` of a game record (``docs/records.md``)."""

@@ -18,8 +18,9 @@ from craits.protocol.messages import MAX_RECORD_TOKENS
 from craits.protocol.types import GameRecord, ReplayFrame
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
 
+from .errors import Refused
 from .known_hosts import ServerTrust
-from .oneshot import Refused, answer, open_short
+from .oneshot import answer, open_short
 
 log = logging.getLogger(__name__)
 
