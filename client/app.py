@@ -1,4 +1,4 @@
-"""The Craits terminal client: one Textual App over a :class:`~craits.client.session.Session`.
+"""The Craits terminal client: one Textual App over a :class:`~craits.client.core.session.Session`.
 
 The session (no Textual) owns the connection and everything the server said;
 it runs in one async worker and reports each change as :data:`News`, which the
@@ -29,17 +29,13 @@ from textual.message import Message
 from textual.screen import Screen
 
 from .cards import CardStyle
-from .creator import show_news
-from .known_hosts import ServerTrust
-from .link import LinkState
-from .lobby import LobbyScreen
-from .looks import Looks
-from .model import TableModel
-from .prefs import PrefsStore
-from .privacy import CodeNeeded, InviteReady
-from .problem import ProblemScreen
-from .screenshot import Screenshots
-from .session import (
+from .core.model import TableModel
+from .core.privacy import CodeNeeded, InviteReady
+from .core.reconnecting import LinkState
+from .core.saved.known_hosts import ServerTrust
+from .core.saved.prefs import PrefsStore
+from .core.saved.tokens import TokenStore
+from .core.session import (
     Failed,
     LinkChanged,
     LobbyChanged,
@@ -53,7 +49,11 @@ from .session import (
     TableShown,
     WatchOffered,
 )
-from .store import TokenStore
+from .creator import show_news
+from .lobby import LobbyScreen
+from .looks import Looks
+from .problem import ProblemScreen
+from .screenshot import Screenshots
 from .summary import SummaryScreen
 from .table import TableScreen
 from .trust import TrustDialog
@@ -69,7 +69,7 @@ NARROW = 80
 
 
 class SessionNews(Message):
-    """The session's news (:data:`~craits.client.session.News`), posted to the App."""
+    """The session's news (:data:`~craits.client.core.session.News`), posted to the App."""
 
     def __init__(self, news: News):
         super().__init__()

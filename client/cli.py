@@ -30,15 +30,15 @@ from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
-from . import privacy
 from .cards import unicode_suits_ok
+from .core import privacy
+from .core.queries import answer, open_short
+from .core.replayfetch import fetch_record
+from .core.saved.known_hosts import KnownHosts, ServerTrust
+from .core.saved.record_keys import RecordKeys
+from .core.saved.tokens import default_path
 from .errors import Refused
-from .known_hosts import KnownHosts, ServerTrust
-from .oneshot import answer, open_short
 from .options import describe_rules
-from .recordkeys import RecordKeys
-from .replayfetch import fetch_record
-from .store import default_path
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2

@@ -7,11 +7,11 @@
 - :func:`open_creator_menu`: the creator's menu — remove (or replace by a
   bot), lock, mute, hand over, let back, show the invite — as dialogs;
 - :func:`show_news`: what the App does with the session's
-  :class:`~craits.client.privacy.CodeNeeded`,
-  :class:`~craits.client.privacy.InviteReady` and
-  :class:`~craits.client.session.WatchOffered` (no seat: watch instead?).
+  :class:`~craits.client.core.privacy.CodeNeeded`,
+  :class:`~craits.client.core.privacy.InviteReady` and
+  :class:`~craits.client.core.session.WatchOffered` (no seat: watch instead?).
 
-The requests go through :mod:`craits.client.privacy`; nothing here decides
+The requests go through :mod:`craits.client.core.privacy`; nothing here decides
 what the server allows (it answers in plain words when it refuses).
 """
 
@@ -30,11 +30,11 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Label, Static
 
-from . import privacy
+from .core import privacy
+from .core.model import TableModel
+from .core.privacy import CodeNeeded, InviteReady
+from .core.session import Session, WatchOffered
 from .dialogs import ChoiceDialog, ConfirmDialog, Dialog
-from .model import TableModel
-from .privacy import CodeNeeded, InviteReady
-from .session import Session, WatchOffered
 
 MAX_CODE_TEXT = 300
 """Longest text the code field takes (a whole link may be pasted)."""

@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Select, Static
 
 from .cards import CardStyle
-from .model import TableModel
+from .core.model import TableModel
 from .options import RULE_OPTIONS, switched_value
 from .sheet import score_sheet
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from craits.protocol.vocab import ActionKind, Phase, TableState
 
 from .cards import CardStyle
-from .model import TableModel
+from .core.model import TableModel
 
 NOT_ONLINE = "Not connected: wait for the connection to come back."
 

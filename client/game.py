@@ -26,9 +26,9 @@ from textual.widget import Widget
 
 from . import feedback, presenter, tableview
 from .cards import CardStyle
+from .core.model import TableModel
+from .core.session import Session
 from .dialogs import ChoiceDialog, ScoreSheetScreen, suit_dialog
-from .model import TableModel
-from .session import Session
 from .widgets import FeltView, FixedText, HandView, Motion
 
 

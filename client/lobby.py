@@ -25,10 +25,10 @@ from textual.widgets import DataTable, Static
 
 from . import presenter
 from .cards import CardStyle
+from .core.reconnecting import LinkState
+from .core.session import Session
 from .dialogs import AskDialog, CreateTableDialog, RulesScreen
 from .footer import KeyFooter
-from .link import LinkState
-from .session import Session
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("Table", "name"),

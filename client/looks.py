@@ -1,5 +1,5 @@
 """The client's looks, chosen from the command palette (Ctrl+P) and kept
-between runs (:mod:`craits.client.prefs`): a dark or a light theme, and full or
+between runs (:mod:`craits.client.core.saved.prefs`): a dark or a light theme, and full or
 reduced motion (Textual's animation level; ``TEXTUAL_ANIMATIONS`` in the
 environment wins over what was kept)."""
 
@@ -13,7 +13,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.theme import Theme
 
-from .prefs import THEMES, PrefsStore
+from .core.saved.prefs import THEMES, PrefsStore
 
 
 class Looks:

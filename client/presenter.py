@@ -19,11 +19,11 @@ from craits.protocol.types import ChatLine, SeatInfo, TableInfo, View
 from craits.protocol.vocab import ActionKind, Phase, TableState
 from rich.text import Text
 
-from . import privacy
 from .cards import CardStyle
-from .model import TableModel, turn_on_hold
+from .core import privacy
+from .core.model import TableModel, turn_on_hold
+from .core.saved.tokens import SavedSeat
 from .options import describe_rules
-from .store import SavedSeat
 
 KeyState = bool | None
 """A key's state: True applies, None greyed out, False hidden."""

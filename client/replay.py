@@ -42,9 +42,9 @@ from textual.widgets import Footer, Static
 
 from . import presenter, tableview
 from .cards import CardStyle, sort_key
+from .core.saved.prefs import PrefsStore
 from .errors import RecordError
 from .looks import Looks
-from .prefs import PrefsStore
 from .replayview import ABANDONED, NO_FRAMES_HINT, Replay, Step, has_frames, record_model
 from .results import hand_table, standings, summary
 from .sheet import score_sheet

@@ -4,7 +4,7 @@ A record (``docs/records.md``) exported with ``--frames`` holds, per hand, one
 frame per step (the deal, then each move): the view after it as a spectator
 saw it, every seat's cards, the cards the seat to act may play, and the step's
 events (protocol §7.3, records.md "Frames"). :class:`Replay` walks those steps
-and gives, for the step shown, a :class:`~craits.client.model.TableModel`
+and gives, for the step shown, a :class:`~craits.client.core.model.TableModel`
 holding the frame's view (so the live table's :mod:`~craits.client.tableview`
 and :mod:`~craits.client.results` read it as they read a live view), the step
 in words (:mod:`~craits.client.describe`) and every hand. The viewer decides no
@@ -20,8 +20,8 @@ from craits.protocol.vocab import AbandonReason, EventKind, Phase, TableState
 from rich.text import Text
 
 from .cards import CardStyle, sort_key
+from .core.model import TableModel, sheet_row
 from .describe import Describer
-from .model import TableModel, sheet_row
 
 NO_FRAMES_HINT = (
     "This record has no move-by-move frames: export it with craits-server "

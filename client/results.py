@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import CardStyle
-from .model import TableModel, seconds_to_next_hand
+from .core.model import TableModel, seconds_to_next_hand
 
 
 def cancelled_text(pairs: Sequence[Sequence[str]], style: CardStyle, sep: str = ", ") -> Text:

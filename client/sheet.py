@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import CardStyle
-from .model import TableModel
+from .core.model import TableModel
 
 
 def _at(values: list[int], seat: int) -> int:

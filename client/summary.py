@@ -15,10 +15,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from .cards import CardStyle
+from .core.model import TableModel
+from .core.session import Session
 from .dialogs import Dialog
-from .model import TableModel
 from .results import new_game_key, overtaken, summary, what_next
-from .session import Session
 from .sheet import score_sheet
 
 GRACE = 0.8

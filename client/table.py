@@ -28,14 +28,14 @@ from textual.widgets import Input, Static
 
 from . import presenter
 from .cards import CardStyle
+from .core.model import LOG_LINES, TableModel
+from .core.session import Session
 from .creator import open_creator_menu
 from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
 from .footer import KeyFooter
 from .game import GamePanel
 from .kept import KeptLines
-from .model import LOG_LINES, TableModel
 from .results import overtaken
-from .session import Session
 from .summary import SummaryScreen
 from .widgets import FixedText, HandView, WrappedLog, freeze_heap_once
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from craits.protocol.vocab import Phase
 
-from .model import TableModel, turn_on_hold
+from .core.model import TableModel, turn_on_hold
 
 
 class Side(StrEnum):

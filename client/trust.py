@@ -1,7 +1,7 @@
 """The dialog that asks whether to trust a server's certificate (trust on first use).
 
 Shown when a TLS server's certificate does not verify and nothing is pinned
-for that server (:mod:`craits.client.known_hosts`): it shows the certificate's
+for that server (:mod:`craits.client.core.saved.known_hosts`): it shows the certificate's
 SHA-256 fingerprint, for the user to compare with the one the server's
 operator gave, and where the pin will be kept. ``t`` trusts it (and pins it),
 ``n`` or Escape does not (the client then gives up on that server).

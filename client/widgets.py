@@ -25,6 +25,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from .cards import CardStyle
+from .core.model import TableModel
 from .felt import (
     Canvas,
     FaceSize,
@@ -40,7 +41,6 @@ from .felt import (
     rich_style,
 )
 from .kept import KeptLines, KeptRows
-from .model import TableModel
 from .tableview import MiddleView, SeatView
 
 

@@ -52,9 +52,9 @@ from typing import Any
 
 from craits.client import app as app_module
 from craits.client.app import CraitsApp
+from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.session import News, TableChanged
 from craits.client.dialogs import RulesScreen
-from craits.client.session import News, TableChanged
-from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
 from textual._compositor import CompositorUpdate

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from craits.client.app import CraitsApp
+from craits.client.core.saved.tokens import TokenStore
 from craits.client.footer import KeyFooter
-from craits.client.store import TokenStore
 from craits.server.app import Server
 from craits.server.fairness import RecordingShuffle
 from rich.console import Console

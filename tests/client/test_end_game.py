@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from craits.client.cards import CardStyle
+from craits.client.core.model import TableModel
 from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
-from craits.client.model import TableModel
 from craits.client.presenter import KeyContext, table_key
 from craits.client.replay import render_hand
 from craits.client.table import TableScreen

@@ -10,11 +10,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from craits.client import link as client_link
 from craits.client import summary
+from craits.client.core import reconnecting as client_link
+from craits.client.core.model import TableModel
+from craits.client.core.saved.tokens import TokenStore
 from craits.client.dialogs import RulesScreen, ScoreSheetScreen, rules_text
-from craits.client.model import TableModel
-from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
 from craits.protocol.client import Connection
 from rich.text import Text

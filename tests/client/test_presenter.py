@@ -8,8 +8,8 @@ from typing import Any
 
 from craits.client import presenter
 from craits.client.cards import CardStyle
+from craits.client.core.model import TableModel
 from craits.client.describe import Describer
-from craits.client.model import TableModel
 from craits.client.presenter import KeyContext, table_key
 from craits.client.results import hand_table, new_game_key, what_next
 from craits.protocol.types import HandEndedEvent, SeatInfo, TableInfo, View

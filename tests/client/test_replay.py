@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from craits.client.cards import sort_key
-from craits.client.prefs import PrefsStore
+from craits.client.core.replayfetch import fetch_record
+from craits.client.core.saved.prefs import PrefsStore
 from craits.client.replay import HandByHand, ReplayApp, TableReplay, load_record
-from craits.client.replayfetch import fetch_record
 from craits.client.widgets import FeltView, HandView, WrappedLog
 from craits.protocol.client import ConnectError
 from craits.server.app import Server

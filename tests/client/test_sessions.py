@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from craits.client import link as client_app
 from craits.client import summary
+from craits.client.core import reconnecting as client_app
 from craits.client.dialogs import ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen

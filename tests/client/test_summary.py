@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from craits.client.cards import CardStyle
-from craits.client.model import TableModel
+from craits.client.core.model import TableModel
 from craits.client.presenter import seat_lines
 from craits.client.results import hand_table
 from rich.console import Console

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from craits.client.app import CraitsApp
+from craits.client.core.model import turn_on_hold
+from craits.client.core.saved.tokens import TokenStore
 from craits.client.dialogs import CreateTableDialog
-from craits.client.model import turn_on_hold
-from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
 from craits.server.app import Server, ServerConfig

@@ -7,8 +7,8 @@ import dataclasses
 from pathlib import Path
 
 from craits.client.app import CraitsApp
+from craits.client.core.saved.tokens import TokenStore
 from craits.client.problem import ProblemScreen
-from craits.client.store import TokenStore
 from craits.server.app import Server, ServerConfig
 
 from tests.client.conftest import wait_for, wait_text

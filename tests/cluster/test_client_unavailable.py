@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from craits.client.app import CraitsApp
+from craits.client.core.saved.tokens import TokenStore
 from craits.client.lobby import LobbyScreen
-from craits.client.store import TokenStore
 from textual.widgets import DataTable
 
 from tests.client.conftest import screen_text, wait_for

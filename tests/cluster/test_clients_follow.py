@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from craits.client.cards import CardStyle
-from craits.client.session import Session
-from craits.client.store import TokenStore
+from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.session import Session
 from craits.protocol import encode
 from craits.protocol.client import ConnectError, Connection
 from craits.protocol.redirect import request

@@ -1,4 +1,4 @@
-"""Trust on first use and pins (craits.client.known_hosts), the client's and the
+"""Trust on first use and pins (craits.client.core.saved.known_hosts), the client's and the
 bot's TLS options, and the trust dialog, against a real TLS server."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from craits.client.app import CraitsApp
 from craits.client.cli import main
-from craits.client.known_hosts import KnownHosts, ServerTrust, server_key
-from craits.client.store import TokenStore
+from craits.client.core.saved.known_hosts import KnownHosts, ServerTrust, server_key
+from craits.client.core.saved.tokens import TokenStore
 from craits.client.trust import TrustDialog
 from craits.protocol.address import parse_target
 from craits.protocol.client import ConnectError

@@ -28,7 +28,7 @@ import platformdirs
 from craits.protocol import DEFAULT_PORT
 
 if TYPE_CHECKING:
-    from .recordkeys import RecordKeys
+    from .record_keys import RecordKeys
 
 FILE_NAME = "resume.json"
 
@@ -126,7 +126,7 @@ class TokenStore:
         """Save the seat held at ``server`` (under the normalized key only); the
         token is also kept among the server's record keys, beside this file,
         to read the table's games' records later
-        (:class:`~craits.client.recordkeys.RecordKeys`)."""
+        (:class:`~craits.client.core.saved.record_keys.RecordKeys`)."""
         data = self._without(self._load(), server)
         data[normalize_key(server)] = SavedSeat(token=token, table=table, name=name, seat=seat)
         self._save(data)
@@ -134,7 +134,7 @@ class TokenStore:
 
     def record_keys(self) -> RecordKeys:
         """The tokens kept beside this file to read private games' records."""
-        from .recordkeys import RecordKeys  # (it keys servers as this module does)
+        from .record_keys import RecordKeys  # (it keys servers as this module does)
 
         return RecordKeys(self.path.parent)
 

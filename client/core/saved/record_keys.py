@@ -4,10 +4,10 @@ records later (protocol §7.3, ``docs/records.md``).
 A private table's records are its players' and its creator's: the server lets
 a request read them when it sends a token that proves a seat there (the seat's
 resume token) or the creator (the creator's token, ``table_created``). The
-resume tokens file (:mod:`craits.client.store`) holds one seat per server and
+resume tokens file (:mod:`craits.client.core.saved.tokens`) holds one seat per server and
 name, the one to resume; this file keeps every token held, so a game is still
 readable long after its table closed, as the commitments are kept
-(:mod:`craits.client.commitments`). One JSON file beside the resume tokens,
+(:mod:`craits.client.core.saved.commitments`). One JSON file beside the resume tokens,
 readable by its owner only::
 
     <user state dir>/craits/record-keys.json
@@ -15,7 +15,7 @@ readable by its owner only::
     {"format": "craits-record-keys", "version": 1,
      "servers": {"localhost:7777": [{"token": "…", "table": "t1"}, …]}}
 
-Servers are keyed as the resume tokens are (:func:`craits.client.store.normalize_key`),
+Servers are keyed as the resume tokens are (:func:`craits.client.core.saved.tokens.normalize_key`),
 each one's tokens newest first, at most :data:`KEPT` of them (what one request
 may send). Errors reading or writing the file are ignored: a lost token only
 means a private game's record cannot be fetched by this client.
@@ -32,7 +32,7 @@ from typing import Any
 
 from craits.protocol.messages import MAX_RECORD_TOKENS
 
-from .store import normalize_key
+from .tokens import normalize_key
 
 FILE_NAME = "record-keys.json"
 FORMAT = "craits-record-keys"

@@ -1,9 +1,9 @@
 """The client's session with a server: what the user asked for, and what the server
 said. It imports nothing of Textual.
 
-:class:`Session` owns the :class:`~craits.client.link.Link` (the connection,
+:class:`Session` owns the :class:`~craits.client.core.reconnecting.Link` (the connection,
 kept up with backoff), the resume-token store, the lobby cache and the
-:class:`~craits.client.model.TableModel` of the table shown. What the user
+:class:`~craits.client.core.model.TableModel` of the table shown. What the user
 asked for and the server has not answered yet is one :class:`Intent` (join,
 create, resume, spectate, watch again, close, leave): the server's replies move
 it on, and an error that answers it ends it (:data:`ENDED_BY`); what an error
@@ -70,15 +70,15 @@ from craits.protocol.vocab import (
 )
 from rich.text import Text
 
+from ..cards import CardStyle
+from ..describe import Describer
 from . import privacy
-from .cards import CardStyle
-from .commitments import DIR_NAME, CommitmentStore
-from .describe import Describer
-from .known_hosts import ServerTrust
-from .link import Link, LinkOptions
 from .model import Lobby, TableModel
 from .privacy import CodeNeeded, InviteReady
-from .store import SavedSeat, TokenStore
+from .reconnecting import Link, LinkOptions
+from .saved.commitments import DIR_NAME, CommitmentStore
+from .saved.known_hosts import ServerTrust
+from .saved.tokens import SavedSeat, TokenStore
 
 log = logging.getLogger(__name__)
 
@@ -414,7 +414,8 @@ class Session(Requests):
         table: join this table once connected (unless a saved seat is taken back).
         spectate: watch this table once connected.
         code: the invite code of that table, if it is private (protocol §11.9).
-        link_options: :class:`~craits.client.link.LinkOptions`, passed to :class:`Link`.
+        link_options: :class:`~craits.client.core.reconnecting.LinkOptions`, passed to
+            :class:`Link`.
     """
 
     def __init__(
@@ -437,7 +438,7 @@ class Session(Requests):
             Target(host, port, tls=link_options.get("tls") is not None),
             pin=_pin(link_options.get("tls"), host, port),
         )
-        """The invite codes known (:mod:`craits.client.privacy`)."""
+        """The invite codes known (:mod:`craits.client.core.privacy`)."""
         if code and (table or spectate):
             self.privacy.code_for(str(table or spectate), code)
         self.address = f"{host}:{port}"
@@ -821,7 +822,7 @@ def _keep_commitments(
     session: Session, model: TableModel, commitments: list[Commitment], first: bool = False
 ) -> None:
     """Keep the shuffle commitments received for the table's game (a file per
-    game, :mod:`craits.client.commitments`); ``first``: with its first update."""
+    game, :mod:`craits.client.core.saved.commitments`); ``first``: with its first update."""
     info = model.info
     game = info.get("game") if info is not None else None
     names = [p["name"] for p in model.players]

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from craits.client.cards import CardStyle
-from craits.client.session import (
+from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.session import (
     IDLE,
     Intent,
     NameTaken,
@@ -22,7 +23,6 @@ from craits.client.session import (
     TableShown,
     Want,
 )
-from craits.client.store import TokenStore
 from craits.protocol.types import CreateTableMsg
 from craits.protocol.vocab import ClientMessage
 

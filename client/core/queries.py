@@ -10,8 +10,8 @@ from craits.protocol import ProtocolError
 from craits.protocol.client import Connection
 from craits.protocol.vocab import ErrorCode, ServerMessage
 
-from .errors import Refused
-from .known_hosts import ServerTrust
+from ..errors import Refused
+from .saved.known_hosts import ServerTrust
 
 
 async def open_short(

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from craits.client.app import CraitsApp
-from craits.client.recordkeys import KEPT as RECORD_KEYS
-from craits.client.store import TokenStore, normalize_key
+from craits.client.core.saved.record_keys import KEPT as RECORD_KEYS
+from craits.client.core.saved.tokens import TokenStore, normalize_key
 from craits.client.table import TableScreen
 
 from tests.client.conftest import wait_for

@@ -18,9 +18,9 @@ from craits.protocol.messages import MAX_RECORD_TOKENS
 from craits.protocol.types import GameRecord, ReplayFrame
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
 
-from .errors import Refused
-from .known_hosts import ServerTrust
-from .oneshot import answer, open_short
+from ..errors import Refused
+from .queries import answer, open_short
+from .saved.known_hosts import ServerTrust
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ async def fetch_record(
     is refused).
 
     ``tokens``: the tokens this client held at the server
-    (:class:`~craits.client.recordkeys.RecordKeys`), sent with every request:
+    (:class:`~craits.client.core.saved.record_keys.RecordKeys`), sent with every request:
     a private table's game is given only to a request whose token proves a
     seat there, or its creator (protocol §7.3).
 

@@ -10,7 +10,7 @@ the order received, in one JSON file per game::
     <user state dir>/craits/commitments/<server>/game-<id>.json
 
 ``<server>`` is the server's address as the resume tokens are keyed
-(:func:`craits.client.store.normalize_key`, e.g. ``localhost:7777``) with
+(:func:`craits.client.core.saved.tokens.normalize_key`, e.g. ``localhost:7777``) with
 every character other than a letter, a digit, ``.`` or ``-`` written ``_``
 (``localhost_7777``); ``<id>`` is the game's id, the table info's ``game``
 (protocol §10) and the record's ``game``. A file holds::
@@ -41,17 +41,18 @@ from typing import Any
 
 from craits.protocol.types import Commitment
 
-from .store import default_path, normalize_key
+from .tokens import default_path, normalize_key
 
 FORMAT = "craits-commitments"
 VERSION = 1
 DIR_NAME = "commitments"
-"""The folder beside the resume tokens (:mod:`craits.client.store`) that holds the files."""
+"""The folder beside the resume tokens (:mod:`craits.client.core.saved.tokens`) that holds
+the files."""
 
 
 def default_root() -> Path:
     """Where the files live: ``<user state dir>/craits/commitments`` (beside the
-    resume tokens, :func:`craits.client.store.default_path`)."""
+    resume tokens, :func:`craits.client.core.saved.tokens.default_path`)."""
     return default_path().parent / DIR_NAME
 
 

@@ -38,7 +38,7 @@ from craits.protocol.types import (
 from craits.protocol.vocab import ActionKind, EventKind, Phase, TableState
 from rich.text import Text
 
-from .cards import sort_key
+from ..cards import sort_key
 
 LOG_LINES = 300
 """Event-log (and chat) lines kept per table."""

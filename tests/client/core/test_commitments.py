@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.commitments import FORMAT, CommitmentStore, read, server_dir
+from craits.client.core.saved.commitments import FORMAT, CommitmentStore, read, server_dir
 from craits.protocol.types import Commitment
 from craits.server.app import Server, ServerConfig
 from craits.server.engine import hand_size

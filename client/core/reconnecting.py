@@ -22,13 +22,13 @@ from craits.protocol.messages import parse_server_message
 from craits.protocol.types import ClientMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode
 
-from .known_hosts import ServerTrust
+from .saved.known_hosts import ServerTrust
 
 log = logging.getLogger(__name__)
 
 
 class LinkOptions(TypedDict, total=False):
-    """The keyword options of :class:`Link` a :class:`~craits.client.session.Session`
+    """The keyword options of :class:`Link` a :class:`~craits.client.core.session.Session`
     passes through (seconds; the protocol version; how to trust a TLS server)."""
 
     connect_timeout: float

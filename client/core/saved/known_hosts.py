@@ -41,7 +41,7 @@ from craits.protocol.tls import (
     format_fingerprint,
 )
 
-from .store import normalize_host
+from .tokens import normalize_host
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The player's display preferences, kept between runs: the theme (light or
 dark) and the motion level. One JSON file beside the resume tokens
-(:mod:`craits.client.store`); errors reading or writing it are ignored (a
+(:mod:`craits.client.core.saved.tokens`); errors reading or writing it are ignored (a
 lost preference only means the default comes back).
 """
 

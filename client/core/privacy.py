@@ -55,7 +55,7 @@ class InviteReady:
 
 
 class SessionLike(Protocol):
-    """What these functions use of :class:`~craits.client.session.Session`."""
+    """What these functions use of :class:`~craits.client.core.session.Session`."""
 
     @property
     def model(self) -> TableModel | None:
