@@ -50,6 +50,7 @@ from .core.session import (
     WatchOffered,
 )
 from .creator import show_news
+from .describe import Narrator
 from .lobby import LobbyScreen
 from .looks import Looks
 from .problem import ProblemScreen
@@ -146,7 +147,7 @@ class CraitsApp(App[None]):
             port,
             name,
             self._post_news,
-            style=self.style,
+            narrator=Narrator(self.style),
             store=store if store is not None else TokenStore(),
             table=table,
             spectate=spectate,

@@ -11,13 +11,11 @@ import locale
 import os
 import sys
 
-from craits.protocol.vocab import RANKS, RED_SUITS, SUIT_SYMBOLS, SUITS, Suit
+from craits.protocol.vocab import RED_SUITS, SUIT_SYMBOLS, SUITS
 from rich.text import Text
 
 SUIT_LETTERS = {s: s for s in SUITS}
 """The suit letters shown with ``--ascii``: the codes themselves."""
-SUIT_ORDER = "".join((Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS))
-"""Suits in display order: colours alternate, so neighbouring suits differ in colour too."""
 RED_STYLE = "bold red"
 """Style of a red card's text. Black cards keep the terminal's own colour (light or dark)."""
 
@@ -98,8 +96,3 @@ class CardStyle:
 def is_red(card: str) -> bool:
     """Whether ``card`` (a card code) is of a red suit."""
     return card[-1:] in RED_SUITS
-
-
-def sort_key(card: str) -> tuple[int, int]:
-    """Display order of a hand: by suit (colours alternating), then by rank."""
-    return (SUIT_ORDER.find(card[1:2]), RANKS.find(card[:1]))

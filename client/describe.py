@@ -32,6 +32,7 @@ from craits.protocol.vocab import DrawReason, EventKind, SkipReason
 from rich.text import Text
 
 from .cards import CardStyle
+from .core.model import TableModel
 
 DRAW_REASONS: dict[str, str] = {
     DrawReason.TURN: "",
@@ -297,3 +298,30 @@ class Describer:
             single = len(winners) == 1 and winners[0] != self.me
             out.append(f". Game over: {names} win{'s' if single else ''}!")
         return out
+
+
+class Narrator:
+    """The event log's words (the core's :class:`~craits.client.core.session.Narration`):
+    a table's events as its seat (or a spectator) reads them, and a timeout move led
+    by whom the server played for.
+
+    Args:
+        style: how cards are written.
+    """
+
+    def __init__(self, style: CardStyle):
+        self.style = style
+
+    def events(self, model: TableModel, events: Sequence[WireEvent]) -> list[Text]:
+        """``events`` in lines of words (:meth:`Describer.update`) for ``model``'s seat."""
+        return Describer(self.style, model.name_of, model.seat).update(events)
+
+    def timed_out(self, model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
+        """``lines`` (a timeout move's, in words) led by whom the server played for."""
+        if seat == model.seat:
+            prefix = Text("Time's up — the server played for you: ", style="bold")
+        else:
+            prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
+        if lines:
+            return [prefix + lines[0], *lines[1:]]
+        return [prefix]

@@ -41,7 +41,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from . import presenter, tableview
-from .cards import CardStyle, sort_key
+from .cards import CardStyle
+from .core.model import sort_key
 from .core.saved.prefs import PrefsStore
 from .errors import RecordError
 from .looks import Looks

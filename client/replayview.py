@@ -19,8 +19,8 @@ from craits.protocol.types import GameRecord, ReplayFrame, SeatInfo, TableInfo
 from craits.protocol.vocab import AbandonReason, EventKind, Phase, TableState
 from rich.text import Text
 
-from .cards import CardStyle, sort_key
-from .core.model import TableModel, sheet_row
+from .cards import CardStyle
+from .core.model import TableModel, sheet_row, sort_key
 from .describe import Describer
 
 NO_FRAMES_HINT = (

@@ -35,13 +35,20 @@ from craits.protocol.types import (
     WireEvent,
     action_map,
 )
-from craits.protocol.vocab import ActionKind, EventKind, Phase, TableState
+from craits.protocol.vocab import RANKS, ActionKind, EventKind, Phase, Suit, TableState
 from rich.text import Text
-
-from ..cards import sort_key
 
 LOG_LINES = 300
 """Event-log (and chat) lines kept per table."""
+
+SUIT_ORDER = "".join((Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS))
+"""Suits in the order a hand is held: colours alternate, so neighbouring suits differ
+in colour too."""
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    """The order a hand is held in (and shown): by suit (:data:`SUIT_ORDER`), then by rank."""
+    return (SUIT_ORDER.find(card[1:2]), RANKS.find(card[:1]))
 
 
 def sheet_row(ended: HandEndedEvent) -> ScoreSheetRow:

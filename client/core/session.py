@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, Unpack, cast
+from typing import Literal, Protocol, Unpack, cast
 
 from craits.protocol.actions import Action, action_to_wire
 from craits.protocol.address import Target
@@ -58,6 +58,7 @@ from craits.protocol.types import (
     TableInfoMsg,
     TablesMsg,
     UpdateMsg,
+    WireEvent,
 )
 from craits.protocol.vocab import (
     BotLevel,
@@ -70,8 +71,6 @@ from craits.protocol.vocab import (
 )
 from rich.text import Text
 
-from ..cards import CardStyle
-from ..describe import Describer
 from . import privacy
 from .model import Lobby, TableModel
 from .privacy import CodeNeeded, InviteReady
@@ -172,6 +171,19 @@ News = (
     | InviteReady
 )
 """Everything the session tells its owner."""
+
+
+class Narration(Protocol):
+    """Puts a table's events in words for its event log (the presentation's
+    :class:`~craits.client.describe.Narrator`); the session decides when, never how."""
+
+    def events(self, model: TableModel, events: Sequence[WireEvent]) -> list[Text]:
+        """``events`` in lines of words, for ``model``'s seat (or a spectator)."""
+        ...
+
+    def timed_out(self, model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
+        """``lines`` (a timeout move's) led by whom the server played for."""
+        ...
 
 
 # ----------------------------------------------------------------- intent
@@ -407,7 +419,7 @@ class Session(Requests):
         port: its TCP port.
         name: the player's display name.
         listener: called with each piece of :data:`News`.
-        style: how cards are written in the event log.
+        narrator: the event log's words (:class:`Narration`).
         store: where resume tokens are kept.
         commitments: where the shuffle commitments received are kept (by default
             in the folder ``commitments`` beside the tokens' file).
@@ -425,7 +437,7 @@ class Session(Requests):
         name: str,
         listener: Callable[[News], None],
         *,
-        style: CardStyle,
+        narrator: Narration,
         store: TokenStore,
         commitments: CommitmentStore | None = None,
         table: str | None = None,
@@ -448,7 +460,7 @@ class Session(Requests):
         self.store_key = f"{self.address} {name.casefold()}"
         self.store = store
         self.commitments = commitments or CommitmentStore(store.path.parent / DIR_NAME)
-        self.style = style
+        self.narrator = narrator
         self.link = Link(self, host, port, name, **link_options)
         self.model: TableModel | None = None
         """The table shown (seated or watching), or None in the lobby."""
@@ -615,25 +627,14 @@ class Session(Requests):
         """The log lines of a timeout move, led by whom the server played for."""
         if seat == model.seat:
             self.say("Your turn timed out: the server played for you.", "warning", 6)
-        return timeout_lines(model, seat, lines)
-
-
-def timeout_lines(model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
-    """``lines`` (a timeout move's, in words) led by whom the server played for."""
-    if seat == model.seat:
-        prefix = Text("Time's up — the server played for you: ", style="bold")
-    else:
-        prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
-    if lines:
-        return [prefix + lines[0], *lines[1:]]
-    return [prefix]
+        return self.narrator.timed_out(model, seat, lines)
 
 
 def hand_so_far(session: Session, model: TableModel, m: StateMsg) -> list[Text]:
     """A ``state``'s events in words, each timeout move led by "Time's up…" as
     its update's was (the ``state``'s ``notices``, protocol §7.1)."""
     events = m["events"]
-    describer = Describer(session.style, model.name_of, model.seat)
+    narrator = session.narrator
     notices: object = m.get("notices")  # (none from a server before round 2)
     cuts = sorted(
         (n["at"], n["seat"])
@@ -643,11 +644,11 @@ def hand_so_far(session: Session, model: TableModel, m: StateMsg) -> list[Text]:
     lines: list[Text] = []
     done = 0
     for n, (at, seat) in enumerate(cuts):
-        lines += describer.update(events[done:at])
+        lines += narrator.events(model, events[done:at])
         end = cuts[n + 1][0] if n + 1 < len(cuts) else len(events)
-        lines += timeout_lines(model, seat, describer.update(events[at:end]))
+        lines += narrator.timed_out(model, seat, narrator.events(model, events[at:end]))
         done = end
-    return lines + describer.update(events[done:])
+    return lines + narrator.events(model, events[done:])
 
 
 # ----------------------------------------------------------- lobby messages
@@ -797,11 +798,10 @@ def _on_update(session: Session, m: UpdateMsg) -> None:
         first = any(e["event"] == EventKind.CUT for e in events)
         _keep_commitments(session, model, m["commitments"], first)
     model.note_events(events)
-    describer = Describer(session.style, model.name_of, model.seat)
     # a cut or a deal starts the hand in play's lines (a state rewrites them)
     start = next((i for i, e in enumerate(events) if e["event"] in _HAND_STARTS), None)
-    before = describer.update(events if start is None else events[:start])
-    after = [] if start is None else describer.update(events[start:])
+    before = session.narrator.events(model, events if start is None else events[:start])
+    after = [] if start is None else session.narrator.events(model, events[start:])
     notice = m.get("notice")
     if notice is not None and notice["kind"] == NoticeKind.TIMEOUT:
         if before:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.cards import sort_key
+from craits.client.core.model import sort_key
 from craits.client.core.replayfetch import fetch_record
 from craits.client.core.saved.prefs import PrefsStore
 from craits.client.replay import HandByHand, ReplayApp, TableReplay, load_record

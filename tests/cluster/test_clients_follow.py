@@ -13,6 +13,7 @@ import pytest
 from craits.client.cards import CardStyle
 from craits.client.core.saved.tokens import TokenStore
 from craits.client.core.session import Session
+from craits.client.describe import Narrator
 from craits.protocol import encode
 from craits.protocol.client import ConnectError, Connection
 from craits.protocol.redirect import request
@@ -47,7 +48,7 @@ async def test_the_client_session_follows_a_redirect_and_sits_down(
     await until(lambda: a.cluster is not None and a.cluster.lobby.node_of("evening") is not None)
     store = TokenStore(tmp_path / "resume.json")
     session = Session(
-        "127.0.0.1", a.port, "Ben", lambda _news: None, style=CardStyle(), store=store,
+        "127.0.0.1", a.port, "Ben", lambda _news: None, narrator=Narrator(CardStyle()), store=store,
         table="evening",
     )  # fmt: skip
     task = asyncio.create_task(session.run())

@@ -23,6 +23,7 @@ from craits.client.core.session import (
     TableShown,
     Want,
 )
+from craits.client.describe import Narrator
 from craits.protocol.types import CreateTableMsg
 from craits.protocol.vocab import ClientMessage
 
@@ -61,7 +62,7 @@ async def running(
     told = Told()
     store = kwargs.pop("store", None) or TokenStore(tmp_path / f"resume-{name}.json")
     session = Session(
-        "127.0.0.1", server.port, name, told, style=CardStyle(), store=store, **kwargs
+        "127.0.0.1", server.port, name, told, narrator=Narrator(CardStyle()), store=store, **kwargs
     )
     task = asyncio.create_task(session.run())
     try:
