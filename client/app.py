@@ -28,7 +28,6 @@ from textual.filter import Monochrome, NoColor
 from textual.message import Message
 from textual.screen import Screen
 
-from .cards import CardStyle
 from .core.model import TableModel
 from .core.privacy import CodeNeeded, InviteReady
 from .core.reconnecting import LinkState
@@ -50,9 +49,10 @@ from .core.session import (
     WatchOffered,
 )
 from .creator import show_news
-from .describe import Narrator
 from .lobby import LobbyScreen
 from .looks import Looks
+from .present.card_style import CardStyle
+from .present.describe import Narrator
 from .problem import ProblemScreen
 from .screenshot import Screenshots
 from .summary import SummaryScreen

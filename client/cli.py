@@ -30,7 +30,6 @@ from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
-from .cards import unicode_suits_ok
 from .core import privacy
 from .core.queries import answer, open_short
 from .core.replayfetch import fetch_record
@@ -38,7 +37,8 @@ from .core.saved.known_hosts import KnownHosts, ServerTrust
 from .core.saved.record_keys import RecordKeys
 from .core.saved.tokens import default_path
 from .errors import Refused
-from .options import describe_rules
+from .present.card_style import unicode_suits_ok
+from .present.rule_options import describe_rules
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2

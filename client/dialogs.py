@@ -19,10 +19,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Select, Static
 
-from .cards import CardStyle
 from .core.model import TableModel
-from .options import RULE_OPTIONS, switched_value
-from .sheet import score_sheet
+from .present.card_style import CardStyle
+from .present.rule_options import RULE_OPTIONS, switched_value
+from .present.sheet import score_sheet
 
 ResultType = TypeVar("ResultType")
 ChoiceType = TypeVar("ChoiceType")
@@ -433,7 +433,7 @@ class RulesScreen(Dialog[None]):
 
 
 class ScoreSheetScreen(Dialog[bool]):
-    """The running score sheet (:mod:`craits.client.sheet`): every hand so far,
+    """The running score sheet (:mod:`craits.client.present.sheet`): every hand so far,
     points, shuffle penalties and totals per seat. Escape, Enter, ``h`` or ``q``
     closes it; ``l`` closes it with True, for the last hand's summary.
 

@@ -2,10 +2,10 @@
 the keys that play (choose a card, play it, draw, pass, say "one card", call idiot).
 
 The panel holds the hand's focus, so its keys are the first in the Footer. What
-each key does now and what the texts say come from :mod:`craits.client.presenter`;
+each key does now and what the texts say come from :mod:`craits.client.present.presenter`;
 what is sent is one of the view's legal actions, through the session. A key
 that cannot act now (greyed out in the Footer) says why in one line, from
-:mod:`craits.client.feedback`; ``h`` opens the running score sheet.
+:mod:`craits.client.present.feedback`; ``h`` opens the running score sheet.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 
-from . import feedback, presenter, tableview
-from .cards import CardStyle
 from .core.model import TableModel
 from .core.session import Session
 from .dialogs import ChoiceDialog, ScoreSheetScreen, suit_dialog
+from .present import feedback, presenter, tableview
+from .present.card_style import CardStyle
 from .widgets import FeltView, FixedText, HandView, Motion
 
 
 class KeyFeedback(Widget):
     """A widget whose keys, when they cannot act now (greyed out in the Footer),
-    say why in one line (:func:`craits.client.feedback.key_refusal`), instead of
+    say why in one line (:func:`craits.client.present.feedback.key_refusal`), instead of
     doing nothing silently. The subclass has ``session``, ``style`` and
     ``current_card()``."""
 
@@ -234,7 +234,7 @@ class GamePanel(KeyFeedback, Vertical):
         self.choose(len(model.hand) - 1 if model is not None else -1)
 
     def action_pick(self, digit: int) -> None:
-        """Choose a card by its digit (:func:`~craits.client.presenter.digit_choice`)."""
+        """Choose a card by its digit (:func:`~craits.client.present.presenter.digit_choice`)."""
         count = len(self.session.model.hand) if self.session.model is not None else 0
         index = presenter.digit_choice(count, self.selected, digit)
         self.choose(digit if index is None else index)

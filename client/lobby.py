@@ -1,7 +1,7 @@
 """The lobby: the server's tables, kept up to date; open, join or watch one.
 
 What the rows, the status line and the keys say comes from
-:mod:`craits.client.presenter`; requests go through the session. The columns
+:mod:`craits.client.present.presenter`; requests go through the session. The columns
 are laid out for the lobby's width (:func:`column_widths`) each time the list
 or the size changes: the table's name, seats, state and watchers as wide as
 they need, the players and the rules sharing the rest, their cells wrapped
@@ -23,12 +23,12 @@ from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
-from . import presenter
-from .cards import CardStyle
 from .core.reconnecting import LinkState
 from .core.session import Session
 from .dialogs import AskDialog, CreateTableDialog, RulesScreen
 from .footer import KeyFooter
+from .present import presenter
+from .present.card_style import CardStyle
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("Table", "name"),

@@ -40,15 +40,15 @@ from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from . import presenter, tableview
-from .cards import CardStyle
 from .core.model import sort_key
 from .core.saved.prefs import PrefsStore
 from .errors import RecordError
 from .looks import Looks
-from .replayview import ABANDONED, NO_FRAMES_HINT, Replay, Step, has_frames, record_model
-from .results import hand_table, standings, summary
-from .sheet import score_sheet
+from .present import presenter, tableview
+from .present.card_style import CardStyle
+from .present.replayview import ABANDONED, NO_FRAMES_HINT, Replay, Step, has_frames, record_model
+from .present.results import hand_table, standings, summary
+from .present.sheet import score_sheet
 from .widgets import AsciiFilter, FeltView, FixedText, HandView, WrappedLog
 
 RECORD_FORMAT = "craits-record"
@@ -143,7 +143,7 @@ def _moves(names: list[str], hand: RecordHand, style: CardStyle) -> Text:
 
 def _scoring(record: GameRecord, result: HandEndedEvent, style: CardStyle) -> list[RenderableType]:
     """The hand's result as the live summary shows it (points, shuffle
-    penalties, totals: :func:`craits.client.results.hand_table`)."""
+    penalties, totals: :func:`craits.client.present.results.hand_table`)."""
     model = record_model(record)
     parts: list[RenderableType] = [Text(""), Text("Scoring", style="bold")]
     parts.append(hand_table(result, model, style))

@@ -14,12 +14,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from .cards import CardStyle
 from .core.model import TableModel
 from .core.session import Session
 from .dialogs import Dialog
-from .results import new_game_key, overtaken, summary, what_next
-from .sheet import score_sheet
+from .present.card_style import CardStyle
+from .present.results import new_game_key, overtaken, summary, what_next
+from .present.sheet import score_sheet
 
 GRACE = 0.8
 """Seconds after the summary opens during which Enter or Escape do not close it."""

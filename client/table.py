@@ -2,7 +2,7 @@
 
 The keys are in the Footer; a key that does nothing now is greyed out
 (:meth:`TableScreen.check_action` returns None), and one that never applies
-here (a spectator's "draw") is hidden: :func:`craits.client.presenter.table_key`
+here (a spectator's "draw") is hidden: :func:`craits.client.present.presenter.table_key`
 decides. So that the Footer fits 80 columns whatever applies, ``b`` (I'm back),
 ``h`` (scores) and, during a game, the creator's ``x`` (end the game) are left
 out of it: the prompt names the first two when they matter, ``x`` is the
@@ -26,8 +26,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from . import presenter
-from .cards import CardStyle
 from .core.model import LOG_LINES, TableModel
 from .core.session import Session
 from .creator import open_creator_menu
@@ -35,7 +33,9 @@ from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
 from .footer import KeyFooter
 from .game import GamePanel
 from .kept import KeptLines
-from .results import overtaken
+from .present import presenter
+from .present.card_style import CardStyle
+from .present.results import overtaken
 from .summary import SummaryScreen
 from .widgets import FixedText, HandView, WrappedLog, freeze_heap_once
 

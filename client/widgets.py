@@ -24,9 +24,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .cards import CardStyle
 from .core.model import TableModel
-from .felt import (
+from .kept import KeptLines, KeptRows
+from .present.card_style import CardStyle
+from .present.felt import (
     Canvas,
     FaceSize,
     Flight,
@@ -40,8 +41,7 @@ from .felt import (
     hand_height,
     rich_style,
 )
-from .kept import KeptLines, KeptRows
-from .tableview import MiddleView, SeatView
+from .present.tableview import MiddleView, SeatView
 
 
 def call_later(widget: Widget, delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
@@ -59,7 +59,7 @@ def call_later(widget: Widget, delay: float, callback: Callable[[], None]) -> as
 
 
 class CanvasWidget(KeptRows, KeptLines):
-    """A widget drawn on a :class:`~craits.client.felt.Canvas`: the drawing is
+    """A widget drawn on a :class:`~craits.client.present.felt.Canvas`: the drawing is
     made once per change (:meth:`draw`, given the content size), kept as strips,
     and each line handed out as it is; a change redraws without a new layout.
 
@@ -240,7 +240,7 @@ class FixedText(KeptLines):
 class FeltView(CanvasWidget):
     """The table drawn: the seats around it (this client's at the bottom), the
     felt with the direction of play, the stock, the top card, the suit in force
-    and the count. Given :mod:`~craits.client.tableview` values by
+    and the count. Given :mod:`~craits.client.present.tableview` values by
     :meth:`show`; a card just played flies to the pile (unless motion is
     reduced) and stays framed heavy for a moment."""
 
@@ -270,7 +270,7 @@ class FeltView(CanvasWidget):
         return (tuple(self.seats), self.middle, self.fresh, self.flight, size, self.style)
 
     def draw(self, canvas: Canvas) -> None:
-        """The table, sized to the terminal (:func:`~craits.client.felt.face_size`).
+        """The table, sized to the terminal (:func:`~craits.client.present.felt.face_size`).
         When only the motion changed (a card sliding in, or its frame going back
         to plain), the last drawing is copied and only its felt drawn again; a
         card sliding in is drawn over a copy of the table drawn without it, which

@@ -175,7 +175,7 @@ News = (
 
 class Narration(Protocol):
     """Puts a table's events in words for its event log (the presentation's
-    :class:`~craits.client.describe.Narrator`); the session decides when, never how."""
+    :class:`~craits.client.present.describe.Narrator`); the session decides when, never how."""
 
     def events(self, model: TableModel, events: Sequence[WireEvent]) -> list[Text]:
         """``events`` in lines of words, for ``model``'s seat (or a spectator)."""

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.cards import unicode_suits_ok
 from craits.client.cli import build_parser, clean_name, given_name, main
 from craits.client.lobby import LobbyScreen
+from craits.client.present.card_style import unicode_suits_ok
 from rich.cells import cell_len
 
 from tests.client.conftest import screen_text, wait_for

@@ -7,11 +7,11 @@ import io
 from typing import Any
 
 import pytest
-from craits.client.cards import CardStyle
 from craits.client.core.model import TableModel
 from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
-from craits.client.presenter import KeyContext, table_key
+from craits.client.present.card_style import CardStyle
+from craits.client.present.presenter import KeyContext, table_key
 from craits.client.replay import render_hand
 from craits.client.table import TableScreen
 from craits.protocol.vocab import TableState
@@ -19,7 +19,7 @@ from rich.console import Console
 from textual.widgets import Input
 
 from tests.client.conftest import deal_order, footer_keys, script, wait_for, wait_text
-from tests.client.test_presenter import table_info, view
+from tests.client.present.test_presenter import table_info, view
 from tests.client.test_replay import record, watched  # noqa: F401  (fixtures)
 from tests.client.test_table import ANA, BEN
 

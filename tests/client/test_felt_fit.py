@@ -1,7 +1,7 @@
 """The felt drawn whole (a Pilot test against a real server): at 80×24 and up,
 for every seat count 2–8, the table's frame is intact and the words on it (the
 direction of play, the count) are whole and inside it. Read back from the
-rendered rows of the table widget (:mod:`tests.client.feltcheck`), not by
+rendered rows of the table widget (:mod:`tests.client.present.feltcheck`), not by
 comparing pictures."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from craits.client.cards import CardStyle
-from craits.client.felt import Canvas, FaceSize, draw_table, face_size
+from craits.client.present.card_style import CardStyle
+from craits.client.present.felt import Canvas, FaceSize, draw_table, face_size
+from craits.client.present.tableview import MiddleView
 from craits.client.table import TableScreen
-from craits.client.tableview import MiddleView
 
 from tests.client.conftest import script, shown_in, wait_for
-from tests.client.feltcheck import felt_faults
-from tests.client.test_felt import table_of
+from tests.client.present.feltcheck import felt_faults
+from tests.client.present.test_felt import table_of
 from tests.server.conftest import strip_seat
 
 ANA = ["3C", "4C", "5C", "6C", "7C", "9C", "JC", "QC"]

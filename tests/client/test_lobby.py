@@ -8,7 +8,7 @@ from typing import Any
 
 from craits.client.dialogs import ChoiceDialog
 from craits.client.lobby import column_widths
-from craits.client.presenter import lobby_row
+from craits.client.present.presenter import lobby_row
 from craits.client.table import TableScreen
 from craits.protocol.client import Connection
 from rich.text import Text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from craits.client.felt import Canvas, draw_table, face_size
+from craits.client.present.felt import Canvas, draw_table, face_size
 from craits.client.table import TableScreen
 
 from tests.client.conftest import shown_in, wait_for

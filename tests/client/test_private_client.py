@@ -9,11 +9,11 @@ import re
 from typing import Any
 
 import pytest
-from craits.client import presenter
 from craits.client.cli import build_parser, start_point
 from craits.client.creator import CodeDialog, InviteDialog, code_from
 from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
+from craits.client.present import presenter
 from craits.client.table import TableScreen
 from craits.protocol.address import parse_target
 from craits.server.seating import token_digest

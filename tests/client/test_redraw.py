@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from craits.client.cards import CardStyle
 from craits.client.dialogs import RulesScreen
+from craits.client.present.card_style import CardStyle
+from craits.client.present.tableview import MiddleView, SeatView, Side
 from craits.client.table import TableScreen
-from craits.client.tableview import MiddleView, SeatView, Side
 from craits.client.widgets import FeltView, FixedText, HandView, WrappedLog
 from rich.text import Text
 from textual.app import App, ComposeResult

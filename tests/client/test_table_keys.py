@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from craits.client import summary
-from craits.client.presenter import digit_choice
+from craits.client.present.presenter import digit_choice
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.cards import CardStyle
 from craits.client.core.saved.tokens import TokenStore
 from craits.client.core.session import Session
-from craits.client.describe import Narrator
+from craits.client.present.card_style import CardStyle
+from craits.client.present.describe import Narrator
 from craits.protocol import encode
 from craits.protocol.client import ConnectError, Connection
 from craits.protocol.redirect import request

@@ -10,7 +10,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from craits.client.cards import CardStyle
 from craits.client.core.saved.tokens import TokenStore
 from craits.client.core.session import (
     IDLE,
@@ -23,7 +22,8 @@ from craits.client.core.session import (
     TableShown,
     Want,
 )
-from craits.client.describe import Narrator
+from craits.client.present.card_style import CardStyle
+from craits.client.present.describe import Narrator
 from craits.protocol.types import CreateTableMsg
 from craits.protocol.vocab import ClientMessage
 

@@ -1,5 +1,5 @@
-"""The drawn table without a terminal (:mod:`craits.client.felt`,
-:mod:`craits.client.tableview`): seats placed around for 2 to 8 players, none
+"""The drawn table without a terminal (:mod:`craits.client.present.felt`,
+:mod:`craits.client.present.tableview`): seats placed around for 2 to 8 players, none
 overlapping, every name and badge in words; faces in three sizes; the hand
 overlapped then wrapped; ASCII only with ``--ascii``."""
 
@@ -9,8 +9,8 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from craits.client.cards import CardStyle
-from craits.client.felt import (
+from craits.client.present.card_style import CardStyle
+from craits.client.present.felt import (
     Canvas,
     FaceSize,
     Flight,
@@ -23,7 +23,7 @@ from craits.client.felt import (
     face_size,
     hand_rows,
 )
-from craits.client.tableview import (
+from craits.client.present.tableview import (
     BOT,
     DEALER,
     LOSES_TURN,

@@ -20,7 +20,7 @@ from rich.cells import get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
-from .cards import CardStyle, is_red
+from .card_style import CardStyle, is_red
 from .tableview import MiddleView, SeatView, Side
 
 
@@ -871,7 +871,7 @@ def draw_hand(
     many): playable cards raised a row and framed bold, the others dimmed; the
     chosen one framed heavy, in reverse, with ``^`` under it; under each card
     the last digit of its number for the number keys (1…9, 0, then 1, 2… again
-    from the 11th: :func:`~craits.client.presenter.digit_choice`); cards in
+    from the 11th: :func:`~craits.client.present.presenter.digit_choice`); cards in
     ``new`` (just drawn) marked."""
     width = canvas.width
     per = _per_row(width, size)

@@ -31,8 +31,8 @@ from craits.protocol.types import (
 from craits.protocol.vocab import DrawReason, EventKind, SkipReason
 from rich.text import Text
 
-from .cards import CardStyle
-from .core.model import TableModel
+from ..core.model import TableModel
+from .card_style import CardStyle
 
 DRAW_REASONS: dict[str, str] = {
     DrawReason.TURN: "",

@@ -1,15 +1,15 @@
-"""The one-line reasons of :mod:`craits.client.feedback`, from the view and the
+"""The one-line reasons of :mod:`craits.client.present.feedback`, from the view and the
 table info the server sent (no Textual): each situation a key cannot act in."""
 
 from __future__ import annotations
 
-from craits.client.cards import CardStyle
-from craits.client.feedback import key_refusal, no_such_card
-from craits.client.sheet import score_sheet
+from craits.client.present.card_style import CardStyle
+from craits.client.present.feedback import key_refusal, no_such_card
+from craits.client.present.sheet import score_sheet
 from craits.protocol.types import ScoreSheetRow
 from rich.console import Console
 
-from tests.client.test_presenter import model, seat, table_info
+from tests.client.present.test_presenter import model, seat, table_info
 
 STYLE = CardStyle()
 ASCII = CardStyle(ascii=True)

@@ -1,7 +1,7 @@
 """What the drawn table shows, as plain values: one :class:`SeatView` per seat,
 placed around the table with this client's seat at the bottom, and the
 :class:`MiddleView` (the discard pile's top card, the suit in force, the stock,
-the count). No Textual and no drawing: :mod:`craits.client.felt` draws these.
+the count). No Textual and no drawing: :mod:`craits.client.present.felt` draws these.
 
 The client decides no rule here: every value is read from the server's view
 (protocol §7) and the table's information (§11).
@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from craits.protocol.vocab import Phase
 
-from .core.model import TableModel, turn_on_hold
+from ..core.model import TableModel, turn_on_hold
 
 
 class Side(StrEnum):

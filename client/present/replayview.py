@@ -5,9 +5,9 @@ frame per step (the deal, then each move): the view after it as a spectator
 saw it, every seat's cards, the cards the seat to act may play, and the step's
 events (protocol §7.3, records.md "Frames"). :class:`Replay` walks those steps
 and gives, for the step shown, a :class:`~craits.client.core.model.TableModel`
-holding the frame's view (so the live table's :mod:`~craits.client.tableview`
-and :mod:`~craits.client.results` read it as they read a live view), the step
-in words (:mod:`~craits.client.describe`) and every hand. The viewer decides no
+holding the frame's view (so the live table's :mod:`~craits.client.present.tableview`
+and :mod:`~craits.client.present.results` read it as they read a live view), the step
+in words (:mod:`~craits.client.present.describe`) and every hand. The viewer decides no
 rule: everything is read from the frames the server made.
 """
 
@@ -19,8 +19,8 @@ from craits.protocol.types import GameRecord, ReplayFrame, SeatInfo, TableInfo
 from craits.protocol.vocab import AbandonReason, EventKind, Phase, TableState
 from rich.text import Text
 
-from .cards import CardStyle
-from .core.model import TableModel, sheet_row, sort_key
+from ..core.model import TableModel, sheet_row, sort_key
+from .card_style import CardStyle
 from .describe import Describer
 
 NO_FRAMES_HINT = (

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 
-from craits.client.cards import CardStyle
 from craits.client.core.model import TableModel
-from craits.client.presenter import seat_lines
-from craits.client.results import hand_table
+from craits.client.present.card_style import CardStyle
+from craits.client.present.presenter import seat_lines
+from craits.client.present.results import hand_table
 from rich.console import Console
 
 

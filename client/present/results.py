@@ -15,8 +15,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .cards import CardStyle
-from .core.model import TableModel, seconds_to_next_hand
+from ..core.model import TableModel, seconds_to_next_hand
+from .card_style import CardStyle
 
 
 def cancelled_text(pairs: Sequence[Sequence[str]], style: CardStyle, sep: str = ", ") -> Text:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from craits.client import presenter
-from craits.client.cards import CardStyle
 from craits.client.core.model import TableModel
-from craits.client.describe import Describer
-from craits.client.presenter import KeyContext, table_key
-from craits.client.results import hand_table, new_game_key, what_next
+from craits.client.present import presenter
+from craits.client.present.card_style import CardStyle
+from craits.client.present.describe import Describer
+from craits.client.present.presenter import KeyContext, table_key
+from craits.client.present.results import hand_table, new_game_key, what_next
 from craits.protocol.types import HandEndedEvent, SeatInfo, TableInfo, View
 from craits.protocol.vocab import BotLevel, EventKind, Phase, Suit, TableState
 from rich.console import Console

@@ -12,8 +12,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .cards import CardStyle
-from .core.model import TableModel
+from ..core.model import TableModel
+from .card_style import CardStyle
 
 
 def _at(values: list[int], seat: int) -> int:

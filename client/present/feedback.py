@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from craits.protocol.vocab import ActionKind, Phase, TableState
 
-from .cards import CardStyle
-from .core.model import TableModel
+from ..core.model import TableModel
+from .card_style import CardStyle
 
 NOT_ONLINE = "Not connected: wait for the connection to come back."
 

@@ -1,11 +1,11 @@
 """The rules page (``?``) explains every badge a seat can wear on the table
-(:mod:`craits.client.tableview`), in its long and its short form, so a badge
+(:mod:`craits.client.present.tableview`), in its long and its short form, so a badge
 added to the table without a word on the page is caught."""
 
 from __future__ import annotations
 
-from craits.client import tableview
 from craits.client.dialogs import rules_text
+from craits.client.present import tableview
 
 
 def test_the_rules_page_names_every_badge_a_seat_can_wear() -> None:

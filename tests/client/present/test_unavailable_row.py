@@ -6,10 +6,10 @@ line that says why. (The Pilot test against a real cluster is
 
 from __future__ import annotations
 
-from craits.client import presenter
+from craits.client.present import presenter
 from craits.protocol.vocab import TableState
 
-from tests.client.test_presenter import seat, table_info
+from tests.client.present.test_presenter import seat, table_info
 
 
 def test_an_unavailable_table_is_listed_dimmed_and_cannot_be_joined_or_watched() -> None:

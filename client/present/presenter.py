@@ -19,11 +19,11 @@ from craits.protocol.types import ChatLine, SeatInfo, TableInfo, View
 from craits.protocol.vocab import ActionKind, Phase, TableState
 from rich.text import Text
 
-from .cards import CardStyle
-from .core import privacy
-from .core.model import TableModel, turn_on_hold
-from .core.saved.tokens import SavedSeat
-from .options import describe_rules
+from ..core import privacy
+from ..core.model import TableModel, turn_on_hold
+from ..core.saved.tokens import SavedSeat
+from .card_style import CardStyle
+from .rule_options import describe_rules
 
 KeyState = bool | None
 """A key's state: True applies, None greyed out, False hidden."""
