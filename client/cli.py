@@ -294,8 +294,9 @@ def start_point(address: str, table: str | None, spectate: str | None, code: str
 
 def replay(path: Path | GameRecord, ascii: bool) -> int:
     """Run the replay viewer on a record file (or a record fetched); returns the exit status."""
+    from .core.record_file import load_record
     from .errors import RecordError
-    from .replay import ReplayApp, load_record
+    from .tui.replay_app import ReplayApp
 
     try:
         record = load_record(path) if isinstance(path, Path) else path
@@ -361,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         print(format_tables(tables, aligned=sys.stdout.isatty()))
         return 0
 
-    from .app import CraitsApp
+    from .tui.app import CraitsApp
 
     ascii_suits = args.ascii or (not args.web and not unicode_suits_ok())
     app = CraitsApp(

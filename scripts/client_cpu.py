@@ -50,13 +50,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from craits.client import app as app_module
-from craits.client.app import CraitsApp
 from craits.client.core.saved.tokens import TokenStore
 from craits.client.core.session import News, TableChanged
-from craits.client.dialogs import RulesScreen
-from craits.client.summary import SummaryScreen
-from craits.client.table import TableScreen
+from craits.client.tui import app as app_module
+from craits.client.tui.app import CraitsApp
+from craits.client.tui.dialogs.rules import RulesScreen
+from craits.client.tui.dialogs.summary import SummaryScreen
+from craits.client.tui.screens.table_screen import TableScreen
 from textual._compositor import CompositorUpdate
 
 TABLE = "cpu"

@@ -1,7 +1,7 @@
 """A finished game's record with its frames, fetched from a server
 (``craits-client HOST --replay-game N``): ``get_record``, then each hand's
 frames with ``get_replay``, a page at a time (protocol §7.3). No Textual; the
-replay viewer (:mod:`craits.client.replay`) shows what it returns.
+replay viewer (:mod:`craits.client.tui.replay_app`) shows what it returns.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ The client decides no rule: a key acts when the server lists an action for it
 server sent: the view (whose turn, the top card and the suit in force, the
 count, a drawn card being decided on, the seats that owe "one card") and the
 table info (away, on hold, its rules). The game panel shows it as a
-notification (:mod:`craits.client.game`).
+notification (:mod:`craits.client.tui.screens.game_panel`).
 """
 
 from __future__ import annotations

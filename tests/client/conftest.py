@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.app import CraitsApp
 from craits.client.core.saved.tokens import TokenStore
-from craits.client.footer import KeyFooter
+from craits.client.tui.app import CraitsApp
+from craits.client.tui.widgets.key_footer import KeyFooter
 from craits.server.app import Server
 from craits.server.fairness import RecordingShuffle
 from rich.console import Console
@@ -97,7 +97,7 @@ def footer_line(app: App[Any]) -> tuple[str, list[tuple[str, Any]]]:
 
 def shown_actions(app: App[Any]) -> list[str]:
     """The actions whose keys the Footer should show now (one key per action;
-    a :class:`~craits.client.footer.KeyFooter` shows those that fit its width)."""
+    a :class:`~craits.client.tui.widgets.key_footer.KeyFooter` shows those that fit its width)."""
     footers = app.screen.query(KeyFooter)
     if footers:
         return footers.first().fitted().actions

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from craits.client.app import CraitsApp
 from craits.client.core.saved.tokens import TokenStore
-from craits.client.lobby import LobbyScreen
+from craits.client.tui.app import CraitsApp
+from craits.client.tui.screens.lobby_screen import LobbyScreen
 from textual.widgets import DataTable
 
 from tests.client.conftest import screen_text, wait_for

@@ -14,7 +14,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.table import MIN_TURN_TIMEOUT
 
 from tests.client.conftest import deal_order, script
-from tests.client.test_table import ANA, BEN
+from tests.client.tui.screens.test_table import ANA, BEN
 from tests.server.conftest import strip_seat
 from tests.server.processes import SERVER
 

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.app import CraitsApp
 from craits.client.cli import main
 from craits.client.core.saved.known_hosts import KnownHosts, ServerTrust, server_key
 from craits.client.core.saved.tokens import TokenStore
-from craits.client.trust import TrustDialog
+from craits.client.tui.app import CraitsApp
+from craits.client.tui.dialogs.trust import TrustDialog
 from craits.protocol.address import parse_target
 from craits.protocol.client import ConnectError
 from craits.protocol.tls import TlsOptions, UntrustedCertificate, format_fingerprint

@@ -8,13 +8,13 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from craits.client.app import CraitsApp
 from craits.client.core.saved.record_keys import KEPT as RECORD_KEYS
 from craits.client.core.saved.tokens import TokenStore, normalize_key
-from craits.client.table import TableScreen
+from craits.client.tui.app import CraitsApp
+from craits.client.tui.screens.table_screen import TableScreen
 
 from tests.client.conftest import wait_for
-from tests.client.test_table import ANA, BEN, ben_at_table
+from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
 
 
 def test_one_key_per_server_however_typed() -> None:
