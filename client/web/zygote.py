@@ -65,6 +65,8 @@ def serve(path: str) -> None:
     """Import the client, listen on the Unix socket ``path``, fork on each request;
     returns when the parent process (craits-web) is gone."""
     os.environ.update(IMPORT_ENV)
+    import craits.client.cli
+    import craits.client.tui.app  # noqa: F401  (the cost paid once, shared by every child)
 
     gc.freeze()  # imported objects stay put: their pages stay shared with the children
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
