@@ -168,14 +168,18 @@ class KeyFooter(Footer, KeptLines):
         tooltips = {key.action: (binding, tooltip) for key, binding, tooltip in self.keys()}
         for key, word in fitted.keys:
             binding, tooltip = tooltips[key.action]
-            yield FooterKey(
+            shown = FooterKey(
                 binding.key,
                 key.key,
                 word,
                 key.action,
                 disabled=not key.enabled,
                 tooltip=tooltip or ("" if word == key.word else key.word),
-            ).data_bind(compact=Footer.compact)
+            )
+            # Set, not data-bound: a data binding leaves the key in this Footer's
+            # watchers for good, so every key of every key bar ever shown stayed alive.
+            shown.set_reactive(FooterKey.compact, self.compact)
+            yield shown
         palette = self._palette()
         if fitted.palette and palette is not None:
             binding, enabled = palette
