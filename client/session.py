@@ -290,6 +290,8 @@ class Session:
         if code and (table or spectate):
             self.privacy.code_for(str(table or spectate), code)
         self.address = f"{host}:{port}"
+        self.shown_address = self.address
+        """The server's address as the player is shown it (craits-web: the page's host)."""
         self.player_name = name
         # The saved seat is per server and per player name: two people on one
         # account (or one person playing two names) never take each other's seat.

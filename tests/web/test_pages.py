@@ -19,9 +19,10 @@ from craits.client.web.visitors import (
     VISITOR_COOKIE,
     VISITOR_ENV,
     BadLink,
+    BadName,
     Launch,
     Visitors,
-    clean_display_name,
+    display_name,
     new_visitor_id,
     valid_visitor_id,
 )
@@ -62,9 +63,15 @@ def test_first_visit_sets_an_httponly_cookie_and_asks_a_name(web: WebServer) -> 
 def test_the_name_page_keeps_the_name_and_the_link(web: WebServer) -> None:
     v = Browserless(web)
     v.open("/")
-    status, page = v.open("/name", {"name": " zoé [x]\x07 ", "table": "duel", "watch": "1"})
+    # A name the game server would refuse is refused here, with its words, and
+    # is given back to be mended (no name altered behind the visitor's back).
+    status, page = v.open("/name", {"name": " zoé [x] ", "table": "duel", "watch": "1"})
+    assert status == 400 and 'id="name-error"' in page
+    assert "Your name: must not hold control characters or square brackets." in page
+    assert 'value=" zoé [x] "' in page and 'name="table" value="duel"' in page
+    status, page = v.open("/name", {"name": " zoé ", "table": "duel", "watch": "1"})
     assert status == 200
-    assert "data-session-websocket-url=" in page and "Starting the game for zoé x" in page
+    assert "data-session-websocket-url=" in page and "Starting the game for zoé…" in page
     # Another visitor is asked for their own name.
     assert 'id="name-form"' in Browserless(web).open("/")[1]
 
@@ -141,8 +148,12 @@ def test_each_visitor_has_their_own_directories(tmp_path: Path) -> None:
     assert env_a["XDG_STATE_HOME"] != env_b["XDG_STATE_HOME"]
     assert env_a[VISITOR_ENV] == visitors.key(a) and a not in str(env_a)  # the id stays secret
     assert (visitors.home(a).stat().st_mode & 0o777) == 0o700
-    assert clean_display_name(" \x1b[] \x07") is None
-    assert clean_display_name("x" * 30) == "x" * 24
+    assert display_name(" zoé ") == "zoé"
+    for bad in (" \x1b[] \x07", "x" * 25, "  "):
+        with pytest.raises(BadName):
+            display_name(bad)
+    (visitors.home(b) / visitors.PROFILE).write_text('{"name": "[bad]"}')
+    assert visitors.name(b) is None  # a name kept under an older rule: asked again
 
 
 def test_the_clients_state_follows_the_visitors_directories(tmp_path: Path) -> None:
