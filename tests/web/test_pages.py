@@ -4,6 +4,7 @@ websocket refused to a stranger, the client's command line built without a shell
 from __future__ import annotations
 
 import asyncio
+import html
 import http.cookiejar
 import socket
 import subprocess
@@ -29,7 +30,7 @@ from craits.client.web.visitors import (
 from craits.protocol.address import Target, parse_target
 from craits.protocol.client import Connection
 
-from tests.web.conftest import WebServer, free_port, stop, wait_port
+from tests.web.conftest import GameServer, WebServer, free_port, stop, wait_port
 
 
 class Browserless:
@@ -301,3 +302,78 @@ def test_without_a_public_url_links_follow_the_address_asked(web: WebServer) -> 
         page = r.read().decode()
     assert 'data-session-websocket-url="ws://192.0.2.7:8080/ws/' in page
     assert "http://192.0.2.7:8080/static/" in page
+
+
+async def refusal(port: int, name: str) -> str | None:
+    """Why the game server refuses ``name`` in a hello (its words after
+    ``hello.name: ``), or None when it takes it."""
+    from craits.protocol.client import ConnectError
+
+    try:
+        conn = await Connection.open("127.0.0.1", port, name)
+    except ConnectError as exc:
+        assert "hello.name: " in str(exc), exc
+        return str(exc).split("hello.name: ", 1)[1]
+    await conn.close()
+    return None
+
+
+NAMES = [
+    "ana",
+    " zoé ",
+    "zoe\u0301",  # an accent typed apart
+    "[x]",
+    "x" * 25,
+    "tab\there",
+    "\u200b",  # a zero-width space alone
+    "a\u200db",  # letters joined by a zero-width joiner
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family: emoji joined by ZWJ
+    "\U0001f1eb\U0001f1f7",  # a flag
+    "\u2066ana\u2069",  # direction isolates
+    "王小明",
+]
+
+
+def test_the_name_form_takes_and_refuses_what_the_game_server_does(
+    game: GameServer, web: WebServer
+) -> None:
+    """The name page refuses a name exactly when the game server's hello would,
+    with the server's words (the page said "letters, digits, spaces" and took
+    anything, dropping what the server refuses without a word)."""
+    v = Browserless(web)
+    v.open("/")
+    for name in NAMES:
+        status, page = v.open("/name", {"name": name})
+        why = asyncio.run(refusal(game.port, name))
+        if why is None:
+            assert status == 200 and "data-session-websocket-url=" in page, name
+        else:
+            assert status == 400 and html.escape(f"Your name: {why}.", False) in page, (name, why)
+    # The rule is said before anything is typed.
+    assert "Up to 24 characters; no square brackets." in Browserless(web).open("/")[1]
+
+
+@pytest.mark.parametrize(
+    ("query", "said", "button"),
+    [
+        ("?table=duel", "You are invited to table duel: you will sit there.", "Play"),
+        ("?table=duel&code=K3-x", "You are invited to the private table duel", "Play"),
+        ("?table=duel&watch=1", "You are about to watch table duel.", "Watch"),
+        ("", None, "Play"),
+    ],
+)
+def test_the_name_page_of_a_link_names_its_table(
+    web: WebServer, query: str, said: str | None, button: str
+) -> None:
+    _, page = Browserless(web).open("/" + query)
+    if said is None:
+        assert 'id="invitation"' not in page
+    else:
+        assert said in page
+    assert f'<button type="submit">{button}</button>' in page
+
+
+def test_alive_answers_while_craits_web_runs(web: WebServer) -> None:
+    """What a page whose connection dropped asks until craits-web is back."""
+    with urllib.request.urlopen(web.url + "/alive", timeout=10) as r:
+        assert r.status == 204 and r.headers["Cache-Control"] == "no-store"
