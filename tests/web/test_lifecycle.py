@@ -182,3 +182,36 @@ def test_leaving_says_whether_a_seat_is_kept(browser: Any, tmp_path: Path) -> No
         max_.close()
         web.stop()
         game.stop()
+
+
+def test_a_client_that_dies_is_said_and_started_again_on_request(
+    browser: Any, game: GameServer, web: WebServer
+) -> None:
+    """The visitor's client process killed (no word from it): the page says the
+    game stopped and offers to start it again, rather than trying by itself."""
+    kai = Visitor(browser, web, "kai", (1280, 800))
+    try:
+        kai.open(name="kai")
+        kai.wait_text(r"you are kai")
+        zygote = next(
+            p
+            for p in descendants(web.proc.pid)
+            if Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(web.proc.pid)
+        )
+        clients = descendants(zygote)  # (everyone's: the module's other pages are closed)
+        assert clients
+        for pid in clients:
+            os.kill(pid, signal.SIGKILL)
+        kai.page.wait_for_selector('body[data-ended="stopped"]', timeout=20_000)
+        assert "The game stopped" in kai.page.inner_text("#stopped")
+        kai.page.wait_for_timeout(2000)
+        assert kai.page.get_attribute("body", "data-ended") == "stopped"
+        kai.page.click("#stopped button")
+        kai.page.wait_for_function(
+            "() => !document.body.hasAttribute('data-ended')"
+            " && document.body.classList.contains('-first-byte')",
+            timeout=30_000,
+        )
+        kai.wait_text(r"you are kai")
+    finally:
+        kai.close()
