@@ -11,9 +11,10 @@ pages split among the processes that share them), private memory (USS: the
 pages no other process shares, what each more visitor adds), and CPU time — to
 start and draw the table (visitors sit in pairs at tables ``t0``, ``t1``… by
 link, so each game starts and shows the table screen), idle for ``--idle``
-seconds, and busy for ``--idle`` seconds twice over (10 key presses a second
-moving the hand's cursor; the memory after each tells whether a client grows
-while its visitor plays).
+seconds, and busy for ``--idle`` seconds ``--plays`` times over (10 key
+presses a second moving the hand's cursor; the memory after each tells whether
+a client grows while its visitor plays). ``--pages`` reads, as root, which of a
+client's pages are still the pre-forked client's, copied from it, or its own.
 
     .venv/bin/python scripts/web_cost.py --visitors 8 --idle 10
 
@@ -192,6 +193,47 @@ async def play(visits: list[Visit], pids: list[int], seconds: float) -> list[flo
     return [(cpu_seconds(p) - c) / (time.monotonic() - t0) for p, c in zip(pids, cpu0, strict=True)]
 
 
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def frames(pid: int) -> dict[int, int]:
+    """The physical page behind each present page of ``pid``'s anonymous writable
+    memory (heap and anonymous mappings), by address; empty without the right
+    to read them (root: ``/proc/PID/pagemap`` hides them from others)."""
+    found: dict[int, int] = {}
+    with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
+        for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+            parts = line.split()
+            if "w" not in parts[1] or (len(parts) > 5 and parts[5] != "[heap]"):
+                continue
+            start, end = (int(x, 16) for x in parts[0].split("-"))
+            pagemap.seek(start // PAGE * 8)
+            data = pagemap.read((end - start) // PAGE * 8)
+            for i in range(len(data) // 8):
+                entry = int.from_bytes(data[i * 8 : i * 8 + 8], "little")
+                frame = entry & ((1 << 55) - 1)
+                if entry >> 63 and frame:
+                    found[start + i * PAGE] = frame
+    return found
+
+
+def pages(zygote: int, client: int) -> str:
+    """What a client's anonymous memory is, against the pre-forked client's: its
+    pages still shared with it, its pages copied from it (written since the
+    fork), and pages of its own."""
+    theirs, ours = frames(zygote), frames(client)
+    if not theirs:
+        return "pages: cannot read the physical pages (run as root)"
+    shared = sum(1 for a, f in ours.items() if theirs.get(a) == f)
+    copied = sum(1 for a, f in ours.items() if a in theirs and theirs[a] != f)
+    mib = PAGE / 2**20
+    return (
+        f"pages of a client: {shared * mib:.1f} MiB shared with the pre-forked client's "
+        f"{len(theirs) * mib:.1f} MiB, {copied * mib:.1f} MiB copied from it, "
+        f"{(len(ours) - shared - copied) * mib:.1f} MiB its own"
+    )
+
+
 def mean_mib(samples: list[tuple[int, int, int]], i: int) -> float:
     """The mean of field ``i`` (0 RSS, 1 PSS, 2 USS) of ``samples``, in MiB."""
     return statistics.mean(m[i] for m in samples) / 1024
@@ -249,8 +291,17 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
         ]
         busy = await play(visits, pids, args.idle)
         mem_busy = [memory_kib(p) for p in pids]
-        await play(visits, pids, args.idle)
-        mem_longer = [memory_kib(p) for p in pids]
+        mem_longer = mem_busy
+        for phase in range(2, args.plays + 1):
+            await play(visits, pids, args.idle)
+            mem_longer = [memory_kib(p) for p in pids]
+            print(
+                f"after {phase * args.idle:g} s of play: PSS {mean_mib(mem_longer, 1):.1f} MiB, "
+                f"USS {mean_mib(mem_longer, 2):.1f} MiB",
+                flush=True,
+            )
+        if args.pages and zygote is not None:
+            print(pages(zygote, pids[0]))
         figures = {
             "first_draw_s": statistics.mean(v.first_draw or 0 for v in visits),
             "start_cpu_s": statistics.mean(start_cpu),
@@ -298,7 +349,7 @@ def report(
     )
     print(
         f"client process after use: RSS {f['rss']:.1f} MiB, PSS {f['pss']:.1f} MiB, "
-        f"USS {f['uss']:.1f} MiB; PSS {f['pss_longer']:.1f} MiB after as long again"
+        f"USS {f['uss']:.1f} MiB; PSS {f['pss_longer']:.1f} MiB after all the play"
     )
     print(
         f"CPU per visitor: idle {f['idle_pct']:.2f} %, "
@@ -320,7 +371,7 @@ def report(
 
 COMPARED = [
     ("pss", "PSS after use, MiB"),
-    ("pss_longer", "PSS after as long again, MiB"),
+    ("pss_longer", "PSS after all the play, MiB"),
     ("uss", "USS (private) after use, MiB"),
     ("start_pss", "PSS at the first screen, MiB"),
     ("start_cpu_s", "CPU to start, s"),
@@ -335,8 +386,9 @@ def compare(args: argparse.Namespace) -> None:
     root = Path(__file__).resolve().parent.parent
     runs: dict[str, list[dict[str, float]]] = {"this tree": [], args.against: []}
     passed = [
-        *("--visitors", str(args.visitors), "--idle", str(args.idle)),
+        *("--visitors", str(args.visitors), "--idle", str(args.idle), "--plays", str(args.plays)),
         *(["--no-prefork"] if args.no_prefork else []),
+        *(["--pages"] if args.pages else []),
         *(f"--env={e}" for e in args.env),
     ]
     with tempfile.TemporaryDirectory() as d:
@@ -374,6 +426,14 @@ def main() -> None:
     p.add_argument("--no-prefork", action="store_true", help="craits-web --no-prefork")
     p.add_argument("--against", default=None, help="a git ref to measure side by side")
     p.add_argument("--rounds", type=int, default=3, help="runs of each with --against")
+    p.add_argument(
+        "--plays", type=int, default=2, help="busy phases of --idle seconds each (default 2)"
+    )
+    p.add_argument(
+        "--pages",
+        action="store_true",
+        help="after the play, a client's pages against the pre-forked client's (root)",
+    )
     args = p.parse_args()
     if args.against:
         compare(args)

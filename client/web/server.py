@@ -247,19 +247,10 @@ class CraitsWebServer(Server):
 
     def origin(self, request: web.Request) -> Origin:
         """The scheme and host ``request``'s browser asked for: ``--public-url``'s,
-        else the request's own, but for what a trusted proxy says
-        (:meth:`~.addresses.Origin.of_request`)."""
+        else :func:`request_origin`'s."""
         if self.configured_url:
             return Origin.of_url(self.configured_url)
-        headers = request.headers
-        return Origin.of_request(
-            request.scheme,
-            request.host,
-            request.remote,
-            headers.getall("X-Forwarded-Proto", []),
-            headers.getall("X-Forwarded-Host", []),
-            self.proxies,
-        )
+        return request_origin(request, self.proxies)
 
     def _url(self, request: web.Request, path: str, query: dict[str, str] | None = None) -> str:
         """An absolute URL of this site for ``request``'s browser."""
@@ -438,6 +429,20 @@ async def check_trusted(game: Target) -> None:
             )
         return
     await conn.close()
+
+
+def request_origin(request: web.Request, proxies: Sequence[IPNetwork]) -> Origin:
+    """The scheme and host of ``request``, but for what a trusted proxy says
+    (:meth:`~.addresses.Origin.of_request`)."""
+    headers = request.headers
+    return Origin.of_request(
+        request.scheme,
+        request.host,
+        request.remote,
+        headers.getall("X-Forwarded-Proto", []),
+        headers.getall("X-Forwarded-Host", []),
+        proxies,
+    )
 
 
 def request_address(request: web.Request, proxies: Sequence[IPNetwork]) -> str | None:

@@ -6,11 +6,14 @@ is said truthfully (left with a seat kept, left as a spectator)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,3 +218,68 @@ def test_a_client_that_dies_is_said_and_started_again_on_request(
         kai.wait_text(r"you are kai")
     finally:
         kai.close()
+
+
+class Page:
+    """A visitor as a browser is one, without a browser (the page, the name form,
+    and the terminal's websocket, open once the client has drawn), on an event
+    loop of its own thread (Playwright's runs in the test's)."""
+
+    def __init__(self, url: str, name: str):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.session = asyncio.run_coroutine_threadsafe(self._open(url, name), self.loop).result(60)
+
+    async def _open(self, url: str, name: str) -> Any:
+        import aiohttp
+
+        session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        async with session.get(url + "/") as r:
+            await r.text()
+        async with session.post(url + "/name", data={"name": name}) as r:
+            page = await r.text()
+        ws_url = page.split('data-session-websocket-url="', 1)[1].split('"', 1)[0]
+        ws = await session.ws_connect(ws_url + "?width=80&height=24")
+        await ws.receive(timeout=30)
+        return session
+
+    def close(self) -> None:
+        """Close the page, and its loop."""
+        asyncio.run_coroutine_threadsafe(self.session.close(), self.loop).result(30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(30)
+        self.loop.close()
+
+
+def test_a_client_started_anew_ends_with_craits_web(game: GameServer, tmp_path: Path) -> None:
+    """craits-web --no-prefork (each client a new process, through
+    client.web.child): craits-web stops when its lifeline is cut, its clients
+    with it."""
+    read, write = os.pipe()
+    port = free_port()
+    web = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "craits.client.web", f"127.0.0.1:{game.port}"),
+            *(f"--port={port}", f"--state-dir={tmp_path}", "--no-prefork"),
+            f"--lifeline={read}",
+        ],
+        pass_fds=(read,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(read)
+    try:
+        wait_port(port, web)
+        page = Page(f"http://127.0.0.1:{port}", "uma")
+        clients = descendants(web.pid)
+        assert len(clients) == 1, clients
+        os.close(write)  # the lifeline cut: craits-web stops, the port first
+        wait_until(lambda: not listening(port), "craits-web stopped")
+        assert web.wait(30) == 0
+        wait_until(lambda: not any(running(p) for p in clients), "the client ended")
+        page.close()
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(write)
+        stop(web)

@@ -8,10 +8,11 @@ import asyncio
 import contextlib
 import os
 import socket
+import sys
 import time
 
-from craits.client.web.lifeline import open_lifeline
-from craits.client.web.service import Zygote
+from craits.client.web.lifeline import PARENT_GONE, open_lifeline
+from craits.client.web.service import IMPORT_ENV, Zygote
 from craits.server.app import Server
 
 from tests.server.conftest import config, server  # noqa: F401
@@ -85,3 +86,31 @@ async def test_a_cut_lifeline_ends_the_zygote_and_its_clients(server: Server) ->
             os.close(write)
         os.close(read)
         await zygote.stop()
+
+
+async def test_a_client_started_anew_ends_when_its_lifeline_is_cut(server: Server) -> None:  # noqa: F811
+    """``python -m craits.client.web.child FD …`` (craits-web --no-prefork): the
+    client ends as soon as FD reads end of file, though its streams stay open
+    (nothing else would tell it craits-web is gone)."""
+    read, write = open_lifeline()
+    client = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "craits.client.web.child", str(read)),
+        *(f"127.0.0.1:{server.port}", "--web", "--name=lou"),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        pass_fds=(read,),
+        env={**os.environ, **IMPORT_ENV},
+    )
+    os.close(read)
+    try:
+        assert client.stdout is not None
+        await asyncio.wait_for(client.stdout.readline(), 30)  # it runs (its first output)
+        os.close(write)
+        assert await asyncio.wait_for(client.wait(), 20) == PARENT_GONE
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(write)
+        if client.returncode is None:
+            client.kill()
+            await client.wait()
