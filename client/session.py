@@ -352,7 +352,10 @@ class Session:
         self.tell(LinkChanged())
 
     def unreachable(self, why: str) -> None:
-        """The first connection failed: the client gives up."""
+        """The first connection failed: the client gives up (an address the
+        player is not shown is not named: craits-web's game server)."""
+        if self.shown_address != self.address:
+            why = why.replace(self.address, "the game server")
         self.tell(Failed(why))
 
     def connected(self, first: bool) -> None:

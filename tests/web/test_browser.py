@@ -148,7 +148,8 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
     try:
         dan = Visitor(browser, web, "dan", (1280, 800))
         dan.open(name="dan")
-        dan.wait_text(r"Cannot reach the game")
+        text = dan.wait_text(r"cannot reach the game server: connection refused")
+        assert f":{port}" not in text  # (the game's own address is not the visitor's)
         dan.shot("server-down")
         # At --max-sessions the next visitor gets a page saying so.
         eve = Visitor(browser, web, "eve", (800, 600))
