@@ -168,7 +168,11 @@ class KeyFooter(Footer, KeptLines):
         tooltips = {key.action: (binding, tooltip) for key, binding, tooltip in self.keys()}
         for key, word in fitted.keys:
             binding, tooltip = tooltips[key.action]
-            shown = FooterKey(
+            # Not data-bound to the bar's compact, as Textual's Footer binds its keys:
+            # a data binding leaves the key in the bar's watchers for good, so every
+            # key of every bar ever shown stayed alive. This bar is always compact
+            # (__init__), as a FooterKey is unless told otherwise.
+            yield FooterKey(
                 binding.key,
                 key.key,
                 word,
@@ -176,10 +180,6 @@ class KeyFooter(Footer, KeptLines):
                 disabled=not key.enabled,
                 tooltip=tooltip or ("" if word == key.word else key.word),
             )
-            # Set, not data-bound: a data binding leaves the key in this Footer's
-            # watchers for good, so every key of every key bar ever shown stayed alive.
-            shown.set_reactive(FooterKey.compact, self.compact)
-            yield shown
         palette = self._palette()
         if fitted.palette and palette is not None:
             binding, enabled = palette
