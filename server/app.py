@@ -6,8 +6,10 @@ queue), whose messages :mod:`craits.server.handlers` answers, in the lobby or
 at the connection's :class:`~craits.server.table.Table`. The server
 implements the tables' :class:`~craits.server.interfaces.Lobby`: it keeps the
 resume tokens and tells lobby watchers when a table changes. At the end of
-each pass of the event loop it commits the journal's writes, then sends what
-was queued (:meth:`Server.flush`).
+each pass of the event loop it hands the journal's writes to the journal's
+writer, and sends what was queued that waits on no write still in flight
+(:meth:`Server.flush`); the rest goes when the writer has committed what it
+waits on (:meth:`Server.journal_written`).
 """
 
 from __future__ import annotations
@@ -146,6 +148,8 @@ class Server(Lobby):
         self.clients: set[Client] = set()
         self.stopping = False
         self._dirty: list[Client] = []
+        self._waiting: dict[Client, None] = {}
+        """Connections with messages that wait on journal writes in flight."""
         self._flush_soon = False
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
@@ -236,20 +240,41 @@ class Server(Lobby):
             asyncio.get_running_loop().call_soon(self.flush, context=logs.bare_context())
 
     def flush(self) -> None:
-        """The end of a pass: commit the journal writes queued in it (one
-        transaction), then write each connection's messages."""
+        """The end of a pass: hand the journal writes queued in it to the
+        journal's writer, then write each connection's messages that wait on
+        no write still to be committed (the others wait for
+        :meth:`journal_written`)."""
         self._flush_soon = False
         self.commit_journal()
+        ready = self.ready
         dirty, self._dirty = self._dirty, []
+        waiting = self._waiting
         for client in dirty:
-            client.flush()
-        if self.journal is not None:
-            self.journal.catch_up()  # after the messages went out: it may fsync
+            if client.flush(ready):
+                waiting[client] = None
+
+    def journal_written(self) -> None:
+        """The journal's writer committed a batch (its failures are handled):
+        write the messages that waited on it."""
+        ready = self.ready
+        waiting, self._waiting = self._waiting, {}
+        for client in waiting:
+            if client.flush(ready):
+                self._waiting[client] = None
+
+    @property
+    def ready(self) -> int | None:
+        """The last journal write committed (or failed and handled): messages
+        that wait on it or an earlier one may go out. None: no journal."""
+        return self.journal.processed if self.journal is not None else None
+
+    def wait_for_journal(self, client: Client) -> None:
+        """``client`` has messages that wait on journal writes in flight."""
+        self._waiting[client] = None
 
     def commit_journal(self) -> None:
-        """Commit the journal writes queued so far (one transaction) and pause
-        the tables whose writes failed (dropping what their members were to be
-        told of them): after this, every queued message may go out
+        """Hand the journal writes queued so far to the journal's writer, as one
+        batch (or as the next, once the batch in flight is committed)
         (:meth:`Recorder.commit <craits.server.recorder.Recorder.commit>`)."""
         if self.recorder is not None:
             self.recorder.commit()
@@ -258,6 +283,7 @@ class Server(Lobby):
         """Remove a closed connection."""
         self.clients.discard(client)
         self._watchers.discard(client)
+        self._waiting.pop(client, None)
         self.wrong_codes.forget(client)
 
     async def _beat(self) -> None:
