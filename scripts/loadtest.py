@@ -246,8 +246,11 @@ class ServerProcess:
         else:
             cmd += ["--no-journal"]
         cmd += a.server_arg
+        env = None
+        if a.server_path is not None:  # another checkout's craits, for the server only
+            env = {**os.environ, "PYTHONPATH": str(a.server_path)}
         self.proc = await asyncio.create_subprocess_exec(
-            *cmd, stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+            *cmd, stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=env
         )
         assert self.proc.stderr is not None
         listening = 0
@@ -599,6 +602,7 @@ def setting(args: argparse.Namespace, connections: int, journal: bool | None) ->
         "short_game": args.short_game,
         "journal": journal,
         "workers": args.workers,
+        "busy": args.busy,
         "nproc": os.cpu_count(),
         "python": sys.version.split()[0],
     }
@@ -630,6 +634,25 @@ async def after_play(
         result["ratio_to_echo"] = result["frames_per_s"] / result["echo"]["frames_per_s"]
 
 
+BUSY_LOOP = """
+import sys, time
+on = float(sys.argv[1]) * 0.01
+while True:
+    t = time.perf_counter()
+    while time.perf_counter() - t < on:
+        pass
+    time.sleep(0.01 - on)
+"""
+"""A process busy ``SHARE`` of each 10 ms (its argument), for ever."""
+
+
+async def start_busy(share: float) -> asyncio.subprocess.Process:
+    """A busy loop taking ``share`` of one core (``--busy``), beside the server."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-c", BUSY_LOOP, str(min(max(share, 0.0), 1.0))
+    )
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Run the load test as ``args`` say; returns the figures."""
     task = asyncio.current_task()
@@ -652,9 +675,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # The echo runs just before and just after the real test, so that other
         # programs' load, if it drifts, weighs on both sides alike.
         echo_runs.append(await echo(connections, args, result_seconds=args.duration / 2))
+    busy = await start_busy(args.busy) if args.busy > 0 else None
     try:
         await play(args, host, port, pid, result)
     finally:
+        if busy is not None:
+            busy.kill()
+            await busy.wait()
         if server is not None:
             await stop_server(server, result, args.log_tail)
     await after_play(args, host, pid, result, echo_runs)
@@ -799,6 +826,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="start the server as a group of N workers (craits-server --workers N, a "
         "cluster with its own Redis); the bots follow its redirects, and the CPU is "
         "summed over every process of the group",
+    )
+    p.add_argument(
+        "--server-path",
+        type=Path,
+        help="a folder put on the server's PYTHONPATH (holding another checkout's craits "
+        "package: scripts/journal_bench.py measures two side by side); the bots stay this one's",
+    )
+    p.add_argument(
+        "--busy",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="run a busy loop taking SHARE of one core beside the server while measuring "
+        "(0.25: 2.5 ms of every 10 ms)",
     )
     p.add_argument("--log-level", default="warning", help="the server's log level")
     p.add_argument(

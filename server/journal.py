@@ -1,11 +1,16 @@
 """The journal: every table, deal and accepted action, in an embedded SQLite database.
 
 The server writes to the journal before it sends anything, so a crash loses
-nothing a player has seen. In the server the writes are *deferred*: each is
-queued with a ticket, every message queued after it waits for it, and at the
-end of each pass of the event loop everything queued is committed in one
-transaction (group commit) before any message goes out. A write that fails is
-reported back, and that table pauses at its last recorded state.
+nothing a player has seen. The writes are done by the journal's writer, a
+process of its own (:mod:`craits.server.journal_writer`), so that the event
+loop never waits for a write, a commit or an fsync. In the server the writes
+are *deferred*: each is queued with a ticket, and every message queued after
+it waits for it. At the end of each pass of the event loop what is queued
+goes to the writer as one batch, unless a batch is in flight (then it goes
+when that one is done: batches grow by themselves under load, group commit);
+the writer commits each batch in one transaction and answers, and only then
+do the messages that waited on it go out. A write that fails is reported
+back, and that table pauses at its last recorded state.
 
 On start the server replays the journal to restore every unfinished table
 exactly where it was (RULES.md R2: same hands, stock order, count, scores and
@@ -14,10 +19,10 @@ shuffle penalties), and the resume tokens issued before.
 The database holds the deck orders, so a journal the server creates (and its
 ``-wal``/``-shm`` companions) is readable by its owner only; the server never
 changes the permissions of a file it did not create. One server at a time
-holds the database file itself (:mod:`craits.server.journalfile`). It runs in
-WAL mode; with :attr:`~craits.server.journalfile.Durability.FULL` (the
-default) each commit is fsynced before anything waiting on it is sent, so an
-acknowledged step survives a power cut; with ``NORMAL`` it survives the
+holds the database file itself (:mod:`craits.server.journalfile`), with its
+writer. It runs in WAL mode; with :attr:`~craits.server.journalfile.Durability.FULL`
+(the default) each commit is fsynced before anything waiting on it is sent,
+so an acknowledged step survives a power cut; with ``NORMAL`` it survives the
 process being killed.
 
 What cannot be read is told apart from what cannot be written

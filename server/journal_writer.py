@@ -54,7 +54,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .journalfile import Durability, JournalError, as_journal_error, open_for_writing
+from .journalfile import (
+    Durability,
+    JournalDamaged,
+    JournalError,
+    JournalLocked,
+    JournalUnwritable,
+    as_journal_error,
+    open_for_writing,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -172,7 +180,7 @@ class Writer:
         key, reason]`` each, in ticket order. If the transaction fails, each
         write is tried in a transaction of its own, in order, to find them."""
         broken = self.broken
-        if not any(op[0] == "p" or key_of(op) in broken for op in ops):  # else: in order
+        if not any(op[0] in "pf" or key_of(op) in broken for op in ops):  # else: in order
             db = self.db
             try:
                 db.execute("BEGIN")
@@ -193,6 +201,9 @@ class Writer:
         db = self.db
         for op in ops:
             key = key_of(op)
+            if op[0] == "f":
+                self.broken.pop(key, None)
+                continue
             if key in self.broken:
                 failed.append([op[1], key[0], key[1], self.broken[key]])
                 continue
@@ -226,8 +237,6 @@ class Writer:
             db.execute("DELETE FROM tables WHERE name = ?", (op[2],))
         elif kind == "p":
             db.execute(f"PRAGMA max_page_count = {int(op[2])}")
-        elif kind == "f":
-            self.broken.pop(("table", op[2]), None)
 
 
 def _rows_of(op: list[Any]) -> tuple[int, int] | None:
@@ -492,10 +501,9 @@ class WriterLink:
         self.close()
         if message is None:
             raise JournalError(f"the journal's writer for {path} exited at start")
-        kinds: dict[str, type[JournalError]] = {
-            cls.__name__: cls for cls in (JournalError, *JournalError.__subclasses__())
-        }
-        raise kinds.get(message[1], JournalError)(message[2])
+        kinds = (JournalDamaged, JournalUnwritable, JournalLocked)
+        kind = next((k for k in kinds if k.__name__ == message[1]), JournalError)
+        raise kind(message[2])
 
     def send(self, *frames: bytes) -> bool:
         """Send ``frames`` (after what waits); returns whether some wait for the
