@@ -358,6 +358,8 @@ class Journal(JournalReader):
         """The last ticket of the batch the writer is at (0: none)."""
         self.sent_at = 0.0
         """When that batch was sent (:func:`time.perf_counter`)."""
+        self.batches = 0
+        """Batches handed to the writer so far (each one transaction)."""
         self._told_gone = False
         self._loop: asyncio.AbstractEventLoop | None = None
         if on_pending is not None:
@@ -413,9 +415,10 @@ class Journal(JournalReader):
         self._ops, self._rows = [], []
         self._in_flight = ops[-1][1]
         self.sent_at = time.perf_counter()
+        self.batches += 1
         link = self._link
         if link.gone:
-            self._writer_gone()
+            self.on_written(self._writer_gone())
             return
         batch = json.dumps(rows, separators=(",", ":")).encode()
         if link.send(frame(["w", ops]), HEADER.pack(len(batch)) + batch):
