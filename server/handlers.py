@@ -11,7 +11,8 @@ schema and typed (:func:`craits.protocol.parse_client_message`);
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from craits.protocol import (
@@ -75,11 +76,13 @@ from .cluster.hooks import (
 )
 from .engine import Rules
 from .interfaces import TableError
-from .journal import JournalError
+from .journal import Journal, JournalError
 from .rebuilds import RebuildBudget, budget_of, rebuilding
 from .records import build_record, iso_time
-from .replay import NoSuchHand, cached_frames, replay_page
+from .replay import NoSuchHand, cached_frames, is_cached, replay_page
 from .table import check_turn_timeout
+
+log = logging.getLogger("craits.server")
 
 if TYPE_CHECKING:
     from .connection import Client
@@ -420,9 +423,21 @@ def on_act(client: Client, msg: CheckedAct) -> None:
 
 
 def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
-    """The finished games in the journal, newest first (at most :data:`LIST_PAGE`)."""
+    """The finished games in the journal, newest first (at most
+    :data:`LIST_PAGE`), read off the event loop (:meth:`Journal.read
+    <craits.server.journal.Journal.read>`)."""
     journal = client.server.journal
-    games = journal.games()[:LIST_PAGE] if journal is not None else []
+    if journal is None:
+        _send_records(client, [])
+        return
+    client.deferred.wait(_answer(client, _list_records(client, journal)))
+
+
+async def _list_records(client: Client, journal: Journal) -> None:
+    _send_records(client, await journal.read(lambda reader: reader.games()[:LIST_PAGE]))
+
+
+def _send_records(client: Client, games: list[dict[str, Any]]) -> None:
     summaries = [  # the journal's rows, times in ISO 8601: RecordSummary (§7.3)
         cast(
             RecordSummary,
@@ -433,15 +448,31 @@ def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
     client.send({"type": ServerMessage.RECORDS, "games": summaries})
 
 
-def _finished_game(client: Client, game: int) -> dict[str, Any]:
-    """The journal's row of finished game ``game``.
+async def _answer(client: Client, answer: Awaitable[None]) -> None:
+    """Await ``answer`` to a request (its reply sent by it), replying with the
+    error it raises instead: for :meth:`Deferred.wait
+    <craits.server.connection.Deferred.wait>`, which wants an answer that
+    raises nothing."""
+    try:
+        await answer
+    except TableError as exc:
+        client.error(exc.code, exc.message)
+    except Exception:
+        log.exception("connection %s: failed to answer a request", client.peer)
+        client.error(ErrorCode.INTERNAL, "the server failed to handle that message")
+
+
+async def _finished_game(journal: Journal | None, game: int) -> dict[str, Any]:
+    """The journal's row of finished game ``game``, read off the event loop.
 
     Raises:
-        TableError: ``no_such_game``: no such finished game (or no journal).
-        JournalError: the journal cannot be read.
+        TableError: ``no_such_game``: no such finished game (or no journal),
+            or its row cannot be read (a damaged journal).
     """
-    journal = client.server.journal
-    row = journal.game(game) if journal is not None else None
+    try:
+        row = await journal.read(lambda reader: reader.game(game)) if journal else None
+    except (JournalError, ValueError):
+        raise _damaged(game) from None
     if row is None or row["finished"] is None:
         raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game}")
     return row
@@ -462,13 +493,18 @@ def _budget(client: Client) -> RebuildBudget:
 def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``); ``no_such_game`` if
     none, or if a damaged journal cannot rebuild it; ``records_busy`` while the
-    server's time for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
+    server's time for rebuilding games is spent (:mod:`craits.server.rebuilds`).
+    The game is read off the event loop, then rebuilt on it."""
+    client.deferred.wait(_answer(client, _get_record(client, msg["game"])))
+
+
+async def _get_record(client: Client, game: int) -> None:
+    row = await _finished_game(client.server.journal, game)
     try:
-        row = _finished_game(client, msg["game"])
         with rebuilding(_budget(client)):
             built = build_record(row)
     except (JournalError, ValueError):
-        raise _damaged(msg["game"]) from None
+        raise _damaged(game) from None
     record = cast(GameRecord, built)  # built to docs/records.md, as the type says
     client.send({"type": ServerMessage.RECORD, "record": record})
 
@@ -479,12 +515,34 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
     ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
     did not deal. Anyone may ask, as for ``get_record``. The frames of the hands
     asked last are kept (:func:`~craits.server.replay.cached_frames`); a hand
-    not kept is rebuilt within the server's budget (``records_busy``)."""
+    not kept is read off the event loop and rebuilt within the server's budget
+    (``records_busy``)."""
+    journal = client.server.journal
+    if journal is not None and not is_cached(journal, msg["game"], msg["hand"]):
+        client.deferred.wait(_answer(client, _get_replay(client, journal, msg)))
+        return
+    _send_replay(client, msg, None)
+
+
+async def _get_replay(client: Client, journal: Journal, msg: GetReplayMsg) -> None:
+    _send_replay(client, msg, await _finished_game(journal, msg["game"]))
+
+
+def _send_replay(client: Client, msg: GetReplayMsg, row: dict[str, Any] | None) -> None:
+    """Answer ``get_replay`` from the kept frames or from ``row`` (read already).
+
+    Raises:
+        TableError: ``no_such_game``, ``no_such_hand``, ``records_busy``.
+    """
     game, hand = msg["game"], msg["hand"]
+
+    def found() -> dict[str, Any]:
+        if row is None:
+            raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game}")
+        return row
+
     try:
-        frames = cached_frames(
-            client.server.journal, game, hand, lambda: _finished_game(client, game), _budget(client)
-        )
+        frames = cached_frames(client.server.journal, game, hand, found, _budget(client))
     except NoSuchHand as exc:
         raise TableError(ErrorCode.NO_SUCH_HAND, str(exc)) from None
     except (JournalError, ValueError):

@@ -46,9 +46,10 @@ import sqlite3
 import time
 import urllib.parse
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .journal_writer import CATCH_UP_FRAMES as CATCH_UP_FRAMES
 from .journal_writer import HEADER, WriterLink, frame
@@ -63,6 +64,8 @@ from .journalfile import JournalUnwritable as JournalUnwritable
 from .journalfile import as_journal_error, claim, release
 
 log = logging.getLogger("craits.server")
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -361,6 +364,9 @@ class Journal(JournalReader):
         self.batches = 0
         """Batches handed to the writer so far (each one transaction)."""
         self._told_gone = False
+        self._readers: ThreadPoolExecutor | None = None
+        self._reader: JournalReader | None = None
+        """The reads' connection, used in :attr:`_readers`' thread only."""
         self._loop: asyncio.AbstractEventLoop | None = None
         if on_pending is not None:
             self._loop = asyncio.get_running_loop()
@@ -490,6 +496,24 @@ class Journal(JournalReader):
         """Whether writes are queued or in flight that are not done yet."""
         return self.processed < self.submitted
 
+    async def read(self, fn: Callable[[JournalReader], T]) -> T:
+        """``fn(reader)`` on a reader of the journal (a connection of its own),
+        in a thread of its own, so the event loop does not wait for the disk
+        (the finished games' records and replays, protocol §7.3). Reads see
+        committed writes only.
+
+        Raises:
+            JournalError: the reader cannot be opened; whatever ``fn`` raises.
+        """
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(1, thread_name_prefix="journal-read")
+        return await asyncio.get_running_loop().run_in_executor(self._readers, self._read, fn)
+
+    def _read(self, fn: Callable[[JournalReader], T]) -> T:
+        if self._reader is None:
+            self._reader = JournalReader(self.path)
+        return fn(self._reader)
+
     def forget_failure(self, name: str) -> None:
         """Table ``name`` never was (its first row failed) and has closed: its
         name is free again, and its next writes are tried afresh."""
@@ -524,6 +548,10 @@ class Journal(JournalReader):
                 failures += self._answered(self._link.wait())
         _log_failures(failures)
         self._link.close()
+        if self._readers is not None:
+            if self._reader is not None:
+                self._readers.submit(self._reader.close)  # in the thread it was opened in
+            self._readers.shutdown()
         self.db.close()
         release(self._lock)
 

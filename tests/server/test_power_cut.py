@@ -2,8 +2,8 @@
 
 The journal lives on a fresh ext4 file system on a loop device. A real
 ``craits-server`` (default durability: every commit fsynced before its
-``ok``) serves tables of network bots; mid-play the server is stopped
-(SIGSTOP: none of its system calls straddles the cut), the file system is
+``ok``) serves tables of network bots; mid-play the server and its journal's
+writer are stopped (SIGSTOP: none of their system calls straddles the cut), the file system is
 shut down without flushing its journal (``EXT4_IOC_SHUTDOWN``,
 ``EXT4_GOING_FLAGS_NOLOGFLUSH``: what the disk was not told to keep is gone),
 the server killed, and the file system mounted again. Every action a bot got
@@ -17,6 +17,7 @@ skipped with the reason.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import json
 import os
@@ -84,15 +85,32 @@ def loop_mount(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
             _run("umount", "-l", str(mnt))
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's journal writer)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with (
+                contextlib.suppress(OSError, IndexError, ValueError),
+                open(f"/proc/{entry}/stat") as f,
+            ):
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+    return found
+
+
 async def _stop(pid: int) -> None:
-    """SIGSTOP ``pid`` and wait until it is stopped."""
-    os.kill(pid, signal.SIGSTOP)
-    for _ in range(2000):
-        with open(f"/proc/{pid}/stat") as f:
-            if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
-                return
-        await asyncio.sleep(0.001)
-    raise AssertionError(f"process {pid} did not stop")
+    """SIGSTOP ``pid``, then its children (the journal's writer), and wait
+    until each is stopped."""
+    for p in [pid, *_children(pid)]:
+        os.kill(p, signal.SIGSTOP)
+        for _ in range(2000):
+            with open(f"/proc/{p}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
+                    break
+            await asyncio.sleep(0.001)
+        else:
+            raise AssertionError(f"process {p} did not stop")
 
 
 def _power_cut(mnt: Path) -> None:
