@@ -21,6 +21,8 @@ from craits.server.app import Server, ServerConfig
 from craits.server.journal_writer import Writer
 
 from tests.server.conftest import Player, strip_seat
+from tests.server.faulty import build_journal
+from tests.server.processes import open_player
 from tests.server.test_journal_failure import actor_of, seat_two
 
 
@@ -174,3 +176,29 @@ def test_a_failed_write_spoils_only_its_own_log_and_those_after_it(tmp_path: Pat
     )
     assert [f[:3] for f in later] == [[4, "game", 2]]
     assert db.execute("SELECT COUNT(*) FROM log WHERE game_id = 1").fetchone() == (2,)
+
+
+async def test_records_read_off_the_loop_are_answered_in_the_order_asked(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    """``list_records``, ``get_record`` and ``get_replay`` read the journal in a
+    thread (the loop goes on); what the connection sends after them waits, so
+    the replies come in the order of the requests."""
+    built = await build_journal(tmp_path / "data")
+    config.data_dir = built.data
+    server = Server(config)
+    await server.start()
+    try:
+        p = await open_player(server.port, "Ana")
+        await p.send({"type": "list_records"})
+        await p.send({"type": "get_record", "game": 1})
+        await p.send({"type": "get_replay", "game": 2, "hand": 1})
+        await p.send({"type": "get_record", "game": 99})
+        await p.send({"type": "ping"})
+        kinds = [(await p.recv(15))["type"] for _ in range(5)]
+        assert kinds == ["records", "record", "replay", "error", "pong"]
+        assert [g["id"] for g in p.received[-5]["games"]] == [3, 2, 1]
+        assert p.received[-2]["code"] == "no_such_game"
+        await p.close()
+    finally:
+        await server.stop()
