@@ -547,6 +547,13 @@ class Journal(JournalReader):
             if self._in_flight:
                 failures += self._answered(self._link.wait())
         _log_failures(failures)
+        if self.batches:
+            log.info(
+                "journal: %d writes in %d batches (%.1f a batch)",
+                self.submitted,
+                self.batches,
+                self.submitted / self.batches,
+            )
         self._link.close()
         if self._readers is not None:
             if self._reader is not None:
