@@ -50,9 +50,9 @@ class Durability(StrEnum):
     ``synchronous`` in WAL mode)."""
 
     FULL = "full"
-    """Each commit (one per pass of the event loop) is fsynced before the
-    messages that wait on it go out: an acknowledged step survives a power
-    cut or a crash of the machine."""
+    """Each commit (one per batch of writes, :mod:`craits.server.journal_writer`)
+    is fsynced before the messages that wait on it go out: an acknowledged
+    step survives a power cut or a crash of the machine."""
     NORMAL = "normal"
     """Commits are written, and fsynced only at checkpoints (about every
     second): an acknowledged step survives the server being killed, but a
