@@ -363,6 +363,8 @@ class Journal(JournalReader):
         """When that batch was sent (:func:`time.perf_counter`)."""
         self.batches = 0
         """Batches handed to the writer so far (each one transaction)."""
+        self.took = 0.0
+        """Seconds the last batch took, from :meth:`send` to the writer's answer."""
         self._told_gone = False
         self._readers: ThreadPoolExecutor | None = None
         self._reader: JournalReader | None = None
@@ -467,6 +469,7 @@ class Journal(JournalReader):
             keys.pop(ticket, None)
         self.processed = last
         self._in_flight = 0
+        self.took = time.perf_counter() - self.sent_at
         return [WriteFailure(int(t), (kind, key), reason) for t, kind, key, reason in message[2]]
 
     def _writer_gone(self) -> list[WriteFailure]:
