@@ -45,7 +45,7 @@ import logging
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,9 +109,6 @@ class WriteFailure(NamedTuple):
     key: tuple[str, Any]
     """``("game", game_id)`` or ``("table", name)``: the log or row written."""
     reason: str
-
-
-Statement = tuple[str, tuple[Any, ...]]
 
 
 class JournalReader:
@@ -215,6 +212,47 @@ class JournalReader:
             }
             for i, t, p, s, f in rows
         ]
+
+    def finished_games(self, digests: Collection[bytes], limit: int) -> list[dict[str, Any]]:
+        """The newest finished games (at most ``limit``) that are public, or
+        that one of ``digests`` may read (:meth:`readers`), as :meth:`games`
+        gives them: the server's ``list_records`` (protocol §7.3), for
+        :mod:`craits.server.record_access`.
+
+        Raises:
+            sqlite3.Error: the list cannot be read.
+            ValueError: a game's players are not readable.
+        """
+        marks = ", ".join("?" * len(digests))
+        mine = f" OR id IN (SELECT game_id FROM readers WHERE digest IN ({marks}))"
+        rows = self.db.execute(
+            "SELECT id, table_name, players, started, finished FROM games"
+            " WHERE finished IS NOT NULL AND (private IS NULL OR private = 0"
+            f"{mine if digests else ''}) ORDER BY id DESC LIMIT ?",
+            (*digests, limit),
+        ).fetchall()
+        return [
+            {"id": i, "table": t, "players": json.loads(p), "started": a, "finished": b}
+            for i, t, p, a, b in rows
+        ]
+
+    def readers(self, game_id: int) -> list[bytes] | None:
+        """The SHA-256 digests of the tokens that may read game ``game_id``'s
+        record (its private table's seats' and creator's, written when it
+        started), or None: a public game, a game from before readers were
+        kept, or no such game (protocol §7.3).
+
+        Raises:
+            JournalError: the game's rows cannot be read.
+        """
+        try:
+            row = self.db.execute("SELECT private FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None or not row[0]:
+                return None
+            found = self.db.execute("SELECT digest FROM readers WHERE game_id = ?", (game_id,))
+            return [bytes(d) for (d,) in found]
+        except sqlite3.Error as exc:
+            raise as_journal_error(self.path, exc, "read") from None
 
     def game_ids(self, finished_only: bool = True) -> tuple[list[int], dict[int, str]]:
         """The ids of the games in the journal (only the finished ones with
@@ -366,9 +404,9 @@ class Journal(JournalReader):
         self.took = 0.0
         """Seconds the last batch took, from :meth:`send` to the writer's answer."""
         self._told_gone = False
-        self._readers: ThreadPoolExecutor | None = None
+        self._read_thread: ThreadPoolExecutor | None = None
         self._reader: JournalReader | None = None
-        """The reads' connection, used in :attr:`_readers`' thread only."""
+        """The reads' connection, used in :attr:`_read_thread`' thread only."""
         self._loop: asyncio.AbstractEventLoop | None = None
         if on_pending is not None:
             self._loop = asyncio.get_running_loop()
@@ -508,9 +546,9 @@ class Journal(JournalReader):
         Raises:
             JournalError: the reader cannot be opened; whatever ``fn`` raises.
         """
-        if self._readers is None:
-            self._readers = ThreadPoolExecutor(1, thread_name_prefix="journal-read")
-        return await asyncio.get_running_loop().run_in_executor(self._readers, self._read, fn)
+        if self._read_thread is None:
+            self._read_thread = ThreadPoolExecutor(1, thread_name_prefix="journal-read")
+        return await asyncio.get_running_loop().run_in_executor(self._read_thread, self._read, fn)
 
     def _read(self, fn: Callable[[JournalReader], T]) -> T:
         if self._reader is None:
@@ -558,10 +596,10 @@ class Journal(JournalReader):
                 self.submitted / self.batches,
             )
         self._link.close()
-        if self._readers is not None:
+        if self._read_thread is not None:
             if self._reader is not None:
-                self._readers.submit(self._reader.close)  # in the thread it was opened in
-            self._readers.shutdown()
+                self._read_thread.submit(self._reader.close)  # in the thread it was opened in
+            self._read_thread.shutdown()
         self.db.close()
         release(self._lock)
 
@@ -617,9 +655,12 @@ class Journal(JournalReader):
         players: list[str],
         rules: dict[str, Any],
         entries: list[tuple[str, dict[str, Any]]] | None = None,
+        readers: list[bytes] | None = None,
     ) -> int:
         """Open a game, with the first entries of its log, in one write; returns
         the game's id (ids are given out here, in order, never reused).
+        ``readers``: the SHA-256 digests (never tokens) that may read a
+        private table's game's record (protocol §7.3); None: a public game.
 
         Raises:
             JournalError: not deferred, the write failed.
@@ -628,7 +669,12 @@ class Journal(JournalReader):
         self._next_game += 1
         self._next_n[game_id] = 0
         span = self._rows_for(game_id, entries or [])
-        op = ["g", 0, game_id, table, json.dumps(players), json.dumps(rules), time.time(), *span]
+        private = int(readers is not None)
+        hexes = [digest.hex() for digest in readers or []]
+        op = [
+            *("g", 0, game_id, table, json.dumps(players), json.dumps(rules), time.time()),
+            *(private, *span, hexes),
+        ]
         self._submit(("game", game_id), op)
         return game_id
 

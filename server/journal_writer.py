@@ -85,8 +85,15 @@ CREATE TABLE IF NOT EXISTS games (
     rules TEXT NOT NULL,
     started REAL NOT NULL,
     finished REAL,
-    result TEXT
+    result TEXT,
+    private INTEGER
 );
+CREATE TABLE IF NOT EXISTS readers (
+    game_id INTEGER NOT NULL,
+    digest BLOB NOT NULL,
+    PRIMARY KEY (game_id, digest)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS readers_by_digest ON readers (digest);
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL,
     n INTEGER NOT NULL,
@@ -120,7 +127,10 @@ _INSERT_ROWS = (
 """Every log row of a batch, from the batch's rows as one JSON text."""
 _INSERT_SOME_ROWS = _INSERT_ROWS + " WHERE key >= ? AND key < ?"
 """The log rows of one write (rows ``[start, end)`` of its batch)."""
-_START_GAME = "INSERT INTO games (id, table_name, players, rules, started) VALUES (?, ?, ?, ?, ?)"
+_START_GAME = (
+    "INSERT INTO games (id, table_name, players, rules, started, private) VALUES (?, ?, ?, ?, ?, ?)"
+)
+_ADD_READER = "INSERT OR IGNORE INTO readers (game_id, digest) VALUES (?, ?)"
 _SAVE_TABLE = (
     "INSERT OR REPLACE INTO tables (name, capacity, rules, turn_timeout,"
     " creator, state, seats, game_id, updated, vacant_since, access)"
@@ -155,9 +165,11 @@ class Writer:
       seats, game_id, updated, vacant_since, access]``: a table's row
       (``rules``, ``seats``, ``access`` as JSON texts);
     - ``["d", ticket, name]``: a table's row removed;
-    - ``["g", ticket, game_id, table, players, rules, started, start, end]``:
-      a game opened (``players``, ``rules`` as JSON texts), with log rows
-      ``[start, end)`` of the batch;
+    - ``["g", ticket, game_id, table, players, rules, started, private,
+      start, end, readers]``: a game opened (``players``, ``rules`` as JSON
+      texts; ``private`` 1 for a private table's game, whose ``readers``, the
+      SHA-256 digests in hex of the tokens that may read its record, protocol
+      §7.3, are written with it), with log rows ``[start, end)`` of the batch;
     - ``["a", ticket, game_id, start, end, finished, result]``: log rows
       ``[start, end)`` appended, and with ``finished`` (seconds since the epoch)
       the game marked finished with ``result`` (a JSON text);
@@ -232,7 +244,9 @@ class Writer:
         elif kind == "t":
             db.execute(_SAVE_TABLE, op[2:13])
         elif kind == "g":
-            db.execute(_START_GAME, op[2:7])
+            db.execute(_START_GAME, op[2:8])
+            for digest in op[10]:
+                db.execute(_ADD_READER, (op[2], bytes.fromhex(digest)))
         elif kind == "d":
             db.execute("DELETE FROM tables WHERE name = ?", (op[2],))
         elif kind == "p":
@@ -242,7 +256,7 @@ class Writer:
 def _rows_of(op: list[Any]) -> tuple[int, int] | None:
     """The span ``[start, end)`` of the batch's log rows that ``op`` writes, or None."""
     if op[0] == "g":
-        return op[7], op[8]
+        return op[8], op[9]
     if op[0] == "a":
         return op[3], op[4]
     return None
@@ -362,12 +376,17 @@ def _top_game_id(db: sqlite3.Connection) -> int:
 
 def _add_columns(db: sqlite3.Connection) -> None:
     """Give a journal from before the abandon clock its ``vacant_since`` column,
-    and one from before private tables its ``access`` column (protocol §11.9)."""
+    one from before private tables its ``access`` column (protocol §11.9), and
+    one from before private games' readers its games' ``private`` column (its
+    games stay public, as they were: protocol §7.3; the ``readers`` table is
+    made by the schema)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
     if "vacant_since" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
     if "access" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN access TEXT")
+    if "private" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}:
+        db.execute("ALTER TABLE games ADD COLUMN private INTEGER")
 
 
 class _Wire:
