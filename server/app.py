@@ -7,9 +7,9 @@ at the connection's :class:`~craits.server.table.Table`. The server
 implements the tables' :class:`~craits.server.interfaces.Lobby`: it keeps the
 resume tokens and tells lobby watchers when a table changes. At the end of
 each pass of the event loop it hands the journal's writes to the journal's
-writer, and sends what was queued that waits on no write still in flight
-(:meth:`Server.flush`); the rest goes when the writer has committed what it
-waits on (:meth:`Server.journal_written`).
+writer, and sends what was queued that waits on no write still in flight; the
+rest goes when the writer has committed what it waits on
+(:mod:`craits.server.outbound`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from .empty_tables import EmptyTables
 from .engine import Rules
 from .interfaces import Lobby, TableError
 from .journal import Durability, Journal, JournalError, SavedTable
+from .outbound import Outbound
 from .practice import MAX_PRACTICE_TABLES, PracticeTables
 from .recorder import Recorder
 from .restore import SetAside, rebuild_table, restore_tables
@@ -154,10 +155,8 @@ class Server(Lobby):
         self.tables: dict[str, Table] = {}
         self.clients: set[Client] = set()
         self.stopping = False
-        self._dirty: list[Client] = []
-        self._waiting: dict[Client, None] = {}
-        """Connections with messages that wait on journal writes in flight."""
-        self._flush_soon = False
+        self.out = Outbound(self)
+        """The connections' messages on their way out."""
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
@@ -219,7 +218,7 @@ class Server(Lobby):
             await self.cluster.stop()
         for table in list(self.tables.values()):
             table.close_timers()
-        self.flush()  # every move is recorded and sent before goodbye
+        self.out.flush()  # every move is handed to the journal and sent before goodbye
         loop = asyncio.get_running_loop()
         for client in list(self.clients):
             client.error(ErrorCode.SHUTDOWN, "the server is shutting down")
@@ -234,63 +233,11 @@ class Server(Lobby):
             self.journal.close()  # lets the journal go
         log.info("stopped")
 
-    def dirty(self, client: Client) -> None:
-        """Note that ``client`` has messages queued: they are written, one write
-        per connection, at the end of this pass of the event loop."""
-        self._schedule_flush()
-        self._dirty.append(client)
-
-    def _schedule_flush(self) -> None:
-        if not self._flush_soon:
-            self._flush_soon = True
-            # about no one connection, whichever's input asked for it
-            asyncio.get_running_loop().call_soon(self.flush, context=logs.bare_context())
-
-    def flush(self) -> None:
-        """The end of a pass: hand the journal writes queued in it to the
-        journal's writer, then write each connection's messages that wait on
-        no write still to be committed (the others wait for
-        :meth:`journal_written`)."""
-        self._flush_soon = False
-        self.commit_journal()
-        ready = self.ready
-        dirty, self._dirty = self._dirty, []
-        waiting = self._waiting
-        for client in dirty:
-            if client.flush(ready):
-                waiting[client] = None
-
-    def journal_written(self) -> None:
-        """The journal's writer committed a batch (its failures are handled):
-        write the messages that waited on it."""
-        ready = self.ready
-        waiting, self._waiting = self._waiting, {}
-        for client in waiting:
-            if client.flush(ready):
-                self._waiting[client] = None
-
-    @property
-    def ready(self) -> int | None:
-        """The last journal write committed (or failed and handled): messages
-        that wait on it or an earlier one may go out. None: no journal."""
-        return self.journal.processed if self.journal is not None else None
-
-    def wait_for_journal(self, client: Client) -> None:
-        """``client`` has messages that wait on journal writes in flight."""
-        self._waiting[client] = None
-
-    def commit_journal(self) -> None:
-        """Hand the journal writes queued so far to the journal's writer, as one
-        batch (or as the next, once the batch in flight is committed)
-        (:meth:`Recorder.commit <craits.server.recorder.Recorder.commit>`)."""
-        if self.recorder is not None:
-            self.recorder.commit()
-
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""
         self.clients.discard(client)
         self._watchers.discard(client)
-        self._waiting.pop(client, None)
+        self.out.forget(client)
         self.wrong_codes.forget(client)
 
     async def _beat(self) -> None:
@@ -497,7 +444,7 @@ def _open_journal(server: Server, data_dir: Path) -> None:
     """
     journal = Journal(
         data_dir / "craits.db",
-        on_pending=server._schedule_flush,
+        on_pending=server.out.schedule,
         durability=server.config.durability,
     )
     server.journal = journal

@@ -10,9 +10,9 @@ connection. Bad input gets an error reply naming the problem; it never
 crashes the server or touches another connection or table.
 
 What a connection sends waits in its :class:`Outbox` until the end of the
-loop's pass (:meth:`Server.flush <craits.server.app.Server>`), or later,
+loop's pass (:meth:`Outbound.flush <craits.server.outbound.Outbound>`), or later,
 until the journal writes it tells of are committed by the journal's writer
-(:meth:`Server.journal_written <craits.server.app.Server>`): an ``ok`` and
+(:meth:`Outbound.journal_written <craits.server.outbound.Outbound>`): an ``ok`` and
 the ``update`` after it go out in one write.
 """
 
@@ -113,6 +113,15 @@ class Outbox:
         self._items = items[k:]
         self.size -= len(data)
         return data
+
+    def write(self, transport: asyncio.Transport, ready: int | None) -> int:
+        """Write to ``transport`` what :meth:`take` gives; returns its bytes."""
+        if not self.size:
+            return 0
+        data = self.take(ready)
+        if data:
+            transport.write(data)
+        return len(data)
 
     def discard_from(self, ticket: int) -> None:
         """Drop the frames that wait on journal write ``ticket`` or a later one."""
@@ -379,29 +388,24 @@ class Client(asyncio.Protocol):
             return
         journal = server.journal
         if self._outbox.put(journal.submitted if journal is not None else 0, data):
-            server.dirty(self)
+            server.out.dirty(self)
 
     def flush(self, ready: int | None = None) -> bool:
         """Write what was queued that waits on no journal write after ticket
-        ``ready`` (None: everything; :attr:`Server.ready`), in one write:
-        nothing goes out before the writes it tells of are recorded. Returns
-        whether messages still wait (on writes in flight)."""
+        ``ready`` (None: everything; :attr:`Outbound.ready
+        <craits.server.outbound.Outbound.ready>`), in one write: nothing goes
+        out before the writes it tells of are recorded. Returns whether
+        messages still wait (on writes in flight)."""
         if self._gone:
             return False
+        assert self.transport is not None
+        self._stall.written += self._outbox.write(self.transport, ready)
         if self._outbox.size:
-            assert self.transport is not None
-            data = self._outbox.take(ready)
-            if data:
-                self._stall.written += len(data)
-                self.transport.write(data)
-            if self._outbox.size:
-                return True
-        if self._closing:
+            return True
+        if self._closing:  # closing once all was written: it is
             self._closing = False
-            assert self.transport is not None
-            transport = self.transport
-            transport.close()
-            self._loop.call_later(1.0, transport.abort)
+            self.transport.close()
+            self._loop.call_later(1.0, self.transport.abort)
         return False
 
     def pause_writing(self) -> None:
@@ -463,12 +467,11 @@ class Client(asyncio.Protocol):
         is dropped."""
         if self.closed:
             return
-        server = self.server
-        server.commit_journal()
-        self.closed = True
-        self._closing = True
-        if self.flush(server.ready):
-            server.wait_for_journal(self)
+        out = self.server.out
+        out.commit_journal()
+        self.closed = self._closing = True
+        if self.flush(out.ready):
+            out.wait_for_journal(self)
 
     def detach(self) -> None:
         """Forget the table (it closed, or the seat was resumed elsewhere)."""

@@ -49,13 +49,15 @@ from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
+from .journal_batches import Batches
+from .journal_batches import WriteFailure as WriteFailure
 from .journal_writer import CATCH_UP_FRAMES as CATCH_UP_FRAMES
-from .journal_writer import HEADER, WriterLink, frame
 from .journal_writer import SCHEMA as SCHEMA
 from .journal_writer import WAL_RESET_FRAMES as WAL_RESET_FRAMES
 from .journal_writer import WAL_SIZE_LIMIT as WAL_SIZE_LIMIT
+from .journal_writer import WriterLink
 from .journalfile import Durability as Durability
 from .journalfile import JournalDamaged as JournalDamaged
 from .journalfile import JournalError as JournalError
@@ -100,15 +102,6 @@ class SavedTable:
     problem: str | None = None
     """Why the table's row or its game's log cannot be read (the rest may be
     missing); None when it was read whole."""
-
-
-class WriteFailure(NamedTuple):
-    """A journal write that failed: its ticket, what it wrote to, and why."""
-
-    ticket: int
-    key: tuple[str, Any]
-    """``("game", game_id)`` or ``("table", name)``: the log or row written."""
-    reason: str
 
 
 class JournalReader:
@@ -335,11 +328,12 @@ class Journal(JournalReader):
     Every write gets a *ticket* (1, 2, 3…, in order). By default a write is
     done before the call returns (and raises :class:`JournalError`). With
     ``on_pending`` (the server's way, inside its event loop) writes are
-    queued: the first one queued calls ``on_pending()``; :meth:`send` hands
-    what is queued to the writer as one batch, unless a batch is in flight
-    (then it goes when that one is done: group commit); when a batch is
-    committed, :attr:`processed` is its last ticket and :attr:`on_written` is
-    called with the writes that failed. Once a write to a game's log (or a
+    queued (:attr:`out`, :class:`~craits.server.journal_batches.Batches`): the
+    first one queued calls ``on_pending()``; :meth:`send` hands what is queued
+    to the writer as one batch, unless a batch is in flight (then it goes when
+    that one is done: group commit); when a batch is committed,
+    :attr:`processed` is its last ticket and ``out.on_written`` is called with
+    the writes that failed. Once a write to a game's log (or a
     table's row) fails, later writes to it fail too, so a log never has a
     gap. Reads see committed writes only. It implements the tables'
     :class:`~craits.server.interfaces.TableJournal`.
@@ -384,58 +378,21 @@ class Journal(JournalReader):
         self.durability = durability
         self._next_game = self._link.top + 1
         self._next_n: dict[int, int] = {}
-        self.submitted = 0
-        """The last ticket handed out."""
-        self.processed = 0
-        """Every ticket up to this one is written (or failed and was reported)."""
-        self.on_written: Callable[[list[WriteFailure]], None] = _log_failures
-        """Called (deferred writes) when a batch is done, with its failed writes."""
-        self._on_pending = on_pending
-        self._ops: list[list[Any]] = []
-        self._rows: list[list[Any]] = []
-        self._keys: dict[int, tuple[str, Any]] = {}
-        """The key of each write sent or queued and not yet done, by ticket."""
-        self._in_flight = 0
-        """The last ticket of the batch the writer is at (0: none)."""
-        self.sent_at = 0.0
-        """When that batch was sent (:func:`time.perf_counter`)."""
-        self.batches = 0
-        """Batches handed to the writer so far (each one transaction)."""
-        self.took = 0.0
-        """Seconds the last batch took, from :meth:`send` to the writer's answer."""
-        self._told_gone = False
+        self.out = Batches(self._link, on_pending)
+        """The writes queued and in flight."""
         self._read_thread: ThreadPoolExecutor | None = None
         self._reader: JournalReader | None = None
         """The reads' connection, used in :attr:`_read_thread`' thread only."""
-        self._loop: asyncio.AbstractEventLoop | None = None
-        if on_pending is not None:
-            self._loop = asyncio.get_running_loop()
-            self._link.sock.setblocking(False)
-            self._loop.add_reader(self._link.sock, self._readable)
 
     # --------------------------------------------------------------- writing
 
     def _submit(self, key: tuple[str, Any], op: list[Any]) -> int:
-        """Queue write ``op`` (its ticket is set here); returns the ticket.
+        """Queue write ``op`` (:meth:`Batches.submit`); returns its ticket.
 
         Raises:
             JournalError: not deferred, the write failed.
         """
-        self.submitted += 1
-        ticket = op[1] = self.submitted
-        self._keys[ticket] = key
-        if self._on_pending is not None:
-            if not self._ops:
-                self._on_pending()
-            self._ops.append(op)
-            return ticket
-        self._ops.append(op)
-        self.send()
-        while self._in_flight:
-            failures = self._answered(self._link.wait())
-            if failures:
-                raise JournalError(failures[-1].reason)
-        return ticket
+        return self.out.submit(key, op)
 
     def _rows_for(self, game_id: int, entries: list[tuple[str, dict[str, Any]]]) -> list[int]:
         """Queue the log rows of ``entries`` for game ``game_id`` (numbered on
@@ -447,95 +404,33 @@ class Journal(JournalReader):
             ).fetchone()
             n = int(row[0])
         self._next_n[game_id] = n + len(entries)
-        rows = self._rows
+        rows = self.out.rows
         start = len(rows)
         rows.extend([game_id, n + i, kind, data] for i, (kind, data) in enumerate(entries))
         return [start, len(rows)]
 
     def send(self) -> None:
-        """Hand the queued writes to the writer as one batch, unless one is in
-        flight (they go when it is done)."""
-        if self._in_flight or not self._ops:
-            return
-        ops, rows = self._ops, self._rows
-        self._ops, self._rows = [], []
-        self._in_flight = ops[-1][1]
-        self.sent_at = time.perf_counter()
-        self.batches += 1
-        link = self._link
-        if link.gone:
-            self.on_written(self._writer_gone())
-            return
-        batch = json.dumps(rows, separators=(",", ":")).encode()
-        if link.send(frame(["w", ops]), HEADER.pack(len(batch)) + batch):
-            assert self._loop is not None  # a blocking socket takes everything
-            self._loop.add_writer(link.sock, self._drain)
-
-    def _drain(self) -> None:
-        if not self._link.drain():
-            assert self._loop is not None
-            self._loop.remove_writer(self._link.sock)
-
-    def _readable(self) -> None:
-        """The writer answered (or is gone): note what is done, send the next
-        batch, then tell :attr:`on_written`."""
-        before = self.processed
-        failures: list[WriteFailure] = []
-        for message in self._link.receive():
-            failures += self._answered(message)
-        if self._link.gone:
-            assert self._loop is not None
-            self._loop.remove_reader(self._link.sock)
-            failures += self._writer_gone()
-        if not self._in_flight:
-            self.send()
-        if self.processed != before:
-            self.on_written(failures)
-
-    def _answered(self, message: Any) -> list[WriteFailure]:
-        """Take in one answer of the writer; returns the writes it says failed."""
-        if message is None:
-            return self._writer_gone()
-        if message[0] == "log":
-            log.error("%s", message[1])
-            return []
-        if message[0] != "a":
-            return []
-        last = int(message[1])
-        keys = self._keys
-        for ticket in range(self.processed + 1, last + 1):
-            keys.pop(ticket, None)
-        self.processed = last
-        self._in_flight = 0
-        self.took = time.perf_counter() - self.sent_at
-        return [WriteFailure(int(t), (kind, key), reason) for t, kind, key, reason in message[2]]
-
-    def _writer_gone(self) -> list[WriteFailure]:
-        """The writer is gone (it crashed, or was killed): every write not
-        done, and every later one, fails; the operator is told once."""
-        reason = "journal write failed: the journal's writer stopped"
-        if self.pending and not self._told_gone:
-            self._told_gone = True
-            log.error(
-                "the journal's writer stopped (exit status %s): the tables pause; "
-                "restart the server",
-                self._link.proc.poll(),
-            )
-        failed = [WriteFailure(t, k, reason) for t, k in sorted(self._keys.items())]
-        self._keys.clear()
-        self._ops, self._rows = [], []
-        self.processed = self.submitted
-        self._in_flight = 0
-        return failed
+        """Hand the queued writes to the writer (:meth:`Batches.send`)."""
+        self.out.send()
 
     def written(self, ticket: int) -> bool:
         """Whether write ``ticket`` is done: committed, or failed and reported."""
-        return ticket <= self.processed
+        return ticket <= self.out.processed
+
+    @property
+    def submitted(self) -> int:
+        """The last ticket handed out."""
+        return self.out.submitted
+
+    @property
+    def processed(self) -> int:
+        """Every ticket up to this one is written (or failed and was reported)."""
+        return self.out.processed
 
     @property
     def pending(self) -> bool:
         """Whether writes are queued or in flight that are not done yet."""
-        return self.processed < self.submitted
+        return self.out.processed < self.out.submitted
 
     async def read(self, fn: Callable[[JournalReader], T]) -> T:
         """``fn(reader)`` on a reader of the journal (a connection of its own),
@@ -564,8 +459,7 @@ class Journal(JournalReader):
         """Have the writer's checkpoint thread look the whole file over for
         damage (SQLite's ``quick_check``) at its next checkpoint, and log what
         it finds; the server asks once, after restoring its tables."""
-        if self._link.send(frame(["look"])) and self._loop is not None:
-            self._loop.add_writer(self._link.sock, self._drain)
+        self.out.look()
 
     def set_max_pages(self, pages: int) -> int:
         """Cap the database at ``pages`` pages (SQLite ``max_page_count``): writes
@@ -577,24 +471,7 @@ class Journal(JournalReader):
         """Write what is queued (waiting for it), stop the writer (it folds the
         log into the database), close the database, and let the file go
         (another server may take it). Writes that fail now are logged."""
-        if self._loop is not None:
-            self._loop.remove_reader(self._link.sock)
-            self._loop.remove_writer(self._link.sock)
-            self._loop = None
-        self._link.sock.setblocking(True)
-        failures: list[WriteFailure] = []
-        while self._in_flight or self._ops:
-            self.send()
-            if self._in_flight:
-                failures += self._answered(self._link.wait())
-        _log_failures(failures)
-        if self.batches:
-            log.info(
-                "journal: %d writes in %d batches (%.1f a batch)",
-                self.submitted,
-                self.batches,
-                self.submitted / self.batches,
-            )
+        self.out.close()
         self._link.close()
         if self._read_thread is not None:
             if self._reader is not None:
@@ -697,10 +574,3 @@ class Journal(JournalReader):
         except JournalError:
             self._next_n.pop(game_id, None)
             raise
-
-
-def _log_failures(failures: list[WriteFailure]) -> None:
-    """Log writes that failed with nobody to tell (the journal closing)."""
-    for failure in failures:
-        kind, key = failure.key
-        log.error("journal: write %d (%s %s) failed: %s", failure.ticket, kind, key, failure.reason)

@@ -38,7 +38,7 @@ class Recorder:
         self._server = server
         self._unannounced: dict[int, Table] = {}
         """Tables created whose row is not written yet, by the ticket of its write."""
-        journal.on_written = self.written
+        journal.out.on_written = self.written
 
     def hold(self, table: Table) -> bool:
         """``table`` was just created and its row's write queued: announce it
@@ -60,9 +60,9 @@ class Recorder:
         is its last ticket): pause the tables whose writes failed (dropping
         what their members were to be told of them), close the new tables
         whose rows failed, announce the others, then send what waited for it
-        (:meth:`Server.journal_written <craits.server.app.Server.journal_written>`)."""
+        (:meth:`Outbound.journal_written <craits.server.outbound.Outbound.journal_written>`)."""
         journal = self.journal
-        metrics.journal_commit.observe(journal.took)
+        metrics.journal_commit.observe(journal.out.took)
         done = journal.processed
         created = {t: table for t, table in self._unannounced.items() if t <= done}
         for ticket in created:
@@ -75,7 +75,7 @@ class Recorder:
                 self._failed(failure)
         for table in created.values():
             self._server.table_changed(table)
-        self._server.journal_written()
+        self._server.out.journal_written()
 
     def _failed(self, failure: WriteFailure) -> None:
         """Hand a failed write to its table (by game id or name), or log it."""

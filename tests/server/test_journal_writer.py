@@ -90,17 +90,17 @@ async def test_writes_that_wait_for_a_batch_go_in_the_next_one_together(
         assert journal is not None
         locker.execute("BEGIN IMMEDIATE")
         first = await _move(tables[0], rng)
-        while not journal.batches or journal.written(journal.submitted):
+        while not journal.out.batches or journal.written(journal.submitted):
             await asyncio.sleep(0.01)  # the first batch is in flight, held by the lock
-        before = journal.batches
+        before = journal.out.batches
         more = [await _move(players, rng) for players in tables[1:]]
         for _ in range(20):
             await asyncio.sleep(0.01)
-        assert journal.batches == before  # they wait for the batch in flight
+        assert journal.out.batches == before  # they wait for the batch in flight
         locker.execute("COMMIT")
         for actor, action_id in [first, *more]:
             assert (await _answer(actor, action_id))["type"] == "ok"
-        assert journal.batches == before + 1  # all three in one batch
+        assert journal.out.batches == before + 1  # all three in one batch
     finally:
         locker.close()
         await server.stop()
