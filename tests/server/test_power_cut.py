@@ -178,3 +178,50 @@ async def test_no_acknowledged_action_is_lost_to_a_power_cut(
     lost = acked - _recorded(data / "craits.db")
     assert len(acked) > 100, "too little play to tell"
     assert not lost, f"{len(lost)} of {len(acked)} acknowledged actions lost"
+
+
+async def test_a_disk_that_fails_mid_game_pauses_the_tables_and_nothing_unrecorded_is_acknowledged(
+    loop_mount: tuple[Path, Path],
+) -> None:
+    """The journal's file system fails under a running server (shut down: every
+    write and fsync fails from then on), the server and its writer left
+    running: the writer's failed commits are never acknowledged, every table
+    pauses, the operator is told, and every action acknowledged before is on
+    the disk."""
+    image, mnt = loop_mount
+    (mnt / "data").mkdir()
+    data = image.parent / "data"  # the journal on the failing disk, the server's log off it
+    data.symlink_to(mnt / "data")
+    server = await launch(data)
+    assert server.code is None, server.stderr
+    acked: set[Ack] = set()
+    bots: list[NotingBot] = []
+    try:
+        for t in range(TABLES):
+            for seat in range(4):
+                bot = NotingBot(acked, f"t{t}", f"b{seat}", 4 if seat == 0 else None)
+                await connect_bot("127.0.0.1", server.port, bot)
+                if seat == 0:
+                    await bot.joined
+                bots.append(bot)
+        await asyncio.sleep(PLAY)
+        _power_cut(mnt)  # the disk fails; the server runs on
+        for _ in range(300):  # every table says it paused (a generous ceiling: 15 s)
+            if server.stderr.count("paused: journal write failed") >= TABLES:
+                break
+            await asyncio.sleep(0.05)
+        after_cut = len(acked)
+        await asyncio.sleep(0.3)
+        assert len(acked) == after_cut  # nothing more acknowledged once paused
+        assert server.proc.poll() is None  # the server is still up
+    finally:
+        server.stop(signal.SIGKILL)
+        for bot in bots:
+            bot.close()
+            if bot.done.done() and not bot.done.cancelled():
+                bot.done.exception()
+    assert server.stderr.count("paused: journal write failed") >= TABLES, server.stderr
+    _remount(image, mnt)
+    lost = acked - _recorded(mnt / "data" / "craits.db")
+    assert len(acked) > 100, "too little play to tell"
+    assert not lost, f"{len(lost)} of {len(acked)} acknowledged actions lost"
