@@ -100,12 +100,18 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+OTHER_PIDS: list[int] = []
+"""More processes whose trees count as the server's (``--server-pid`` given
+more than once: the other nodes of a cluster, its Redis)."""
+
+
 def tree_cpu(pid: int) -> dict[int, float]:
-    """CPU seconds used so far by ``pid`` and each process under it, by pid
-    (a process that ended is left out: read before and after a window, only
-    the processes alive at both ends count)."""
+    """CPU seconds used so far by ``pid`` and each process under it (and by
+    :data:`OTHER_PIDS` and theirs), by pid (a process that ended is left out:
+    read before and after a window, only the processes alive at both ends
+    count)."""
     out: dict[int, float] = {}
-    for p in descendants(pid):
+    for p in {q for root in (pid, *OTHER_PIDS) for q in descendants(root)}:
         try:
             out[p] = proc_cpu(p)
         except OSError:
@@ -308,8 +314,10 @@ async def open_tables(
     rules: dict[str, bool | int] | None = {"short_game": True} if args.short_game else None
     prefix = f"L{os.getpid() % 10000}-{random.Random().randrange(1000):03d}"
 
-    async def seat(make: Callable[[], BotClient], seated: list[BotClient]) -> None:
-        address = (host, port)
+    async def seat(
+        make: Callable[[], BotClient], seated: list[BotClient], address: tuple[str, int]
+    ) -> tuple[str, int]:
+        """Seat ``make()`` at ``address`` or where it is sent; returns where it sat."""
         for hop in range(MAX_REDIRECTS + 1):
             bot = make()
             bot.placed = hop > 0
@@ -319,7 +327,7 @@ async def open_tables(
                     await asyncio.wait({bot.joined, bot.done}, return_when=FIRST_COMPLETED)
             if bot.joined.done() and not bot.joined.cancelled() and not bot.joined.exception():
                 seated.append(bot)
-                return
+                return address
             if bot.redirect is None:
                 bot.close()
                 raise BotError(str(bot.done.exception() if bot.done.done() else "not seated"))
@@ -349,8 +357,10 @@ async def open_tables(
         makers = [maker(k) for k in range(4)]
         seated: list[BotClient] = []
         try:
-            await seat(makers[0], seated)
-            await asyncio.gather(*(seat(m, seated) for m in makers[1:]))
+            # the others go where the creator sat: a node that holds the table
+            # (another node may not have heard of it yet)
+            at = await seat(makers[0], seated, (host, port))
+            await asyncio.gather(*(seat(m, seated, at) for m in makers[1:]))
         except (OSError, BotError, TimeoutError) as exc:
             failures.append(f"table {name}: {exc or type(exc).__name__}")
             for b in seated:
@@ -665,10 +675,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         waited = await wait_quiet(args.wait_quiet)
         print(f"(waited {waited:.0f} s for a quiet machine)", file=sys.stderr)
     server = await start_server(args, connections) if args.port is None else None
+    pid: int | None = None
     if server is not None:
         host, port, pid = "127.0.0.1", server.port, server.pid
     else:
-        host, port, pid = args.host, args.port, args.server_pid
+        host, port = args.host, args.port
+        if args.server_pid:
+            pid, OTHER_PIDS[:] = args.server_pid[0], args.server_pid[1:]
     result = setting(args, connections, bool(args.journal) if server else None)
     echo_runs: list[dict[str, Any]] = []
     if args.compare_echo:
@@ -811,7 +824,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="a running server's address (loopback)")
     p.add_argument("--port", type=int, help="a running server's port (default: start one)")
-    p.add_argument("--server-pid", type=int, help="that server's pid, for CPU and memory")
+    p.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        help="that server's pid, for CPU and memory (its child processes count too); give it "
+        "once per process of a cluster started apart (each node, Redis) to sum them all",
+    )
     p.add_argument(
         "--no-journal",
         dest="journal",
