@@ -59,6 +59,9 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
+    public_address: str | None = None
+    """``HOST:PORT`` players elsewhere reach the server at, sent in ``welcome``
+    for the invite links of private tables (protocol §4.1); None: not known."""
     max_connections: int = 5000
     max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
     """Connections one address (IPv4, or IPv6 /64) may hold at once; 0: no limit."""

@@ -157,6 +157,8 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "min_turn_timeout_ms": round(cfg.min_turn_timeout * 1000),
         },
     }
+    if cfg.public_address is not None:
+        welcome["public_address"] = cfg.public_address  # for invite links (§4.1, §11.9)
     client.send(welcome)
 
 
