@@ -16,6 +16,7 @@ import asyncio
 import getpass
 import re
 import sys
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import cast
@@ -23,15 +24,18 @@ from typing import cast
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
+from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
+from rich.cells import cell_len
 
 from . import privacy
 from .cards import unicode_suits_ok
 from .known_hosts import KnownHosts, ServerTrust
 from .oneshot import Refused, answer, open_short
 from .options import describe_rules
+from .recordkeys import RecordKeys
 from .replayfetch import fetch_record
 from .store import default_path
 
@@ -48,10 +52,39 @@ def say_busy(wait: float) -> None:
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 
 
+def _cleaned(name: str) -> str:
+    """``name`` composed (NFC, as the server takes it), without control
+    characters or brackets, at most 24 characters; maybe empty."""
+    name = unicodedata.normalize("NFC", name)
+    return _BAD_NAME.sub("", name).strip()[:MAX_NAME].strip()
+
+
 def clean_name(name: str) -> str:
-    """A display name the server accepts: no control characters or brackets, 1–24 characters."""
-    name = _BAD_NAME.sub("", name).strip()[:MAX_NAME].strip()
+    """A display name the server accepts, made of ``name`` (a login name): no
+    control characters or brackets, nothing a terminal draws in an unknown
+    width (:func:`~craits.protocol.messages.undrawable`), 1–24 characters;
+    ``player`` when nothing is left."""
+    name = _cleaned("".join(ch for ch in _cleaned(name) if undrawable(ch) is None))
     return name or "player"
+
+
+def given_name(name: str) -> str:
+    """``--name`` as the server takes it (surrounding spaces, control
+    characters and brackets left out, at most 24 characters).
+
+    Raises:
+        ValueError: nothing is left (an empty name would be the login name's,
+            and take the seat of a client already running under it), or it
+            holds what a terminal draws in an unknown width (a joined emoji, a
+            combining mark: protocol §5): why, in words.
+    """
+    cleaned = _cleaned(name)
+    if not cleaned:
+        raise ValueError("it is empty (brackets and control characters do not count)")
+    why = undrawable(cleaned)
+    if why is not None:
+        raise ValueError(f"it {why}")
+    return cleaned
 
 
 def default_name() -> str:
@@ -89,7 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--table", metavar="NAME", help="take a seat at this table at once")
     group.add_argument("--spectate", metavar="NAME", help="watch this table")
     group.add_argument(
-        "--list", action="store_true", help="print the server's tables and exit (for scripts)"
+        "--list",
+        action="store_true",
+        help="print the server's tables and exit: in columns on a terminal, "
+        "tab-separated when piped (for scripts)",
     )
     p.add_argument(
         "--code",
@@ -178,9 +214,16 @@ def _plain(text: str) -> str:
     return _BAD_NAME.sub("?", text).strip()
 
 
-def format_tables(tables: list[TableInfo]) -> str:
-    """The ``--list`` output: a header, then one line per table (tab-separated)."""
-    lines = ["table\tseats\tplayers\tstate\trules\twatching"]
+LIST_GAP = 2
+"""Blank columns between two columns of ``--list`` on a terminal."""
+
+
+def format_tables(tables: list[TableInfo], aligned: bool = False) -> str:
+    """The ``--list`` output: a header, then one line per table; its columns
+    tab-separated (for scripts), or ``aligned`` under their headers, padded to
+    the cells a terminal draws (names in any script or emoji), :data:`LIST_GAP`
+    apart."""
+    rows = [["table", "seats", "players", "state", "rules", "watching"]]
     for t in sorted(tables, key=lambda t: t["name"]):
         players = t["players"]
         names = ",".join(_plain(p["name"]) for p in players) or "-"
@@ -195,8 +238,17 @@ def format_tables(tables: list[TableInfo]) -> str:
             describe_rules(t["rules"]),
             str(t["spectators"]),
         ]
-        lines.append("\t".join(fields))
-    return "\n".join(lines)
+        rows.append(fields)
+    if not aligned:
+        return "\n".join("\t".join(row) for row in rows)
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    gap = " " * LIST_GAP
+    return "\n".join(
+        gap.join(
+            cell + " " * (w - cell_len(cell)) for cell, w in zip(row, widths, strict=True)
+        ).rstrip()
+        for row in rows
+    )
 
 
 async def list_tables(
@@ -282,11 +334,18 @@ def main(argv: list[str] | None = None) -> int:
     host, port = target.host, target.port
     table = None if target.watch else target.table
     spectate, code = target.table if target.watch else None, target.code
-    name = clean_name(args.name) if args.name else default_name()
+    try:
+        name = default_name() if args.name is None else given_name(args.name)
+    except ValueError as exc:
+        print(f"craits-client: bad --name {args.name!r}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if args.replay_game is not None:
         try:
+            held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
             fetched = asyncio.run(
-                fetch_record(host, port, name, args.replay_game, tls=trust, on_busy=say_busy)
+                fetch_record(
+                    host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
+                )
             )
         except ConnectError as exc:
             print(f"craits-client: {exc}", file=sys.stderr)
@@ -302,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_ERROR
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
-        print(format_tables(tables))
+        print(format_tables(tables, aligned=sys.stdout.isatty()))
         return 0
 
     from .app import CraitsApp

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
@@ -30,6 +31,8 @@ MAX_TOKEN = 128
 """Longest resume token accepted, in characters."""
 MAX_CODE = 64
 """Longest invite code accepted, in characters (the server's are 16, §11.9)."""
+MAX_RECORD_TOKENS = 100
+"""Most tokens a request for records may send (``tokens``, §7.3)."""
 MAX_IP = 45
 """Longest IP address text accepted (an IPv6 address with an IPv4 tail)."""
 MAX_ID = 2**53
@@ -86,16 +89,80 @@ def string(lo: int, hi: int) -> Check:
 
 
 def name(v: object, where: str) -> str:
-    """A display or table name: 1…24 characters, no control characters or brackets,
-    surrounding spaces removed."""
+    """A display or table name: surrounding spaces removed, composed (Unicode
+    NFC: an accent typed apart joins its letter), then 1…24 characters, no
+    control characters or brackets, nothing a terminal may draw wider or
+    narrower than counted (:func:`undrawable`)."""
     if not isinstance(v, str):
         raise _fail(where, f"must be a string, not {_kind(v)}")
-    v = v.strip()
+    v = unicodedata.normalize("NFC", v.strip())
     if not 1 <= len(v) <= MAX_NAME:
         raise _fail(where, f"must be 1..{MAX_NAME} characters")
     if _NAME_BAD.search(v):
         raise _fail(where, "must not hold control characters or square brackets")
+    why = undrawable(v)
+    if why is not None:
+        raise _fail(where, why)
     return v
+
+
+_UNDRAWN: dict[str, str] = {
+    "Cc": "a control character",
+    "Cf": "a format character",
+    "Cs": "a surrogate",
+    "Co": "a private-use character",
+    "Cn": "an unassigned character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Mn": "a combining mark",
+    "Mc": "a combining mark",
+    "Me": "a combining mark",
+}
+"""The Unicode categories a name may not hold, and what they are, in words."""
+_JOINING = (
+    (0xFE00, 0xFE0F, "a variation selector"),
+    (0xE0100, 0xE01EF, "a variation selector"),
+    (0x1F1E6, 0x1F1FF, "a flag letter"),
+    (0x1F3FB, 0x1F3FF, "a skin-tone modifier"),
+)
+"""Code point ranges that join the character before them into one picture."""
+
+
+def undrawable(text: str) -> str | None:
+    """Why terminals may draw ``text`` in another number of cells than a
+    program counts for it (so a name breaks the frames around it), in words
+    naming the first such character; None when there is none.
+
+    Refused: control and format characters (the zero-width joiner of emoji
+    sequences such as 👨‍👩‍👧, direction marks), combining marks (accents
+    typed apart that do not compose, vowel signs, variation selectors),
+    private-use and unassigned characters, flag letters and skin-tone
+    modifiers. Letters of any script, CJK (two cells each) and single emoji
+    are drawn as counted."""
+    for ch in text:
+        point = ord(ch)
+        what = next((w for lo, hi, w in _JOINING if lo <= point <= hi), None)
+        what = what or _UNDRAWN.get(unicodedata.category(ch))
+        if what is not None:
+            label = unicodedata.name(ch, "")
+            shown = f"U+{point:04X}" + (f" {label}" if label else "")
+            return f"must not hold {shown}, {what}: terminals do not agree on how wide it is drawn"
+    return None
+
+
+def tokens(v: object, where: str) -> list[str]:
+    """Tokens proving who asks for records (§7.3): an array of at most
+    :data:`MAX_RECORD_TOKENS` strings of 1…:data:`MAX_TOKEN` characters."""
+    if not isinstance(v, list):
+        raise _fail(where, f"must be an array, not {_kind(v)}")
+    if len(v) > MAX_RECORD_TOKENS:
+        raise _fail(where, f"must hold at most {MAX_RECORD_TOKENS} tokens")
+    out: list[str] = []
+    for i, t in enumerate(v):
+        if not isinstance(t, str) or not 1 <= len(t) <= MAX_TOKEN:
+            raise _fail(f"{where}[{i}]", f"must be a string of 1..{MAX_TOKEN} characters")
+        out.append(t)
+    return out
 
 
 def boolean(v: object, where: str) -> bool:
@@ -214,12 +281,13 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "seq": (integer(0, MAX_ID), False),
     },
     ClientMessage.CHAT: {"text": (string(1, MAX_CHAT), True)},
-    ClientMessage.LIST_RECORDS: {},
-    ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True)},
+    ClientMessage.LIST_RECORDS: {"tokens": (tokens, False)},
+    ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True), "tokens": (tokens, False)},
     ClientMessage.GET_REPLAY: {
         "game": (integer(0, MAX_ID), True),
         "hand": (integer(1, 15), True),
         "offset": (integer(0, 1_000_000), False),
+        "tokens": (tokens, False),
     },
     ClientMessage.KICK: {"seat": (integer(0, 7), True)},
     ClientMessage.LOCK: {"locked": (boolean, True)},
@@ -241,7 +309,13 @@ def _kind(v: object) -> str:
     return _KINDS.get(type(v)) or f"a {type(v).__name__}"
 
 
-_KINDS: dict[type, str] = {bool: "a boolean", int: "an integer", str: "a string", bytes: "binary"}
+_KINDS: dict[type, str] = {
+    bool: "a boolean",
+    int: "an integer",
+    str: "a string",
+    bytes: "binary",
+    dict: "a map",
+}
 
 
 Schema = dict[str, tuple[Check, bool]]

@@ -6,8 +6,10 @@ queue), whose messages :mod:`craits.server.handlers` answers, in the lobby or
 at the connection's :class:`~craits.server.table.Table`. The server
 implements the tables' :class:`~craits.server.interfaces.Lobby`: it keeps the
 resume tokens and tells lobby watchers when a table changes. At the end of
-each pass of the event loop it commits the journal's writes, then sends what
-was queued (:meth:`Server.flush`).
+each pass of the event loop it hands the journal's writes to the journal's
+writer, and sends what was queued that waits on no write still in flight; the
+rest goes when the writer has committed what it waits on
+(:mod:`craits.server.outbound`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, Table
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
 from . import logs
-from .access import RevokedTokens, WrongCodes, new_invite_code
+from .access import RevokedTokens, WrongCodes
 from .address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
@@ -36,14 +38,16 @@ from .address_limit import (
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
 from .connection import Client
-from .empty_tables import PRACTICE, EmptyTables
+from .empty_tables import EmptyTables
 from .engine import Rules
 from .interfaces import Lobby, TableError
 from .journal import Durability, Journal, JournalError, SavedTable
+from .outbound import Outbound
+from .practice import MAX_PRACTICE_TABLES, PracticeTables
 from .recorder import Recorder
 from .restore import SetAside, rebuild_table, restore_tables
 from .seating import token_digest
-from .table import ABANDON_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
+from .table import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
 from .tls import accepting
 
 log = logging.getLogger("craits.server")
@@ -55,6 +59,9 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
+    public_address: str | None = None
+    """``HOST:PORT`` players elsewhere reach the server at, sent in ``welcome``
+    for the invite links of private tables (protocol §4.1); None: not known."""
     max_connections: int = 5000
     max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
     """Connections one address (IPv4, or IPv6 /64) may hold at once; 0: no limit."""
@@ -94,10 +101,16 @@ class ServerConfig:
     bot_delay: float = 0.6
     away_delay: float = 0.3
     abandon_after: float = ABANDON_AFTER
-    """A table with a game and no person connected at its seats for this long
-    is abandoned: its game ends, its table closes (0: never; protocol §11.1)."""
+    """A running game nobody plays (every person's seat away or disconnected)
+    for this long is abandoned: its game ends, its table closes (0: never;
+    protocol §11.1)."""
+    abandon_offline_after: float = ABANDON_OFFLINE_AFTER
+    """The shorter grace of a table with a game and no person connected at its
+    seats (0: as ``abandon_after``; never more than it)."""
     bots: int = 0
-    """Open a table with this many bots at start (0: none)."""
+    """Keep practice tables with this many bots, one free at a time (0: none)."""
+    max_practice_tables: int = MAX_PRACTICE_TABLES
+    """The practice tables open at once, at most (:mod:`craits.server.practice`)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
@@ -145,8 +158,8 @@ class Server(Lobby):
         self.tables: dict[str, Table] = {}
         self.clients: set[Client] = set()
         self.stopping = False
-        self._dirty: list[Client] = []
-        self._flush_soon = False
+        self.out = Outbound(self)
+        """The connections' messages on their way out."""
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
@@ -157,6 +170,7 @@ class Server(Lobby):
         self.port = self.config.port
         self.journal: Journal | None = None
         self.empty_tables = EmptyTables(self)
+        self.practice = PracticeTables(self)  # the --bots tables
         self.per_address = ConnectionsPerAddress(
             self.config.max_connections_per_address, TrustedRelays(self.config.trusted_relays)
         )  # and who may forward a visitor's address (protocol §4.1)
@@ -193,8 +207,7 @@ class Server(Lobby):
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
         self.cluster = await start_node(self)  # with --cluster: joins it in the background
-        if config.bots > 0 and PRACTICE not in self.tables:
-            self._open_practice()
+        self.practice.start()  # with --bots: practice tables, one free
         log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
 
     async def stop(self) -> None:
@@ -208,7 +221,7 @@ class Server(Lobby):
             await self.cluster.stop()
         for table in list(self.tables.values()):
             table.close_timers()
-        self.flush()  # every move is recorded and sent before goodbye
+        self.out.flush()  # every move is handed to the journal and sent before goodbye
         loop = asyncio.get_running_loop()
         for client in list(self.clients):
             client.error(ErrorCode.SHUTDOWN, "the server is shutting down")
@@ -223,41 +236,11 @@ class Server(Lobby):
             self.journal.close()  # lets the journal go
         log.info("stopped")
 
-    def dirty(self, client: Client) -> None:
-        """Note that ``client`` has messages queued: they are written, one write
-        per connection, at the end of this pass of the event loop."""
-        self._schedule_flush()
-        self._dirty.append(client)
-
-    def _schedule_flush(self) -> None:
-        if not self._flush_soon:
-            self._flush_soon = True
-            # about no one connection, whichever's input asked for it
-            asyncio.get_running_loop().call_soon(self.flush, context=logs.bare_context())
-
-    def flush(self) -> None:
-        """The end of a pass: commit the journal writes queued in it (one
-        transaction), then write each connection's messages."""
-        self._flush_soon = False
-        self.commit_journal()
-        dirty, self._dirty = self._dirty, []
-        for client in dirty:
-            client.flush()
-        if self.journal is not None:
-            self.journal.catch_up()  # after the messages went out: it may fsync
-
-    def commit_journal(self) -> None:
-        """Commit the journal writes queued so far (one transaction) and pause
-        the tables whose writes failed (dropping what their members were to be
-        told of them): after this, every queued message may go out
-        (:meth:`Recorder.commit <craits.server.recorder.Recorder.commit>`)."""
-        if self.recorder is not None:
-            self.recorder.commit()
-
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""
         self.clients.discard(client)
         self._watchers.discard(client)
+        self.out.forget(client)
         self.wrong_codes.forget(client)
 
     async def _beat(self) -> None:
@@ -313,7 +296,12 @@ class Server(Lobby):
     def _table_config(self, turn_timeout: float) -> TableConfig:
         cfg = self.config
         return TableConfig(
-            turn_timeout, cfg.hand_pause, cfg.bot_delay, cfg.away_delay, cfg.abandon_after
+            turn_timeout,
+            cfg.hand_pause,
+            cfg.bot_delay,
+            cfg.away_delay,
+            cfg.abandon_after,
+            cfg.abandon_offline_after,
         )
 
     def create_table(
@@ -323,9 +311,11 @@ class Server(Lobby):
         rules: Rules,
         turn_timeout_ms: int | None,
         creator: Client | None,
-        private: bool = False,
+        creator_token: str | None = None,
     ) -> Table:
-        """Open a table; a ``private`` one gets an invite code (protocol §11.9).
+        """Open a table; with ``creator_token``, a private one: it gets an
+        invite code (protocol §11.9), and the token proves its creator when it
+        asks for its games' records (§7.3; only its digest is kept).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -339,7 +329,8 @@ class Server(Lobby):
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
         table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
         self.tables[name] = table
-        table.powers.access.code = new_invite_code() if private else None
+        if creator_token is not None:
+            table.powers.make_private(creator_token)
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -353,7 +344,7 @@ class Server(Lobby):
 
     def close_table(self, table: Table, recorded: bool = True) -> None:
         """Close and remove a table (``recorded``: its row is in the journal, to
-        drop); the ``--bots`` practice table is replaced by a fresh one."""
+        drop); the ``--bots`` practice tables keep one free (:mod:`craits.server.practice`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
@@ -369,8 +360,7 @@ class Server(Lobby):
         self.tell_lobby(message)
         if self.cluster is not None:
             self.cluster.table_closed(table.name)
-        if table.name == PRACTICE and self.config.bots > 0 and not self.stopping:
-            self._open_practice()
+        self.practice.closed(table)
 
     def _restore(self, saved: SavedTable) -> None:
         """Rebuild a table from the journal (:func:`~craits.server.restore.rebuild_table`).
@@ -382,12 +372,6 @@ class Server(Lobby):
         table = rebuild_table(saved, config, self, self.journal)
         self.tables[saved.name] = table
         self.empty_tables.restored(table)  # closed if nobody is back within the grace
-
-    def _open_practice(self) -> None:
-        """Open the ``--bots`` table: N bots waiting for one player."""
-        table = self.create_table(PRACTICE, self.config.bots + 1, Rules(), None, None)
-        for _ in range(self.config.bots):
-            table.membership.add_bot(self.config.bot_level)
 
     def tell_lobby(self, message: TableInfoMsg | TableClosedMsg | ErrorMsg) -> None:
         """Send ``message`` to the lobby watchers not at a table (protocol §7.2)."""
@@ -463,7 +447,7 @@ def _open_journal(server: Server, data_dir: Path) -> None:
     """
     journal = Journal(
         data_dir / "craits.db",
-        on_pending=server._schedule_flush,
+        on_pending=server.out.schedule,
         durability=server.config.durability,
     )
     server.journal = journal

@@ -17,12 +17,14 @@ import gc
 import json
 import logging
 import os
+import re
 import signal
 import ssl
 import sys
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.address import parse_target
 from craits.protocol.release import version
 from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
@@ -47,10 +49,11 @@ from .journal import (
     JournalReader,
     JournalUnwritable,
 )
+from .practice import MAX_PRACTICE_TABLES
 from .records import build_record
 from .replay import with_frames
 from .status import status_main
-from .table import ABANDON_AFTER, MIN_TURN_TIMEOUT
+from .table import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT
 from .tls import TlsSetupError, certificate_fingerprint, load_context
 from .web import (
     add_web_options,
@@ -126,6 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})"
     )
     p.add_argument(
+        "--public-address",
+        default=None,
+        metavar="HOST[:PORT]",
+        help="the address players elsewhere reach this server at (a DNS name or public "
+        "IP, a port forwarded to this one; the port defaults to --port): the invite links "
+        "of private tables name it (sent in welcome, protocol §4.1; default: none, and a "
+        "link names the address its creator connected to)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=list(logs.LEVELS),
@@ -157,7 +169,15 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="N",
-        help="open a table 'practice' with N bots, waiting for one player (default 0)",
+        help="keep practice tables with N bots, each waiting for one player: 'practice', "
+        "and 'practice-2'... opened as they are taken (default 0: none)",
+    )
+    p.add_argument(
+        "--max-practice-tables",
+        type=int,
+        default=MAX_PRACTICE_TABLES,
+        metavar="N",
+        help=f"with --bots: at most N practice tables open at once (default {MAX_PRACTICE_TABLES})",
     )
     p.add_argument(
         "--bot-level",
@@ -193,9 +213,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=ABANDON_AFTER,
         metavar="SECONDS",
-        help="a table with a game and no player connected for this long is abandoned: "
-        "a running game ends (its record kept, marked abandoned) and the table closes "
+        help="a running game nobody plays (every player away or offline) for this long is "
+        "abandoned: it ends (its record kept, marked abandoned) and the table closes "
         f"(default {ABANDON_AFTER:g}, half an hour; 0 never)",
+    )
+    p.add_argument(
+        "--abandon-offline-after",
+        type=float,
+        default=ABANDON_OFFLINE_AFTER,
+        metavar="SECONDS",
+        help="the shorter grace of a table whose players are all offline (no player "
+        f"connected): abandoned after this long (default {ABANDON_OFFLINE_AFTER:g}, ten "
+        "minutes; 0: as --abandon-after, never more than it)",
     )
     p.add_argument(
         "--data-dir",
@@ -444,7 +473,7 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     ready = (
         f"craits-server listening on {config.host}:{joined}{own} — "
         f"join with: craits-client {'craitss://' if config.tls else ''}"
-        f"{join_address(config.host, joined)}"
+        f"{config.public_address or join_address(config.host, joined)}"
     )
     if web_port is not None:
         ready += f"\nin a browser: {web_url(config.host, web_port)}"
@@ -695,9 +724,11 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
     checks: list[tuple[str, bool, str]] = [
         ("port", 1 <= args.port <= 65535 or args.port == 0, "must be 1..65535"),
         ("bots", 0 <= args.bots <= 7, "must be 0..7"),
+        ("max_practice_tables", args.max_practice_tables >= 1, "must be >= 1"),
         ("rate", args.rate > 0, "must be > 0"),
         ("burst", args.burst >= 1, "must be >= 1"),
         ("abandon_after", args.abandon_after >= 0, "must be >= 0"),
+        ("abandon_offline_after", args.abandon_offline_after >= 0, "must be >= 0"),
         ("empty_table_grace", args.empty_table_grace > 0, "must be > 0"),
         ("max_empty_tables", args.max_empty_tables >= 1, "must be >= 1"),
         ("max_empty_tables_per_address", args.max_empty_tables_per_address >= 1, "must be >= 1"),
@@ -718,6 +749,9 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
     ]
+    if args.public_address:
+        good = public_address(args.public_address, args.port or DEFAULT_PORT) is not None
+        checks.append(("public_address", good, "must be HOST or HOST:PORT (port 1..65535)"))
     if args.web is not None:
         checks.append(("web", 1 <= args.web <= 65535, "must be a port 1..65535"))
     if args.metrics_port is not None:
@@ -728,11 +762,31 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
     return cluster_problem(args)
 
 
+_HOST_NAME = re.compile(r"[A-Za-z0-9._-]+|[0-9A-Fa-f:.]+")
+"""A host name or an IP address (IPv6 without its brackets): what
+``--public-address`` may name (no scheme, path, space or user part)."""
+
+
+def public_address(text: str, port: int) -> str | None:
+    """``--public-address`` as ``HOST:PORT`` (``[IPv6]:PORT``; the port
+    ``port`` when it names none), or None when it is no host and port."""
+    text = text.strip()
+    try:
+        target = parse_target(text, port)
+    except ValueError:
+        return None
+    if "://" in text or not _HOST_NAME.fullmatch(target.host):
+        return None
+    return target.hostport
+
+
 def config_from(args: argparse.Namespace) -> ServerConfig:
     """The server's settings from its command line (:func:`build_parser`)."""
+    public = args.public_address
     return ServerConfig(
         host=args.host,
         port=args.port,
+        public_address=public_address(public, args.port or DEFAULT_PORT) if public else None,
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
         trusted_relays=(*args.trusted_relay, *(web_relays(args.host) if args.web else ())),
@@ -749,7 +803,9 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         min_turn_timeout=args.min_turn_timeout,
         hand_pause=args.hand_pause,
         abandon_after=args.abandon_after,
+        abandon_offline_after=args.abandon_offline_after,
         bots=args.bots,
+        max_practice_tables=args.max_practice_tables,
         bot_level=args.bot_level,
         rate=args.rate,
         burst=args.burst,

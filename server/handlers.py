@@ -11,7 +11,8 @@ schema and typed (:func:`craits.protocol.parse_client_message`);
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from craits.protocol import (
@@ -64,7 +65,8 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 
-from . import metrics
+from . import metrics, record_access
+from .access import new_creator_token
 from .cluster.drain import refuse_new_game
 from .cluster.hooks import (
     claim_name,
@@ -75,11 +77,14 @@ from .cluster.hooks import (
 )
 from .engine import Rules
 from .interfaces import TableError
-from .journal import JournalError
+from .journal import Journal, JournalError, JournalReader
 from .rebuilds import RebuildBudget, budget_of, rebuilding
+from .record_access import Asker
 from .records import build_record, iso_time
-from .replay import NoSuchHand, cached_frames, replay_page
+from .replay import NoSuchHand, cached_frames, is_cached, replay_page
 from .table import check_turn_timeout
+
+log = logging.getLogger("craits.server")
 
 if TYPE_CHECKING:
     from .connection import Client
@@ -152,6 +157,8 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "min_turn_timeout_ms": round(cfg.min_turn_timeout * 1000),
         },
     }
+    if cfg.public_address is not None:
+        welcome["public_address"] = cfg.public_address  # for invite links (§4.1, §11.9)
     client.send(welcome)
 
 
@@ -205,18 +212,20 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
+    client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
     if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 
     def create() -> None:
-        private = msg.get("private", False)
+        token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, private
+            msg["name"], msg["seats"], rules, timeout_ms, client, token
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code
-        if code is not None:
+        if code is not None and token is not None:
             created["code"] = code  # to the creator only (§11.9)
+            created["creator_token"] = token  # proves the creator for the records (§7.3)
         client.send(created)
 
     if not claim_name(client, msg["name"], create):  # a cluster's names are unique in it
@@ -230,10 +239,10 @@ def _not_at_a_table(client: Client) -> None:
         )
 
 
-def _admit(client: Client, table: Table, code: str | None, name: str | None) -> None:
-    """Check a ``join`` (as ``name``) or ``spectate`` (``name`` None) against a
-    private table's invite code, the bars and the lock (§11.9); the creator
-    passes.
+def _admit(client: Client, table: Table, code: str | None, name: str) -> None:
+    """Check a ``join`` (as ``name``) or ``spectate`` (under the connection's
+    name) against a private table's invite code, the bars and the lock
+    (§11.9); the creator's connection passes, whatever its address or name.
 
     Raises:
         TableError: ``too_many_attempts``, ``bad_invite_code``, ``barred``, ``table_locked``.
@@ -255,12 +264,15 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table
+    practice = client.server.practice
     try:
         client.server.guard(table, table.membership.join, client, msg["name"], reraise=True)
-    except TableError:
+    except TableError as exc:
         client.table = None
-        raise
+        raise practice.taken(table, exc) from None  # a taken practice table names a free one
     table.powers.tell_invite(client)
+    if practice.owns(table.name):
+        practice.tidy()  # its game started: the next newcomer gets another (§11.8)
 
 
 def on_spectate(client: Client, msg: SpectateMsg) -> None:
@@ -269,7 +281,7 @@ def on_spectate(client: Client, msg: SpectateMsg) -> None:
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
-    _admit(client, table, msg.get("code"), None)
+    _admit(client, table, msg.get("code"), client.name)  # a name bar keeps from watching too
     client.table = table
     table.membership.spectate(client)
     table.powers.tell_invite(client)
@@ -420,9 +432,24 @@ def on_act(client: Client, msg: CheckedAct) -> None:
 
 
 def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
-    """The finished games in the journal, newest first (at most :data:`LIST_PAGE`)."""
+    """The finished games in the journal the asker may read, newest first (at
+    most :data:`LIST_PAGE`): public games, and the private games its
+    ``tokens`` prove (:mod:`craits.server.record_access`); read off the event
+    loop (:meth:`Journal.read <craits.server.journal.Journal.read>`)."""
     journal = client.server.journal
-    games = journal.games()[:LIST_PAGE] if journal is not None else []
+    if journal is None:
+        _send_records(client, [])
+        return
+    asker = Asker.of(msg.get("tokens"))
+    client.deferred.wait(_answer(client, _list_records(client, journal, asker)))
+
+
+async def _list_records(client: Client, journal: Journal, asker: Asker) -> None:
+    games = await journal.read(lambda reader: record_access.listed(reader, asker, LIST_PAGE))
+    _send_records(client, games)
+
+
+def _send_records(client: Client, games: list[dict[str, Any]]) -> None:
     summaries = [  # the journal's rows, times in ISO 8601: RecordSummary (§7.3)
         cast(
             RecordSummary,
@@ -433,17 +460,45 @@ def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
     client.send({"type": ServerMessage.RECORDS, "games": summaries})
 
 
-def _finished_game(client: Client, game: int) -> dict[str, Any]:
-    """The journal's row of finished game ``game``.
+async def _answer(client: Client, answer: Awaitable[None]) -> None:
+    """Await ``answer`` to a request (its reply sent by it), replying with the
+    error it raises instead: for :meth:`Deferred.wait
+    <craits.server.connection.Deferred.wait>`, which wants an answer that
+    raises nothing."""
+    try:
+        await answer
+    except TableError as exc:
+        client.error(exc.code, exc.message)
+    except Exception:
+        log.exception("connection %s: failed to answer a request", client.peer)
+        client.error(ErrorCode.INTERNAL, "the server failed to handle that message")
+
+
+def _readable_game(reader: JournalReader, game: int, asker: Asker) -> dict[str, Any] | None:
+    """Finished game ``game``'s row, if ``asker`` may read it (in the reads' thread).
 
     Raises:
-        TableError: ``no_such_game``: no such finished game (or no journal).
-        JournalError: the journal cannot be read.
+        TableError: ``no_such_game``: the asker may not read it (§7.3).
+        JournalError: its row cannot be read.
     """
-    journal = client.server.journal
-    row = journal.game(game) if journal is not None else None
+    record_access.check(reader, game, asker)
+    return reader.game(game)
+
+
+async def _finished_game(journal: Journal | None, game: int, asker: Asker) -> dict[str, Any]:
+    """The journal's row of finished game ``game``, read off the event loop,
+    once ``asker`` is found to be allowed to read it.
+
+    Raises:
+        TableError: ``no_such_game``: no such finished game (or no journal), the
+            asker may not read it, or its row cannot be read (a damaged journal).
+    """
+    try:
+        row = await journal.read(lambda r: _readable_game(r, game, asker)) if journal else None
+    except (JournalError, ValueError):
+        raise _damaged(game) from None
     if row is None or row["finished"] is None:
-        raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game}")
+        raise record_access.no_such_game(game)
     return row
 
 
@@ -461,14 +516,21 @@ def _budget(client: Client) -> RebuildBudget:
 
 def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``); ``no_such_game`` if
-    none, or if a damaged journal cannot rebuild it; ``records_busy`` while the
-    server's time for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
+    none, if the asker may not read it (a private table's game, §7.3), or if a
+    damaged journal cannot rebuild it; ``records_busy`` while the server's time
+    for rebuilding games is spent (:mod:`craits.server.rebuilds`). The game is
+    read off the event loop, then rebuilt on it."""
+    asker = Asker.of(msg.get("tokens"))
+    client.deferred.wait(_answer(client, _get_record(client, msg["game"], asker)))
+
+
+async def _get_record(client: Client, game: int, asker: Asker) -> None:
+    row = await _finished_game(client.server.journal, game, asker)
     try:
-        row = _finished_game(client, msg["game"])
         with rebuilding(_budget(client)):
             built = build_record(row)
     except (JournalError, ValueError):
-        raise _damaged(msg["game"]) from None
+        raise _damaged(game) from None
     record = cast(GameRecord, built)  # built to docs/records.md, as the type says
     client.send({"type": ServerMessage.RECORD, "record": record})
 
@@ -477,14 +539,40 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
     """One hand of a finished game move by move (§7.3, ``docs/records.md``
     "Frames"), at most :data:`~craits.server.replay.PAGE` frames from ``offset``;
     ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
-    did not deal. Anyone may ask, as for ``get_record``. The frames of the hands
-    asked last are kept (:func:`~craits.server.replay.cached_frames`); a hand
-    not kept is rebuilt within the server's budget (``records_busy``)."""
+    did not deal. Who may ask is as for ``get_record`` (checked, off the event
+    loop, before the frames kept are looked at). The frames of the hands asked
+    last are kept (:func:`~craits.server.replay.cached_frames`); a hand not kept
+    is read off the event loop and rebuilt within the server's budget
+    (``records_busy``)."""
+    client.deferred.wait(_answer(client, _get_replay(client, msg)))
+
+
+async def _get_replay(client: Client, msg: GetReplayMsg) -> None:
+    game, hand, journal = msg["game"], msg["hand"], client.server.journal
+    asker = Asker.of(msg.get("tokens"))
+    row = None
+    if journal is not None and is_cached(journal, game, hand):
+        await journal.read(lambda reader: record_access.check(reader, game, asker))
+    else:
+        row = await _finished_game(journal, game, asker)
+    _send_replay(client, msg, row)
+
+
+def _send_replay(client: Client, msg: GetReplayMsg, row: dict[str, Any] | None) -> None:
+    """Answer ``get_replay`` from the kept frames or from ``row`` (read already).
+
+    Raises:
+        TableError: ``no_such_game``, ``no_such_hand``, ``records_busy``.
+    """
     game, hand = msg["game"], msg["hand"]
+
+    def found() -> dict[str, Any]:
+        if row is None:
+            raise record_access.no_such_game(game)
+        return row
+
     try:
-        frames = cached_frames(
-            client.server.journal, game, hand, lambda: _finished_game(client, game), _budget(client)
-        )
+        frames = cached_frames(client.server.journal, game, hand, found, _budget(client))
     except NoSuchHand as exc:
         raise TableError(ErrorCode.NO_SUCH_HAND, str(exc)) from None
     except (JournalError, ValueError):

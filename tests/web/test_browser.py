@@ -121,7 +121,8 @@ def test_another_browser_never_takes_a_seat(duel: tuple[Visitor, Visitor], visit
     # Same name, same link, another browser: it has no resume token of ana's.
     intruder: Visitor = visitor("intruder")
     intruder.open("?table=duel", name="ana")
-    text = intruder.wait_text(r"the game is playing: spectate, or resume your seat")
+    # (no seat: the client offers to watch instead, issue 23)
+    text = intruder.wait_text(r"already playing: no seat[\s\S]*Watch it instead\?")
     assert "Your hand" not in text
     intruder.shot("refused")
     for v in (ana, bo):
