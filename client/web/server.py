@@ -82,8 +82,12 @@ COOKIE_MAX_AGE = 400 * 24 * 3600
 """The visitor cookie's lifetime, in seconds (browsers cap it at 400 days)."""
 
 
-NAME_RULE = "Up to 24 characters; no square brackets."
-"""What the name page says of a name (the rule is the game server's: protocol §4)."""
+NAME_RULE = (
+    "Up to 24 characters, each drawn on its own: no square brackets, no invisible "
+    "characters, no marks or emoji joined to another."
+)
+"""What the name page says of a name (the rule is the game server's, protocol §4:
+:func:`craits.protocol.messages.name`, and the form refuses with its words)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -350,7 +350,7 @@ def test_the_name_form_takes_and_refuses_what_the_game_server_does(
         else:
             assert status == 400 and html.escape(f"Your name: {why}.", False) in page, (name, why)
     # The rule is said before anything is typed.
-    assert "Up to 24 characters; no square brackets." in Browserless(web).open("/")[1]
+    assert "Up to 24 characters, each drawn on its own" in Browserless(web).open("/")[1]
 
 
 @pytest.mark.parametrize(
