@@ -71,7 +71,7 @@ def legal_actions(listed: list[LegalAction]) -> list[Action]:
     return [parse_action(action_map(entry), entry["seat"]) for entry in listed]
 
 
-class Lobby:
+class TableList:
     """The server's tables as the lobby lists them, by name (protocol §7.2)."""
 
     def __init__(self) -> None:
@@ -98,55 +98,52 @@ class Lobby:
         self.tables.pop(name, None)
 
 
-class LogKeeping:
-    """The event log of a table (its lines in words, the latest kept) and where
+class EventLog:
+    """A table's event log in words: its latest :data:`LOG_LINES` lines, and where
     the hand in play's lines begin, so a ``state`` can rewrite them (protocol §7.1
-    ``events``). Mixed into :class:`TableModel`, which holds the fields."""
+    ``events``).
 
-    log: list[Text]
-    logged: int
-    hand_log_start: int | None
-    log_rewrites: int
+    Attributes:
+        lines: the latest lines, oldest first.
+        added: how many lines were ever added to ``lines``.
+        hand_start: the value of ``added`` when the hand in play's first line was
+            added (None: not known); a ``state`` rewrites the log from there.
+        rewrites: how many times the log was rewritten (the screen draws it anew).
+    """
 
-    def log_intro(self) -> None:
-        """The log's first line (the model's)."""
-        raise NotImplementedError
+    def __init__(self) -> None:
+        self.lines: list[Text] = []
+        self.added = 0
+        self.hand_start: int | None = None
+        self.rewrites = 0
 
-    def add_log(self, line: Text) -> None:
-        """Add a line to the event log (the last :data:`LOG_LINES` are kept)."""
-        self.log.append(line)
-        self.logged += 1
-        if len(self.log) > LOG_LINES:
-            del self.log[: len(self.log) - LOG_LINES]
+    def add(self, line: Text) -> None:
+        """Add a line (the last :data:`LOG_LINES` are kept)."""
+        self.lines.append(line)
+        self.added += 1
+        if len(self.lines) > LOG_LINES:
+            del self.lines[: len(self.lines) - LOG_LINES]
 
     def mark_hand_start(self) -> None:
-        """The next line of the log is the hand in play's first (its deal, or the cut)."""
-        self.hand_log_start = self.logged
+        """The next line is the hand in play's first (its deal, or the cut)."""
+        self.hand_start = self.added
 
-    def restore_log(self, lines: list[Text]) -> None:
-        """Rewrite the log with the hand so far (``lines``: a ``state``'s events in
-        words): the lines of earlier hands stay, this hand's are replaced, so
-        nothing missed while away is lost and nothing is shown twice."""
-        back = self.logged > 0  # this client showed the table before
-        start = self.hand_log_start
-        if start is not None:
-            first = self.logged - len(self.log)  # the number of log[0]
-            keep = max(0, start - first)
-            if keep < len(self.log):
-                dropped = len(self.log) - keep
-                del self.log[keep:]
-                self.logged -= dropped
-                self.log_rewrites += 1
-        self.log_intro()
-        if back and lines:
-            self.add_log(Text("Back at the table. The hand so far:", style="italic"))
-        self.mark_hand_start()
-        for line in lines:
-            self.add_log(line)
+    def drop_hand(self) -> None:
+        """Let go of the hand in play's lines (a ``state`` brings them anew)."""
+        start = self.hand_start
+        if start is None:
+            return
+        first = self.added - len(self.lines)  # the number of lines[0]
+        keep = max(0, start - first)
+        if keep < len(self.lines):
+            dropped = len(self.lines) - keep
+            del self.lines[keep:]
+            self.added -= dropped
+            self.rewrites += 1
 
 
 @dataclass
-class TableModel(LogKeeping):
+class TableModel:
     """One table as this client sees it.
 
     Attributes:
@@ -161,14 +158,10 @@ class TableModel(LogKeeping):
         next_hand: when the next hand is dealt (``time.monotonic()``), between
             hands; None when the server did not say (protocol §7.1).
         chat: chat lines, oldest first.
-        log: the event log in words (the latest lines), oldest first.
-        logged: how many lines were ever added to ``log``.
+        log: the event log in words (:class:`EventLog`).
         last_result: the last ``hand_ended`` event (the hand-end summary).
         sheet: the score sheet: a row per hand ended this game, oldest first (from
             the ``state``'s ``score_sheet``, then each ``hand_ended`` event).
-        hand_log_start: the value of ``logged`` when the hand in play's first line
-            was added (None: not known); a ``state`` rewrites the log from there.
-        log_rewrites: how many times the log was rewritten (the screen draws it anew).
         resumed: this client took the seat back with its token.
         summary_due: a hand just ended and its summary is still to be shown.
     """
@@ -183,12 +176,9 @@ class TableModel(LogKeeping):
     deadline: float | None = None
     next_hand: float | None = None
     chat: list[ChatLine] = field(default_factory=list)
-    log: list[Text] = field(default_factory=list)
-    logged: int = 0
+    log: EventLog = field(default_factory=EventLog)
     last_result: HandEndedEvent | None = None
     sheet: list[ScoreSheetRow] = field(default_factory=list)
-    hand_log_start: int | None = None
-    log_rewrites: int = 0
     resumed: bool = False
     summary_due: bool = False
     _legal_of: View | None = field(default=None, repr=False, compare=False)
@@ -236,7 +226,7 @@ class TableModel(LogKeeping):
 
     def log_intro(self) -> None:
         """The log's first line: where this client is (once)."""
-        if self.log:
+        if self.log.lines:
             return
         if self.spectator:
             intro = f"You are watching table {self.name}."
@@ -244,7 +234,21 @@ class TableModel(LogKeeping):
             intro = f"You are back in your seat at table {self.name}."
         else:
             intro = f"You sit at table {self.name}."
-        self.add_log(Text(intro, style="italic"))
+        self.log.add(Text(intro, style="italic"))
+
+    def restore_log(self, lines: list[Text]) -> None:
+        """Rewrite the log with the hand so far (``lines``: a ``state``'s events in
+        words): the lines of earlier hands stay, this hand's are replaced, so
+        nothing missed while away is lost and nothing is shown twice."""
+        log = self.log
+        back = log.added > 0  # this client showed the table before
+        log.drop_hand()
+        self.log_intro()
+        if back and lines:
+            log.add(Text("Back at the table. The hand so far:", style="italic"))
+        log.mark_hand_start()
+        for line in lines:
+            log.add(line)
 
     def check_hand_end(self, was: Phase | None) -> None:
         """After a message that moved the game from phase ``was``: keep the result

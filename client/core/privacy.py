@@ -3,25 +3,22 @@
 - :class:`Privacy`: the invite codes this client knows (given on the command
   line or in a link, typed in, or sent to it as a table's creator) and the
   invite link of a table it created;
-- the news the App shows as dialogs: :class:`CodeNeeded` (a private table
-  asks for its code) and :class:`InviteReady` (this client's private table:
-  its link to share);
-- the reactions to the refusals of §11.9, in plain words (:data:`REACTIONS`);
-- the creator's requests: :func:`kick`, :func:`lock`, :func:`mute`,
-  :func:`hand_over`, :func:`unbar`, and the menu's choices (:func:`menu_choices`).
+- the creator's requests (:class:`CreatorRequests`: remove, lock, mute, hand
+  over, let back) and the menu's choices (:func:`menu_choices`);
+- how the lobby writes a private table (:func:`badge`, :func:`seats_taken`).
+
+The refusals of §11.9 in plain words are :mod:`.refusals`'.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
 
 from craits.protocol.address import Target, parse_target
 from craits.protocol.types import (
     ClientMsg,
     HandOverMsg,
-    InviteMsg,
     KickMsg,
     LockMsg,
     MuteMsg,
@@ -31,60 +28,6 @@ from craits.protocol.types import (
 from craits.protocol.vocab import ClientMessage, ErrorCode, Phase, TableState
 
 from .model import TableModel
-
-Severity = Literal["information", "warning", "error"]
-
-
-@dataclass(frozen=True, slots=True)
-class CodeNeeded:
-    """``table`` is private and refused the code given (or none): ask for it,
-    then join (or watch, ``watch``) with it. ``why``: what the server said."""
-
-    table: str
-    watch: bool
-    why: str
-
-
-@dataclass(frozen=True, slots=True)
-class InviteReady:
-    """This client is the creator of the private ``table``: ``link`` is the
-    invite to share (``craits://HOST:PORT/TABLE?code=CODE``)."""
-
-    table: str
-    link: str
-
-
-class SessionLike(Protocol):
-    """What these functions use of :class:`~craits.client.core.session.Session`."""
-
-    @property
-    def model(self) -> TableModel | None:
-        """The table shown."""
-
-    @property
-    def privacy(self) -> Privacy:
-        """The codes known."""
-
-    def send(self, message: ClientMsg) -> bool:
-        """Send a message now."""
-
-    def say(self, text: str, severity: Severity = "information", timeout: float = 4.0) -> None:
-        """Tell the user."""
-
-    def tell(self, news: CodeNeeded | InviteReady) -> None:
-        """Report news to the App."""
-
-    def forget_seat(self) -> None:
-        """Forget the seat saved for this server."""
-
-    def drop_table(self) -> None:
-        """Back to the lobby."""
-
-    def list_tables(self, offset: int = 0) -> None:
-        """Ask for the tables again."""
-
-    def begin(self) -> None:
-        """Do what the command line asked."""
 
 
 @dataclass
@@ -180,19 +123,6 @@ def comparable(code: str) -> str:
     return "".join(c for c in code.upper() if c not in " -\t")
 
 
-def on_invite(session: SessionLike, m: InviteMsg) -> None:
-    """The server sent this client (the creator) a private table's code: keep it,
-    and show the invite link the first time."""
-    table, code = m["table"], m["code"]
-    privacy = session.privacy
-    privacy.codes[table] = code
-    if table not in privacy.shown:
-        privacy.shown.add(table)
-        link = privacy.link(table)
-        assert link is not None
-        session.tell(InviteReady(table, link))
-
-
 # ------------------------------------------------------------ the lobby
 
 
@@ -208,75 +138,6 @@ def seats_taken(info: TableInfo) -> int:
     return info.get("seated", len(info["players"]))
 
 
-# -------------------------------------------------------------- refusals
-
-
-def _code_refused(session: SessionLike, want: str, table: str | None, text: str) -> bool:
-    """A private table refused the code (or its absence): never send that code
-    again (issue 23), and ask for one."""
-    if want not in ("join", "spectate") or table is None:
-        return False
-    session.privacy.refuse(table)
-    session.tell(CodeNeeded(table, want == "spectate", text))
-    return True
-
-
-def _too_many(session: SessionLike, want: str, table: str | None, text: str) -> bool:
-    """Wrong codes spent the budget: say how long to wait; the code sent is
-    not sent again by itself (it may be wrong too): the next try asks for one."""
-    if table is not None and want in ("join", "spectate"):
-        session.privacy.codes.pop(table, None)
-    wait = text.rsplit(":", 1)[-1].strip()  # "… try again in 30 s"
-    session.say(f"Too many wrong invite codes: {wait}.", "error", 8)
-    return True
-
-
-def _kicked(session: SessionLike, want: str, table: str | None, text: str) -> bool:
-    """The creator removed this client (or its saved seat's token was revoked)."""
-    model = session.model
-    where = f"table {model.name}" if model is not None else "the table"
-    session.say(
-        f"The creator of {where} removed you from it. You cannot sit or watch there "
-        "again unless they let you back."
-        if model is not None
-        else f"{text[:1].upper()}{text[1:]}: that seat is gone.",
-        "warning",
-        10,
-    )
-    session.forget_seat()
-    if model is not None:
-        session.drop_table()
-        session.list_tables()
-    else:
-        session.begin()
-    return True
-
-
-def _plain(words: str, severity: Severity = "warning") -> Callable[..., bool]:
-    def react(session: SessionLike, want: str, table: str | None, text: str) -> bool:
-        shown = table or "this table"
-        wait = text.rsplit(":", 1)[-1].strip()  # "… try again in 30 s"
-        session.say(words.format(table=shown, wait=wait), severity, 8)
-        return True
-
-    return react
-
-
-REACTIONS: dict[ErrorCode, Callable[[SessionLike, str, str | None, str], bool]] = {
-    ErrorCode.BAD_INVITE_CODE: _code_refused,
-    ErrorCode.KICKED: _kicked,
-    ErrorCode.BARRED: _plain(
-        "You cannot join {table}: its creator removed you from it (only they can let you back)."
-    ),
-    ErrorCode.TABLE_LOCKED: _plain(
-        "Table {table} is locked by its creator: no one new may join or watch it now."
-    ),
-    ErrorCode.TOO_MANY_ATTEMPTS: _too_many,
-    ErrorCode.MUTED: _plain("The table's creator has muted your chat here."),
-}
-"""The client's reaction to each refusal of protocol §11.9, given what was
-asked (``join``, ``spectate``…) and at which table; True: nothing more to say."""
-
 REQUEST_ERRORS = frozenset(
     {
         ErrorCode.BAD_INVITE_CODE,
@@ -291,37 +152,44 @@ REQUEST_ERRORS = frozenset(
 # ------------------------------------------------------ the creator's menu
 
 
-def kick(session: SessionLike, seat: int) -> bool:
-    """Remove the player at ``seat`` (a bot takes the seat once a game was played)."""
-    return session.send(KickMsg(type=ClientMessage.KICK, seat=seat))
+class CreatorRequests:
+    """The requests only a table's creator may make (protocol §11.9); the server
+    checks again, and answers in plain words when it refuses.
 
+    Args:
+        send: sends a message now (False, and the user told, when offline).
+    """
 
-def lock(session: SessionLike, locked: bool) -> bool:
-    """Lock the table (nobody new comes) or unlock it."""
-    return session.send(LockMsg(type=ClientMessage.LOCK, locked=locked))
+    def __init__(self, send: Callable[[ClientMsg], bool]):
+        self.send = send
 
+    def kick(self, seat: int) -> bool:
+        """Remove the player at ``seat`` (a bot takes the seat once a game was played)."""
+        return self.send(KickMsg(type=ClientMessage.KICK, seat=seat))
 
-def mute(session: SessionLike, seat: int | None, muted: bool) -> bool:
-    """Mute (or unmute) the player at ``seat``, or every spectator (``seat`` None)."""
-    message = MuteMsg(type=ClientMessage.MUTE, muted=muted)
-    if seat is None:
-        message["watchers"] = True
-    else:
-        message["seat"] = seat
-    return session.send(message)
+    def lock(self, locked: bool) -> bool:
+        """Lock the table (nobody new comes) or unlock it."""
+        return self.send(LockMsg(type=ClientMessage.LOCK, locked=locked))
 
+    def mute(self, seat: int | None, muted: bool) -> bool:
+        """Mute (or unmute) the player at ``seat``, or every spectator (``seat`` None)."""
+        message = MuteMsg(type=ClientMessage.MUTE, muted=muted)
+        if seat is None:
+            message["watchers"] = True
+        else:
+            message["seat"] = seat
+        return self.send(message)
 
-def hand_over(session: SessionLike, seat: int) -> bool:
-    """Make the player at ``seat`` the table's creator."""
-    return session.send(HandOverMsg(type=ClientMessage.HAND_OVER, seat=seat))
+    def hand_over(self, seat: int) -> bool:
+        """Make the player at ``seat`` the table's creator."""
+        return self.send(HandOverMsg(type=ClientMessage.HAND_OVER, seat=seat))
 
-
-def unbar(session: SessionLike, name: str | None = None) -> bool:
-    """Let back the person removed under ``name``, or everyone removed."""
-    message = UnbarMsg(type=ClientMessage.UNBAR)
-    if name is not None:
-        message["name"] = name
-    return session.send(message)
+    def unbar(self, name: str | None = None) -> bool:
+        """Let back the person removed under ``name``, or everyone removed."""
+        message = UnbarMsg(type=ClientMessage.UNBAR)
+        if name is not None:
+            message["name"] = name
+        return self.send(message)
 
 
 MenuItem = tuple[str, str, str]

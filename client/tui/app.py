@@ -1,17 +1,20 @@
 """The Craits terminal client: one Textual App over a :class:`~craits.client.core.session.Session`.
 
-The session (no Textual) owns the connection and everything the server said;
-it runs in one async worker and reports each change as :data:`News`, which the
-App posts to itself as a :class:`SessionNews` message. The App routes it to the
-screens: the lobby at the bottom, a table pushed on top of it, dialogs over
-both. Screens are given the session and the card style; they never import the
-App, and they send requests through the session's methods.
+The session (no Textual) owns the connection and everything the server said; it
+runs in one async worker and tells each change to a
+:class:`~.messages.NewsRelay`, which posts it as a message (:mod:`.messages`) to
+the App and to every screen. Each reacts with ``@on`` to what concerns it: the
+App shows the table (pushed over the lobby, the bottom screen) or the lobby
+again, says the session's lines and asks what coming to a table needs (an invite
+code, whether to watch: :class:`~.dialogs.arrival.ArrivalQuestions`, in the
+order the news came); the screens redraw themselves. Screens are given the
+session and the card style; they never import the App, and send requests
+through the session's requests.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Iterable
@@ -21,40 +24,36 @@ from typing import Any, ClassVar
 from craits.protocol import VERSION
 from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
-from textual.message import Message
 from textual.screen import Screen
 
 from ..core.model import TableModel
-from ..core.privacy import CodeNeeded, InviteReady
+from ..core.news import Severity
 from ..core.reconnecting import LinkState
 from ..core.saved.known_hosts import ServerTrust
 from ..core.saved.prefs import PrefsStore
 from ..core.saved.tokens import TokenStore
-from ..core.session import (
-    Failed,
-    LinkChanged,
-    LobbyChanged,
-    NameTaken,
-    News,
-    Notice,
-    Session,
-    Severity,
-    TableChanged,
-    TableLeft,
-    TableShown,
-    WatchOffered,
-)
+from ..core.session import Session
 from ..present.card_style import CardStyle
 from ..present.describe import Narrator
 from .appearance import Appearance
-from .dialogs.private import show_news
+from .dialogs.arrival import ArrivalQuestions
 from .dialogs.problem import ProblemScreen
-from .dialogs.summary import SummaryScreen
 from .dialogs.trust import TrustDialog
+from .messages import (
+    CodeNeeded,
+    Failed,
+    InviteReady,
+    NewsRelay,
+    Said,
+    TableLeft,
+    TableShown,
+    WatchOffered,
+    reported,
+)
 from .screens.lobby_screen import LobbyScreen
 from .screens.table_screen import TableScreen
 from .screenshot import Screenshots
@@ -67,14 +66,6 @@ EXIT_INTERRUPTED = 130
 
 NARROW = 80
 """Below this many columns the App has the class ``-narrow`` (dialogs one column wide)."""
-
-
-class SessionNews(Message):
-    """The session's news (:data:`~craits.client.core.session.News`), posted to the App."""
-
-    def __init__(self, news: News):
-        super().__init__()
-        self.news = news
 
 
 class CraitsApp(App[None]):
@@ -149,7 +140,7 @@ class CraitsApp(App[None]):
             host,
             port,
             name,
-            self._post_news,
+            NewsRelay(self),
             narrator=Narrator(self.style),
             store=store if store is not None else TokenStore(),
             table=table,
@@ -168,9 +159,10 @@ class CraitsApp(App[None]):
             tls.ask = self.ask_trust
         self.error_message: str | None = None
         """Why the client gave up (printed by the command once the screen is restored)."""
-        self._lobby: LobbyScreen | None = None
+        self._table: TableScreen | None = None
         self._notice_about: tuple[str, float] | None = None  # (table, until: monotonic)
         self.appearance = Appearance(self, PrefsStore(self.session.store.path.parent))
+        self.arrival = ArrivalQuestions(self, self.session)
 
     # ------------------------------------------------ the session, in short
 
@@ -211,14 +203,13 @@ class CraitsApp(App[None]):
 
     def send(self, message: ClientMsg) -> bool:
         """Send a message now; False (and a notice) when there is no connection."""
-        return self.session.send(message)
+        return self.session.requests.send(message)
 
     # ------------------------------------------------------------- screens
 
     def get_default_screen(self) -> Screen[Any]:
         """The lobby is the bottom screen; a table is pushed on top of it."""
-        self._lobby = LobbyScreen(self.session, self.style)
-        return self._lobby
+        return LobbyScreen(self.session, self.style)
 
     def on_mount(self) -> None:
         """Start the session in a worker (in the kept theme and motion)."""
@@ -243,51 +234,53 @@ class CraitsApp(App[None]):
         return await answer
 
     def table_screen(self) -> TableScreen | None:
-        """The table screen on the stack, or None."""
-        for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
-                return screen
-        return None
+        """The table screen the App pushed (over the lobby), or None."""
+        return self._table
 
-    def _post_news(self, news: News) -> None:
-        self.post_message(SessionNews(news))
+    # ------------------------------------------------------- the session's news
 
-    def on_session_news(self, message: SessionNews) -> None:
-        """Show what the session reports; a failure to show it is reported, not fatal."""
-        try:
-            self._route(message.news)
-        except Exception as exc:
-            log.exception("failed to show %r", message.news)
-            self.say(f"Could not show a change: {exc}", severity="error")
+    @on(TableShown)
+    @reported
+    def _table_shown(self, message: TableShown) -> None:
+        """A table to show: push its screen over the lobby (the screen shown draws itself)."""
+        self._drop_notice_about_another_table()
+        if self._table is None:
+            self._to_lobby()
+            self._table = TableScreen(self.session, self.style)
+            self.push_screen(self._table)
 
-    def _route(self, news: News) -> None:
-        match news:
-            case LinkChanged():
-                self._sync_screens()
-            case LobbyChanged():
-                # hidden under a table, the lobby is brought up to date on the way back
-                if self._lobby is not None and self.table_screen() is None:
-                    self._lobby.sync()
-            case TableShown():
-                self._drop_notice_about_another_table()
-                self._show_table()
-            case TableChanged(new_update=new_update):
-                screen = self.table_screen()
-                if screen is not None:
-                    screen.sync(new_update=new_update)
-            case TableLeft():
-                self._to_lobby()
-            case Notice(text=text, severity=severity, timeout=timeout, table=about):
-                self.say(text, severity=severity, timeout=timeout)
-                if about is not None:
-                    self._notice_about = (about, time.monotonic() + timeout)
-            case NameTaken(table=table, why=why):
-                if self._lobby is not None:
-                    self._lobby.ask_name(table, why)
-            case Failed(message=why):
-                self.fail(why)
-            case CodeNeeded() | InviteReady() | WatchOffered():
-                show_news(self, self.session, news)
+    @on(TableLeft)
+    @reported
+    def _table_left(self, message: TableLeft) -> None:
+        """No table any more: back to the lobby."""
+        self._to_lobby()
+
+    @on(Said)
+    def _said(self, message: Said) -> None:
+        """Say the session's line; one about a table is not left over another."""
+        self.say(message.text, severity=message.severity, timeout=message.timeout)
+        if message.table is not None:
+            self._notice_about = (message.table, time.monotonic() + message.timeout)
+
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        """The first connection failed."""
+        self.fail(message.message)
+
+    @on(InviteReady)
+    def _invite_ready(self, message: InviteReady) -> None:
+        """This client's private table: its invite link (:class:`ArrivalQuestions`)."""
+        self.arrival.invite_ready(message.table, message.link)
+
+    @on(CodeNeeded)
+    def _code_needed(self, message: CodeNeeded) -> None:
+        """A private table needs its code: ask for it."""
+        self.arrival.code_needed(message.table, message.watch, message.why)
+
+    @on(WatchOffered)
+    def _watch_offered(self, message: WatchOffered) -> None:
+        """No seat at a table for this player: watch it instead?"""
+        self.arrival.watch_offered(message.table, message.question)
 
     def _drop_notice_about_another_table(self) -> None:
         """A table is shown: a notice still up about another table (``You left
@@ -301,25 +294,11 @@ class CraitsApp(App[None]):
         if about[0] != model.name and time.monotonic() < about[1]:
             self.clear_notifications()
 
-    def _sync_screens(self) -> None:
-        for screen in self.screen_stack:
-            if isinstance(screen, LobbyScreen | TableScreen | SummaryScreen):
-                screen.sync()
-            with contextlib.suppress(Exception):  # (a screen not mounted yet)
-                screen.refresh_bindings()
-
     def _to_lobby(self) -> None:
+        """Every screen over the lobby goes (the lobby, shown again, draws itself)."""
+        self._table = None
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self._sync_screens()
-
-    def _show_table(self) -> None:
-        screen = self.table_screen()
-        if screen is None:
-            self._to_lobby()
-            self.push_screen(TableScreen(self.session, self.style))
-        else:
-            screen.sync()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette: Textual's commands (in a terminal, its Screenshot

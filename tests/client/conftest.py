@@ -134,7 +134,7 @@ async def footer_keys(pilot: Any, app: App[Any]) -> list[str]:
 
 def log_text(app: Any) -> str:
     """The table's event log, one line per entry."""
-    return "\n".join(line.plain for line in app.model.log) if app.model else ""
+    return "\n".join(line.plain for line in app.model.log.lines) if app.model else ""
 
 
 async def wait_for(

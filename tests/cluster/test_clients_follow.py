@@ -21,6 +21,7 @@ from craits.protocol.wire import FrameReader, decode
 from craits.server.app import Server
 from craits.server.bots.cli import build_parser, run
 
+from tests.client.core.test_session import Told
 from tests.cluster.conftest import until
 
 
@@ -48,7 +49,7 @@ async def test_the_client_session_follows_a_redirect_and_sits_down(
     await until(lambda: a.cluster is not None and a.cluster.lobby.node_of("evening") is not None)
     store = TokenStore(tmp_path / "resume.json")
     session = Session(
-        "127.0.0.1", a.port, "Ben", lambda _news: None, narrator=Narrator(CardStyle()), store=store,
+        "127.0.0.1", a.port, "Ben", Told(), narrator=Narrator(CardStyle()), store=store,
         table="evening",
     )  # fmt: skip
     task = asyncio.create_task(session.run())

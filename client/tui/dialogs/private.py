@@ -4,15 +4,14 @@
   as text (selectable) with a key that copies it to the clipboard;
 - :class:`CodeDialog`: a private table asks for its invite code (or a whole
   invite link, pasted);
-- :func:`open_creator_menu`: the creator's menu — remove (or replace by a
-  bot), lock, mute, hand over, let back, show the invite — as dialogs;
-- :func:`show_news`: what the App does with the session's
-  :class:`~craits.client.core.privacy.CodeNeeded`,
-  :class:`~craits.client.core.privacy.InviteReady` and
-  :class:`~craits.client.core.session.WatchOffered` (no seat: watch instead?).
+- :class:`CreatorMenu`: the creator's menu — remove (or replace by a bot),
+  lock, mute, hand over, let back, show the invite — as dialogs.
 
-The requests go through :mod:`craits.client.core.privacy`; nothing here decides
-what the server allows (it answers in plain words when it refuses).
+The App shows the first two when the session says so (its
+:class:`~craits.client.tui.messages.InviteReady` and
+:class:`~craits.client.tui.messages.CodeNeeded`). The requests go through the
+session's :class:`~craits.client.core.privacy.CreatorRequests`; nothing here
+decides what the server allows (it answers in plain words when it refuses).
 """
 
 from __future__ import annotations
@@ -28,12 +27,12 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
 from ...core import privacy
 from ...core.model import TableModel
-from ...core.privacy import CodeNeeded, InviteReady
-from ...core.session import Session, WatchOffered
+from ...core.session import Session
 from .base import ChoiceDialog, ConfirmDialog, Dialog
 
 MAX_CODE_TEXT = 300
@@ -145,127 +144,112 @@ class CodeDialog(Dialog[str | None]):
         self.finish(None)
 
 
-def show_news(
-    app: App[Any], session: Session, news: CodeNeeded | InviteReady | WatchOffered
-) -> None:
-    """Show news about coming to a table: a private table's (ask for its code,
-    or show its invite link), or no seat there (offer to watch it instead)."""
-    if isinstance(news, InviteReady):
-        app.push_screen(InviteDialog(news.table, news.link))
-        return
-    if isinstance(news, WatchOffered):
-        table = news.table
+class CreatorMenu:
+    """The creator's menu at the table shown (protocol §11.9), as dialogs over
+    ``screen``: choose what, then whom, then confirm.
 
-        def watch(yes: bool | None) -> None:
-            if yes and session.model is None:
-                session.spectate(table)  # (with its invite code, if it is private)
+    Args:
+        screen: the table screen the dialogs come over.
+        session: the table shown, its invite link, and the creator's requests.
+    """
 
-        app.push_screen(ConfirmDialog(news.question, yes_first=True), watch)
-        return
+    def __init__(self, screen: Screen[Any], session: Session):
+        self.screen = screen
+        self.session = session
 
-    def done(code: str | None) -> None:
-        if not code:
-            return
-        if news.watch:
-            session.spectate(news.table, code)
-        else:
-            session.join(news.table, code=code)
+    @property
+    def app(self) -> App[Any]:
+        """The client (where the dialogs are pushed)."""
+        return self.screen.app
 
-    app.push_screen(CodeDialog(news.table, news.why), done)
-
-
-# ------------------------------------------------------------ the creator's menu
-
-
-def _pick_seat(
-    app: App[Any], title: str, seats: list[tuple[int, str]], then: Callable[[int], object]
-) -> None:
-    """Choose one of ``seats`` (seat, name), then ``then(seat)``."""
-    if not seats:
-        app.notify("There is no one to choose.", severity="warning", timeout=4, markup=False)
-        return
-    choices = [
-        (str(i + 1), Text(f"{name} (seat {seat + 1})"), seat)
-        for i, (seat, name) in enumerate(seats)
-    ]
-
-    def done(seat: int | None) -> None:
-        if seat is not None:
-            then(seat)
-
-    app.push_screen(ChoiceDialog(title, choices), done)
-
-
-def _kick(app: App[Any], session: Session, model: TableModel) -> None:
-    """Choose whom to remove (a bot takes the seat once a game was played), and confirm."""
-    title = "Replace whom by a bot?" if model.state != TableState.WAITING else "Remove whom?"
-
-    def confirm(seat: int) -> None:
-        question = (
-            f"Remove {model.name_of(seat)} from the table? "
-            "They cannot come back unless you let them."
-        )
-
-        def yes(answer: bool | None) -> None:
-            if answer:
-                privacy.kick(session, seat)
-
-        app.push_screen(ConfirmDialog(question), yes)
-
-    _pick_seat(app, title, privacy.others(model), confirm)
-
-
-def _mute(app: App[Any], session: Session, model: TableModel) -> None:
-    """Choose whose chat to mute or unmute."""
-    info = model.info
-    muted = set(info.get("muted", [])) if info is not None else set()
-    seats = [(s, n + (" (muted)" if s in muted else "")) for s, n in privacy.others(model)]
-
-    def then(seat: int) -> None:
-        privacy.mute(session, seat, seat not in muted)
-
-    _pick_seat(app, "Mute or unmute whom?", seats, then)
-
-
-def _hand_over(app: App[Any], session: Session, model: TableModel) -> None:
-    """Choose the next creator among the players connected."""
-    seats = privacy.others(model, connected=True)
-
-    def then(seat: int) -> None:
-        privacy.hand_over(session, seat)
-
-    _pick_seat(app, "Who is to be the creator?", seats, then)
-
-
-def open_creator_menu(app: App[Any], session: Session) -> None:
-    """The creator's menu at the table shown (protocol §11.9)."""
-    model = session.model
-    if model is None:
-        return
-    link = session.privacy.link(model.name)
-    items = privacy.menu_choices(model, link is not None)
-    choices = [(key, Text(words), what) for key, words, what in items]
-
-    def chosen(what: str | None) -> None:
+    def open(self) -> None:
+        """The menu's choices, as the table stands."""
+        session = self.session
         model = session.model
-        if what is None or model is None:
+        if model is None:
             return
+        link = session.privacy.link(model.name)
+        items = privacy.menu_choices(model, link is not None)
+        choices = [(key, Text(words), what) for key, words, what in items]
+
+        def chosen(what: str | None) -> None:
+            model = session.model
+            if what is not None and model is not None:
+                self._do(what, model, link)
+
+        self.app.push_screen(ChoiceDialog("The creator's menu", choices), chosen)
+
+    def _do(self, what: str, model: TableModel, link: str | None) -> None:
+        """Do the menu's choice ``what`` at ``model``'s table."""
+        creator = self.session.creator
         info = model.info
         locked = bool(info is not None and info.get("locked"))
         watchers_muted = bool(info is not None and info.get("watchers_muted"))
         if what == "kick":
-            _kick(app, session, model)
+            self._kick(model)
         elif what == "mute":
-            _mute(app, session, model)
+            self._mute(model)
         elif what == "hand_over":
-            _hand_over(app, session, model)
+            self._pick_seat(
+                "Who is to be the creator?",
+                privacy.others(model, connected=True),
+                creator.hand_over,
+            )
         elif what == "lock":
-            privacy.lock(session, not locked)
+            creator.lock(not locked)
         elif what == "watchers":
-            privacy.mute(session, None, not watchers_muted)
+            creator.mute(None, not watchers_muted)
         elif what == "unbar":
-            privacy.unbar(session)
+            creator.unbar()
         elif what == "invite" and link is not None:
-            app.push_screen(InviteDialog(model.name, link))
+            self.app.push_screen(InviteDialog(model.name, link))
 
-    app.push_screen(ChoiceDialog("The creator's menu", choices), chosen)
+    def _pick_seat(
+        self, title: str, seats: list[tuple[int, str]], then: Callable[[int], object]
+    ) -> None:
+        """Choose one of ``seats`` (seat, name), then ``then(seat)``."""
+        if not seats:
+            self.app.notify(
+                "There is no one to choose.", severity="warning", timeout=4, markup=False
+            )
+            return
+        choices = [
+            (str(i + 1), Text(f"{name} (seat {seat + 1})"), seat)
+            for i, (seat, name) in enumerate(seats)
+        ]
+
+        def done(seat: int | None) -> None:
+            if seat is not None:
+                then(seat)
+
+        self.app.push_screen(ChoiceDialog(title, choices), done)
+
+    def _kick(self, model: TableModel) -> None:
+        """Choose whom to remove (a bot takes the seat once a game was played), and confirm."""
+        title = "Replace whom by a bot?" if model.state != TableState.WAITING else "Remove whom?"
+        creator = self.session.creator
+
+        def confirm(seat: int) -> None:
+            question = (
+                f"Remove {model.name_of(seat)} from the table? "
+                "They cannot come back unless you let them."
+            )
+
+            def yes(answer: bool | None) -> None:
+                if answer:
+                    creator.kick(seat)
+
+            self.app.push_screen(ConfirmDialog(question), yes)
+
+        self._pick_seat(title, privacy.others(model), confirm)
+
+    def _mute(self, model: TableModel) -> None:
+        """Choose whose chat to mute or unmute."""
+        info = model.info
+        muted = set(info.get("muted", [])) if info is not None else set()
+        seats = [(s, n + (" (muted)" if s in muted else "")) for s, n in privacy.others(model)]
+
+        def then(seat: int) -> None:
+            self.session.creator.mute(seat, seat not in muted)
+
+        self._pick_seat("Mute or unmute whom?", seats, then)

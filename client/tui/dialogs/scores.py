@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ...core.model import TableModel
+from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.sheet import score_sheet
+from ..messages import TableChanged, TableShown, reported
 from .base import Dialog
 
 
@@ -18,8 +21,10 @@ class ScoreSheetScreen(Dialog[bool]):
     points, shuffle penalties and totals per seat. Escape, Enter, ``h`` or ``q``
     closes it; ``l`` closes it with True, for the last hand's summary.
 
+    It follows the game: drawn again as the table changes.
+
     Args:
-        model: the table (read again by :meth:`sync`, after each change).
+        session: the table shown (read again after each change).
         style: how cards are drawn.
     """
 
@@ -31,10 +36,18 @@ class ScoreSheetScreen(Dialog[bool]):
         Binding("l", "last_hand", "Last hand"),
     ]
 
-    def __init__(self, model: TableModel, style: CardStyle):
+    def __init__(self, session: Session, style: CardStyle):
         super().__init__()
-        self.model = model
+        self.session = session
         self.style = style
+        self._model = session.model
+
+    @property
+    def model(self) -> TableModel | None:
+        """The table shown (the last one, once the session shows none)."""
+        if self.session.model is not None:
+            self._model = self.session.model
+        return self._model
 
     def compose(self) -> ComposeResult:
         """The sheet, scrollable."""
@@ -47,12 +60,20 @@ class ScoreSheetScreen(Dialog[bool]):
         self.sync()
         self.query_one("#score-sheet").focus()
 
-    def sync(self, model: TableModel | None = None) -> None:
-        """Draw the sheet again (``model``: the table's, if it changed)."""
-        if model is not None:
-            self.model = model
+    @on(TableShown)
+    @on(TableChanged)
+    @reported
+    def _changed(self, message: TableShown | TableChanged) -> None:
+        """The game moved on: the sheet follows."""
+        self.sync()
+
+    def sync(self) -> None:
+        """Draw the sheet again."""
+        model = self.model
+        if model is None or not self.is_mounted:
+            return
         body = self.query_one("#score-sheet-body", Static)
-        body.update(score_sheet(self.model, self.style, self.size.width - 4))
+        body.update(score_sheet(model, self.style, self.size.width - 4))
         self.refresh_bindings()
 
     def on_resize(self) -> None:
@@ -62,7 +83,8 @@ class ScoreSheetScreen(Dialog[bool]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``l`` only once a hand has ended."""
         if action == "last_hand":
-            return self.model.last_result is not None
+            model = self.model
+            return model is not None and model.last_result is not None
         return True
 
     def action_close(self) -> None:

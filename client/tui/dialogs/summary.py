@@ -9,6 +9,7 @@ from typing import ClassVar
 from craits.protocol.types import HandEndedEvent
 from rich.console import Group
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -19,6 +20,7 @@ from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.results import new_game_key, overtaken, summary, what_next
 from ...present.sheet import score_sheet
+from ..messages import LinkChanged, TableChanged, TableShown, reported
 from .base import Dialog
 
 GRACE = 0.8
@@ -114,6 +116,14 @@ class SummaryScreen(Dialog[None]):
         if self._ready and model is not None:
             self._show_next(what_next(self.result, model))
 
+    @on(TableShown)
+    @on(TableChanged)
+    @on(LinkChanged)
+    @reported
+    def _changed(self, message: TableShown | TableChanged | LinkChanged) -> None:
+        """The game goes on under the summary: follow it."""
+        self.sync()
+
     def sync(self) -> None:
         """Refresh the text and the "what next" line. The game goes on under the
         summary, so this comes with every update: each part is drawn again
@@ -184,5 +194,5 @@ class SummaryScreen(Dialog[None]):
 
     def action_new_game(self) -> None:
         """Start a new game at this table."""
-        if self.session.new_game():
+        if self.session.requests.new_game():
             self.finish(None)

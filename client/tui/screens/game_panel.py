@@ -10,96 +10,29 @@ that cannot act now (greyed out in the Footer) says why in one line, from
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from craits.protocol.actions import Action, Play
 from craits.protocol.vocab import ActionKind
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
-from textual.widget import Widget
 
 from ...core.model import TableModel
 from ...core.session import Session
 from ...present import feedback, presenter, tableview
 from ...present.card_style import CardStyle
-from ..dialogs.base import ChoiceDialog, suit_dialog
 from ..dialogs.scores import ScoreSheetScreen
 from ..widgets.felt_view import FeltView
 from ..widgets.fixed_text import FixedText
 from ..widgets.hand_view import HandView
 from ..widgets.motion import Motion
+from .game_questions import GameQuestions
+from .key_refusals import KeyRefusals
 
 
-class KeyFeedback(Widget):
-    """A widget whose keys, when they cannot act now (greyed out in the Footer),
-    say why in one line (:func:`craits.client.present.feedback.key_refusal`), instead of
-    doing nothing silently. The subclass has ``session``, ``style`` and
-    ``current_card()``."""
-
-    REFUSED_AGAIN_AFTER = 2.0
-    """Seconds before the same refusal is shown again (a key held down)."""
-    ALWAYS: ClassVar[frozenset[str]] = frozenset({"score_sheet"})
-    """Actions that always act (no refusal)."""
-
-    session: Session
-    style: CardStyle
-
-    def current_card(self) -> str | None:
-        """The chosen card, or None."""
-        raise NotImplementedError
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show each key when it can apply here; grey it out when it does nothing
-        now (the screen decides)."""
-        return self.screen.check_action(action, parameters)
-
-    def _key_actions(self) -> dict[str, str]:
-        """Each key of this widget's bindings, and the name of its action."""
-        actions = getattr(self, "_actions_of_keys", None)
-        if actions is None:
-            actions = {
-                key.strip(): b.action.partition("(")[0]
-                for b in self.BINDINGS
-                if isinstance(b, Binding)
-                for key in b.key.split(",")
-            }
-            self._actions_of_keys: dict[str, str] = actions
-        return actions
-
-    def on_key(self, event: events.Key) -> None:
-        """A game key that cannot act now says why, in one line."""
-        name = self._key_actions().get(event.key)
-        if name is None or name in self.ALWAYS or self.check_action(name, ()) is True:
-            return
-        event.stop()
-        event.prevent_default()
-        self.refuse(name)
-
-    def refuse(self, action: str) -> None:
-        """Say why the key of ``action`` cannot act now (once, while it repeats)."""
-        text = feedback.key_refusal(
-            action,
-            self.session.model,
-            self.style,
-            online=self.session.online,
-            card=self.current_card(),
-        )
-        now = time.monotonic()
-        last, when = getattr(self, "_refused", ("", 0.0))
-        if text == last and now - when < self.REFUSED_AGAIN_AFTER:
-            return
-        self._refused = (text, now)
-        self.app.bell()
-        self.notify(text, severity="warning", timeout=4, markup=False)
-
-
-class GamePanel(KeyFeedback, Vertical):
+class GamePanel(Vertical):
     """The left of the table screen: seats, pile, hand and prompt, and the keys that play.
 
     Args:
@@ -133,6 +66,19 @@ class GamePanel(KeyFeedback, Vertical):
         self._was_my_turn = False
         self.motion = Motion()
         self._asked_suit_at: int | None = None
+        self.refusals = KeyRefusals(self, session, style, self.current_card)
+        """Says why a game key that cannot act now does nothing."""
+        self.questions = GameQuestions(self, session, style, self._send)
+        """Asks which suit a move names, or whom to call idiot on."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show each key when it can apply here; grey it out when it does nothing
+        now (the screen decides)."""
+        return self.screen.check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """A game key that cannot act now says why, in one line (:class:`KeyRefusals`)."""
+        self.refusals.on_key(event)
 
     def compose(self) -> ComposeResult:
         """Seats, pile, hand, prompt."""
@@ -161,7 +107,6 @@ class GamePanel(KeyFeedback, Vertical):
         selected = self.selected if model.hand else None
         hand.show(model.hand, presenter.playable_cards(model), selected, presenter.hand_note(model))
         self._show_prompt(model)
-        _sync_sheets(self.app.screen_stack, model)
 
     def show_seats(self, model: TableModel) -> None:
         """Redraw the table (the turn timer ticks)."""
@@ -221,7 +166,7 @@ class GamePanel(KeyFeedback, Vertical):
 
     def action_move(self, delta: int) -> None:
         """Choose the card to the left or right."""
-        self.session.back()
+        self.session.requests.back()
         model = self.session.model
         if model is None or not model.hand:
             return
@@ -245,7 +190,7 @@ class GamePanel(KeyFeedback, Vertical):
 
     def choose(self, index: int) -> None:
         """Choose the card at ``index`` of the hand as shown (from 0)."""
-        self.session.back()
+        self.session.requests.back()
         model = self.session.model
         if model is None or not 0 <= index < len(model.hand):
             if model is not None and model.hand:
@@ -265,11 +210,11 @@ class GamePanel(KeyFeedback, Vertical):
 
     def _send(self, action: Action | None, key: str = "play") -> None:
         if action is None:
-            self.refuse(key)
+            self.refusals.refuse(key)
             return
         if isinstance(action, Play):
             self.armed = False
-        self.session.act(action)
+        self.session.requests.act(action)
 
     def action_play(self) -> None:
         """Play the chosen card (asking the suit for an 8 or 9), or name a pending suit."""
@@ -277,63 +222,20 @@ class GamePanel(KeyFeedback, Vertical):
         if model is None or model.spectator:
             return
         if model.suit_choices():
-            self._name_the_turned_up_suit(model)
+            self.questions.turned_up_suit(model)
             return
         card = self.current_card()
         if card is None:
             return
         if not model.plays(card):
-            self.refuse("play")
+            self.refusals.refuse("play")
             return
         announce = self.armed
         choice = presenter.play_choice(model, card, announce)
         if len(choice.suits) <= 1:
             self._send(choice.plays[0])
             return
-        title = Text("You play ")
-        title.append_text(self.style.card(card))
-        title.append(": which suit?")
-
-        def play_with(suit: str) -> None:
-            model = self.session.model
-            plays = presenter.play_choice(model, card, announce, suit).plays if model else []
-            self._send(plays[0] if plays else None)
-
-        def still_valid() -> bool:
-            model = self.session.model
-            return model is not None and bool(model.plays(card))
-
-        self._ask_suit(title, choice.suits, play_with, still_valid)
-
-    def _name_the_turned_up_suit(self, model: TableModel) -> None:
-        title = Text("Name the suit for the turned-up ")
-        top = model.view["top"] if model.view is not None else None
-        title.append_text(self.style.card(top or ""))
-
-        def name(suit: str) -> None:
-            model = self.session.model
-            choices = model.suit_choices() if model is not None else []
-            self._send(next((a for a in choices if a.suit == suit), None))
-
-        def still_valid() -> bool:
-            model = self.session.model
-            return model is not None and bool(model.suit_choices())
-
-        suits = [a.suit for a in model.suit_choices()]
-        self._ask_suit(title, suits, name, still_valid)
-
-    def _ask_suit(
-        self,
-        title: Text,
-        suits: list[str],
-        then: Callable[[str], None],
-        still_valid: Callable[[], bool],
-    ) -> None:
-        def done(suit: str | None) -> None:
-            if suit is not None:
-                then(suit)
-
-        self.app.push_screen(suit_dialog(self.style, title, suits, still_valid), done)
+        self.questions.play_suit(card, announce, choice.suits)
 
     def action_draw(self) -> None:
         """Draw (only when nothing can be played)."""
@@ -359,7 +261,7 @@ class GamePanel(KeyFeedback, Vertical):
             self.armed = not self.armed
             self._redraw_hand()
         else:
-            self.refuse("announce")
+            self.refusals.refuse("announce")
 
     def action_idiot(self) -> None:
         """Call idiot on a seat that did not announce (asking on whom if several)."""
@@ -368,22 +270,12 @@ class GamePanel(KeyFeedback, Vertical):
             return
         targets = model.idiot_targets()
         if not targets:
-            self.refuse("idiot")
+            self.refusals.refuse("idiot")
             return
         if len(targets) == 1:
             self._send(model.idiot_call(targets[0]))
             return
-        choices = [(str(i + 1), Text(model.name_of(t)), t) for i, t in enumerate(targets)]
-
-        def still_valid() -> bool:
-            return self.session.model is not None and bool(self.session.model.idiot_targets())
-
-        def done(target: int | None) -> None:
-            model = self.session.model
-            if target is not None and model is not None:
-                self._send(model.idiot_call(target))
-
-        self.app.push_screen(ChoiceDialog("Call idiot on whom?", choices, still_valid), done)
+        self.questions.idiot_target(model, targets)
 
     # ------------------------------------------------------------ the sheet
 
@@ -398,11 +290,4 @@ class GamePanel(KeyFeedback, Vertical):
             if last_hand and callable(show):
                 show()
 
-        self.app.push_screen(ScoreSheetScreen(model, self.style), done)
-
-
-def _sync_sheets(screens: list[Screen[Any]], model: TableModel) -> None:
-    """Draw again the score sheet, if one is open."""
-    for screen in screens:
-        if isinstance(screen, ScoreSheetScreen):
-            screen.sync(model)
+        self.app.push_screen(ScoreSheetScreen(self.session, self.style), done)

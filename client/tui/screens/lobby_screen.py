@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 from craits.protocol.types import CreateTableMsg, TableInfo
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ...core.reconnecting import LinkState
@@ -30,6 +30,7 @@ from ...present.card_style import CardStyle
 from ..dialogs.base import AskDialog
 from ..dialogs.new_table import CreateTableDialog
 from ..dialogs.rules import RulesScreen
+from ..messages import LinkChanged, LobbyChanged, NameTaken, reported
 from ..widgets.key_footer import KeyFooter
 
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -189,11 +190,21 @@ class LobbyScreen(Screen[None]):
         self.sync()
 
     def hidden(self) -> bool:
-        """Whether a screen other than a dialog covers the lobby (a table): then
-        the list is drawn again only when the lobby is shown."""
-        stack = self.app.screen_stack
-        above = stack[stack.index(self) + 1 :] if self in stack else []
-        return any(not isinstance(screen, ModalScreen) for screen in above)
+        """Whether a table covers the lobby (the session shows one): then the list
+        is drawn again only when the lobby is shown again."""
+        return self.session.model is not None
+
+    @on(LinkChanged)
+    @on(LobbyChanged)
+    @reported
+    def _changed(self, message: LinkChanged | LobbyChanged) -> None:
+        """The link or the list changed: show them as they are now."""
+        self.sync()
+
+    @on(NameTaken)
+    def _name_taken(self, message: NameTaken) -> None:
+        """The name was taken at a table: ask for another."""
+        self.ask_name(message.table, message.why)
 
     def sync(self) -> None:
         """Show the link state and the tables as the session knows them now (not
@@ -282,24 +293,24 @@ class LobbyScreen(Screen[None]):
         """Take a seat at the table under the cursor."""
         name = self.selected_table()
         if name and self.session.online:
-            self.session.join(name)
+            self.session.requests.join(name)
 
     def action_spectate(self) -> None:
         """Watch the table under the cursor."""
         name = self.selected_table()
         if name and self.session.online:
-            self.session.spectate(name)
+            self.session.requests.spectate(name)
 
     def action_rejoin(self) -> None:
         """Take back the seat kept for this server."""
-        self.session.rejoin()
+        self.session.requests.rejoin()
 
     def action_create(self) -> None:
         """Open the new-table dialog."""
 
         def done(request: CreateTableMsg | None) -> None:
             if request is not None:
-                self.session.create_table(request)
+                self.session.requests.create_table(request)
 
         player = self.session.player_name
         default = f"{player}'s table"[:24]
@@ -324,7 +335,7 @@ class LobbyScreen(Screen[None]):
 
         def done(name: str | None) -> None:
             if name:
-                self.session.join(table, name)
+                self.session.requests.join(table, name)
 
         default = f"{self.session.player_name[:22]}2"
         self.app.push_screen(AskDialog(f"{why}. Join {table} as:", default), done)

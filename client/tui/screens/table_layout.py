@@ -85,55 +85,70 @@ def too_small_text(width: int, height: int) -> Text:
     return out
 
 
-def fit(screen: Screen[None], width: int, height: int) -> None:
-    """Give the table ``screen`` the layout for a terminal of ``width`` ×
-    ``height``: side by side from 80 columns, stacked (the log under the table)
-    below, and a plain request for a bigger terminal below the least that can
-    be played."""
-    if not screen.query("#right"):
-        return  # the app is closing as the table opens: nothing to lay out
-    narrow, small = fits(width, height)
-    screen.set_class(narrow, "-narrow")
-    screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
-    screen.set_class(small, "-too-small")
-    if narrow:
-        stack(screen, height)
-    else:
-        right = screen.query_one("#right")
-        right.styles.height = None  # (as the style sheet says)
-        right.display = True
-        screen.query_one("#chatlog").styles.height = None
-        screen.query_one("#chatlog").display = True
-    if small:
-        screen.query_one("#too-small", Static).update(too_small_text(width, height))
+class TableLayout:
+    """Lays the table ``screen`` out for the terminal's size (see the module's notes):
+    its classes (``-narrow``, ``-large``, ``-too-small``), and in the stacked layout
+    the rows of the log and chat under the table.
 
+    Args:
+        screen: the table screen (its ``#right``, ``#chatlog``, ``#hand``, ``#banner``,
+            ``#chat-input`` and ``#too-small``).
+    """
 
-def stack(screen: Screen[None], height: int | None = None) -> None:
-    """In the stacked layout, give the log and chat under the table the rows
-    the table, the hand and the prompt leave them (:func:`stacked_rows`) on a
-    screen ``height`` rows high (by default the screen's); nothing is laid out
-    again when they do not change."""
-    height = screen.size.height if height is None else height
-    banner = screen.query_one("#banner")
-    rows = height - 2 - (banner.outer_size.height if banner.display else 0)
-    hand = screen.query_one("#hand").styles.height
-    right_rows, chat_rows = stacked_rows(rows, int(hand.value) if hand is not None else 5)
-    if screen.query_one("#chat-input").display:  # typing: the line and the log's frame
-        right_rows = max(right_rows, LOG_LEAST + 1)
-    right, chat = screen.query_one("#right"), screen.query_one("#chatlog")
-    if right.styles.height is None or right.styles.height.value != right_rows:
-        right.styles.height = right_rows
-    right.display = right_rows > 0
-    chat.display = chat_rows > 0
-    if chat_rows and (chat.styles.height is None or chat.styles.height.value != chat_rows):
-        chat.styles.height = chat_rows
+    def __init__(self, screen: Screen[None]):
+        self.screen = screen
 
+    def fit(self, width: int, height: int) -> None:
+        """The layout for a terminal of ``width`` × ``height``: side by side from 80
+        columns, stacked (the log under the table) below, and a plain request for
+        a bigger terminal below the least that can be played."""
+        screen = self.screen
+        if not screen.query("#right"):
+            return  # the app is closing as the table opens: nothing to lay out
+        narrow, small = fits(width, height)
+        screen.set_class(narrow, "-narrow")
+        screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
+        screen.set_class(small, "-too-small")
+        if narrow:
+            self.stack(height)
+        else:
+            right = screen.query_one("#right")
+            right.styles.height = None  # (as the style sheet says)
+            right.display = True
+            screen.query_one("#chatlog").styles.height = None
+            screen.query_one("#chatlog").display = True
+        if small:
+            screen.query_one("#too-small", Static).update(too_small_text(width, height))
 
-def refocus(screen: Screen[None]) -> None:
-    """Give the table ``screen`` its focus back after its panels were hidden (a
-    terminal too small hides them, and the focus with them): to the chat line if
-    it is open, else to the hand, so the game's keys act again."""
-    if screen.focused is not None or screen.has_class("-too-small") or not screen.query("#hand"):
-        return
-    chat = screen.query_one("#chat-input", Input)
-    (chat if chat.display else screen.query_one("#hand")).focus()
+    def stack(self, height: int | None = None) -> None:
+        """In the stacked layout, give the log and chat under the table the rows
+        the table, the hand and the prompt leave them (:func:`stacked_rows`) on a
+        screen ``height`` rows high (by default the screen's); nothing is laid out
+        again when they do not change."""
+        screen = self.screen
+        height = screen.size.height if height is None else height
+        banner = screen.query_one("#banner")
+        rows = height - 2 - (banner.outer_size.height if banner.display else 0)
+        hand = screen.query_one("#hand").styles.height
+        right_rows, chat_rows = stacked_rows(rows, int(hand.value) if hand is not None else 5)
+        if screen.query_one("#chat-input").display:  # typing: the line and the log's frame
+            right_rows = max(right_rows, LOG_LEAST + 1)
+        right, chat = screen.query_one("#right"), screen.query_one("#chatlog")
+        if right.styles.height is None or right.styles.height.value != right_rows:
+            right.styles.height = right_rows
+        right.display = right_rows > 0
+        chat.display = chat_rows > 0
+        if chat_rows and (chat.styles.height is None or chat.styles.height.value != chat_rows):
+            chat.styles.height = chat_rows
+
+    def refocus(self) -> None:
+        """Give the screen its focus back after its panels were hidden (a terminal
+        too small hides them, and the focus with them): to the chat line if it is
+        open, else to the hand, so the game's keys act again."""
+        screen = self.screen
+        if screen.focused is not None or screen.has_class("-too-small"):
+            return
+        if not screen.query("#hand"):
+            return
+        chat = screen.query_one("#chat-input", Input)
+        (chat if chat.display else screen.query_one("#hand")).focus()

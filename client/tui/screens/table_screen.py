@@ -14,14 +14,13 @@ panel's (:class:`~craits.client.tui.screens.game_panel.GamePanel`); the others a
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from craits.protocol.messages import MAX_CHAT
-from craits.protocol.vocab import BotLevel, TableState
+from craits.protocol.vocab import BotLevel
 from rich.text import Text
 from textual import events, on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -31,18 +30,20 @@ from ...core.model import LOG_LINES, TableModel
 from ...core.session import Session
 from ...present import presenter
 from ...present.card_style import CardStyle
-from ...present.results import overtaken
-from ..dialogs.base import ChoiceDialog, ConfirmDialog
-from ..dialogs.private import open_creator_menu
+from ..dialogs.base import ChoiceDialog
+from ..dialogs.private import CreatorMenu
 from ..dialogs.rules import RulesScreen
-from ..dialogs.summary import SummaryScreen
+from ..messages import LinkChanged, TableChanged, TableShown, reported
 from ..widgets.cached import CachedLines
 from ..widgets.fixed_text import FixedText
 from ..widgets.hand_view import HandView
 from ..widgets.key_footer import KeyFooter
 from ..widgets.wrapped_log import WrappedLog
 from .game_panel import GamePanel
-from .table_layout import fit, refocus, stack
+from .hand_summary import HandSummary
+from .table_layout import TableLayout
+from .table_logs import TableLogs
+from .table_questions import TableQuestions
 
 BOT_LEVELS = [
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
@@ -76,23 +77,6 @@ scroll: the lines of a fast game, bots playing, come in one scroll of several
 rows rather than one at a time, each of which paints the whole log again)."""
 
 
-def show_topbar(screen: TableScreen) -> None:
-    """The table ``screen``'s top line, in fewer words on a narrow screen."""
-    model = screen.model
-    if screen._ready and model is not None:
-        topbar = presenter.topbar(model, short=screen.has_class("-narrow"))
-        screen.query_one("#topbar", FixedText).update(topbar)
-
-
-def key_context(screen: TableScreen) -> presenter.KeyContext:
-    """What the table ``screen``'s keys' states depend on beyond the model."""
-    online, name = screen.session.online, screen.session.player_name
-    if not screen._ready:
-        return presenter.KeyContext(online, name)
-    chat_open = bool(screen.query_one("#chat-input").display)
-    return presenter.KeyContext(online, name, screen.game.current_card(), chat_open)
-
-
 _heap_frozen = False
 
 
@@ -109,56 +93,7 @@ def freeze_heap_once() -> None:
         gc.freeze()
 
 
-class TableQuestions:
-    """The questions the table screen asks before it acts (protocol §11.2,
-    §11.3): close the table, end the game by closing it, leave a game. Mixed
-    into :class:`TableScreen`."""
-
-    session: Session
-    if TYPE_CHECKING:
-        app: App[Any]
-
-    def action_close_table(self) -> None:
-        """Close the table, once confirmed: everyone at it goes back to the lobby."""
-        model = self.session.model
-        if model is not None:
-            question = (
-                f"Close table {model.name}? Everyone at it goes back to the lobby, "
-                "and it is gone from the list."
-            )
-            self._confirm(question, self.session.close_table)
-
-    def action_end_game(self) -> None:
-        """Close the table during its game, once confirmed: the game ends,
-        recorded as abandoned, and everyone goes back to the lobby."""
-        model = self.session.model
-        if model is not None:
-            question = (
-                f"Close table {model.name} and end the game? The game stops where it "
-                "stands (its record keeps it, marked abandoned), and everyone at the "
-                "table goes back to the lobby."
-            )
-            self._confirm(question, lambda: self.session.close_table(end_game=True))
-
-    def _confirm(self, question: str, then: Callable[[], None]) -> None:
-        """Ask ``question`` in a dialog; on yes, call ``then``."""
-        self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)
-
-    def action_leave(self) -> None:
-        """Leave the table (asking first in the middle of a game)."""
-        model = self.session.model
-        if model is None or model.spectator or model.state != TableState.PLAYING:
-            self.session.leave()
-            return
-        self._confirm(
-            "Leave the game? Your seat stays yours: the server plays it while "
-            "others play on (with nobody else playing, the game waits for you). "
-            "Come back with r in the lobby, or start craits-client again.",
-            self.session.leave,
-        )
-
-
-class TableScreen(Screen[None], CachedLines, TableQuestions):
+class TableScreen(Screen[None], CachedLines):
     """One table, seated or watching.
 
     Args:
@@ -187,15 +122,20 @@ class TableScreen(Screen[None], CachedLines, TableQuestions):
         super().__init__()
         self.session = session
         self.style = style
-        self._chat_shown = 0
-        self._log_shown = 0
-        self._log_rewrites = 0
         self._ready = False
         self._game: GamePanel | None = None
         self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
+        self.summary = HandSummary(self, session, style)
+        """The last hand's summary over the table."""
         self.bot_level = BotLevel.BASIC
         """The level of the bots ``b`` seats (``B`` chooses it, and seats one)."""
+        self.table_layout = TableLayout(self)
+        """Lays the screen out for the terminal's size."""
+        self.questions = TableQuestions(self, session)
+        """Asks before closing the table or leaving a game."""
+        self.creator_menu = CreatorMenu(self, session)
+        """The creator's menu (protocol §11.9)."""
 
     def compose(self) -> ComposeResult:
         """Top bar, banner, the game panel; log and chat on the right."""
@@ -226,27 +166,44 @@ class TableScreen(Screen[None], CachedLines, TableQuestions):
         self.query_one("#chatlog").border_title = "Chat"
         self.set_interval(0.5, self._tick)
         self._game = self.query_one(GamePanel)
+        self.logs = TableLogs(
+            self.query_one("#log", WrappedLog), self.query_one("#chatlog", WrappedLog), self.style
+        )
         self._ready = True
         self.sync()
         self.call_after_refresh(freeze_heap_once)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the layout (:func:`fit`) and the top line to the terminal; back from
-        the request for a bigger one, the keys go to the hand (or chat line) again."""
-        fit(self, event.size.width, event.size.height)
-        self.call_after_refresh(refocus, self)
-        show_topbar(self)
+        """Fit the layout (:class:`TableLayout`) and the top line to the terminal;
+        back from the request for a bigger one, the keys go to the hand (or chat
+        line) again."""
+        self.table_layout.fit(event.size.width, event.size.height)
+        self.call_after_refresh(self.table_layout.refocus)
+        self._show_topbar()
 
     @on(HandView.Grown)
     def _hand_grown(self) -> None:
         """The hand took more rows, or fewer: the log under it, in the stacked
         layout, gives them or takes them back."""
         if self._ready and self.has_class("-narrow"):
-            stack(self)
+            self.table_layout.stack()
 
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
         self.sync()
+
+    @on(TableShown)
+    @on(LinkChanged)
+    @reported
+    def _shown(self, message: TableShown | LinkChanged) -> None:
+        """The table anew, or the link changed: redraw."""
+        self.sync()
+
+    @on(TableChanged)
+    @reported
+    def _changed(self, message: TableChanged) -> None:
+        """The table changed (``new_update``: by a move of the game): redraw."""
+        self.sync(new_update=message.new_update)
 
     def _tick(self) -> None:
         model = self.model
@@ -282,83 +239,82 @@ class TableScreen(Screen[None], CachedLines, TableQuestions):
         if not self._ready or model is None or not self.game.is_attached:
             return  # (not drawn yet, or the app closing under a dialog)
         if new_update:
-            self._close_stale_dialogs()
+            self.summary.close_stale_questions()
         on_top = self.app.screen is self
         if not on_top:  # live under a dialog, but no card sliding in (issue 23)
             self.game.motion.forget()
-        show_topbar(self)
+        self._show_topbar()
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
         if text is not None and text != self._banner:  # (an update lays the screen out)
             self._banner = text
             self.query_one("#banner", Static).update(text)
         self.game.sync(model, new_update)
-        self._write_logs(model)
+        self.logs.write(model)
         if model.summary_due:
-            self.show_summary(auto=True)
+            self.summary.show(auto=True)
         self.game.maybe_ask_suit(model)
-        for screen in self.app.screen_stack:
-            if isinstance(screen, SummaryScreen):
-                screen.sync()
         if on_top:
             self._refresh_keys()
 
+    def _show_topbar(self) -> None:
+        """The top line, in fewer words on a narrow screen."""
+        model = self.model
+        if self._ready and model is not None:
+            topbar = presenter.topbar(model, short=self.has_class("-narrow"))
+            self.query_one("#topbar", FixedText).update(topbar)
+
+    def _key_context(self) -> presenter.KeyContext:
+        """What the keys' states depend on beyond the model."""
+        online, name = self.session.online, self.session.player_name
+        if not self._ready:
+            return presenter.KeyContext(online, name)
+        chat_open = bool(self.query_one("#chat-input").display)
+        return presenter.KeyContext(online, name, self.game.current_card(), chat_open)
+
     def _refresh_keys(self) -> None:
         """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
-        context = key_context(self)  # (once: each key's state reads the same)
+        context = self._key_context()  # (once: each key's state reads the same)
         states = tuple(presenter.table_key(a, self.model, context) for a in KEY_ACTIONS)
         focus = self.focused
         if (states, focus) != self._key_states:
             self._key_states = (states, focus)
             self.refresh_bindings()
 
-    def _close_stale_dialogs(self, all_game: bool = False) -> None:
-        """Close a question about the game that an update made pointless."""
-        screen = self.app.screen
-        if not isinstance(screen, ChoiceDialog) or screen.still_valid is None:
-            return
-        if all_game or not screen.still_valid():
-            screen.finish(None)
-
-    def _write_logs(self, model: TableModel) -> None:
-        log = self.query_one("#log", WrappedLog)
-        if model.log_rewrites != self._log_rewrites:  # a state rewrote the hand so far
-            self._log_rewrites = model.log_rewrites
-            log.clear()
-            self._log_shown = model.logged - len(model.log)
-        new = model.logged - self._log_shown
-        if new > 0:
-            bullet = presenter.log_bullet(self.style)
-            for line in model.log[-min(new, len(model.log)) :]:
-                log.add(line, bullet)
-            self._log_shown = model.logged
-        chat = self.query_one("#chatlog", WrappedLog)
-        for said in model.chat[self._chat_shown :]:
-            chat.add(presenter.chat_line(said))
-        self._chat_shown = len(model.chat)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show each key when it can apply here; grey it out when it does nothing now."""
-        return presenter.table_key(action, self.model, key_context(self))
+        return presenter.table_key(action, self.model, self._key_context())
 
     # -------------------------------------------------------------- actions
 
     def action_creator_menu(self) -> None:
         """The creator's menu: remove, lock, mute, hand over, the invite (§11.9)."""
-        open_creator_menu(self.app, self.session)
+        self.creator_menu.open()
 
     def action_creator_menu_in_play(self) -> None:
         """The creator's menu during a hand (its key is not in the Footer then)."""
-        open_creator_menu(self.app, self.session)
+        self.creator_menu.open()
+
+    def action_close_table(self) -> None:
+        """Close the table, once confirmed (:class:`TableQuestions`)."""
+        self.questions.close_table()
+
+    def action_end_game(self) -> None:
+        """End the game by closing the table, once confirmed."""
+        self.questions.end_game()
+
+    def action_leave(self) -> None:
+        """Leave the table (asking first in the middle of a game)."""
+        self.questions.leave()
 
     def action_back(self) -> None:
         """Tell the server I am back: it stops playing my turns."""
-        self.session.back()
+        self.session.requests.back()
 
     def action_add_bot(self) -> None:
         """Seat a computer player of the level last chosen (basic at first): each
         ``b`` seats one."""
-        self.session.add_bot(self.bot_level)
+        self.session.requests.add_bot(self.bot_level)
 
     def action_choose_bot(self) -> None:
         """Choose the level of the bots ``b`` seats, and seat one."""
@@ -366,54 +322,32 @@ class TableScreen(Screen[None], CachedLines, TableQuestions):
         def done(level: BotLevel | None) -> None:
             if level:
                 self.bot_level = level
-                self.session.add_bot(level)
+                self.session.requests.add_bot(level)
 
         self.app.push_screen(ChoiceDialog("Add a bot to a free seat", BOT_LEVELS), done)
 
     def action_start(self) -> None:
         """Start the game with the players seated."""
-        self.session.start_game()
+        self.session.requests.start_game()
 
     def action_new_game(self) -> None:
         """Start a new game, same seats."""
-        self.session.new_game()
+        self.session.requests.new_game()
 
     def action_summary(self) -> None:
         """Show the last hand's summary again."""
         self.show_summary()
 
-    def show_summary(self, auto: bool = False) -> None:
-        """Show the summary of the last hand (or put it in the one open). A question
-        about the game is closed first; another dialog (the rules, say) is left
-        open, and the summary comes when it closes, unless what comes after
-        it has come by then (``auto``: shown at the hand's end, not asked for;
-        :func:`~craits.client.tui.dialogs.summary.overtaken`)."""
-        model = self.model
-        if model is None or model.last_result is None:
-            return
-        for screen in self.app.screen_stack:
-            if isinstance(screen, SummaryScreen):
-                model.summary_due = False
-                screen.result = model.last_result
-                screen.sync()
-                return
-        if auto and overtaken(model.last_result, model):
-            model.summary_due = False  # the next hand (or game) is on: no summary now
-            return
-        self._close_stale_dialogs(all_game=True)
-        top = self.app.screen
-        if top is not self and not (isinstance(top, ChoiceDialog) and top.still_valid):
-            model.summary_due = True
-            return
-        model.summary_due = False
-        self.app.push_screen(SummaryScreen(self.session, self.style, model.last_result, auto=auto))
+    def show_summary(self) -> None:
+        """Show the last hand's summary (:class:`HandSummary`)."""
+        self.summary.show()
 
     def action_chat(self) -> None:
         """Open the chat line."""
         field = self.query_one("#chat-input", Input)
         field.display = True
         if self.has_class("-narrow"):
-            stack(self)
+            self.table_layout.stack()
         field.focus()  # the keys shown change with the focus (no Footer with every key and Esc)
 
     def action_close_chat(self) -> None:
@@ -422,7 +356,7 @@ class TableScreen(Screen[None], CachedLines, TableQuestions):
         field.value = ""
         field.display = False
         if self.has_class("-narrow"):
-            stack(self)
+            self.table_layout.stack()
         self.query_one("#hand").focus()
         self.refresh_bindings()
 
@@ -430,7 +364,7 @@ class TableScreen(Screen[None], CachedLines, TableQuestions):
     def _chat_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if text:
-            self.session.chat(text[:MAX_CHAT])
+            self.session.requests.chat(text[:MAX_CHAT])
         self.action_close_chat()
 
     def action_rules(self) -> None:

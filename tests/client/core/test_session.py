@@ -5,23 +5,15 @@ answer it; what changed is told as news."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from craits.client.core.news import Severity
+from craits.client.core.requests import IDLE, Intent, Want
 from craits.client.core.saved.tokens import TokenStore
-from craits.client.core.session import (
-    IDLE,
-    Intent,
-    NameTaken,
-    News,
-    Notice,
-    Session,
-    TableLeft,
-    TableShown,
-    Want,
-)
+from craits.client.core.session import Session
 from craits.client.present.card_style import CardStyle
 from craits.client.present.describe import Narrator
 from craits.protocol.types import CreateTableMsg
@@ -39,19 +31,54 @@ async def until(cond: Callable[[], object], what: str, timeout: float = 5.0) -> 
 
 
 class Told:
-    """The news a session told, kept."""
+    """The news a session told (it is the session's listener), kept in order as
+    ``(kind, arguments)``."""
 
     def __init__(self) -> None:
-        self.news: list[News] = []
+        self.news: list[tuple[str, tuple[Any, ...]]] = []
 
-    def __call__(self, news: News) -> None:
-        self.news.append(news)
+    def _keep(self, kind: str, *args: Any) -> None:
+        self.news.append((kind, args))
+
+    def link_changed(self) -> None:
+        self._keep("link_changed")
+
+    def lobby_changed(self) -> None:
+        self._keep("lobby_changed")
+
+    def table_shown(self) -> None:
+        self._keep("table_shown")
+
+    def table_changed(self, new_update: bool) -> None:
+        self._keep("table_changed", new_update)
+
+    def table_left(self) -> None:
+        self._keep("table_left")
+
+    def said(self, text: str, severity: Severity, timeout: float, table: str | None) -> None:
+        self._keep("said", text, severity, timeout, table)
+
+    def name_taken(self, table: str, why: str) -> None:
+        self._keep("name_taken", table, why)
+
+    def watch_offered(self, table: str, question: str) -> None:
+        self._keep("watch_offered", table, question)
+
+    def code_needed(self, table: str, watch: bool, why: str) -> None:
+        self._keep("code_needed", table, watch, why)
+
+    def invite_ready(self, table: str, link: str) -> None:
+        self._keep("invite_ready", table, link)
+
+    def failed(self, message: str) -> None:
+        self._keep("failed", message)
+
+    def of(self, kind: str) -> list[tuple[Any, ...]]:
+        """The arguments of each piece of news of ``kind``, in order."""
+        return [args for k, args in self.news if k == kind]
 
     def notices(self) -> list[str]:
-        return [n.text for n in self.news if isinstance(n, Notice)]
-
-    def __iter__(self) -> Iterator[News]:
-        return iter(self.news)
+        return [str(args[0]) for args in self.of("said")]
 
 
 @asynccontextmanager
@@ -89,8 +116,8 @@ async def test_joining_from_the_command_line(server: Any, connect: Any, tmp_path
         await until(lambda: session.model is not None and session.model.info, "the table")
         model = session.model
         assert model is not None and model.seat == 1 and model.me == "Ana"
-        assert session.intent == IDLE
-        assert any(isinstance(n, TableShown) for n in told)
+        assert session.requests.intent == IDLE
+        assert told.of("table_shown")
         saved = session.saved_seat()
         assert saved is not None and saved["table"] == "t1" and saved["seat"] == 1
         assert model.may_start is False  # Ben, the creator, is there
@@ -99,13 +126,13 @@ async def test_joining_from_the_command_line(server: Any, connect: Any, tmp_path
 async def test_a_taken_name_is_asked_again(server: Any, connect: Any, tmp_path: Path) -> None:
     await bens_table(connect)
     async with running(server, tmp_path, "Ben") as (session, told):
-        session.join("t1")
-        assert session.intent == Intent(Want.JOIN, "t1", "Ben")
-        await until(lambda: any(isinstance(n, NameTaken) for n in told), "the refusal")
-        assert session.intent == IDLE and session.model is None
-        (taken,) = [n for n in told if isinstance(n, NameTaken)]
-        assert taken.table == "t1"
-        session.join("t1", "Benji")
+        session.requests.join("t1")
+        assert session.requests.intent == Intent(Want.JOIN, "t1", "Ben")
+        await until(lambda: told.of("name_taken"), "the refusal")
+        assert session.requests.intent == IDLE and session.model is None
+        ((table, _why),) = told.of("name_taken")
+        assert table == "t1"
+        session.requests.join("t1", "Benji")
         await until(lambda: session.model is not None, "the seat")
         assert session.model is not None and session.model.me == "Benji"
 
@@ -115,30 +142,34 @@ async def test_an_error_ends_only_the_request_it_answers(
 ) -> None:
     await bens_table(connect, seats=3)
     async with running(server, tmp_path, "Ana") as (session, told):
-        session.spectate("nowhere")
-        await until(lambda: session.intent == IDLE, "the refusal")
+        session.requests.spectate("nowhere")
+        await until(lambda: session.requests.intent == IDLE, "the refusal")
         assert any("no table" in t.lower() for t in told.notices()), told.notices()
         # close_table while at no table: the CLOSE intent needs a table, so nothing is asked
-        session.close_table()
-        assert session.intent == IDLE
+        session.requests.close_table()
+        assert session.requests.intent == IDLE
         # a create that the server refuses (the name exists) ends the create
-        session.create_table(CreateTableMsg(type=ClientMessage.CREATE_TABLE, name="t1", seats=2))
-        assert session.intent == Intent(Want.CREATE, "t1")
-        await until(lambda: session.intent == IDLE, "the refusal")
+        session.requests.create_table(
+            CreateTableMsg(type=ClientMessage.CREATE_TABLE, name="t1", seats=2)
+        )
+        assert session.requests.intent == Intent(Want.CREATE, "t1")
+        await until(lambda: session.requests.intent == IDLE, "the refusal")
         assert session.model is None
 
 
 async def test_create_join_and_close(server: Any, tmp_path: Path) -> None:
     async with running(server, tmp_path, "Ana") as (session, told):
-        session.create_table(CreateTableMsg(type=ClientMessage.CREATE_TABLE, name="mine", seats=3))
+        session.requests.create_table(
+            CreateTableMsg(type=ClientMessage.CREATE_TABLE, name="mine", seats=3)
+        )
         await until(lambda: session.model is not None and session.model.info, "the seat")
         assert session.model is not None and session.model.may_start
-        assert session.intent == IDLE
-        session.close_table()
-        assert session.intent == Intent(Want.CLOSE, "mine")
+        assert session.requests.intent == IDLE
+        session.requests.close_table()
+        assert session.requests.intent == Intent(Want.CLOSE, "mine")
         await until(lambda: session.model is None, "the close")
         assert "You closed table mine." in told.notices()
-        assert any(isinstance(n, TableLeft) for n in told)
+        assert told.of("table_left")
         assert session.saved_seat() is None and "mine" not in session.lobby.tables
 
 

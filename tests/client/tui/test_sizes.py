@@ -187,7 +187,7 @@ async def test_the_invite_dialog_at_a_phones_width_says_every_key_whole(
     app = make_app("Ana")
     async with app.run_test(size=(44, 24)) as pilot:
         await wait_for(pilot, lambda: app.link == "online", what="the connection")
-        app.session.create_table(
+        app.session.requests.create_table(
             {"type": "create_table", "name": "secret", "seats": 2, "private": True}
         )
         await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")

@@ -178,10 +178,10 @@ async def test_the_creators_menu_removes_a_player_who_is_told_why(
     ben = make_app("Ben")
     async with ana.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: ana.link == "online", what="the connection")
-        ana.session.create_table({"type": "create_table", "name": "k", "seats": 3})
+        ana.session.requests.create_table({"type": "create_table", "name": "k", "seats": 3})
         await wait_for(pilot, lambda: on_table(ana), what="Ana's table")
         async with ben.run_test(size=(80, 24)) as ben_pilot:
-            ben.session.join("k")
+            ben.session.requests.join("k")
             await wait_for(ben_pilot, lambda: on_table(ben), what="Ben's table")
             await wait_for(pilot, lambda: len(ana.model.players) == 2, what="Ben seated")
             assert ana.screen.check_action("creator_menu", ()) is True
@@ -203,7 +203,7 @@ async def test_the_creators_menu_removes_a_player_who_is_told_why(
             assert ben.store.get(ben.store_key) is None  # the seat is gone
             assert [s.name for s in server.tables["k"].seats] == ["Ana"]
             # trying again: refused in plain words
-            ben.session.join("k", "Benito")
+            ben.session.requests.join("k", "Benito")
             await wait_for(ben_pilot, lambda: "You cannot join k" in said(ben), what="refused")
 
 
@@ -230,7 +230,7 @@ async def test_the_invite_link_names_the_servers_public_address(server: Any, mak
     app = make_app("Ana")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.link == "online", what="the connection")
-        app.session.create_table(
+        app.session.requests.create_table(
             {"type": "create_table", "name": "secret", "seats": 2, "private": True}
         )
         await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")

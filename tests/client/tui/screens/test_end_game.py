@@ -106,7 +106,7 @@ async def test_the_creators_footer_in_play_fits_80_columns(
     app = make_app("Ana", ascii=ascii)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.link == "online", what="the connection")
-        app.session.create_table(
+        app.session.requests.create_table(
             {
                 "type": "create_table",
                 "name": "t1",

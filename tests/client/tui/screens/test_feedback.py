@@ -125,7 +125,7 @@ async def _play_a_move(pilot: Any, app: Any, ben: Player, table: Any, rng: rando
     else:
         assert app.model.my_turn
         mine = [a for a in app.model.legal if type(a).__name__ != "CallIdiot"]
-        app.session.act(rng.choice(mine))
+        app.session.requests.act(rng.choice(mine))
     await settle([ben], seq + 1)
 
 
@@ -180,7 +180,7 @@ async def test_after_a_restart_the_log_and_the_score_sheet_come_back(
         assert "You are back in your seat at table s." in log
         assert "Hand 3:" in log  # the hand's deal, and what followed it
         assert "Hand 2:" not in log  # earlier hands are on the sheet, not replayed
-        assert len(app.model.log) > 2
+        assert len(app.model.log.lines) > 2
         # the log on screen shows it too
         await wait_text(pilot, app, "Hand 3:")
         # h: the running score sheet, hands 1 and 2 with their totals
@@ -229,16 +229,16 @@ def test_a_state_rewrites_only_the_hand_so_far() -> None:
     replaced by the server's (nothing missed, nothing twice)."""
     model = TableModel("t", seat=0)
     model.log_intro()
-    model.mark_hand_start()
-    model.add_log(Text("Hand 1: Ben deals 8 cards each"))
-    model.add_log(Text("Hand 1 is over"))
-    model.mark_hand_start()
-    model.add_log(Text("Hand 2: You deal 7 cards each"))
-    model.add_log(Text("Ben played 7♥"))
+    model.log.mark_hand_start()
+    model.log.add(Text("Hand 1: Ben deals 8 cards each"))
+    model.log.add(Text("Hand 1 is over"))
+    model.log.mark_hand_start()
+    model.log.add(Text("Hand 2: You deal 7 cards each"))
+    model.log.add(Text("Ben played 7♥"))
     model.restore_log(
         [Text("Hand 2: You deal 7 cards each"), Text("Ben played 7♥"), Text("You drew a card")]
     )
-    assert [line.plain for line in model.log] == [
+    assert [line.plain for line in model.log.lines] == [
         "You sit at table t.",
         "Hand 1: Ben deals 8 cards each",
         "Hand 1 is over",
@@ -247,8 +247,8 @@ def test_a_state_rewrites_only_the_hand_so_far() -> None:
         "Ben played 7♥",
         "You drew a card",
     ]
-    assert model.log_rewrites == 1
-    assert model.logged == len(model.log)
+    assert model.log.rewrites == 1
+    assert model.log.added == len(model.log.lines)
 
 
 def test_the_rules_page_explains_every_mark_and_is_ascii_with_ascii() -> None:

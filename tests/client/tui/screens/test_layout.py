@@ -29,7 +29,7 @@ def squeezed(text: str) -> str:
 def newest_line_in_sight(app: Any) -> bool:
     """Whether the newest event line is on the screen, whole, in the log."""
     log = app.screen.query_one("#log")
-    newest = app.model.log[-1].plain
+    newest = app.model.log.lines[-1].plain
     return squeezed(newest) in squeezed("".join(shown_in(app, log)))
 
 

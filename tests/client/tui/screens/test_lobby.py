@@ -127,7 +127,7 @@ async def test_each_b_seats_one_bot_and_shift_b_chooses_the_level(
     app = make_app("Ana")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.link == "online", what="the connection")
-        app.session.create_table(
+        app.session.requests.create_table(
             {"type": "create_table", "name": "bots", "seats": 4, "rules": {}}  # type: ignore[typeddict-item]
         )
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")

@@ -364,7 +364,7 @@ async def test_the_table_under_a_dialog_is_drawn_as_the_game_goes_on(
 
         await wait_for(pilot, lambda: cards() == app.model.view["hand_sizes"], what="the seats")
         assert cards() != [s.cards for s in shown]
-        assert log.entries[-1][1].plain != logged and log.entries[-1][1] == app.model.log[-1]
+        assert log.entries[-1][1].plain != logged and log.entries[-1][1] == app.model.log.lines[-1]
         await pilot.pause(0.05)
         assert 0 < painted["felt"] < felt.size.height
         assert isinstance(app.screen, RulesScreen)
