@@ -11,7 +11,9 @@ view's ``penalties_paid`` and a hand's from its ``hand_ended`` event.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from craits.protocol.actions import (
     Action,
@@ -64,6 +66,17 @@ def sheet_row(ended: HandEndedEvent) -> ScoreSheetRow:
         penalties=list(ended["penalties"]),
         scores=list(ended["scores"]),
     )
+
+
+@overload
+def seat_value(values: Sequence[int], seat: int) -> int: ...
+@overload
+def seat_value(values: Sequence[int], seat: int, missing: None) -> int | None: ...
+def seat_value(values: Sequence[int], seat: int, missing: int | None = 0) -> int | None:
+    """``values[seat]`` of a list with a value per seat (a view's ``scores``, a
+    result's ``penalties``…), or ``missing`` when the list has no such seat (0,
+    or None to tell it apart)."""
+    return values[seat] if 0 <= seat < len(values) else missing
 
 
 def legal_actions(listed: list[LegalAction]) -> list[Action]:

@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..core.model import TableModel, seconds_to_next_hand
+from ..core.model import TableModel, seat_value, seconds_to_next_hand
 from .card_style import CardStyle
 
 
@@ -39,10 +39,6 @@ def _player_cell(model: TableModel, seat: int) -> Text:
     return name
 
 
-def _at(values: list[int], seat: int) -> int | None:
-    return values[seat] if seat < len(values) else None
-
-
 def hand_table(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Table:
     """Every seat's revealed hand, what its threes cancelled, and the points."""
     t = Table(
@@ -62,8 +58,8 @@ def hand_table(result: HandEndedEvent, model: TableModel, style: CardStyle) -> T
         went_out = Text("went out", style="italic")
         cards = went_out if r["went_out"] else style.cards(r["cards"])
         cancelled = cancelled_text(r["cancelled"], style)
-        penalty = _at(result["penalties"], seat)  # this hand's shuffle penalties (R10)
-        total = _at(result["scores"], seat)
+        penalty = seat_value(result["penalties"], seat, None)  # this hand's shuffle penalties (R10)
+        total = seat_value(result["scores"], seat, None)
         t.add_row(
             _player_cell(model, seat),
             cards,
@@ -91,8 +87,8 @@ def hand_table_narrow(result: HandEndedEvent, model: TableModel, style: CardStyl
     t.add_column("Total", justify="right", no_wrap=True)
     for r in result["results"]:
         seat = r["seat"]
-        penalty = _at(result["penalties"], seat)
-        total = _at(result["scores"], seat)
+        penalty = seat_value(result["penalties"], seat, None)
+        total = seat_value(result["scores"], seat, None)
         player = _player_cell(model, seat)
         player.append("\n")
         if r["went_out"]:

@@ -12,24 +12,20 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..core.model import TableModel
+from ..core.model import TableModel, seat_value
 from .card_style import CardStyle
-
-
-def _at(values: list[int], seat: int) -> int:
-    return values[seat] if 0 <= seat < len(values) else 0
 
 
 def sheet_cell(row: ScoreSheetRow, seat: int, stacked: bool = False, arrow: str = "→") -> Text:
     """One seat's cell for one hand: ``12 (+5) → 42`` — points, (+penalties), total;
     ``stacked``: ``12+5`` over the total, for a narrow sheet."""
-    points = _at(row["points"], seat)
-    penalty = _at(row["penalties"], seat)
+    points = seat_value(row["points"], seat)
+    penalty = seat_value(row["penalties"], seat)
     out = Text(f"{points}", style="dim" if points == 0 and not penalty else "")
     if penalty:
         out.append(f"+{penalty}" if stacked else f" (+{penalty})", style="bold")
     out.append("\n" if stacked else f" {arrow} ", style="dim")
-    out.append(str(_at(row["scores"], seat)), style="bold")
+    out.append(str(seat_value(row["scores"], seat)), style="bold")
     return out
 
 
@@ -89,30 +85,53 @@ def score_sheet(model: TableModel, style: CardStyle, width: int | None = None) -
     )
     if not model.sheet and model.view is None:
         return Group(title, Text("No game yet.", style="dim"))
+    rows = _rows(model, seats, stacked, style)
+    return Group(title, _table(model, rows, seats, stacked, width, style), key)
+
+
+def _rows(model: TableModel, seats: int, stacked: bool, style: CardStyle) -> list[list[Text]]:
+    """The sheet's lines: the hand's number, then a cell per seat; a line for the
+    hand in play when a shuffle penalty moved the totals since the last hand; a
+    line of zeros before the first hand ends."""
+    arrow = "->" if style.ascii else "→"
+    rows = [
+        [Text(str(row["hand_number"])), *(sheet_cell(row, s, stacked, arrow) for s in range(seats))]
+        for row in model.sheet
+    ]
+    current = _current(model)
+    view = model.view
+    if current is not None and view is not None:
+        last = model.sheet[-1]["scores"] if model.sheet else [0] * seats
+        more = "..." if style.ascii else "…"
+        cells = [Text(f"{view['hand_number']}{more}", style="italic")]
+        for s in range(seats):
+            paid = seat_value(current, s) - seat_value(last, s)
+            cell = Text((f"+{paid}\n" if stacked else f"(+{paid}) ") if paid else "", style="bold")
+            cell.append(str(seat_value(current, s)), style="bold")
+            cells.append(cell)
+        rows.append(cells)
+    if not rows:
+        dash = "-" if style.ascii else "—"
+        rows.append([Text(dash, style="dim"), *(Text("0", style="dim") for _ in range(seats))])
+    return rows
+
+
+def _table(
+    model: TableModel,
+    rows: list[list[Text]],
+    seats: int,
+    stacked: bool,
+    width: int | None,
+    style: CardStyle,
+) -> Table:
+    """The sheet's ``rows`` under the seats' names, each column as wide as its
+    cells and (room allowing) its name."""
     t = Table(
         box=ASCII_HEAD if style.ascii else box.SIMPLE_HEAD,
         padding=(0, 0 if stacked else 1),
         pad_edge=False,
     )
     more = "..." if style.ascii else "…"
-    rows: list[list[Text]] = []
-    for row in model.sheet:
-        hand = Text(str(row["hand_number"]))
-        arrow = "->" if style.ascii else "→"
-        rows.append([hand, *(sheet_cell(row, s, stacked, arrow) for s in range(seats))])
-    current = _current(model)
-    view = model.view
-    if current is not None and view is not None:
-        last = model.sheet[-1]["scores"] if model.sheet else [0] * seats
-        cells = [Text(f"{view['hand_number']}{more}", style="italic")]
-        for s in range(seats):
-            paid = _at(current, s) - _at(last, s)
-            cell = Text((f"+{paid}\n" if stacked else f"(+{paid}) ") if paid else "", style="bold")
-            cell.append(str(_at(current, s)), style="bold")
-            cells.append(cell)
-        rows.append(cells)
-    if not rows:
-        rows.append([Text(dash, style="dim"), *(Text("0", style="dim") for _ in range(seats))])
     room = max(6, ((width or 100) - 6) // max(1, seats) - (1 if stacked else 3))
     t.add_column("Hand", justify="right", no_wrap=True)
     for seat in range(seats):
@@ -121,4 +140,4 @@ def score_sheet(model: TableModel, style: CardStyle, width: int | None = None) -
         t.add_column(_header(model, seat, w, more), justify="right", no_wrap=True, min_width=w)
     for r in rows:
         t.add_row(*r, end_section=stacked)
-    return Group(title, t, key)
+    return t

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from craits.protocol.vocab import Phase
 
-from ..core.model import TableModel, turn_on_hold
+from ..core.model import TableModel, seat_value, turn_on_hold
 
 
 class Side(StrEnum):
@@ -169,7 +169,7 @@ def _seat_view(model: TableModel, seat: int, side: Side, left: float | None) -> 
         badges.append(UNSAID)
     elif seat in view["one_card"]:
         badges.append(ONE_CARD)
-    if _at(view["lost_turns"], seat):
+    if seat_value(view["lost_turns"], seat):
         badges.append(LOSES_TURN)
     badges.extend(_flags(player))
     seconds = int(left + 0.999) if to_act and left is not None else None
@@ -179,8 +179,8 @@ def _seat_view(model: TableModel, seat: int, side: Side, left: float | None) -> 
         model.name_of(seat),
         me=me,
         to_act=to_act,
-        cards=_at(view["hand_sizes"], seat),
-        score=_at(view["scores"], seat),
+        cards=seat_value(view["hand_sizes"], seat),
+        score=seat_value(view["scores"], seat),
         penalty=model.penalties_paid(seat),
         seconds=seconds,
         badges=tuple(badges),
@@ -197,10 +197,6 @@ def _flags(player: object) -> tuple[Badge, ...]:
     if player.get("away"):
         return (AWAY,)
     return ()
-
-
-def _at(values: list[int], seat: int) -> int:
-    return values[seat] if seat < len(values) else 0
 
 
 def middle_view(model: TableModel) -> MiddleView:

@@ -12,16 +12,13 @@ from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 
+from ...present.canvas import Canvas, rich_style
 from ...present.card_style import CardStyle
-from ...present.felt import (
-    Canvas,
-    rich_style,
-)
 from .cached import CachedLines, CachedRows
 
 
 class CanvasWidget(CachedRows, CachedLines):
-    """A widget drawn on a :class:`~craits.client.present.felt.Canvas`: the drawing is
+    """A widget drawn on a :class:`~craits.client.present.canvas.Canvas`: the drawing is
     made once per change (:meth:`draw`, given the content size), kept as strips,
     and each line handed out as it is; a change redraws without a new layout.
 

@@ -6,16 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...present.canvas import Canvas
 from ...present.card_style import CardStyle
-from ...present.felt import (
-    Canvas,
-    Flight,
-    TablePlan,
-    draw_felt,
-    draw_flight,
-    draw_table,
-    face_size,
-)
+from ...present.felt import Flight, TablePainter, TablePlan, face_size
 from ...present.tableview import MiddleView, SeatView
 from .canvas_widget import CanvasWidget
 
@@ -64,17 +57,16 @@ class FeltView(CanvasWidget):
         if self.flight is None and landed is not None and landed[0] == (still, self.fresh):
             canvas.copy_from(landed[1])  # the card lands: the drawing made under it
             return
+        painter = TablePainter(canvas, self.style, size)
         old, plan = self._canvas, self.plan
         if still == self._still and old is not None and plan is not None:
             canvas.copy_from(old)
-            plan.top = draw_felt(canvas, plan, self.middle, self.style, size, fresh=self.fresh)
+            plan.top = painter.felt(plan, self.middle, fresh=self.fresh)
         else:
             self._still = still
-            self.plan = plan = draw_table(
-                canvas, self.seats, self.middle, self.style, size, fresh=self.fresh
-            )
+            self.plan = plan = painter.table(self.seats, self.middle, fresh=self.fresh)
         if self.flight is not None:  # (drawn over a copy: the landing shows the drawing)
             under = Canvas(canvas.width, canvas.height)
             under.copy_from(canvas)
             self._landed = ((still, self.fresh), under)
-            draw_flight(canvas, plan, self.flight, size, self.style)
+            painter.flight(plan, self.flight)

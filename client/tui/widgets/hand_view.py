@@ -8,15 +8,9 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 
+from ...present.canvas import Canvas
 from ...present.card_style import CardStyle
-from ...present.felt import (
-    Canvas,
-    FaceSize,
-    HandPlan,
-    draw_hand,
-    face_size,
-    hand_height,
-)
+from ...present.felt import FaceSize, HandPainter, HandPlan, face_size, hand_height
 from .canvas_widget import CanvasWidget
 
 
@@ -104,15 +98,8 @@ class HandView(CanvasWidget, can_focus=True):
             note = self.note.plain if self.note is not None else ""
             canvas.put(1, 0, note, "italic")
             return
-        self.plan = draw_hand(
-            canvas,
-            self.cards,
-            self.playable,
-            self.selected,
-            self.style,
-            self.face(),
-            new=self.new,
-        )
+        painter = HandPainter(canvas, self.style, self.face())
+        self.plan = painter.hand(self.cards, self.playable, self.selected, new=self.new)
 
     def on_click(self, event: events.Click) -> None:
         """Choose (or play) the clicked card: the topmost card under the pointer."""

@@ -3,7 +3,7 @@ and are its words whole (the direction of play, the count)?"""
 
 from __future__ import annotations
 
-from craits.client.present.felt import ASCII, ASCII_HEAVY, HEAVY, ROUND, Frame, Rect
+from craits.client.present.canvas import ASCII, ASCII_HEAVY, HEAVY, ROUND, Frame, Rect
 
 
 def felt_faults(rows: list[str], felt: Rect, ascii: bool, count: int, direction: int) -> list[str]:

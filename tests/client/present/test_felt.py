@@ -9,17 +9,14 @@ import itertools
 from dataclasses import replace
 
 import pytest
+from craits.client.present.canvas import Canvas, Rect
 from craits.client.present.card_style import CardStyle
 from craits.client.present.felt import (
-    Canvas,
+    CardPainter,
     FaceSize,
     Flight,
-    Rect,
-    draw_face,
-    draw_felt,
-    draw_flight,
-    draw_hand,
-    draw_table,
+    HandPainter,
+    TablePainter,
     face_size,
     hand_rows,
 )
@@ -71,7 +68,7 @@ def test_every_seat_is_drawn_apart_with_its_name(players: int, size: FaceSize) -
     canvas = Canvas(width, height)
     seats = table_of(players)
     middle = MiddleView(top="7H", suit="S", stock=30, count=4, direction=-1)
-    plan = draw_table(canvas, seats, middle, CardStyle(), size)
+    plan = TablePainter(canvas, CardStyle(), size).table(seats, middle)
     rects = list(plan.seats.values())
     for i, a in enumerate(rects):
         assert a.x >= 0 and a.x + a.w <= width and a.y >= 0 and a.y + a.h <= height, a
@@ -108,7 +105,7 @@ def test_names_are_measured_as_the_terminal_draws_them(
     names = [WIDE, LONG, "😀 Bo 😀", "Zoë"]
     seats = [replace(s, name=names[i % len(names)]) for i, s in enumerate(table_of(players))]
     canvas = Canvas(width, height)
-    plan = draw_table(canvas, seats, MiddleView(top="7H", stock=30), CardStyle(ascii), size)
+    plan = TablePainter(canvas, CardStyle(ascii), size).table(seats, MiddleView(top="7H", stock=30))
     rows = [canvas.line(y).plain for y in range(height)]
     drawn = "\n".join(rows)
     for row in rows:
@@ -160,7 +157,7 @@ def test_seats_run_clockwise_from_the_bottom() -> None:
 @pytest.mark.parametrize("size", list(FaceSize))
 def test_a_face_shows_rank_and_suit_in_its_corners(size: FaceSize) -> None:
     canvas = Canvas(size.width, size.height)
-    draw_face(canvas, 0, 0, "TH", size, CardStyle())
+    CardPainter(canvas, CardStyle(), size).face(0, 0, "TH")
     rows = canvas.text().splitlines()
     assert rows[1].startswith("│10♥")
     if size is not FaceSize.COMPACT:
@@ -178,7 +175,7 @@ def test_faces_grow_with_the_terminal() -> None:
 def test_a_long_hand_overlaps_then_wraps() -> None:
     cards = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "AC"]
     canvas = Canvas(50, 5)
-    plan = draw_hand(canvas, cards, {"7C"}, 0, CardStyle(), FaceSize.COMPACT)
+    plan = HandPainter(canvas, CardStyle(), FaceSize.COMPACT).hand(cards, {"7C"}, 0)
     assert len(plan.spots) == 12 and all(s.y == 0 for s in plan.spots)  # one row, overlapped
     labels = canvas.text().splitlines()[1] + canvas.text().splitlines()[2]
     for label in ("2♣", "10♣", "A♣"):
@@ -190,12 +187,8 @@ def test_a_long_hand_overlaps_then_wraps() -> None:
 
 def test_ascii_faces_and_table_are_ascii() -> None:
     canvas = Canvas(75, 27)
-    draw_table(
-        canvas,
-        table_of(5),
-        MiddleView(top="8D", suit="C", stock=20),
-        CardStyle(True),
-        FaceSize.FULL,
+    TablePainter(canvas, CardStyle(True), FaceSize.FULL).table(
+        table_of(5), MiddleView(top="8D", suit="C", stock=20)
     )
     assert canvas.text().isascii(), canvas.text()
     assert "8D" in canvas.text()
@@ -220,13 +213,13 @@ def test_the_felt_drawn_again_alone_equals_the_whole_table_drawn(
         (False, None),
     ]
     last = Canvas(width, height)
-    plan = draw_table(last, seats, middle, style, size, fresh=True, flight=steps[0][1])
+    plan = TablePainter(last, style, size).table(seats, middle, fresh=True, flight=steps[0][1])
     for fresh, flight in steps[1:]:
         again = Canvas(width, height)
         again.copy_from(last)
-        top = draw_felt(again, plan, middle, style, size, fresh=fresh, flight=flight)
+        top = TablePainter(again, style, size).felt(plan, middle, fresh=fresh, flight=flight)
         whole = Canvas(width, height)
-        expected = draw_table(whole, seats, middle, style, size, fresh=fresh, flight=flight)
+        expected = TablePainter(whole, style, size).table(seats, middle, fresh=fresh, flight=flight)
         assert top == expected.top
         assert again.text() == whole.text()
         assert (again.chars, again.styles, again.grounds) == (
@@ -244,7 +237,7 @@ def test_a_card_sliding_in_over_the_table_drawn_without_it_equals_the_table_draw
     players: int, size: FaceSize, ascii_: bool
 ) -> None:
     """The table drawn without the sliding card, then the card drawn over it
-    (:func:`draw_flight`, the pile's place emptied): cell for cell the table
+    (:meth:`TablePainter.flight`, the pile's place emptied): cell for cell the table
     drawn with the card on its way, from every seat, at each step."""
     width, height = SIZES[size]
     seats, style = table_of(players), CardStyle(ascii=ascii_)
@@ -252,10 +245,10 @@ def test_a_card_sliding_in_over_the_table_drawn_without_it_equals_the_table_draw
         middle = MiddleView(top="9S", suit="H", stock=30, discard=4, count=count, direction=-1)
         flight = Flight("9S", seat, progress)
         over = Canvas(width, height)
-        plan = draw_table(over, seats, middle, style, size, fresh=True)
-        draw_flight(over, plan, flight, size, style)
+        plan = TablePainter(over, style, size).table(seats, middle, fresh=True)
+        TablePainter(over, style, size).flight(plan, flight)
         whole = Canvas(width, height)
-        draw_table(whole, seats, middle, style, size, fresh=True, flight=flight)
+        TablePainter(whole, style, size).table(seats, middle, fresh=True, flight=flight)
         assert (over.chars, over.styles, over.grounds) == (
             whole.chars,
             whole.styles,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from craits.client.present.felt import Canvas, draw_table, face_size
+from craits.client.present.canvas import Canvas
+from craits.client.present.felt import TablePainter, face_size
 from craits.client.tui.screens.table_screen import TableScreen
 
 from tests.client.conftest import shown_in, wait_for
@@ -74,7 +75,7 @@ async def test_at_full_motion_the_card_slides_in(server: Any, connect: Any, make
         # under the sliding card is shown again, not the felt drawn anew)
         whole = Canvas(*felt.content_size)
         size = face_size(*app.size)
-        draw_table(whole, felt.seats, felt.middle, felt.style, size, fresh=felt.fresh)
+        TablePainter(whole, felt.style, size).table(felt.seats, felt.middle, fresh=felt.fresh)
         assert felt.text() == whole.text()
         shown = [row.rstrip() for row in shown_in(app, felt)]
         assert shown == [row.rstrip() for row in whole.text().splitlines()], (shown, whole.text())

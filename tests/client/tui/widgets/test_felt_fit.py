@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from craits.client.present.canvas import Canvas
 from craits.client.present.card_style import CardStyle
-from craits.client.present.felt import Canvas, FaceSize, draw_table, face_size
+from craits.client.present.felt import FaceSize, TablePainter, face_size
 from craits.client.present.tableview import MiddleView
 from craits.client.tui.screens.table_screen import TableScreen
 
@@ -122,7 +123,7 @@ def check_felt(
     ``height`` cells as the table widget does; read its rows back: seats apart
     and off the felt, the pile drawn, the frame whole, the words whole."""
     canvas = Canvas(width, height)
-    plan = draw_table(canvas, table_of(players), middle, CardStyle(ascii), face)
+    plan = TablePainter(canvas, CardStyle(ascii), face).table(table_of(players), middle)
     rows = [canvas.line(y).plain for y in range(height)]
     where = f"{width}x{height}, {players} seats, {middle}:\n" + "\n".join(rows)
     assert plan.felt is not None and plan.top is not None, where
