@@ -35,7 +35,7 @@ from .core.queries import answer, open_short
 from .core.replayfetch import fetch_record
 from .core.saved.known_hosts import KnownHosts, ServerTrust
 from .core.saved.record_keys import RecordKeys
-from .core.saved.tokens import default_path
+from .core.saved.resume_tokens import default_path
 from .errors import Refused
 from .present.card_style import unicode_suits_ok
 from .present.rule_options import describe_rules

@@ -53,7 +53,7 @@ from typing import Any
 from textual._compositor import CompositorUpdate
 
 try:  # the client in its rooms (issue 24)
-    from craits.client.core.saved.tokens import TokenStore
+    from craits.client.core.saved.resume_tokens import TokenStore
     from craits.client.tui import app as app_module
     from craits.client.tui.dialogs.rules import RulesScreen
     from craits.client.tui.dialogs.summary import SummaryScreen

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .model import TableModel
 from .news import Listener
-from .saved.tokens import SavedSeat, TokenStore
+from .saved.resume_tokens import SavedSeat, TokenStore
 
 
 class Place:

@@ -29,7 +29,7 @@ from .reconnecting import Link, LinkOptions
 from .requests import IDLE, Intent, Requests, Want
 from .saved.commitments import DIR_NAME, CommitmentStore
 from .saved.known_hosts import ServerTrust
-from .saved.tokens import SavedSeat, TokenStore
+from .saved.resume_tokens import SavedSeat, TokenStore
 
 log = logging.getLogger(__name__)
 

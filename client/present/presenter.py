@@ -14,22 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from craits.protocol.actions import Action, Play
+from craits.protocol.actions import Play
 from craits.protocol.types import ChatLine, SeatInfo, TableInfo, View
 from craits.protocol.vocab import ActionKind, Phase, TableState
 from rich.text import Text
 
 from ..core import privacy
 from ..core.model import TableModel, turn_on_hold
-from ..core.saved.tokens import SavedSeat
+from ..core.saved.resume_tokens import SavedSeat
 from .card_style import CardStyle
 from .rule_options import describe_rules
 
 KeyState = bool | None
 """A key's state: True applies, None greyed out, False hidden."""
-
-NAME_WIDTH = 12
-"""Columns of a name in the seats panel (longer names end in "…")."""
 
 
 def _greyed_unless(applies: object) -> KeyState:
@@ -249,14 +246,6 @@ def digit_choice(count: int, selected: int | None, digit: int) -> int | None:
     return same_ten if same_ten < count else digit
 
 
-def sends_play(action: Action) -> bool:
-    """Whether ``action`` plays a card."""
-    return isinstance(action, Play)
-
-
-# ----------------------------------------------------------------- the texts
-
-
 def topbar(model: TableModel, short: bool = False) -> Text:
     """The top line: table, hand, cards dealt, spectators, who this client is;
     ``short`` (a phone's width): table, hand, spectators and who, in fewer words."""
@@ -419,133 +408,6 @@ def _your_turn_what(view: View) -> str:
     if view["king_cards"]:
         return f"Your turn — {view['king_cards']} more for the king"
     return "Your turn"
-
-
-# ----------------------------------------------------------------- the seats
-
-
-def seat_lines(model: TableModel, style: CardStyle, timer: bool = True) -> Text:
-    """One line per seat: whose turn, name, cards, score, and how the seat is doing
-    (and the turn timer, unless ``timer`` is false: offline, it would be stale)."""
-    view = model.view
-    if view is None:
-        return _seats_before_the_game(model)
-    out = Text()
-    out.append("  Player          Cards  Score", style="dim")
-    left = model.seconds_left() if timer else None
-    for seat in range(model.seat_count()):
-        out.append("\n")
-        out.append_text(_seat_row(model, view, style, seat, left))
-    return out
-
-
-def _seats_before_the_game(model: TableModel) -> Text:
-    out = Text()
-    players = model.players
-    for i in range(max(model.capacity, len(players))):
-        if i:
-            out.append("\n")
-        p = model.player(i) if i < len(players) else None
-        if p is None:
-            out.append("   (empty seat)", style="dim")
-            continue
-        out.append("   ")
-        out.append(p["name"], style="bold underline" if i == model.seat else "")
-        out.append_text(player_flags(p))
-    return out
-
-
-def _seat_row(
-    model: TableModel, view: View, style: CardStyle, seat: int, left: float | None
-) -> Text:
-    out = Text()
-    turn = seat == view["to_act"] and view["phase"] == Phase.PLAY
-    held = turn and turn_on_hold(model, seat)  # paused: "waits", not the turn mark
-    turn = turn and not held
-    out.append(f"{style.turn_marker} " if turn else "  ", style="bold")
-    name = model.name_of(seat)
-    if len(name) > NAME_WIDTH:
-        name = name[: NAME_WIDTH - 1] + "…"
-    me = seat == model.seat
-    out.append(name, style="bold underline" if me else ("bold" if turn else ""))
-    out.append(" " * (NAME_WIDTH - len(name)))
-    out.append(" D" if seat == view["dealer"] else "  ", style="dim")
-    out.append(f" {_at(view['hand_sizes'], seat):>5}")
-    out.append(f"  {_at(view['scores'], seat):>5}")
-    penalty = model.penalties_paid(seat)
-    if penalty:
-        out.append(f" (+{penalty})", style="dim")
-    out.append_text(_seat_marks(view, seat))
-    out.append_text(player_flags(model.player(seat)))
-    if held:
-        out.append(" paused", style="italic")
-    if turn and left is not None:
-        secs = int(left + 0.999)
-        out.append(f" {secs // 60}:{secs % 60:02d}", style="bold" if secs > 10 else "bold reverse")
-    return out
-
-
-def _at(values: list[int], seat: int) -> int:
-    """``values[seat]``, or 0 when the list is short."""
-    return values[seat] if seat < len(values) else 0
-
-
-def _seat_marks(view: View, seat: int) -> Text:
-    out = Text()
-    if seat in view["unannounced"]:
-        out.append(" 1 card, unsaid!", style="bold reverse")
-    elif seat in view["one_card"]:
-        out.append(" ONE CARD", style="bold reverse")
-    if _at(view["lost_turns"], seat):
-        out.append(" loses turn", style="italic")
-    return out
-
-
-def player_flags(p: SeatInfo | None) -> Text:
-    """How a seat is doing, after its name: a bot, offline, or away."""
-    out = Text()
-    if p is None:
-        return out
-    if p["bot"]:
-        out.append(" bot", style="dim")
-    elif not p["connected"]:
-        out.append(" offline", style="italic")
-    elif p["away"]:
-        out.append(" away", style="italic")
-    return out
-
-
-# ------------------------------------------------------------------ the pile
-
-
-def pile_lines(model: TableModel, style: CardStyle) -> Text:
-    """The top card, the suit in force, the count, direction, stock and discard."""
-    view = model.view
-    if view is None:
-        return Text("No game yet.", style="dim")
-    out = Text("Top ")
-    top = view["top"]
-    if top:
-        out.append_text(style.card(top))
-    else:
-        out.append("—")
-    suit = view["suit"]
-    if suit:
-        out.append("   Suit in force ")
-        out.append_text(style.suit_text(suit))
-        if top and suit != top[-1]:
-            out.append(f" (named, not {style.suit(top[-1])})", style="bold")
-    count = view["count"]
-    if count:
-        out.append(f"   COUNT {count}", style="bold reverse")
-        out.append(": play A or 2, or draw", style="bold")
-    out.append("\n")
-    out.append(
-        f"Stock {view['stock_size']} · discard {view['discard_size']} · "
-        f"{style.direction(view['direction'])}",
-        style="dim",
-    )
-    return out
 
 
 # ----------------------------------------------------------------- the lobby

@@ -35,7 +35,7 @@ from ..core.news import Severity
 from ..core.reconnecting import LinkState
 from ..core.saved.known_hosts import ServerTrust
 from ..core.saved.prefs import PrefsStore
-from ..core.saved.tokens import TokenStore
+from ..core.saved.resume_tokens import TokenStore
 from ..core.session import Session
 from ..present.card_style import CardStyle
 from ..present.describe import Narrator

@@ -28,7 +28,7 @@ from craits.protocol import ProtocolError
 from craits.protocol.address import Target
 from craits.protocol.messages import name as check_name
 
-from ..core.saved.tokens import FILE_NAME, TokenStore
+from ..core.saved.resume_tokens import FILE_NAME, TokenStore
 
 VISITOR_COOKIE = "craits_visitor"
 """The cookie that names a browser (HttpOnly, SameSite=Lax)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.tui.app import CraitsApp
 from craits.client.tui.widgets.key_footer import KeyFooter
 from craits.server.app import Server

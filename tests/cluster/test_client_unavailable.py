@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.tui.app import CraitsApp
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from textual.widgets import DataTable

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.core.session import Session
 from craits.client.present.card_style import CardStyle
 from craits.client.present.describe import Narrator

@@ -20,7 +20,7 @@ from typing import Any
 
 from craits.client.core.replayfetch import fetch_record
 from craits.client.core.saved.record_keys import RecordKeys
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.protocol.client import ConnectError
 from craits.server.app import Server, ServerConfig
 from craits.server.journal import Journal

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 from craits.client.cli import main
-from craits.client.core.saved.known_hosts import KnownHosts, ServerTrust, server_key
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.known_hosts import KnownHosts, ServerTrust
+from craits.client.core.saved.resume_tokens import TokenStore
+from craits.client.core.saved.server_keys import server_key
 from craits.client.tui.app import CraitsApp
 from craits.client.tui.dialogs.trust import TrustDialog
 from craits.protocol.address import parse_target

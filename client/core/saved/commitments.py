@@ -10,7 +10,7 @@ the order received, in one JSON file per game::
     <user state dir>/craits/commitments/<server>/game-<id>.json
 
 ``<server>`` is the server's address as the resume tokens are keyed
-(:func:`craits.client.core.saved.tokens.normalize_key`, e.g. ``localhost:7777``) with
+(:func:`craits.client.core.saved.server_keys.normalize_key`, e.g. ``localhost:7777``) with
 every character other than a letter, a digit, ``.`` or ``-`` written ``_``
 (``localhost_7777``); ``<id>`` is the game's id, the table info's ``game``
 (protocol §10) and the record's ``game``. A file holds::
@@ -32,34 +32,33 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from craits.protocol.types import Commitment
 
-from .tokens import default_path, normalize_key
+from .files import write_private_json
+from .resume_tokens import default_path
+from .server_keys import address_key, normalize_key
 
 FORMAT = "craits-commitments"
 VERSION = 1
 DIR_NAME = "commitments"
-"""The folder beside the resume tokens (:mod:`craits.client.core.saved.tokens`) that holds
+"""The folder beside the resume tokens (:mod:`craits.client.core.saved.resume_tokens`) that holds
 the files."""
 
 
 def default_root() -> Path:
     """Where the files live: ``<user state dir>/craits/commitments`` (beside the
-    resume tokens, :func:`craits.client.core.saved.tokens.default_path`)."""
+    resume tokens, :func:`craits.client.core.saved.resume_tokens.default_path`)."""
     return default_path().parent / DIR_NAME
 
 
 def server_dir(address: str) -> str:
     """The folder name of the server at ``address`` (``HOST[:PORT]``)."""
-    key = normalize_key(address).partition(" ")[0]
-    return re.sub(r"[^A-Za-z0-9.-]", "_", key)
+    return re.sub(r"[^A-Za-z0-9.-]", "_", address_key(address))
 
 
 @dataclass
@@ -163,19 +162,8 @@ class CommitmentStore:
 
     def _save(self, kept: GameCommitments) -> None:
         path = self.path(kept.server, kept.game)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".game-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(kept.to_json(), f, indent=1)
-                os.replace(tmp, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # (not kept: nothing to check the record against)
+            write_private_json(path, kept.to_json())
 
 
 def find_saved(root: Path, game: int, table: str) -> list[tuple[Path, GameCommitments]]:

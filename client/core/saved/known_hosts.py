@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -41,7 +39,8 @@ from craits.protocol.tls import (
     format_fingerprint,
 )
 
-from .tokens import normalize_host
+from .files import write_private
+from .server_keys import server_key
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +55,6 @@ fingerprint is in the exception; the path is where the pin will be kept)."""
 def default_path() -> Path:
     """Where the pins live: ``<user state dir>/craits/known_hosts``."""
     return Path(platformdirs.user_state_dir("craits")) / FILE_NAME
-
-
-def server_key(host: str, port: int) -> str:
-    """One spelling per server: ``host:port`` with the host as :func:`normalize_host`
-    writes it (``[addr]:port`` for IPv6)."""
-    host = normalize_host(host)
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 class KnownHosts:
@@ -106,17 +98,7 @@ class KnownHosts:
         elif not kept[-1].endswith("\n"):
             kept[-1] += "\n"
         kept.append(f"{key} {normalize_fingerprint(fingerprint)}\n")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".known_hosts-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.writelines(kept)
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_private(self.path, "".join(kept))
 
 
 class ServerTrust:

@@ -1,6 +1,6 @@
 """The player's display preferences, kept between runs: the theme (light or
 dark) and the motion level. One JSON file beside the resume tokens
-(:mod:`craits.client.core.saved.tokens`); errors reading or writing it are ignored (a
+(:mod:`craits.client.core.saved.resume_tokens`); errors reading or writing it are ignored (a
 lost preference only means the default comes back).
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TypedDict
+
+from .files import write_private_json
 
 FILE_NAME = "prefs.json"
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -57,16 +57,5 @@ class PrefsStore:
         """Keep ``changes`` (``theme=…``, ``motion=…``) with what was kept before."""
         data = dict(self.load())
         data.update(changes)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".prefs-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(data, f, indent=1)
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # (a choice not kept: the default comes back)
+            write_private_json(self.path, data)

@@ -4,7 +4,7 @@ records later (protocol §7.3, ``docs/records.md``).
 A private table's records are its players' and its creator's: the server lets
 a request read them when it sends a token that proves a seat there (the seat's
 resume token) or the creator (the creator's token, ``table_created``). The
-resume tokens file (:mod:`craits.client.core.saved.tokens`) holds one seat per server and
+resume tokens file (:mod:`craits.client.core.saved.resume_tokens`) holds one seat per server and
 name, the one to resume; this file keeps every token held, so a game is still
 readable long after its table closed, as the commitments are kept
 (:mod:`craits.client.core.saved.commitments`). One JSON file beside the resume tokens,
@@ -15,7 +15,8 @@ readable by its owner only::
     {"format": "craits-record-keys", "version": 1,
      "servers": {"localhost:7777": [{"token": "…", "table": "t1"}, …]}}
 
-Servers are keyed as the resume tokens are (:func:`craits.client.core.saved.tokens.normalize_key`),
+Servers are keyed as the resume tokens are
+(:func:`craits.client.core.saved.server_keys.address_key`),
 each one's tokens newest first, at most :data:`KEPT` of them (what one request
 may send). Errors reading or writing the file are ignored: a lost token only
 means a private game's record cannot be fetched by this client.
@@ -25,26 +26,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from craits.protocol.messages import MAX_RECORD_TOKENS
 
-from .tokens import normalize_key
+from .files import write_private_json
+from .server_keys import address_key
 
 FILE_NAME = "record-keys.json"
 FORMAT = "craits-record-keys"
 VERSION = 1
 KEPT = MAX_RECORD_TOKENS
 """Tokens kept per server: as many as a request for records may send."""
-
-
-def server_key(address: str) -> str:
-    """The key of the server at ``address`` (``HOST[:PORT]``, or a resume
-    tokens' key ``"HOST:PORT name"``)."""
-    return normalize_key(address).partition(" ")[0]
 
 
 class RecordKeys:
@@ -70,28 +64,16 @@ class RecordKeys:
     def keep(self, address: str, token: str, table: str) -> None:
         """Keep ``token`` (held at ``table`` on the server at ``address``), newest first."""
         servers = self._load()
-        key = server_key(address)
+        key = address_key(address)
         kept = [e for e in servers.get(key, []) if e["token"] != token]
         servers[key] = [{"token": token, "table": table}, *kept][:KEPT]
         self._save(servers)
 
     def tokens(self, address: str) -> list[str]:
         """The tokens kept for the server at ``address``, newest first."""
-        return [str(e["token"]) for e in self._load().get(server_key(address), [])]
+        return [str(e["token"]) for e in self._load().get(address_key(address), [])]
 
     def _save(self, servers: dict[str, list[dict[str, Any]]]) -> None:
         data = {"format": FORMAT, "version": VERSION, "servers": servers}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".keys-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(data, f, indent=1)
-                os.chmod(tmp, 0o600)
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # (a key not kept: a record not fetched)
+            write_private_json(self.path, data)

@@ -26,8 +26,8 @@ class CanvasWidget(CachedRows, CachedLines):
     :meth:`redraw` with the same :meth:`drawing_key` as the last (and the same
     size and theme) does nothing; otherwise only the rows whose cells changed
     get new strips and are refreshed (a turn changes a few rows of the table).
-    ``rows_refreshed`` counts those rows, for the tests. Each row is handed to
-    the screen as made and filtered until it changes (:class:`CachedRows`)."""
+    Each row is handed to the screen as made and filtered until it changes
+    (:class:`CachedRows`)."""
 
     def __init__(self, style: CardStyle, **kwargs: Any):
         super().__init__(**kwargs)
@@ -39,8 +39,6 @@ class CanvasWidget(CachedRows, CachedLines):
         self._base: tuple[str, Style] | None = None
         self._styles: dict[str, Style] = {}
         """Each canvas style spec over the widget's own colours."""
-        self.rows_refreshed = 0
-        """Rows refreshed so far (a whole refresh counts every row)."""
 
     def draw(self, canvas: Canvas) -> None:
         """Draw onto ``canvas`` (the content's size); subclasses say what."""
@@ -67,7 +65,6 @@ class CanvasWidget(CachedRows, CachedLines):
         self._canvas = canvas
         if old is None:
             self._strips = [self._strip(canvas.runs(y), width) for y in range(height)]
-            self.rows_refreshed += height
             self.refresh()
             return
         changed = [
@@ -80,10 +77,8 @@ class CanvasWidget(CachedRows, CachedLines):
         for y in changed:
             self._strips[y] = self._strip(canvas.runs(y), width)
         if len(changed) > height // 2:
-            self.rows_refreshed += height
             self.refresh()
         else:
-            self.rows_refreshed += len(changed)
             regions = []  # (one region per run of adjacent rows, one refresh for all)
             start = 0
             for i in range(1, len(changed) + 1):

@@ -69,8 +69,6 @@ class WrappedLog(ScrollView, CachedRows, can_focus=False):
         self._width = 0
         """The width the rows are wrapped at (0 before the log has a size)."""
         self._base: tuple[str, Style] | None = None
-        self.rows_refreshed = 0
-        """Rows of the log painted again so far (for the tests)."""
 
     def add(self, text: Text, prefix: Text | None = None) -> None:
         """Add a line at the bottom: ``prefix`` (a bullet) then ``text``."""
@@ -95,7 +93,6 @@ class WrappedLog(ScrollView, CachedRows, can_focus=False):
         if y < rows:
             self.scroll_to(y=0, animate=False, immediate=True)
             self.refresh()
-            self.rows_refreshed += self.size.height
             return
         self.set_reactive(WrappedLog.scroll_y, float(y - rows))
         self.set_reactive(WrappedLog.scroll_target_y, float(y - rows))
@@ -165,12 +162,8 @@ class WrappedLog(ScrollView, CachedRows, can_focus=False):
             self._scrolled_at = time.monotonic()
         if added is None:
             self.refresh()
-            self.rows_refreshed += self.size.height
-        elif moved:
-            self.rows_refreshed += self.size.height
-        elif added:
+        elif added and not moved:
             self.refresh_lines(len(self._rows) - added, added)
-            self.rows_refreshed += added
 
     def _jump_now(self) -> None:
         """The scroll that waited: show the newest line."""

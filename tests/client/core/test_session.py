@@ -12,7 +12,7 @@ from typing import Any
 
 from craits.client.core.news import Severity
 from craits.client.core.requests import IDLE, Intent, Want
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.core.session import Session
 from craits.client.present.card_style import CardStyle
 from craits.client.present.describe import Narrator

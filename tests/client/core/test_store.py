@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from craits.client.core.saved.record_keys import KEPT as RECORD_KEYS
-from craits.client.core.saved.tokens import TokenStore, normalize_key
+from craits.client.core.saved.resume_tokens import TokenStore
+from craits.client.core.saved.server_keys import normalize_key
 from craits.client.tui.app import CraitsApp
 from craits.client.tui.screens.table_screen import TableScreen
 

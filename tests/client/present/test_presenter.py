@@ -7,7 +7,7 @@ import io
 from typing import Any
 
 from craits.client.core.model import TableModel
-from craits.client.present import presenter
+from craits.client.present import presenter, tableview
 from craits.client.present.card_style import CardStyle
 from craits.client.present.describe import Describer
 from craits.client.present.presenter import KeyContext, table_key
@@ -15,7 +15,6 @@ from craits.client.present.results import hand_table, new_game_key, what_next
 from craits.protocol.types import HandEndedEvent, SeatInfo, TableInfo, View
 from craits.protocol.vocab import BotLevel, EventKind, Phase, Suit, TableState
 from rich.console import Console
-from rich.text import Text
 
 STYLE = CardStyle()
 ONLINE = KeyContext(online=True, player_name="Ana")
@@ -92,12 +91,6 @@ def model(seat_: int | None = 1, *, info: TableInfo | None = None, **fields: Any
     m.info = info if info is not None else table_info()
     m.view = view(seat=seat_, **fields)
     return m
-
-
-def styled(text: Text, part: str) -> str:
-    """The style of the first character of ``part`` in ``text``."""
-    console = Console(file=io.StringIO())
-    return str(text.get_style_at_offset(console, text.plain.index(part)))
 
 
 # ------------------------------------------------------------------- keys
@@ -191,21 +184,18 @@ def test_before_the_game_a_player_waits_for_the_creator() -> None:
 # ------------------------------------------------------------------ seats
 
 
-def test_seat_lines_show_penalties_paid_from_the_view() -> None:
-    lines = presenter.seat_lines(model(penalties_paid=[15, 0], one_card=[1]), STYLE)
-    ben, ana = lines.plain.splitlines()[1:]
-    assert ben.split() == ["Ben", "D", "8", "0", "(+15)"]
-    assert "ONE CARD" in ana and "(+" not in ana
-    # the header is dimmed, the rows are not
-    assert "dim" in styled(lines, "Player")
-    assert "dim" not in styled(lines, "Ben")
-    assert "bold underline" in styled(lines, "Ana")
+def test_seats_show_penalties_paid_from_the_view() -> None:
+    ana, ben = tableview.seat_views(model(penalties_paid=[15, 0], one_card=[1]))
+    assert (ben.name, ben.cards, ben.score, ben.penalty) == ("Ben", 8, 0, 15)
+    assert tableview.DEALER in ben.badges
+    assert tableview.ONE_CARD in ana.badges and ana.penalty == 0
+    assert ana.me and not ben.me
 
 
-def test_seat_lines_before_the_game_list_the_empty_seats() -> None:
+def test_seats_before_the_game_list_the_empty_seats() -> None:
     info = table_info(state=TableState.WAITING, seats=3, players=[seat(0, "Ben")])
-    lines = presenter.seat_lines(TableModel("t1", seat=0, info=info), STYLE).plain
-    assert lines.splitlines() == ["   Ben", "   (empty seat)", "   (empty seat)"]
+    seats = tableview.seat_views(TableModel("t1", seat=0, info=info))
+    assert [s.name for s in seats] == ["Ben", "", ""]
 
 
 # -------------------------------------------------------------- the plays

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from craits.client.core.model import turn_on_hold
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.tui.app import CraitsApp
 from craits.client.tui.dialogs.new_table import CreateTableDialog
 from craits.client.tui.dialogs.summary import SummaryScreen

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.tui.app import CraitsApp
 from craits.client.tui.dialogs.problem import ProblemScreen
 from craits.server.app import Server, ServerConfig

@@ -12,7 +12,7 @@ from typing import Any
 
 from craits.client.core import reconnecting as client_link
 from craits.client.core.model import TableModel
-from craits.client.core.saved.tokens import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.tui.dialogs import summary
 from craits.client.tui.dialogs.rules import RulesScreen, rules_text
 from craits.client.tui.dialogs.scores import ScoreSheetScreen

@@ -6,7 +6,7 @@ to the seat held there: its resume
 token, table and name. Errors reading or writing the file are ignored: a lost
 token only means the seat is not resumed automatically.
 
-The key is normalized (:func:`normalize_key`), so one server is one key however
+The key is normalized (:func:`~.server_keys.normalize_key`), so one server is one key however
 its address was typed: the default port is filled in, the host name is
 lowercased, and the loopback names ``localhost``, ``127.0.0.1`` and ``::1`` are
 one server, ``localhost``. Files written before keys were normalized hold the
@@ -17,55 +17,17 @@ that seat replaces it with the normalized key.
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import json
-import os
-import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 import platformdirs
-from craits.protocol import DEFAULT_PORT
 
-if TYPE_CHECKING:
-    from .record_keys import RecordKeys
+from .files import write_private_json
+from .record_keys import RecordKeys
+from .server_keys import normalize_key
 
 FILE_NAME = "resume.json"
-
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-"""Host names that all mean this machine's loopback server, saved as ``localhost``."""
-
-
-def normalize_host(host: str) -> str:
-    """One spelling per server: lowercased, without IPv6 brackets, an IPv6 address
-    in its short form, and ``localhost`` for every loopback name."""
-    host = host.strip().strip("[]").lower()
-    with contextlib.suppress(ValueError):
-        host = str(ipaddress.ip_address(host))
-    return "localhost" if host in LOOPBACK_NAMES else host
-
-
-def normalize_key(key: str) -> str:
-    """The stored form of a key ``"HOST[:PORT] name"`` (see the module's notes).
-
-    ``HOST`` may be ``[IPv6]:PORT``, or an IPv6 address followed by ``:PORT``
-    as keys were written before (``"::1:7777 ana"``); the name is kept as given.
-    """
-    address, sep, name = key.partition(" ")
-    host, port = address, DEFAULT_PORT
-    if address.startswith("["):
-        end = address.find("]")
-        if end > 0:
-            host, rest = address[1:end], address[end + 1 :]
-            if rest.startswith(":") and rest[1:].isdigit():
-                port = int(rest[1:])
-    elif ":" in address:
-        head, _, tail = address.rpartition(":")
-        if tail.isdigit():
-            host, port = head, int(tail)
-    host = normalize_host(host)
-    shown = f"[{host}]" if ":" in host else host
-    return f"{shown}:{port}{sep}{name}"
 
 
 class SavedSeat(TypedDict):
@@ -134,8 +96,6 @@ class TokenStore:
 
     def record_keys(self) -> RecordKeys:
         """The tokens kept beside this file to read private games' records."""
-        from .record_keys import RecordKeys  # (it keys servers as this module does)
-
         return RecordKeys(self.path.parent)
 
     def drop(self, server: str) -> None:
@@ -151,17 +111,5 @@ class TokenStore:
         return {k: v for k, v in data.items() if normalize_key(k) != key}
 
     def _save(self, data: dict[str, object]) -> None:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".resume-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(data, f, indent=1)
-                os.chmod(tmp, 0o600)
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):  # (a token not kept: the seat is not resumed)
+            write_private_json(self.path, data)
