@@ -139,7 +139,7 @@ def lobby_columns(available: int, rows: Sequence[Sequence[Text]]) -> list[tuple[
 
 
 LOBBY_ESSENTIAL = ("join", "rules", "quit")
-"""The lobby's keys the Footer never leaves out, however narrow (:mod:`.footer`)."""
+"""The lobby's keys the Footer never leaves out, however narrow (:mod:`..widgets.key_footer`)."""
 LOBBY_SHORT = {"create": "New", "rejoin": "Back"}
 """Shorter words for the lobby's keys on a narrow screen."""
 

@@ -57,7 +57,7 @@ KEY_ACTIONS = (*presenter.TABLE_KEYS, "leave", "rules")
 
 
 TABLE_ESSENTIAL = ("play", "draw", "rules", "leave")
-"""The table's keys the Footer never leaves out, however narrow (:mod:`.footer`)."""
+"""The table's keys the Footer never leaves out, however narrow (:mod:`..widgets.key_footer`)."""
 
 
 TABLE_SHORT = {
