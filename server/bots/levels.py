@@ -11,6 +11,8 @@ from craits.protocol.types import LegalAction, View
 from craits.protocol.vocab import BotLevel
 
 from .basic import basic_policy
+from .easy import easy_policy
+from .expert.policy import expert_policy
 from .view import ActionDict, as_dict, seat_view, to_act
 
 __all__ = [
@@ -67,8 +69,12 @@ def _policy_of(level: BotLevel) -> Policy:
     match level:
         case BotLevel.RANDOM:
             return random_policy
+        case BotLevel.EASY:
+            return easy_policy
         case BotLevel.BASIC:
             return basic_policy
+        case BotLevel.EXPERT:
+            return expert_policy
         case _:
             assert_never(level)
 
@@ -77,7 +83,8 @@ POLICIES: dict[str, Policy] = {level: _policy_of(level) for level in BotLevel}
 """The policy of each level, by its code."""
 
 LEVELS: tuple[BotLevel, ...] = tuple(BotLevel)
-"""The bot levels :func:`choose` knows, in the vocabulary's order: ``"random"``, ``"basic"``."""
+"""The bot levels :func:`choose` knows, in the vocabulary's order: ``"random"``,
+``"easy"``, ``"basic"``, ``"expert"``."""
 
 
 def policy(level: str) -> Policy:

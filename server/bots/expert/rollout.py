@@ -254,12 +254,17 @@ def basic_action(sim: Sim, seat: int) -> int:
     return DRAW
 
 
-def rollout(sim: Sim, limit: int = 5000) -> None:
+def rollout(sim: Sim, limit: int = 5000) -> int:
     """Play ``sim``'s hand to its end, every seat choosing with :func:`basic_action`
-    (the seat to act takes any "one card" call first, R7); at most ``limit`` actions."""
+    (the seat to act takes any "one card" call first, R7); at most ``limit`` actions.
+
+    Returns:
+        The number of actions played.
+    """
     apply = sim.apply
-    for _ in range(limit):
+    for i in range(limit):
         if sim.phase != PLAY:
-            return
+            return i
         seat = sim.turn if sim.pending < 0 else sim.pending
         apply(seat, basic_action(sim, seat))
+    return limit
