@@ -94,6 +94,7 @@ class Belief:
             deck.subtract(Counter(hand))
             deck.subtract(Counter(self.discard))
         self.unseen: list[int] = sorted(deck.elements())
+        self._slot_order: list[tuple[int, int]] | None = None
 
     # ------------------------------------------------------------ events
 
@@ -194,27 +195,53 @@ class Belief:
 
     # ---------------------------------------------------------- sampling
 
+    def _order(self) -> list[tuple[int, int]]:
+        """Every hidden slot as ``(cannot, seat)``, those with the fewest unseen cards
+        they may be first (computed once per belief)."""
+        order = self._slot_order
+        if order is None:
+            pool = self.unseen
+            slots = [(cannot, s) for s in range(len(self.slots)) for cannot in self.slots[s]]
+            order = sorted(slots, key=lambda x: sum(1 for c in pool if not x[0] >> c & 1))
+            self._slot_order = order
+        return order
+
+    def _deal_slots(self, rng: random.Random, tries: int) -> tuple[list[list[int]], list[int]]:
+        """The other hands dealt from the unseen cards, each slot a uniform choice among
+        those it may be; a deal that gets stuck starts again (``tries`` times), then
+        lets a stuck slot take any card. Returns the hands and the cards left."""
+        n = len(self.slots)
+        order = self._order()
+        for attempt in range(tries + 1):
+            pool = self.unseen[:]
+            rng.shuffle(pool)
+            hands: list[list[int]] = [[] for _ in range(n)]
+            stuck = False
+            for cannot, s in order:
+                pick = -1
+                if cannot:
+                    for i, c in enumerate(pool):
+                        if not cannot >> c & 1:
+                            pick = i
+                            break
+                    if pick < 0:
+                        stuck = True
+                        if attempt < tries:
+                            break
+                        pick = 0
+                else:
+                    pick = len(pool) - 1
+                hands[s].append(pool[pick])
+                pool[pick] = pool[-1]
+                pool.pop()
+            if not stuck:
+                break
+        return hands, pool
+
     def sample(self, rng: random.Random) -> Sim:
         """One world consistent with the seat's knowledge: the other hands and the stock
         dealt from the unseen cards, the rest of the state from the view."""
-        pool = self.unseen[:]
-        rng.shuffle(pool)
-        n = len(self.slots)
-        hands: list[list[int]] = [[] for _ in range(n)]
-        order = sorted(
-            ((cannot, s) for s in range(n) for cannot in self.slots[s]),
-            key=lambda x: -x[0].bit_count(),
-        )
-        for cannot, s in order:
-            pick = 0
-            if cannot:
-                for i, c in enumerate(pool):
-                    if not cannot >> c & 1:
-                        pick = i
-                        break
-            hands[s].append(pool[pick])
-            pool[pick] = pool[-1]
-            pool.pop()
+        hands, pool = self._deal_slots(rng, 20)
         v = self.view
         stock_size = min(v.get("stock_size", 0), len(pool))
         stock = pool[:stock_size]

@@ -10,9 +10,10 @@ from typing import Any
 
 from craits.protocol.types import LegalAction, View
 
+from ...engine import Event, Game, events_for, view
 from .search import DEFAULT_BUDGET, Search
 
-__all__ = ["expert_choose", "expert_policy", "searcher"]
+__all__ = ["expert_at", "expert_choose", "expert_policy", "searcher", "seat_inputs"]
 
 _SEARCHES: dict[int, Search] = {}
 
@@ -51,3 +52,24 @@ def expert_policy(v: View, rng: random.Random) -> LegalAction | None:
         One of ``v["legal"]``, or None when it does nothing now.
     """
     return expert_choose(v, (), rng.getrandbits(64))
+
+
+def seat_inputs(
+    game: Game, hand_events: Sequence[Event], seat: int
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What the expert at ``seat`` is given: the seat's view of ``game`` and the hand's
+    events as the seat saw them (the engine's one filter, :mod:`craits.server.engine.views`),
+    both plain data for a worker process. ``hand_events`` are the hand's events whole."""
+    return view(game, seat), events_for(hand_events, seat)
+
+
+def expert_at(
+    game: Game,
+    hand_events: Sequence[Event],
+    seat: int,
+    seed: int,
+    budget: int = DEFAULT_BUDGET,
+) -> LegalAction | None:
+    """The expert's action at ``seat`` of ``game``, from :func:`seat_inputs` only."""
+    v, events = seat_inputs(game, hand_events, seat)
+    return expert_choose(v, events, seed, budget)

@@ -178,7 +178,10 @@ def _suit_for(card: int, rest: list[int]) -> int:
 
 def _endgame(sim: Sim, seat: int) -> bool:
     """An opponent is down to one card or none (:func:`craits.server.bots.basic.endgame`)."""
-    return any(len(h) <= 1 for s, h in enumerate(sim.hands) if s != seat)
+    for s, h in enumerate(sim.hands):  # noqa: SIM110 - a loop costs half any() and a generator
+        if len(h) <= 1 and s != seat:
+            return True
+    return False
 
 
 def _choose_play(sim: Sim, seat: int, allowed: int) -> int:
@@ -195,6 +198,14 @@ def _choose_play(sim: Sim, seat: int, allowed: int) -> int:
         plain = [c for c in cards if not _WILD[c]]
         if plain:
             cards = plain
+    announce = 256 if len(hand) == 2 else 0
+    if len(cards) == 1:  # no choice of card: only the suit a wild names
+        card = cards[0]
+        if not _WILD[card]:
+            return card | SUIT[card] << 6 | announce
+        rest = hand[:]
+        rest.remove(card)
+        return card | _suit_for(card, rest) << 6 | announce
     t = _Seat(sim, seat)
     best = -1e18
     choice = cards[0]
@@ -208,7 +219,7 @@ def _choose_play(sim: Sim, seat: int, allowed: int) -> int:
             score -= 2 * POINTS_OF[RANK[card]]
         if score > best:
             best, choice, choice_suit = score, card, suit
-    return choice | choice_suit << 6 | (256 if len(hand) == 2 else 0)
+    return choice | choice_suit << 6 | announce
 
 
 def _keeps_drawn(sim: Sim, seat: int, card: int) -> bool:

@@ -127,6 +127,9 @@ class Search:
         budget: simulated actions per decision (each world costs the actions of
             one rollout per candidate); at least ``min_worlds`` worlds are played.
         z: standard errors by which a candidate must beat the prior's move.
+        z_wild: the same for a wild 8 or 9 over the prior's plain card: the wilds
+            are worth keeping (R5), and the search's best of many candidates is
+            biased towards luck.
         margin: points per hand by which it must beat it, at least.
         min_worlds, max_worlds: bounds on the worlds sampled.
     """
@@ -135,12 +138,14 @@ class Search:
         self,
         budget: int = DEFAULT_BUDGET,
         z: float = 1.5,
+        z_wild: float = 3.0,
         margin: float = 0.5,
         min_worlds: int = 12,
         max_worlds: int = 400,
     ) -> None:
         self.budget = budget
         self.z = z
+        self.z_wild = z_wild
         self.margin = margin
         self.min_worlds = min_worlds
         self.max_worlds = max_worlds
@@ -189,7 +194,8 @@ class Search:
         best = ranked[0]
         prior_mean = sum(base) / worlds
         gain = prior_mean - best.mean
-        if best.action is not prior and gain >= self.margin and gain >= self.z * best.se:
+        z = self.z_wild if _wild_over_plain(best.action, prior) else self.z
+        if best.action is not prior and gain >= self.margin and gain >= z * best.se:
             out.chosen = best.action
         return out
 
@@ -234,6 +240,13 @@ class Search:
         out.worlds = worlds
         out.actions = spent
         return values
+
+
+def _wild_over_plain(action: LegalAction, prior: LegalAction) -> bool:
+    """Whether ``action`` plays a wild 8 or 9 (R5) where the prior plays a plain card."""
+    card = action.get("play")
+    other = prior.get("play")
+    return card is not None and card[0] in "89" and other is not None and other[0] not in "89"
 
 
 def _se(diffs: list[float]) -> float:
