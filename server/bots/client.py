@@ -56,6 +56,7 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 
+from .expert.policy import expert_choose
 from .levels import LEVELS, decide
 from .link import BotError, BotStats, ServerLink
 from .view import is_turn_action
@@ -159,6 +160,8 @@ class BotClient(ServerLink):
         self.joined: asyncio.Future[int] = self._new_wait()
         self.seat: int | None = None
         self.view: View | None = None
+        self.hand_events: list[dict[str, Any]] = []
+        """The hand's events as this seat saw them (the expert reads them)."""
         self.seq = 0
         self.games_played = 0
         self.created = False
@@ -282,6 +285,7 @@ class BotClient(ServerLink):
         """An ``update`` or ``state``: the newest view, and whether to act on it."""
         v = msg["view"]
         self.seq = msg["seq"]
+        self._keep_events(msg)
         if v is None:
             return
         self.view = v
@@ -295,6 +299,18 @@ class BotClient(ServerLink):
             self._game_over(v)
         elif phase == _IN_PLAY and v["legal"] and self._pending is None:
             self._want = True
+
+    def _keep_events(self, msg: UpdateMsg | StateMsg) -> None:
+        """Keep the hand's events: a ``state`` brings the hand so far, an ``update``
+        adds its own; a deal starts a new hand (protocol §7.1, §9)."""
+        events: list[dict[str, Any]] = [dict(e) for e in msg.get("events") or []]
+        if msg["type"] == ServerMessage.STATE:
+            self.hand_events = events
+            return
+        for e in events:
+            if e.get("event") == "dealt":
+                self.hand_events = []
+            self.hand_events.append(e)
 
     def _on_error(self, msg: ErrorMsg) -> None:
         """An error: the answer to the pending ``act``, or to a lobby request."""
@@ -359,7 +375,10 @@ class BotClient(ServerLink):
         if wait > 0:  # the server's rate limit (protocol §14): decide once it allows
             self._timer = self._loop.call_later(wait, self._decide)
             return
-        choice = decide(self.level, v, self.rng)
+        if self.level == "expert":  # its own process: the search may take the loop a moment
+            choice = expert_choose(v, self.hand_events, self.rng.getrandbits(64))
+        else:
+            choice = decide(self.level, v, self.rng)
         if choice is None:
             return
         action = action_map(choice)

@@ -28,7 +28,7 @@ from ..engine import Game, Rules, action_from_dict, events_for, full_deck, view
 from ..engine.events import Dealt, Event
 from .expert.search import DEFAULT_BUDGET, Search
 from .levels import policy
-from .view import is_turn_action, seat_view
+from .view import ActionDict, as_dict, is_turn_action, seat_view
 
 __all__ = ["Blunders", "DealResult", "GameResult", "play_deal", "play_game_on"]
 
@@ -191,13 +191,13 @@ class _Table:
             self.result.searches += 1
             self.result.search_seconds += spent
             self.result.search_times.append(spent)
-            if _check(self.result.blunders, game, seat, choice):
+            if _check(self.result.blunders, game, seat, as_dict(choice)):
                 self.result.blunders.wild_played += 1
-                if self._no_gain(v, events, choice):
+                if self._no_gain(v, events, as_dict(choice)):
                     self.result.blunders.wild += 1
         return choice
 
-    def _no_gain(self, v: dict[str, Any], events: list[dict[str, Any]], wild: LegalAction) -> bool:
+    def _no_gain(self, v: dict[str, Any], events: list[dict[str, Any]], wild: ActionDict) -> bool:
         """Whether a search of four times the budget finds a plain card of the suit in
         force scoring no worse than ``wild`` (the blunder check's "nothing gained")."""
         deep = Search(self.search.budget * 4, min_worlds=48)
@@ -214,7 +214,7 @@ class _Table:
         return bool(plain) and min(plain) <= wild_mean
 
 
-def _check(b: Blunders, game: Game, seat: int, choice: LegalAction) -> bool:
+def _check(b: Blunders, game: Game, seat: int, choice: ActionDict) -> bool:
     """Count the turn decision ``choice`` of ``seat`` and its blunders of the count and
     of "one card"; True when it plays a wild where a plain card of the suit would do,
     with no opponent near going out (the caller checks what it gained)."""

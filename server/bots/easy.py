@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import cast
 
-from craits.protocol.types import LegalAction, LegalPlay, View
+from craits.protocol.types import LegalAction, View
 
 from .basic import basic_policy
-from .view import ANNOUNCE, PLAY, idiot_calls, own_hand, plays, to_act
+from .view import ANNOUNCE, PLAY, ActionDict, as_dict, own_hand, seat_view, to_act
 
 __all__ = ["FORGETS_ONE_CARD", "MISSES_CALL", "SLIPS", "easy_policy"]
 
@@ -20,11 +21,20 @@ MISSES_CALL = 0.5
 """How often it lets an idiot call go by (R7)."""
 
 
-def _unannounced(legal_plays: Sequence[LegalPlay], chosen: LegalPlay) -> LegalPlay:
+def _unannounced(legal: Sequence[ActionDict], chosen: ActionDict) -> ActionDict:
     """The same play as ``chosen`` without the "one card" announcement, if offered."""
-    for a in legal_plays:
-        same = a["play"] == chosen["play"] and a.get("suit") == chosen.get("suit")
+    for a in legal:
+        same = a.get(PLAY) == chosen[PLAY] and a.get("suit") == chosen.get("suit")
         if same and not a.get(ANNOUNCE):
+            return a
+    return chosen
+
+
+def _announcing(legal: Sequence[ActionDict], chosen: ActionDict) -> ActionDict:
+    """The same play as ``chosen`` with the "one card" announcement, if offered."""
+    for a in legal:
+        same = a.get(PLAY) == chosen[PLAY] and a.get("suit") == chosen.get("suit")
+        if same and a.get(ANNOUNCE):
             return a
     return chosen
 
@@ -44,41 +54,33 @@ def easy_policy(v: View, rng: random.Random) -> LegalAction | None:
     Returns:
         One of the entries of ``v["legal"]``, or None when it does nothing now.
     """
-    legal = v["legal"]
-    if not legal:
+    basic = basic_policy(v)
+    if basic is None:
         return None
-    choice = basic_policy(v)
-    if choice is None:
-        return None
-    if "idiot" in choice and rng.random() < MISSES_CALL:
-        return None if not to_act(v) else basic_policy({**v, "legal": _no_calls(legal)})
-    if choice.get(ANNOUNCE) is True and PLAY not in choice and rng.random() < FORGETS_ONE_CARD:
-        return None if not to_act(v) else basic_policy({**v, "legal": _no_calls(legal)})
+    choice = as_dict(basic)
+    legal = [as_dict(a) for a in v["legal"]]
+    call = "idiot" in choice or (choice.get(ANNOUNCE) is True and PLAY not in choice)
+    if call:
+        slip = MISSES_CALL if "idiot" in choice else FORGETS_ONE_CARD
+        if rng.random() >= slip:
+            return basic
+        if not to_act(v):
+            return None
+        return basic_policy(seat_view({**v, "legal": _no_calls(legal)}))
     if PLAY not in choice:
-        return choice
-    legal_plays = plays(legal)
-    cards = {a["play"] for a in legal_plays}
-    if len(cards) > 1 and rng.random() < SLIPS:
-        choice = rng.choice(legal_plays)
+        return basic
+    plays = [a for a in legal if PLAY in a]
+    if len({a[PLAY] for a in plays}) > 1 and rng.random() < SLIPS:
+        choice = rng.choice(plays)
         if len(own_hand(v)) == 2:
-            choice = next(
-                (
-                    a
-                    for a in legal_plays
-                    if a["play"] == choice["play"]
-                    and a.get("suit") == choice.get("suit")
-                    and a.get(ANNOUNCE)
-                ),
-                choice,
-            )
+            choice = _announcing(plays, choice)
     if choice.get(ANNOUNCE) and rng.random() < FORGETS_ONE_CARD:
-        choice = _unannounced(legal_plays, choice)
-    return choice
+        choice = _unannounced(plays, choice)
+    return cast(LegalAction, choice)
 
 
-def _no_calls(legal: Sequence[LegalAction]) -> list[LegalAction]:
+def _no_calls(legal: Sequence[ActionDict]) -> list[ActionDict]:
     """``legal`` without its "one card" calls (announcements and idiot calls, R7)."""
-    calls = {id(a) for a in idiot_calls(legal)}
     return [
-        a for a in legal if id(a) not in calls and not (a.get(ANNOUNCE) is True and PLAY not in a)
+        a for a in legal if "idiot" not in a and not (a.get(ANNOUNCE) is True and PLAY not in a)
     ]

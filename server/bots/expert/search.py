@@ -32,21 +32,25 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from craits.protocol.types import LegalAction, View
 
 from ..basic import basic_policy
-from ..view import seat_view, to_act
+from ..view import ActionDict, as_dict, seat_view, to_act
 from .belief import Belief
 from .cards import CODE, SUIT, SUIT_CODE
 from .rollout import rollout
-from .sim import ANNOUNCE, DRAW, IDIOT, NAME_SUIT, PASS, play_code
+from .sim import ANNOUNCE, DRAW, IDIOT, NAME_SUIT, PASS, PLAY, play_code, score_hand
 
 __all__ = ["DEFAULT_BUDGET", "Judged", "Judgement", "Search", "encode"]
 
 DEFAULT_BUDGET = 20_000
 """Simulated actions per decision (about 150 ms on one core of the reference machine)."""
+
+ROLLOUT_LIMIT = 400
+"""Actions a rollout plays at most: a hand that goes round the stock again and again
+(R10) is cut short there, its penalties doubling past any float beyond a thousand."""
 
 
 def encode(action: Mapping[str, Any]) -> int:
@@ -73,7 +77,7 @@ class Judged:
     seat's mean points at the end of the hand over the worlds (low is good), and
     the standard error of its difference from the prior's, paired by world."""
 
-    action: LegalAction
+    action: ActionDict
     mean: float
     se: float
 
@@ -84,16 +88,16 @@ class Judgement:
     basic bot's move), and how many worlds and simulated actions it took."""
 
     ranked: list[Judged] = field(default_factory=list)
-    chosen: LegalAction | None = None
-    prior: LegalAction | None = None
+    chosen: ActionDict | None = None
+    prior: ActionDict | None = None
     worlds: int = 0
     actions: int = 0
 
 
-def _candidates(legal: Sequence[LegalAction]) -> list[LegalAction]:
+def _candidates(legal: Sequence[ActionDict]) -> list[ActionDict]:
     """The turn's choices: each play once (with "one card" announced when it leaves
     one card, R7), the draw, the pass, the suits a dealer may name."""
-    out: list[LegalAction] = []
+    out: list[ActionDict] = []
     seen: dict[tuple[Any, Any], int] = {}
     for a in legal:
         if "play" in a:
@@ -109,7 +113,12 @@ def _candidates(legal: Sequence[LegalAction]) -> list[LegalAction]:
     return out
 
 
-def _call(legal: Sequence[LegalAction], seat: int) -> LegalAction | None:
+def _plain(legal: Sequence[LegalAction]) -> list[ActionDict]:
+    """The view's legal entries as the plain dicts they are (the same objects)."""
+    return [as_dict(a) for a in legal]
+
+
+def _call(legal: Sequence[ActionDict], seat: int) -> ActionDict | None:
     """An announcement owed, else an idiot call on another seat (R7)."""
     for a in legal:
         if a.get("announce") is True and "play" not in a:
@@ -160,15 +169,15 @@ class Search:
             One of ``view["legal"]`` (the same object), or None when it does nothing.
         """
         v = seat_view(view)
-        legal = v["legal"]
+        legal = _plain(v["legal"])
         if not legal:
             return None
         call = _call(legal, v["seat"] if v["seat"] is not None else -1)
         if call is not None:
-            return call
+            return cast(LegalAction, call)
         if not to_act(v):
             return None
-        return self.judge(view, events, seed).chosen
+        return cast(LegalAction | None, self.judge(view, events, seed).chosen)
 
     def judge(
         self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], seed: int
@@ -176,7 +185,7 @@ class Search:
         """Every turn choice of the seat to act judged by its expected points (the hint's
         and the analysis' question); :attr:`Judgement.chosen` is :meth:`decide`'s."""
         v = seat_view(view)
-        candidates = _candidates(v["legal"])
+        candidates = _candidates(_plain(v["legal"]))
         prior = self._prior(v, candidates)
         out = Judgement(chosen=prior, prior=prior)
         if len(candidates) <= 1:
@@ -199,12 +208,12 @@ class Search:
             out.chosen = best.action
         return out
 
-    def _prior(self, v: View, candidates: list[LegalAction]) -> LegalAction:
+    def _prior(self, v: View, candidates: list[ActionDict]) -> ActionDict:
         """The basic bot's move among ``candidates`` (with "one card" announced)."""
         basic = basic_policy(v)
         if basic is None or not candidates:
             return candidates[0]
-        key = encode(basic) & ~256
+        key = encode(as_dict(basic)) & ~256
         for a in candidates:
             if encode(a) & ~256 == key:
                 return a
@@ -214,7 +223,7 @@ class Search:
         self,
         view: Mapping[str, Any],
         events: Sequence[Mapping[str, Any]],
-        candidates: list[LegalAction],
+        candidates: list[ActionDict],
         seed: int,
         out: Judgement,
     ) -> list[list[float]]:
@@ -234,15 +243,18 @@ class Search:
                 sim = world.copy()
                 sim.rng = random.Random(reshuffles)
                 sim.apply(seat, move)
-                spent += 1 + rollout(sim)
-                values[i].append(float(sim.scores[seat] - start))
+                spent += 1 + rollout(sim, ROLLOUT_LIMIT)
+                value = sim.scores[seat] - start
+                if sim.phase == PLAY:  # cut short: the cards held count as they stand
+                    value += score_hand(sim.hands[seat], sim.rules) if sim.hands[seat] else 0
+                values[i].append(float(value))
             worlds += 1
         out.worlds = worlds
         out.actions = spent
         return values
 
 
-def _wild_over_plain(action: LegalAction, prior: LegalAction) -> bool:
+def _wild_over_plain(action: ActionDict, prior: ActionDict) -> bool:
     """Whether ``action`` plays a wild 8 or 9 (R5) where the prior plays a plain card."""
     card = action.get("play")
     other = prior.get("play")
