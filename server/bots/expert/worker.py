@@ -87,6 +87,13 @@ class ExpertPool:
         future = self._executor().submit(decide_index, view, events, seed, self.budget)
         return asyncio.wrap_future(future)
 
+    def worker_pids(self) -> list[int]:
+        """The process ids of the live workers (none before the first decision)."""
+        if self._pool is None:
+            return []
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.is_alive() and p.pid is not None]
+
     def close(self) -> None:
         """Stop the workers (running decisions are abandoned)."""
         if self._pool is not None:
