@@ -104,6 +104,7 @@ class SimRules:
         "hands",
         "idiot_card",
         "one_card_deal",
+        "plain",
         "play_drawn",
         "seven_next",
         "strip",
@@ -124,6 +125,9 @@ class SimRules:
         self.follows = rules.dealer_follows_direction
         self.hands = rules.hands
         self.strip = rules.strip_kings_queens
+        faces = () if self.face else (JACK, QUEEN, KING)
+        self.plain = tuple(r in (THREE, EIGHT, NINE, *faces) for r in range(13))
+        """By rank: whether its play has no function under these rules (R5, R11)."""
 
 
 def score_hand(cards: list[int], r: SimRules) -> int:
@@ -314,7 +318,11 @@ class Sim:
 
     def new_deck(self) -> list[int]:
         """The full deck of this table (R1), shuffled with the shuffle source."""
-        deck = codes(full_deck(self.n, self.rules.strip))
+        key = (self.n, self.rules.strip)
+        base = _DECKS.get(key)
+        if base is None:
+            base = _DECKS[key] = codes(full_deck(self.n, self.rules.strip))
+        deck = base[:]
         self.rng.shuffle(deck)
         return deck
 
@@ -348,29 +356,39 @@ class Sim:
 
     def legal(self, seat: int) -> list[int]:
         """Every action ``seat`` may take, in the order of the engine's ``legal_actions``."""
+        if self.phase or self.pending >= 0 or seat != self.turn:
+            return self._legal_off_turn(seat)
+        hand = self.hands[seat]
+        allowed = COUNT_MASK if self.count else MATCH[self.suit][RANK[self.discard[-1]]]
+        drawn = self.drawn
+        if drawn >= 0:
+            allowed = 1 << drawn if allowed >> drawn & 1 else 0
+        plays = _PLAYS_ANNOUNCING if len(hand) == 2 else _PLAYS
+        acts: list[int] = []
+        if self.n > 5:  # two decks: a card may be held twice, and is offered once
+            for c in hand:
+                if allowed >> c & 1:
+                    allowed &= ~(1 << c)
+                    acts += plays[c]
+        else:
+            for c in hand:
+                if allowed >> c & 1:
+                    acts += plays[c]
+        if drawn >= 0:
+            acts.append(PASS)
+        elif not acts:
+            acts.append(DRAW)
+        if self.unannounced:
+            acts += [ANNOUNCE if t == seat else IDIOT + t for t in self.unannounced]
+        return acts
+
+    def _legal_off_turn(self, seat: int) -> list[int]:
+        """:meth:`legal` with no hand in play, a suit pending, or off ``seat``'s turn."""
         if self.phase != PLAY:
             return []
         acts: list[int] = []
-        if self.pending >= 0:
-            if seat == self.pending:
-                top = self.discard[-1]
-                acts = [NAME_SUIT + s for s in _named(top)]
-        elif seat == self.turn:
-            hand = self.hands[seat]
-            allowed = self.allowed()
-            announcing = len(hand) == 2
-            seen = 0
-            for c in hand:
-                if allowed >> c & 1 and not seen >> c & 1:
-                    seen |= 1 << c
-                    for s in _named(c):
-                        acts.append(c | s << 6)
-                        if announcing:
-                            acts.append(c | s << 6 | 256)
-            if self.drawn >= 0:
-                acts.append(PASS)
-            elif not acts:
-                acts.append(DRAW)
+        if self.pending >= 0 and seat == self.pending:
+            acts = [NAME_SUIT + s for s in _named(self.discard[-1])]
         for t in self.unannounced:
             acts.append(ANNOUNCE if t == seat else IDIOT + t)
         return acts
@@ -407,6 +425,21 @@ class Sim:
         self.drawn = -1
         self.again = False
         self.suit = suit
+        rank = RANK[card]
+        if self.rules.plain[rank] and not (self.jacks or self.king_cards):
+            # no function (3, 8, 9; J, Q, K without face_cards): the common case, inline
+            if not left:
+                self._end_hand()  # going out (R8)
+                return
+            d = self.direction
+            n = self.n
+            t = (seat + d) % n
+            lost = self.lost_turns
+            while lost[t]:
+                lost[t] -= 1
+                t = (t + d) % n
+            self.turn = t
+            return
         try:
             self._take_effect(seat, card, left)
         except _HandOver:
@@ -492,6 +525,9 @@ class Sim:
         """
         stock = self.stock
         hand = self.hands[seat]
+        if k == 1 and stock:
+            hand.append(stock.pop())
+            return
         if len(stock) >= k:
             for _ in range(k):
                 hand.append(stock.pop())
@@ -529,10 +565,15 @@ class Sim:
                     raise _HandOver  # the count ended: players with no cards are out (R6)
                 self._pass_turn(seat, 1)
                 return
-            allowed = self.allowed()
-            self._draw(seat, 1)
-            if self.rules.play_drawn and allowed >> self.hands[seat][-1] & 1:
-                self.drawn = self.hands[seat][-1]
+            hand = self.hands[seat]
+            if self.stock:
+                card = self.stock.pop()
+                hand.append(card)
+            else:
+                self._draw(seat, 1)
+                card = hand[-1]
+            if self.rules.play_drawn and MATCH[self.suit][RANK[self.discard[-1]]] >> card & 1:
+                self.drawn = card  # the count is off: what may be played is MATCH's
                 return
             self.again = False
             self.king_cards = 0
@@ -589,3 +630,13 @@ def _named(card: int) -> tuple[int, ...]:
     """The suits a play of ``card`` may leave in force: any for an 8, its own or its
     colour partner for a 9, its own for any other card (R5, R12)."""
     return _NAMED[card]
+
+_DECKS: dict[tuple[int, bool], list[int]] = {}
+"""The full deck (R1) by players and ``strip_kings_queens``, as integers (made once)."""
+
+_PLAYS: tuple[tuple[int, ...], ...] = tuple(tuple(c | s << 6 for s in _NAMED[c]) for c in range(52))
+"""The plays of each card: one per suit it may leave in force (the engine's order)."""
+_PLAYS_ANNOUNCING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(a for s in _NAMED[c] for a in (c | s << 6, c | s << 6 | 256)) for c in range(52)
+)
+"""The same, each without then with "one card" (a play that leaves one card, R7)."""
