@@ -5,7 +5,7 @@ network bot call it)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from craits.protocol.types import LegalAction, View
@@ -31,15 +31,17 @@ def expert_choose(
     events: Sequence[Mapping[str, Any]],
     seed: int,
     budget: int = DEFAULT_BUDGET,
+    stop: Callable[[], bool] | None = None,
 ) -> LegalAction | None:
     """The expert's action from the seat's ``view`` (protocol §8) and the hand's
     ``events`` as the seat saw them (wire form, protocol §9), with the search's
-    random numbers drawn from ``seed``.
+    random numbers drawn from ``seed``; ``stop`` may cut the search short
+    (:meth:`~.search.Search.decide`).
 
     Returns:
         One of ``view["legal"]`` (the same object), or None when it does nothing now.
     """
-    return searcher(budget).decide(view, events, seed)
+    return searcher(budget).decide(view, events, seed, stop)
 
 
 def expert_policy(v: View, rng: random.Random) -> LegalAction | None:

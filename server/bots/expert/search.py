@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -133,8 +133,10 @@ class Search:
     """The expert's decision maker (see the module's text).
 
     Attributes:
-        budget: simulated actions per decision (each world costs the actions of
-            one rollout per candidate); at least ``min_worlds`` worlds are played.
+        budget: simulated actions per decision with 2 to 4 players, 6/(players + 2)
+            of it with more (an action costs more at a larger table); each world
+            costs the actions of one rollout per candidate; at least ``min_worlds``
+            worlds are played.
         z: standard errors by which a candidate must beat the prior's move.
         z_wild: the same for a wild 8 or 9 over the prior's plain card: the wilds
             are worth keeping (R5), and the search's best of many candidates is
@@ -160,10 +162,16 @@ class Search:
         self.max_worlds = max_worlds
 
     def decide(
-        self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], seed: int
+        self,
+        view: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        seed: int,
+        stop: Callable[[], bool] | None = None,
     ) -> LegalAction | None:
         """The expert's action now at the seat of ``view`` (protocol §8), given the
-        hand's ``events`` as the seat saw them (wire form, oldest first).
+        hand's ``events`` as the seat saw them (wire form, oldest first). ``stop``,
+        asked before each world past the second, cuts the search short when it says
+        so (the server's cap on a decision's time; the result then depends on it).
 
         Returns:
             One of ``view["legal"]`` (the same object), or None when it does nothing.
@@ -177,10 +185,14 @@ class Search:
             return cast(LegalAction, call)
         if not to_act(v):
             return None
-        return cast(LegalAction | None, self.judge(view, events, seed).chosen)
+        return cast(LegalAction | None, self.judge(view, events, seed, stop).chosen)
 
     def judge(
-        self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], seed: int
+        self,
+        view: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        seed: int,
+        stop: Callable[[], bool] | None = None,
     ) -> Judgement:
         """Every turn choice of the seat to act judged by its expected points (the hint's
         and the analysis' question); :attr:`Judgement.chosen` is :meth:`decide`'s."""
@@ -191,7 +203,7 @@ class Search:
         if len(candidates) <= 1:
             out.ranked = [Judged(a, 0.0, 0.0) for a in candidates]
             return out
-        values = self._rollouts(view, events, candidates, seed, out)
+        values = self._rollouts(view, events, candidates, seed, out, stop)
         base = values[candidates.index(prior)] if prior in candidates else values[0]
         worlds = len(base)
         ranked = []
@@ -226,6 +238,7 @@ class Search:
         candidates: list[ActionDict],
         seed: int,
         out: Judgement,
+        stop: Callable[[], bool] | None,
     ) -> list[list[float]]:
         """Per candidate, the seat's points at the end of the hand in each world."""
         belief = Belief(view, events)
@@ -235,7 +248,10 @@ class Search:
         values: list[list[float]] = [[] for _ in candidates]
         spent = 0
         worlds = 0
-        while worlds < self.max_worlds and (worlds < self.min_worlds or spent < self.budget):
+        budget = self.budget * min(1.0, 6 / (len(belief.slots) + 2))
+        while worlds < self.max_worlds and (worlds < self.min_worlds or spent < budget):
+            if stop is not None and worlds >= 2 and stop():
+                break
             world = belief.sample(rng)
             start = world.scores[seat]
             reshuffles = rng.getrandbits(32)

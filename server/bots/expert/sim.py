@@ -631,6 +631,7 @@ def _named(card: int) -> tuple[int, ...]:
     colour partner for a 9, its own for any other card (R5, R12)."""
     return _NAMED[card]
 
+
 _DECKS: dict[tuple[int, bool], list[int]] = {}
 """The full deck (R1) by players and ``strip_kings_queens``, as integers (made once)."""
 

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -24,6 +25,9 @@ from .policy import expert_choose
 from .search import DEFAULT_BUDGET
 
 __all__ = ["ExpertPool", "decide_index", "default_pool"]
+
+CPU_CAP = 0.8
+"""CPU seconds after which a decision stops sampling worlds and answers with what it has."""
 
 NICE = 5
 """How much lower than the server's the workers' CPU priority is."""
@@ -40,9 +44,15 @@ def decide_index(
 ) -> int | None:
     """The expert's choice as an index into ``view["legal"]`` (None: it does nothing now).
 
-    Runs in a worker process: :func:`~.policy.expert_choose` on the seat's inputs.
+    Runs in a worker process: :func:`~.policy.expert_choose` on the seat's inputs,
+    cut short past :data:`CPU_CAP` seconds of CPU (a busy machine's slow decision).
     """
-    choice = expert_choose(view, events, seed, budget)
+    start = time.thread_time()
+
+    def late() -> bool:
+        return time.thread_time() - start > CPU_CAP
+
+    choice = expert_choose(view, events, seed, budget, late)
     if choice is None:
         return None
     for i, a in enumerate(view["legal"]):
