@@ -85,13 +85,17 @@ class Judged:
 @dataclass
 class Judgement:
     """A decision judged: every candidate best first, the one chosen, the prior (the
-    basic bot's move), and how many worlds and simulated actions it took."""
+    basic bot's move), how many worlds and simulated actions it took, and each
+    candidate's points world by world (``values[i]``: the candidates in the order
+    of the view's legal entries, each world at the same index)."""
 
     ranked: list[Judged] = field(default_factory=list)
     chosen: ActionDict | None = None
     prior: ActionDict | None = None
     worlds: int = 0
     actions: int = 0
+    candidates: list[ActionDict] = field(default_factory=list)
+    values: list[list[float]] = field(default_factory=list)
 
 
 def _candidates(legal: Sequence[ActionDict]) -> list[ActionDict]:
@@ -204,6 +208,8 @@ class Search:
             out.ranked = [Judged(a, 0.0, 0.0) for a in candidates]
             return out
         values = self._rollouts(view, events, candidates, seed, out, stop)
+        out.candidates = candidates
+        out.values = values
         base = values[candidates.index(prior)] if prior in candidates else values[0]
         worlds = len(base)
         ranked = []
