@@ -56,9 +56,9 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 
-from .expert.policy import expert_choose
 from .levels import LEVELS, decide
 from .link import BotError, BotStats, ServerLink
+from .seen import SeenEvents
 from .view import is_turn_action
 
 __all__ = [
@@ -106,10 +106,9 @@ NAME_TRIES = 5
 class BotClient(ServerLink):
     """One bot on one connection: an :class:`asyncio.Protocol` that plays by itself.
 
-    Create it, hand it to :meth:`asyncio.loop.create_connection` (or use
-    :func:`connect_bot`), then await :attr:`done`: it resolves to 0 once the
-    bot has played ``games`` games (0: never), or fails with
-    :class:`BotError`. :attr:`joined` resolves once the bot is seated.
+    Create it, hand it to :meth:`asyncio.loop.create_connection` (or use :func:`connect_bot`),
+    then await :attr:`done`: it resolves to 0 once the bot has played ``games`` games (0:
+    never), or fails with :class:`BotError`. :attr:`joined` resolves once the bot is seated.
     """
 
     def __init__(
@@ -160,8 +159,7 @@ class BotClient(ServerLink):
         self.joined: asyncio.Future[int] = self._new_wait()
         self.seat: int | None = None
         self.view: View | None = None
-        self.hand_events: list[dict[str, Any]] = []
-        """The hand's events as this seat saw them (the expert reads them)."""
+        self.seen = SeenEvents()
         self.seq = 0
         self.games_played = 0
         self.created = False
@@ -285,7 +283,7 @@ class BotClient(ServerLink):
         """An ``update`` or ``state``: the newest view, and whether to act on it."""
         v = msg["view"]
         self.seq = msg["seq"]
-        self._keep_events(msg)
+        self.seen.take(msg)
         if v is None:
             return
         self.view = v
@@ -299,18 +297,6 @@ class BotClient(ServerLink):
             self._game_over(v)
         elif phase == _IN_PLAY and v["legal"] and self._pending is None:
             self._want = True
-
-    def _keep_events(self, msg: UpdateMsg | StateMsg) -> None:
-        """Keep the hand's events: a ``state`` brings the hand so far, an ``update``
-        adds its own; a deal starts a new hand (protocol §7.1, §9)."""
-        events: list[dict[str, Any]] = [dict(e) for e in msg.get("events") or []]
-        if msg["type"] == ServerMessage.STATE:
-            self.hand_events = events
-            return
-        for e in events:
-            if e.get("event") == "dealt":
-                self.hand_events = []
-            self.hand_events.append(e)
 
     def _on_error(self, msg: ErrorMsg) -> None:
         """An error: the answer to the pending ``act``, or to a lobby request."""
@@ -375,10 +361,7 @@ class BotClient(ServerLink):
         if wait > 0:  # the server's rate limit (protocol §14): decide once it allows
             self._timer = self._loop.call_later(wait, self._decide)
             return
-        if self.level == "expert":  # its own process: the search may take the loop a moment
-            choice = expert_choose(v, self.hand_events, self.rng.getrandbits(64))
-        else:
-            choice = decide(self.level, v, self.rng)
+        choice = decide(self.level, v, self.rng, self.seen.events)
         if choice is None:
             return
         action = action_map(choice)

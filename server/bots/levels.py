@@ -4,7 +4,7 @@ and :func:`choose`, which asks a level for its action."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, assert_never
 
 from craits.protocol.types import LegalAction, View
@@ -12,7 +12,7 @@ from craits.protocol.vocab import BotLevel
 
 from .basic import basic_policy
 from .easy import easy_policy
-from .expert.policy import expert_policy
+from .expert.policy import expert_choose, expert_policy
 from .view import ActionDict, as_dict, seat_view, to_act
 
 __all__ = [
@@ -99,8 +99,14 @@ def policy(level: str) -> Policy:
     return found
 
 
-def decide(level: str, v: View, rng: random.Random) -> LegalAction | None:
-    """The action bot ``level`` takes now, from its seat's view ``v`` only (protocol §8).
+def decide(
+    level: str,
+    v: View,
+    rng: random.Random,
+    events: Sequence[Mapping[str, Any]] | None = None,
+) -> LegalAction | None:
+    """The action bot ``level`` takes now, from its seat's view ``v`` only (protocol §8),
+    and for the expert the hand's ``events`` as the seat saw them (§9), if given.
 
     ``rng`` is used for the random level's choices. Call it whenever the view
     changes: on the seat's turn it always answers; off its turn it may answer
@@ -113,6 +119,8 @@ def decide(level: str, v: View, rng: random.Random) -> LegalAction | None:
     Raises:
         ValueError: ``level`` is not one of :data:`LEVELS`.
     """
+    if level == BotLevel.EXPERT and events is not None:
+        return expert_choose(v, events, rng.getrandbits(64))
     return policy(level)(v, rng)
 
 

@@ -275,3 +275,21 @@ def test_random_rules_cover_every_option() -> None:
         for k, val in random_rules(rng).to_dict().items():
             seen.setdefault(k, set()).add(val)
     assert all(len(vals) == 2 for vals in seen.values())
+
+
+def test_a_network_bot_keeps_the_hands_events_as_its_seat_saw_them() -> None:
+    """``craits-bot``'s memory of the hand (protocol §7.1): a ``state`` brings the hand so
+    far, each ``update`` adds its events, a deal starts the hand over."""
+    from craits.server.bots.seen import SeenEvents
+
+    seen = SeenEvents()
+    dealt = {"event": "dealt", "hand_number": 2, "hand_size": 7}
+    played = {"event": "played", "seat": 1, "card": "5H", "suit": "H", "announced": False}
+    seen.take({"type": "state", "events": [dealt, played]})
+    assert seen.events == [dealt, played]
+    seen.take({"type": "update", "events": [played]})
+    assert seen.events == [dealt, played, played]
+    seen.take({"type": "update", "events": [{"event": "hand_ended"}, dealt]})
+    assert seen.events == [dealt]
+    seen.take({"type": "state", "events": []})
+    assert seen.events == []

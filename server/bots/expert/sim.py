@@ -17,7 +17,7 @@ as the engine does, so the same seeded ``random.Random`` gives the same order.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
 from craits.protocol.vocab import Phase
 
@@ -59,6 +59,7 @@ __all__ = [
     "NAME_SUIT",
     "PASS",
     "PLAY",
+    "Position",
     "Sim",
     "SimRules",
     "play_code",
@@ -155,9 +156,9 @@ def score_hand(cards: list[int], r: SimRules) -> int:
     return total - sum(cancelled) + k * r.cts + (threes - k) * (100 if r.tpen else 3)
 
 
-class Sim:
-    """One hand of Craits in play, on integer cards: :class:`~craits.server.engine.Game`'s
-    state and transitions (R3–R11), without events.
+class Position:
+    """The state of a hand of Craits on integer cards (:class:`~craits.server.engine.Game`'s
+    fields), and what may be done in it (R3–R7, R12); :class:`Sim` plays it.
 
     Attributes mirror the engine's: ``hands`` (lists of codes), ``stock`` (top
     last), ``discard`` (top last), ``suit`` (0–3), ``count``, ``again``,
@@ -229,7 +230,7 @@ class Sim:
     # ----------------------------------------------------------- loading
 
     @classmethod
-    def from_game(cls, game: Game, rng: Any = None) -> Sim:
+    def from_game(cls, game: Game, rng: Any = None) -> Self:
         """The simulator at ``game``'s state (every field, cards as integers)."""
         sim = cls(game.players, SimRules(game.rules), rng)
         sim.hand_number = game.hand_number
@@ -254,9 +255,9 @@ class Sim:
         sim.phase = _PHASES[game.phase]
         return sim
 
-    def copy(self) -> Sim:
+    def copy(self) -> Self:
         """An independent copy (the rules and the shuffle source shared)."""
-        o = Sim.__new__(Sim)
+        o = type(self).__new__(type(self))
         o.n = self.n
         o.rules = self.rules
         o.rng = self.rng
@@ -284,38 +285,6 @@ class Sim:
         o.next_dealer = self.next_dealer
         return o
 
-    def deal(self, order: list[int], dealer: int, hand_number: int) -> None:
-        """Deal hand ``hand_number`` from ``dealer`` (R3): ``order`` is the whole deck,
-        top first; the next card is turned up and takes effect as the dealer's.
-        The running totals are kept; this hand's penalties start at 0."""
-        n = self.n
-        k = hand_size(hand_number)
-        self.hand_number = hand_number
-        self.dealer = dealer
-        dealt = k * n
-        first = dealer + 1
-        self.hands = [order[(s - first) % n : dealt : n] for s in range(n)]
-        self.stock = order[dealt + 1 :][::-1]
-        turned = order[dealt]
-        self.discard = [turned]
-        self.suit = SUIT[turned]
-        self.direction = 1
-        self.turn = dealer
-        self.count = 0
-        self.again = False
-        self.lost_turns = [0] * n
-        self.hand_penalties = [0] * n
-        self.unannounced = []
-        self.jacks = 0
-        self.king_cards = 0
-        self.pending = -1
-        self.drawn = -1
-        self.phase = PLAY
-        try:
-            self._turn_up(turned)
-        except _HandOver:
-            self._end_hand()
-
     def new_deck(self) -> list[int]:
         """The full deck of this table (R1), shuffled with the shuffle source."""
         key = (self.n, self.rules.strip)
@@ -325,20 +294,6 @@ class Sim:
         deck = base[:]
         self.rng.shuffle(deck)
         return deck
-
-    def _turn_up(self, turned: int) -> None:
-        """The turned-up card takes effect as the dealer's (R3, R5, R11, R7's ``one_card_deal``)."""
-        dealer = self.dealer
-        rank = RANK[turned]
-        if rank in (EIGHT, NINE):
-            self.pending = dealer
-        if rank == JACK and self.rules.face:
-            self.jacks = 1
-        steps = self._effect(dealer, turned, rank)
-        if steps:
-            self._pass_turn(dealer, steps)
-        if self.rules.one_card_deal and hand_size(self.hand_number) == 1:
-            self.unannounced = [s for s, h in enumerate(self.hands) if len(h) == 1]
 
     # ----------------------------------------------------------- queries
 
@@ -392,6 +347,62 @@ class Sim:
         for t in self.unannounced:
             acts.append(ANNOUNCE if t == seat else IDIOT + t)
         return acts
+
+
+class Sim(Position):
+    """One hand of Craits in play, on integer cards: the deal (R3) and every action
+    (R4–R11) of :class:`~craits.server.engine.Game`, without events, on a
+    :class:`Position`."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------- the deal
+
+    def deal(self, order: list[int], dealer: int, hand_number: int) -> None:
+        """Deal hand ``hand_number`` from ``dealer`` (R3): ``order`` is the whole deck,
+        top first; the next card is turned up and takes effect as the dealer's.
+        The running totals are kept; this hand's penalties start at 0."""
+        n = self.n
+        k = hand_size(hand_number)
+        self.hand_number = hand_number
+        self.dealer = dealer
+        dealt = k * n
+        first = dealer + 1
+        self.hands = [order[(s - first) % n : dealt : n] for s in range(n)]
+        self.stock = order[dealt + 1 :][::-1]
+        turned = order[dealt]
+        self.discard = [turned]
+        self.suit = SUIT[turned]
+        self.direction = 1
+        self.turn = dealer
+        self.count = 0
+        self.again = False
+        self.lost_turns = [0] * n
+        self.hand_penalties = [0] * n
+        self.unannounced = []
+        self.jacks = 0
+        self.king_cards = 0
+        self.pending = -1
+        self.drawn = -1
+        self.phase = PLAY
+        try:
+            self._turn_up(turned)
+        except _HandOver:
+            self._end_hand()
+
+    def _turn_up(self, turned: int) -> None:
+        """The turned-up card takes effect as the dealer's (R3, R5, R11, R7's ``one_card_deal``)."""
+        dealer = self.dealer
+        rank = RANK[turned]
+        if rank in (EIGHT, NINE):
+            self.pending = dealer
+        if rank == JACK and self.rules.face:
+            self.jacks = 1
+        steps = self._effect(dealer, turned, rank)
+        if steps:
+            self._pass_turn(dealer, steps)
+        if self.rules.one_card_deal and hand_size(self.hand_number) == 1:
+            self.unannounced = [s for s, h in enumerate(self.hands) if len(h) == 1]
 
     # ----------------------------------------------------------- actions
 
