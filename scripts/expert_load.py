@@ -14,8 +14,10 @@ lifted, then, alternating ``--rounds`` times:
    server's worker process.
 
 Printed for each load test: its round trip p50/p95/p99 and moves per second,
-and the loop's longest stall (the probe's worst lateness) during it; then the
-p99 with experts against the p99 without, and the experts' moves per second.
+the longest the loop was held (the probe's worst lateness: work on the loop,
+or no core for the process) and the longest it was held by its own work (the
+loop thread's CPU time between two wake-ups of the probe); then the p99 with
+experts against the p99 without, and the experts' moves per second.
 
     python scripts/expert_load.py --expert-tables 17 --rounds 2
 """
@@ -145,14 +147,16 @@ def loadtest(port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
-def worst_stall(lag_file: str, window: tuple[float, float]) -> float:
-    """The probe's worst lateness (ms) in the seconds of ``window``."""
-    worst = 0.0
+def worst_stall(lag_file: str, window: tuple[float, float]) -> tuple[float, float]:
+    """The probe's worst lateness and its most CPU between two wake-ups (ms) in the
+    seconds of ``window``: how long the loop was held, and how much of it by its own work."""
+    worst = busy = 0.0
     for line in Path(lag_file).read_text().splitlines():
-        t, late, _ = line.split()
+        t, late, _, cpu = line.split()
         if window[0] <= float(t) <= window[1]:
             worst = max(worst, float(late))
-    return worst
+            busy = max(busy, float(cpu))
+    return worst, busy
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -182,7 +186,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 figures = await asyncio.to_thread(loadtest, port, proc.pid, args)
                 moved = sum(d.expert_moves for d in drivers) - before
                 span = figures["window"][1] - figures["window"][0]
-                stall = worst_stall(lag_file, figures["window"])
+                stall, busy = worst_stall(lag_file, figures["window"])
                 rtt = figures["rtt_ms"]
                 p99[with_experts].append(rtt["p99"])
                 print(
@@ -190,7 +194,8 @@ async def main_async(args: argparse.Namespace) -> int:
                     f"round trip p50 {rtt['p50']:.2f} p95 {rtt['p95']:.2f} p99 {rtt['p99']:.2f} "
                     f"max {rtt['max']:.1f} ms, {figures['moves_per_s']:.0f} moves/s, "
                     f"other CPU {figures['other_cpu']:.0%}, stolen {figures['stolen_cpu']:.1%}; "
-                    f"loop's longest stall {stall:.2f} ms; experts' moves {moved / span:.1f}/s",
+                    f"loop held at most {stall:.1f} ms, by its own work {busy:.2f} ms (CPU); "
+                    f"experts' moves {moved / span:.1f}/s",
                     flush=True,
                 )
     finally:

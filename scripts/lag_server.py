@@ -3,9 +3,13 @@
 
 Runs :func:`craits.server.cli.main` with the same arguments, on an event loop
 that also wakes a probe every 2 ms: how late each wake-up comes is how long
-the loop was held by other work. Once a second the probe appends a line to
-the file named by ``CRAITS_LAG_FILE``: the time (``time.time()``), the
-longest lateness in that second (ms) and the wake-ups counted.
+the loop was held — by work on the loop, or by the machine giving the process
+no core. So the probe also reads the loop thread's CPU time at each wake-up:
+the CPU spent between two wake-ups is work done on the loop (a stall of the
+loop's own making), whatever the machine's load. Once a second it appends a
+line to the file named by ``CRAITS_LAG_FILE``: the time (``time.time()``), the
+longest lateness in that second (ms), the wake-ups counted, and the most CPU
+spent between two wake-ups (ms).
 """
 
 from __future__ import annotations
@@ -33,17 +37,21 @@ class _ProbedPolicy(asyncio.DefaultEventLoopPolicy):
 
 def _start(loop: asyncio.AbstractEventLoop, path: str) -> None:
     out = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - open while the loop runs
-    state = {"worst": 0.0, "ticks": 0, "second": int(time.time())}
+    state = {"worst": 0.0, "ticks": 0, "second": int(time.time()), "cpu": 0.0}
+    last = [time.thread_time()]
 
     def tick(expected: float) -> None:
         now = loop.time()
-        late = now - expected
-        state["worst"] = max(state["worst"], late)
+        cpu = time.thread_time()
+        state["cpu"] = max(state["cpu"], cpu - last[0])
+        last[0] = cpu
+        state["worst"] = max(state["worst"], now - expected)
         state["ticks"] += 1
         second = int(time.time())
         if second != state["second"]:
-            out.write(f"{time.time():.3f} {1000 * state['worst']:.3f} {state['ticks']}\n")
-            state.update(worst=0.0, ticks=0, second=second)
+            worst, ticks, busy = 1000 * state["worst"], state["ticks"], 1000 * state["cpu"]
+            out.write(f"{time.time():.3f} {worst:.3f} {ticks} {busy:.3f}\n")
+            state.update(worst=0.0, ticks=0, second=second, cpu=0.0)
         loop.call_at(now + TICK, tick, now + TICK)
 
     loop.call_at(loop.time() + TICK, tick, loop.time() + TICK)

@@ -29,8 +29,10 @@ __all__ = ["ExpertPool", "decide_index", "default_pool"]
 CPU_CAP = 0.8
 """CPU seconds after which a decision stops sampling worlds and answers with what it has."""
 
-NICE = 5
-"""How much lower than the server's the workers' CPU priority is."""
+NICE = 19
+"""How much lower than the server's the workers' CPU priority is: the lowest, so
+that on a busy machine the searches take the CPU the tables leave (a slower
+bot, never a slower table)."""
 
 
 def _lower_priority(nice: int) -> None:
