@@ -780,7 +780,7 @@ class Game:
         if self.stock:  # _draw's work, inline for the common case
             card = self.stock.pop()
             self.hands[seat].append(card)
-            ev.append(Drew(seat, 1, (card,), reason))
+            ev.append(_new(Drew, (seat, 1, (card,), reason)))
         else:
             (card,) = self._draw(seat, 1, reason, ev)
         if self.rules.play_drawn_card and card in allowed:
