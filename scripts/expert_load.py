@@ -15,9 +15,10 @@ lifted, then, alternating ``--rounds`` times:
 
 Printed for each load test: its round trip p50/p95/p99 and moves per second,
 the longest the loop was held (the probe's worst lateness: work on the loop,
-or no core for the process) and the longest it was held by its own work (the
-loop thread's CPU time between two wake-ups of the probe); then the p99 with
-experts against the p99 without, and the experts' moves per second.
+or no core for the process) and its longest callback in CPU time (a stall of
+the loop's own making); then the p99 with experts against the p99 without,
+and the experts' moves per second. Only the load test's measured seconds count
+(after its bots' setup and its 3 s warm-up).
 
     python scripts/expert_load.py --expert-tables 17 --rounds 2
 """
@@ -143,13 +144,15 @@ def loadtest(port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]:
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     figures: dict[str, Any] = json.loads(out.read_text())
     out.unlink()
-    figures["window"] = (start, time.time())
+    # the measured seconds: after the bots' setup and the load test's warm-up (3 s)
+    begin = start + float(figures.get("setup_s") or 0.0) + 3.0
+    figures["window"] = (begin, begin + float(figures["seconds"]))
     return figures
 
 
 def worst_stall(lag_file: str, window: tuple[float, float]) -> tuple[float, float]:
-    """The probe's worst lateness and its most CPU between two wake-ups (ms) in the
-    seconds of ``window``: how long the loop was held, and how much of it by its own work."""
+    """The probe's worst lateness and the longest callback's CPU time (ms) in the
+    seconds of ``window``: how long the loop was held, and its longest own stall."""
     worst = busy = 0.0
     for line in Path(lag_file).read_text().splitlines():
         t, late, _, cpu = line.split()
@@ -194,7 +197,7 @@ async def main_async(args: argparse.Namespace) -> int:
                     f"round trip p50 {rtt['p50']:.2f} p95 {rtt['p95']:.2f} p99 {rtt['p99']:.2f} "
                     f"max {rtt['max']:.1f} ms, {figures['moves_per_s']:.0f} moves/s, "
                     f"other CPU {figures['other_cpu']:.0%}, stolen {figures['stolen_cpu']:.1%}; "
-                    f"loop held at most {stall:.1f} ms, by its own work {busy:.2f} ms (CPU); "
+                    f"loop held at most {stall:.1f} ms, its longest callback {busy:.2f} ms (CPU); "
                     f"experts' moves {moved / span:.1f}/s",
                     flush=True,
                 )

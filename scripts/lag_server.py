@@ -4,12 +4,12 @@
 Runs :func:`craits.server.cli.main` with the same arguments, on an event loop
 that also wakes a probe every 2 ms: how late each wake-up comes is how long
 the loop was held — by work on the loop, or by the machine giving the process
-no core. So the probe also reads the loop thread's CPU time at each wake-up:
-the CPU spent between two wake-ups is work done on the loop (a stall of the
-loop's own making), whatever the machine's load. Once a second it appends a
-line to the file named by ``CRAITS_LAG_FILE``: the time (``time.time()``), the
-longest lateness in that second (ms), the wake-ups counted, and the most CPU
-spent between two wake-ups (ms).
+no core. So every callback the loop runs is also timed in CPU time
+(``time.thread_time`` around ``asyncio.Handle._run``): the longest is the
+longest stall of the loop's own making, whatever the machine's load. Once a
+second the probe appends a line to the file named by ``CRAITS_LAG_FILE``: the
+time (``time.time()``), the longest lateness in that second (ms), the wake-ups
+counted, and the longest callback's CPU time (ms).
 """
 
 from __future__ import annotations
@@ -38,13 +38,17 @@ class _ProbedPolicy(asyncio.DefaultEventLoopPolicy):
 def _start(loop: asyncio.AbstractEventLoop, path: str) -> None:
     out = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - open while the loop runs
     state = {"worst": 0.0, "ticks": 0, "second": int(time.time()), "cpu": 0.0}
-    last = [time.thread_time()]
+    run = asyncio.Handle._run
+
+    def timed_run(handle: asyncio.Handle) -> None:
+        start = time.thread_time()
+        run(handle)
+        state["cpu"] = max(state["cpu"], time.thread_time() - start)
+
+    asyncio.Handle._run = timed_run  # type: ignore[method-assign]
 
     def tick(expected: float) -> None:
         now = loop.time()
-        cpu = time.thread_time()
-        state["cpu"] = max(state["cpu"], cpu - last[0])
-        last[0] = cpu
         state["worst"] = max(state["worst"], now - expected)
         state["ticks"] += 1
         second = int(time.time())
