@@ -11,9 +11,10 @@ level), the control. Printed:
   R9, R10): the hero's points at a seat minus the control's at the same seat in
   the same hand (same cards dealt), mean and 95% interval (negative: the hero
   scores less, which is better);
-- the hero's searched decisions: how many, decisions per second, time p50 /
-  p95 / max (when the hero is ``expert``), and its blunders by the fixed rule
-  of ``docs/bots.md``;
+- the hero's turn decisions (when the hero is ``expert``): how many, decisions
+  per second, their CPU time (the thread's: what one core spent, whatever else
+  the machine runs) and wall time at p50 / p95 / max, and its blunders by the
+  rule of ``docs/bots.md``;
 - the machine's load average at the start and the end.
 
 Examples::
@@ -95,6 +96,7 @@ def report(deals: list[DealResult], levels: list[str], started: float) -> dict[s
         )
     if s["searches"]:
         times = sorted(s["times"])
+        cpu = sorted(s["cpu"])
         bl = s["blunders"]
         out.update(
             decisions=s["searches"],
@@ -102,6 +104,9 @@ def report(deals: list[DealResult], levels: list[str], started: float) -> dict[s
             p50_ms=1000 * _pct(times, 0.5),
             p95_ms=1000 * _pct(times, 0.95),
             max_ms=1000 * times[-1],
+            cpu_p50_ms=1000 * _pct(cpu, 0.5),
+            cpu_p95_ms=1000 * _pct(cpu, 0.95),
+            cpu_max_ms=1000 * cpu[-1],
             blunders={
                 "wild": bl.wild,
                 "wild_played": bl.wild_played,
@@ -112,8 +117,9 @@ def report(deals: list[DealResult], levels: list[str], started: float) -> dict[s
         )
         print(
             f"  {levels[0]}'s turn decisions: {s['searches']}, {out['decisions_per_s']:.1f}/s; "
-            f"time p50 {out['p50_ms']:.1f} ms, p95 {out['p95_ms']:.1f} ms, "
-            f"max {out['max_ms']:.1f} ms"
+            f"CPU p50 {out['cpu_p50_ms']:.1f} ms, p95 {out['cpu_p95_ms']:.1f} ms, "
+            f"max {out['cpu_max_ms']:.1f} ms; wall p50 {out['p50_ms']:.1f} ms, "
+            f"p95 {out['p95_ms']:.1f} ms, max {out['max_ms']:.1f} ms"
         )
         print(
             f"  blunders: {bl.total} of {bl.decisions} = {out['blunder_rate']:.2%} "

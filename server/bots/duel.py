@@ -81,6 +81,7 @@ class GameResult:
     searches: int = 0
     search_seconds: float = 0.0
     search_times: list[float] = field(default_factory=list)
+    search_cpu: list[float] = field(default_factory=list)
     blunders: Blunders = field(default_factory=Blunders)
 
 
@@ -184,13 +185,14 @@ class _Table:
         if level != _EXPERT:
             return policy(level)(seat_view(v), self.rng)
         events = events_for(self.hand_events, seat)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         choice = self.search.decide(v, events, self.rng.getrandbits(64))
-        spent = time.perf_counter() - start
+        spent, cpu = time.perf_counter() - start, time.thread_time() - cpu
         if choice is not None and v["to_act"] == seat and is_turn_action(choice):
             self.result.searches += 1
             self.result.search_seconds += spent
             self.result.search_times.append(spent)
+            self.result.search_cpu.append(cpu)
             if _check(self.result.blunders, game, seat, as_dict(choice)):
                 self.result.blunders.wild_played += 1
                 if self._no_gain(v, events, as_dict(choice)):
@@ -275,6 +277,7 @@ def summary(deals: Sequence[DealResult]) -> dict[str, Any]:
     searches = 0
     seconds = 0.0
     times: list[float] = []
+    cpu: list[float] = []
     blunders = Blunders()
     for d in deals:
         for r, g in enumerate(d.games):
@@ -287,6 +290,7 @@ def summary(deals: Sequence[DealResult]) -> dict[str, Any]:
             searches += g.searches
             seconds += g.search_seconds
             times.extend(g.search_times)
+            cpu.extend(g.search_cpu)
             blunders.add(g.blunders)
     return {
         "games": games,
@@ -295,5 +299,6 @@ def summary(deals: Sequence[DealResult]) -> dict[str, Any]:
         "searches": searches,
         "seconds": seconds,
         "times": times,
+        "cpu": cpu,
         "blunders": blunders,
     }
