@@ -32,6 +32,7 @@ from .cards import unicode_suits_ok
 from .known_hosts import KnownHosts, ServerTrust
 from .oneshot import Refused, answer, open_short
 from .options import describe_rules
+from .recordkeys import RecordKeys
 from .replayfetch import fetch_record
 from .store import default_path
 
@@ -280,8 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     name = clean_name(args.name) if args.name else default_name()
     if args.replay_game is not None:
         try:
+            held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
             fetched = asyncio.run(
-                fetch_record(host, port, name, args.replay_game, tls=trust, on_busy=say_busy)
+                fetch_record(
+                    host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
+                )
             )
         except ConnectError as exc:
             print(f"craits-client: {exc}", file=sys.stderr)

@@ -212,7 +212,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-status").set_class(not session.online, "-offline")
         table = self.query_one("#tables", DataTable)
         selected = self.selected_table()
-        rows = [presenter.lobby_row(tables[name]) for name in sorted(tables)]
+        names = presenter.lobby_order(tables)  # the tables whose people are all offline last
+        rows = [presenter.lobby_row(tables[name]) for name in names]
         # the columns again, each time, as wide as this width and these rows want
         # (a DataTable's own column widths only ever grow, and lag behind a
         # list that changes fast)
@@ -222,7 +223,7 @@ class LobbyScreen(Screen[None]):
         for i, w in shown:
             label, key = COLUMNS[i]
             table.add_column(label, key=key, width=w)
-        for name, row in zip(sorted(tables), rows, strict=True):
+        for name, row in zip(names, rows, strict=True):
             table.add_row(*(row[i] for i, _ in shown), key=name, height=None)
         if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))

@@ -599,22 +599,39 @@ def unavailable(info: TableInfo) -> bool:
     return info.get("unavailable") is True
 
 
+def all_offline(info: TableInfo) -> bool:
+    """Whether every person at the table is offline (people sit there, no
+    connection holds their seats; protocol §10, ``people_connected``): the
+    server closes it soon, and the lobby lists it last."""
+    return info.get("people", 0) > 0 and info.get("people_connected") == 0
+
+
+def lobby_order(tables: dict[str, TableInfo]) -> list[str]:
+    """The names of the lobby's tables in the order listed: by name, the
+    tables whose people are all offline last (:func:`all_offline`)."""
+    return sorted(tables, key=lambda name: (all_offline(tables[name]), name))
+
+
 def lobby_row(info: TableInfo) -> tuple[Text, ...]:
     """A table's row in the lobby: name, seats taken, state, watchers, players,
     rules. A table whose server is down says ``unavailable`` in its state
-    column, the whole row dimmed."""
+    column, one whose people are all offline adds ``offline``; either row is
+    dimmed."""
     rules = describe_rules(info["rules"])
     timeout = info["turn_timeout_ms"]
     rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
+    state = "unavailable" if unavailable(info) else table_state(info)
+    if all_offline(info) and not unavailable(info):
+        state += ", offline"
     row = (
         Text.assemble((info["name"], "bold"), (privacy.badge(info), "italic")),
         Text(f"{privacy.seats_taken(info)}/{info['seats']}"),
-        Text("unavailable" if unavailable(info) else table_state(info)),
+        Text(state),
         Text(str(info["spectators"])),
         players_text(info),
         Text(rules),
     )
-    if unavailable(info):
+    if unavailable(info) or all_offline(info):
         for cell in row:
             cell.stylize("dim")
     return row

@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from craits.protocol import ProtocolError
 from craits.protocol.client import ConnectError, Connection
+from craits.protocol.messages import MAX_RECORD_TOKENS
 from craits.protocol.types import GameRecord, ReplayFrame
 from craits.protocol.vocab import ClientMessage, ErrorCode, ServerMessage
 
@@ -59,8 +60,11 @@ async def _ask(
     raise ConnectError("the server stayed too busy rebuilding games; try again later")
 
 
-async def _frames(conn: Connection, game: int, hand: int, on_busy: Busy) -> list[ReplayFrame]:
-    """Every frame of hand ``hand`` (1 for the first) of game ``game``, page by page."""
+async def _frames(
+    conn: Connection, game: int, hand: int, on_busy: Busy, proof: dict[str, Any]
+) -> list[ReplayFrame]:
+    """Every frame of hand ``hand`` (1 for the first) of game ``game``, page by
+    page (``proof``: the ``tokens`` field, or nothing)."""
     frames: list[ReplayFrame] = []
     while True:
         asked = {
@@ -68,6 +72,7 @@ async def _frames(conn: Connection, game: int, hand: int, on_busy: Busy) -> list
             "game": game,
             "hand": hand,
             "offset": len(frames),
+            **proof,
         }
         page = await _ask(conn, asked, ServerMessage.REPLAY, on_busy)
         frames += page["frames"]
@@ -83,11 +88,17 @@ async def fetch_record(
     timeout: float = 30.0,
     tls: ServerTrust | None = None,
     on_busy: Busy = _log_busy,
+    tokens: Sequence[str] = (),
 ) -> GameRecord:
     """The record of finished game ``game`` at ``host:port``, every hand with
     its ``frames`` (``docs/records.md``), by one short connection (over TLS with
     ``tls``: nobody is asked to trust a certificate, one that does not verify
     is refused).
+
+    ``tokens``: the tokens this client held at the server
+    (:class:`~craits.client.recordkeys.RecordKeys`), sent with every request:
+    a private table's game is given only to a request whose token proves a
+    seat there, or its creator (protocol §7.3).
 
     A request answered ``records_busy`` is asked again after the seconds the
     server says (within ``timeout``); ``on_busy`` is told each wait first.
@@ -100,11 +111,12 @@ async def fetch_record(
     where = f"{host}:{port}"
     try:
         async with asyncio.timeout(timeout):
-            asked = {"type": ClientMessage.GET_RECORD, "game": game}
+            proof = {"tokens": list(tokens[:MAX_RECORD_TOKENS])} if tokens else {}
+            asked = {"type": ClientMessage.GET_RECORD, "game": game, **proof}
             answer = await _ask(conn, asked, ServerMessage.RECORD, on_busy)
             record = cast(GameRecord, answer["record"])
             for n, hand in enumerate(record["hands"], 1):
-                hand["frames"] = await _frames(conn, game, n, on_busy)
+                hand["frames"] = await _frames(conn, game, n, on_busy, proof)
             return record
     except ConnectError as exc:
         raise ConnectError(f"{where} refused: {exc}") from None

@@ -33,6 +33,7 @@ NO_FRAMES_HINT = (
 
 ABANDONED: dict[str, str] = {
     AbandonReason.NOBODY_CONNECTED: "abandoned, nobody was connected",
+    AbandonReason.NOBODY_PLAYING: "abandoned, nobody was playing",
     AbandonReason.CLOSED_BY_CREATOR: "abandoned, its creator closed the table",
 }
 """A record's ``abandoned`` in words (``docs/records.md``)."""

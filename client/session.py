@@ -589,6 +589,8 @@ def _on_tables(session: Session, m: TablesMsg) -> None:
 
 def _on_table_created(session: Session, m: TableCreatedMsg) -> None:
     info = m["table"]
+    if "creator_token" in m:  # proves the creator for its games' records (§7.3)
+        session.store.record_keys().keep(session.address, m["creator_token"], info["name"])
     session.lobby.put(info)
     session.tell(LobbyChanged())
     if session.intent == Intent(Want.CREATE, info["name"]):

@@ -22,10 +22,13 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 import platformdirs
 from craits.protocol import DEFAULT_PORT
+
+if TYPE_CHECKING:
+    from .recordkeys import RecordKeys
 
 FILE_NAME = "resume.json"
 
@@ -120,10 +123,20 @@ class TokenStore:
         return None
 
     def put(self, server: str, token: str, table: str, name: str, seat: int) -> None:
-        """Save the seat held at ``server`` (under the normalized key only)."""
+        """Save the seat held at ``server`` (under the normalized key only); the
+        token is also kept among the server's record keys, beside this file,
+        to read the table's games' records later
+        (:class:`~craits.client.recordkeys.RecordKeys`)."""
         data = self._without(self._load(), server)
         data[normalize_key(server)] = SavedSeat(token=token, table=table, name=name, seat=seat)
         self._save(data)
+        self.record_keys().keep(server, token, table)
+
+    def record_keys(self) -> RecordKeys:
+        """The tokens kept beside this file to read private games' records."""
+        from .recordkeys import RecordKeys  # (it keys servers as this module does)
+
+        return RecordKeys(self.path.parent)
 
     def drop(self, server: str) -> None:
         """Forget the seat at ``server``, under every spelling of its key."""

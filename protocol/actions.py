@@ -128,9 +128,8 @@ def _play(data: Mapping[str, Any], seat: int, where: str) -> Play:
     card = data[_PLAY]
     if not is_card(card):
         raise ActionFormError(_at(where, _PLAY), "must be a card code such as 'TD'")
-    suit = data.get(_SUIT)
-    if suit is not None:
-        suit = _suit(suit, _at(where, _SUIT))
+    # optional fields are left out when not used: null is refused, never "no suit" (§3)
+    suit = _suit(data[_SUIT], _at(where, _SUIT)) if _SUIT in data else None
     announce = data.get(_ANNOUNCE, False)
     if not isinstance(announce, bool):
         raise ActionFormError(_at(where, _ANNOUNCE), "must be true or false")

@@ -30,6 +30,8 @@ MAX_TOKEN = 128
 """Longest resume token accepted, in characters."""
 MAX_CODE = 64
 """Longest invite code accepted, in characters (the server's are 16, §11.9)."""
+MAX_RECORD_TOKENS = 100
+"""Most tokens a request for records may send (``tokens``, §7.3)."""
 MAX_IP = 45
 """Longest IP address text accepted (an IPv6 address with an IPv4 tail)."""
 MAX_ID = 2**53
@@ -96,6 +98,21 @@ def name(v: object, where: str) -> str:
     if _NAME_BAD.search(v):
         raise _fail(where, "must not hold control characters or square brackets")
     return v
+
+
+def tokens(v: object, where: str) -> list[str]:
+    """Tokens proving who asks for records (§7.3): an array of at most
+    :data:`MAX_RECORD_TOKENS` strings of 1…:data:`MAX_TOKEN` characters."""
+    if not isinstance(v, list):
+        raise _fail(where, f"must be an array, not {_kind(v)}")
+    if len(v) > MAX_RECORD_TOKENS:
+        raise _fail(where, f"must hold at most {MAX_RECORD_TOKENS} tokens")
+    out: list[str] = []
+    for i, t in enumerate(v):
+        if not isinstance(t, str) or not 1 <= len(t) <= MAX_TOKEN:
+            raise _fail(f"{where}[{i}]", f"must be a string of 1..{MAX_TOKEN} characters")
+        out.append(t)
+    return out
 
 
 def boolean(v: object, where: str) -> bool:
@@ -214,12 +231,13 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "seq": (integer(0, MAX_ID), False),
     },
     ClientMessage.CHAT: {"text": (string(1, MAX_CHAT), True)},
-    ClientMessage.LIST_RECORDS: {},
-    ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True)},
+    ClientMessage.LIST_RECORDS: {"tokens": (tokens, False)},
+    ClientMessage.GET_RECORD: {"game": (integer(0, MAX_ID), True), "tokens": (tokens, False)},
     ClientMessage.GET_REPLAY: {
         "game": (integer(0, MAX_ID), True),
         "hand": (integer(1, 15), True),
         "offset": (integer(0, 1_000_000), False),
+        "tokens": (tokens, False),
     },
     ClientMessage.KICK: {"seat": (integer(0, 7), True)},
     ClientMessage.LOCK: {"locked": (boolean, True)},
@@ -241,7 +259,13 @@ def _kind(v: object) -> str:
     return _KINDS.get(type(v)) or f"a {type(v).__name__}"
 
 
-_KINDS: dict[type, str] = {bool: "a boolean", int: "an integer", str: "a string", bytes: "binary"}
+_KINDS: dict[type, str] = {
+    bool: "a boolean",
+    int: "an integer",
+    str: "a string",
+    bytes: "binary",
+    dict: "a map",
+}
 
 
 Schema = dict[str, tuple[Check, bool]]

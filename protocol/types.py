@@ -423,6 +423,11 @@ class TableInfo(TypedDict):
     muted: NotRequired[list[int]]
     watchers_muted: NotRequired[bool]
     barred: NotRequired[list[str]]
+    people: NotRequired[int]
+    """The seats held by people, not bots (§10; added in round 3)."""
+    people_connected: NotRequired[int]
+    """How many of those a connection holds now: 0 while every person at the
+    table is offline (§10, §11.1; added in round 3)."""
 
 
 class Limits(TypedDict):
@@ -646,6 +651,9 @@ class TableCreatedMsg(TypedDict):
     type: Literal[ServerMessage.TABLE_CREATED]
     table: TableInfo
     code: NotRequired[str]
+    creator_token: NotRequired[str]
+    """A private table's creator's token, which proves the creator when it
+    asks for the table's games' records (§7.3; added in round 3)."""
 
 
 class TableClosedMsg(TypedDict):
@@ -978,16 +986,21 @@ class ChatSendMsg(TypedDict):
 
 
 class ListRecordsMsg(TypedDict):
-    """List the finished games (§7.3)."""
+    """List the finished games (§7.3); ``tokens`` (added in round 3): resume
+    tokens (or a creator's token) that prove seats at private tables, whose
+    games are then listed too."""
 
     type: Literal[ClientMessage.LIST_RECORDS]
+    tokens: NotRequired[list[str]]
 
 
 class GetRecordMsg(TypedDict):
-    """Fetch the record of finished game ``game`` (§7.3)."""
+    """Fetch the record of finished game ``game`` (§7.3); ``tokens`` as for
+    ``list_records``: a private table's game needs one that proves a seat."""
 
     type: Literal[ClientMessage.GET_RECORD]
     game: int
+    tokens: NotRequired[list[str]]
 
 
 class GetReplayMsg(TypedDict):
@@ -998,6 +1011,7 @@ class GetReplayMsg(TypedDict):
     game: int
     hand: int
     offset: NotRequired[int]
+    tokens: NotRequired[list[str]]
 
 
 class KickMsg(TypedDict):

@@ -558,8 +558,13 @@ class AbandonReason(StrEnum):
     (``docs/records.md``; ``null`` for a game played to its end or still in play)."""
 
     NOBODY_CONNECTED = "nobody_connected"
-    """No person held a seat with a connection for the server's abandon time
-    (``craits-server --abandon-after``, protocol §11.1)."""
+    """No person held a seat with a connection for the server's grace for
+    tables whose people are all gone (``craits-server --abandon-offline-after``,
+    protocol §11.1)."""
+    NOBODY_PLAYING = "nobody_playing"
+    """Nobody played the game (every person's seat away or disconnected, a
+    person still connected) for the server's abandon time (``craits-server
+    --abandon-after``, protocol §11.1; added in round 3)."""
     CLOSED_BY_CREATOR = "closed_by_creator"
     """The table's creator closed the table during the game (``close_table``
     with ``end_game``, protocol §11.2)."""

@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 ABANDONED: dict[str | None, str] = {
     AbandonReason.NOBODY_CONNECTED: "nobody was connected",
+    AbandonReason.NOBODY_PLAYING: "nobody was playing",
     AbandonReason.CLOSED_BY_CREATOR: "its creator closed the table",
 }
 """Each reason a record's ``abandoned`` gives, in words (``docs/records.md``)."""

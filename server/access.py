@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import hmac
+import math
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -29,12 +30,31 @@ KICKED_MESSAGE = "the creator of table {name!r} removed you from it"
 """What a removed person is told, in plain words (error ``kicked``)."""
 CODE_BYTES = 10
 """Random bytes in an invite code: 80 bits, written as 16 base32 characters."""
+_SLACK = 1e-9
+"""Tries short of one by no more than this count as one: a budget refilled by
+exactly the wait :meth:`WrongCodes.check` told is not refused for a rounding
+error of the floats."""
 
 
 def new_invite_code() -> str:
     """A fresh invite code: 80 bits from :mod:`secrets`, as 16 characters of
     RFC 4648 base32 without padding (``A``–``Z``, ``2``–``7``)."""
     return base64.b32encode(secrets.token_bytes(CODE_BYTES)).decode("ascii").rstrip("=")
+
+
+def new_creator_token() -> str:
+    """A fresh creator's token of a private table: 192 random bits from
+    :mod:`secrets`, URL-safe (32 characters). Sent to the creator once
+    (``table_created``); the server keeps its SHA-256 only (protocol §7.3)."""
+    return secrets.token_urlsafe(24)
+
+
+def name_key(name: str) -> str:
+    """A name as the server compares names (protocol §5, §11.9): without regard
+    to case (Unicode case folding: ``"Straße"`` is ``"STRASSE"``). A name
+    taken at a table, a bar and an ``unbar`` all compare names by it; the
+    protocol's check has already stripped surrounding whitespace."""
+    return name.casefold()
 
 
 def normal_code(text: str) -> str:
@@ -87,13 +107,17 @@ class WrongCodes:
         """Refuse a code from a connection or address with no try left.
 
         Raises:
-            TableError: ``too_many_attempts``, saying in how many seconds a try comes back.
+            TableError: ``too_many_attempts``, saying in how many whole seconds
+                (rounded up) a try comes back: asked again after that wait, the
+                code is looked at.
         """
         now = time.monotonic() if now is None else now
         mine = self._left(self._connections, id(connection), self.per_connection, now)
         theirs = self._left(self._addresses, address, self.per_address, now)
-        if mine < 1 or theirs < 1:
-            wait = max(1, round((1 - min(mine, theirs)) * self.refill))
+        least = min(mine, theirs)
+        if least < 1 - _SLACK:
+            # whole seconds, rounded up: after that wait a try has come back
+            wait = max(1, math.ceil((1 - least) * self.refill))
             raise TableError(
                 ErrorCode.TOO_MANY_ATTEMPTS,
                 f"too many wrong invite codes: try again in {wait} s",
@@ -183,12 +207,16 @@ class Bar:
 @dataclass
 class Access:
     """Who may come to one table: its invite code (None: a public table), its
-    lock, whether its spectators may chat, and its bars (protocol §11.9)."""
+    lock, whether its spectators may chat, and its bars (protocol §11.9); and
+    the SHA-256 digest of its creator's token (``creator_key``), which proves
+    the creator of a private table when it asks for its games' records
+    (protocol §7.3), until the role is handed over."""
 
     code: str | None = None
     locked: bool = False
     watchers_muted: bool = False
     bars: list[Bar] = field(default_factory=list)
+    creator_key: bytes | None = None
 
     @property
     def private(self) -> bool:
@@ -198,10 +226,15 @@ class Access:
     def admit(
         self, guard: WrongCodes, who: object, address: str, code: str | None, name: str | None
     ) -> None:
-        """Check a ``join`` (as ``name``) or ``spectate`` (``name`` None) from
-        connection ``who`` at ``address`` giving ``code``. In this order: the
-        invite code of a private table (a spent budget first, so a right code
-        then says nothing either), the bars, the lock. The creator is not checked.
+        """Check a ``join`` (as ``name``) or ``spectate`` (under the
+        connection's name) from connection ``who`` at ``address`` giving
+        ``code`` (protocol §11.9). In this order: the invite code of a private
+        table — no code at all is ``bad_invite_code`` and spends nothing; a
+        code from a spent budget is ``too_many_attempts`` whatever it is, so a
+        right code then says nothing either; a wrong one spends a try — then
+        the bars (by name or address: a person kept out may neither sit nor
+        watch), then the lock. The creator is not checked at all (the caller
+        leaves it out: its own bars and lock never keep it out).
 
         Raises:
             TableError: ``too_many_attempts``, ``bad_invite_code``, ``barred``,
@@ -228,29 +261,34 @@ class Access:
             )
 
     def barred(self, name: str | None, address: str | None) -> bool:
-        """Whether a person named ``name`` at ``address`` is kept out."""
-        folded = name.casefold() if name is not None else None
+        """Whether a person named ``name`` at ``address`` is kept out (names
+        compared by :func:`name_key`)."""
+        key = name_key(name) if name is not None else None
         return any(
-            (folded is not None and bar.name.casefold() == folded)
+            (key is not None and name_key(bar.name) == key)
             or (address is not None and bar.address == address)
             for bar in self.bars
         )
 
     def unbar(self, name: str | None) -> list[Bar]:
-        """Lift the bars of ``name`` (case-insensitively), or all (None); returns those lifted."""
-        folded = name.casefold() if name is not None else None
-        lifted = [b for b in self.bars if folded is None or b.name.casefold() == folded]
+        """Lift the bars of ``name`` (compared as :meth:`barred` compares
+        names, :func:`name_key`), or all (None); returns those lifted."""
+        key = name_key(name) if name is not None else None
+        lifted = [b for b in self.bars if key is None or name_key(b.name) == key]
         self.bars = [b for b in self.bars if b not in lifted]
         return lifted
 
     def row(self) -> dict[str, Any]:
         """What the journal keeps (the ``access`` column of the table's row)."""
-        return {
+        row: dict[str, Any] = {
             "code": self.code,
             "locked": self.locked,
             "watchers_muted": self.watchers_muted,
             "bars": [b.row() for b in self.bars],
         }
+        if self.creator_key is not None:
+            row["creator_key"] = self.creator_key.hex()  # a digest, never the token
+        return row
 
     @classmethod
     def from_row(cls, row: dict[str, Any] | None) -> Access:
@@ -261,10 +299,11 @@ class Access:
         """
         if row is None:
             return cls()
-        code = row.get("code")
+        code, key = row.get("code"), row.get("creator_key")
         return cls(
             str(code) if code is not None else None,
             bool(row.get("locked", False)),
             bool(row.get("watchers_muted", False)),
             [Bar.from_row(b) for b in row.get("bars", [])],
+            bytes.fromhex(key) if key else None,
         )

@@ -27,7 +27,7 @@ from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, Table
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
 from . import logs
-from .access import RevokedTokens, WrongCodes, new_invite_code
+from .access import RevokedTokens, WrongCodes
 from .address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
@@ -36,14 +36,15 @@ from .address_limit import (
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
 from .connection import Client
-from .empty_tables import PRACTICE, EmptyTables
+from .empty_tables import EmptyTables
 from .engine import Rules
 from .interfaces import Lobby, TableError
 from .journal import Durability, Journal, JournalError, SavedTable
+from .practice import MAX_PRACTICE_TABLES, PracticeTables
 from .recorder import Recorder
 from .restore import SetAside, rebuild_table, restore_tables
 from .seating import token_digest
-from .table import ABANDON_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
+from .table import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
 from .tls import accepting
 
 log = logging.getLogger("craits.server")
@@ -94,10 +95,16 @@ class ServerConfig:
     bot_delay: float = 0.6
     away_delay: float = 0.3
     abandon_after: float = ABANDON_AFTER
-    """A table with a game and no person connected at its seats for this long
-    is abandoned: its game ends, its table closes (0: never; protocol §11.1)."""
+    """A running game nobody plays (every person's seat away or disconnected)
+    for this long is abandoned: its game ends, its table closes (0: never;
+    protocol §11.1)."""
+    abandon_offline_after: float = ABANDON_OFFLINE_AFTER
+    """The shorter grace of a table with a game and no person connected at its
+    seats (0: as ``abandon_after``; never more than it)."""
     bots: int = 0
-    """Open a table with this many bots at start (0: none)."""
+    """Keep practice tables with this many bots, one free at a time (0: none)."""
+    max_practice_tables: int = MAX_PRACTICE_TABLES
+    """The practice tables open at once, at most (:mod:`craits.server.practice`)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
@@ -157,6 +164,7 @@ class Server(Lobby):
         self.port = self.config.port
         self.journal: Journal | None = None
         self.empty_tables = EmptyTables(self)
+        self.practice = PracticeTables(self)  # the --bots tables
         self.per_address = ConnectionsPerAddress(
             self.config.max_connections_per_address, TrustedRelays(self.config.trusted_relays)
         )  # and who may forward a visitor's address (protocol §4.1)
@@ -193,8 +201,7 @@ class Server(Lobby):
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
         self.cluster = await start_node(self)  # with --cluster: joins it in the background
-        if config.bots > 0 and PRACTICE not in self.tables:
-            self._open_practice()
+        self.practice.start()  # with --bots: practice tables, one free
         log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
 
     async def stop(self) -> None:
@@ -313,7 +320,12 @@ class Server(Lobby):
     def _table_config(self, turn_timeout: float) -> TableConfig:
         cfg = self.config
         return TableConfig(
-            turn_timeout, cfg.hand_pause, cfg.bot_delay, cfg.away_delay, cfg.abandon_after
+            turn_timeout,
+            cfg.hand_pause,
+            cfg.bot_delay,
+            cfg.away_delay,
+            cfg.abandon_after,
+            cfg.abandon_offline_after,
         )
 
     def create_table(
@@ -323,9 +335,11 @@ class Server(Lobby):
         rules: Rules,
         turn_timeout_ms: int | None,
         creator: Client | None,
-        private: bool = False,
+        creator_token: str | None = None,
     ) -> Table:
-        """Open a table; a ``private`` one gets an invite code (protocol §11.9).
+        """Open a table; with ``creator_token``, a private one: it gets an
+        invite code (protocol §11.9), and the token proves its creator when it
+        asks for its games' records (§7.3; only its digest is kept).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -339,7 +353,8 @@ class Server(Lobby):
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
         table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
         self.tables[name] = table
-        table.powers.access.code = new_invite_code() if private else None
+        if creator_token is not None:
+            table.powers.make_private(creator_token)
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -353,7 +368,7 @@ class Server(Lobby):
 
     def close_table(self, table: Table, recorded: bool = True) -> None:
         """Close and remove a table (``recorded``: its row is in the journal, to
-        drop); the ``--bots`` practice table is replaced by a fresh one."""
+        drop); the ``--bots`` practice tables keep one free (:mod:`craits.server.practice`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
@@ -369,8 +384,7 @@ class Server(Lobby):
         self.tell_lobby(message)
         if self.cluster is not None:
             self.cluster.table_closed(table.name)
-        if table.name == PRACTICE and self.config.bots > 0 and not self.stopping:
-            self._open_practice()
+        self.practice.closed(table)
 
     def _restore(self, saved: SavedTable) -> None:
         """Rebuild a table from the journal (:func:`~craits.server.restore.rebuild_table`).
@@ -382,12 +396,6 @@ class Server(Lobby):
         table = rebuild_table(saved, config, self, self.journal)
         self.tables[saved.name] = table
         self.empty_tables.restored(table)  # closed if nobody is back within the grace
-
-    def _open_practice(self) -> None:
-        """Open the ``--bots`` table: N bots waiting for one player."""
-        table = self.create_table(PRACTICE, self.config.bots + 1, Rules(), None, None)
-        for _ in range(self.config.bots):
-            table.membership.add_bot(self.config.bot_level)
 
     def tell_lobby(self, message: TableInfoMsg | TableClosedMsg | ErrorMsg) -> None:
         """Send ``message`` to the lobby watchers not at a table (protocol §7.2)."""

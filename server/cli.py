@@ -47,10 +47,11 @@ from .journal import (
     JournalReader,
     JournalUnwritable,
 )
+from .practice import MAX_PRACTICE_TABLES
 from .records import build_record
 from .replay import with_frames
 from .status import status_main
-from .table import ABANDON_AFTER, MIN_TURN_TIMEOUT
+from .table import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT
 from .tls import TlsSetupError, certificate_fingerprint, load_context
 from .web import (
     add_web_options,
@@ -157,7 +158,15 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="N",
-        help="open a table 'practice' with N bots, waiting for one player (default 0)",
+        help="keep practice tables with N bots, each waiting for one player: 'practice', "
+        "and 'practice-2'... opened as they are taken (default 0: none)",
+    )
+    p.add_argument(
+        "--max-practice-tables",
+        type=int,
+        default=MAX_PRACTICE_TABLES,
+        metavar="N",
+        help=f"with --bots: at most N practice tables open at once (default {MAX_PRACTICE_TABLES})",
     )
     p.add_argument(
         "--bot-level",
@@ -193,9 +202,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=ABANDON_AFTER,
         metavar="SECONDS",
-        help="a table with a game and no player connected for this long is abandoned: "
-        "a running game ends (its record kept, marked abandoned) and the table closes "
+        help="a running game nobody plays (every player away or offline) for this long is "
+        "abandoned: it ends (its record kept, marked abandoned) and the table closes "
         f"(default {ABANDON_AFTER:g}, half an hour; 0 never)",
+    )
+    p.add_argument(
+        "--abandon-offline-after",
+        type=float,
+        default=ABANDON_OFFLINE_AFTER,
+        metavar="SECONDS",
+        help="the shorter grace of a table whose players are all offline (no player "
+        f"connected): abandoned after this long (default {ABANDON_OFFLINE_AFTER:g}, ten "
+        "minutes; 0: as --abandon-after, never more than it)",
     )
     p.add_argument(
         "--data-dir",
@@ -695,9 +713,11 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
     checks: list[tuple[str, bool, str]] = [
         ("port", 1 <= args.port <= 65535 or args.port == 0, "must be 1..65535"),
         ("bots", 0 <= args.bots <= 7, "must be 0..7"),
+        ("max_practice_tables", args.max_practice_tables >= 1, "must be >= 1"),
         ("rate", args.rate > 0, "must be > 0"),
         ("burst", args.burst >= 1, "must be >= 1"),
         ("abandon_after", args.abandon_after >= 0, "must be >= 0"),
+        ("abandon_offline_after", args.abandon_offline_after >= 0, "must be >= 0"),
         ("empty_table_grace", args.empty_table_grace > 0, "must be > 0"),
         ("max_empty_tables", args.max_empty_tables >= 1, "must be >= 1"),
         ("max_empty_tables_per_address", args.max_empty_tables_per_address >= 1, "must be >= 1"),
@@ -749,7 +769,9 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         min_turn_timeout=args.min_turn_timeout,
         hand_pause=args.hand_pause,
         abandon_after=args.abandon_after,
+        abandon_offline_after=args.abandon_offline_after,
         bots=args.bots,
+        max_practice_tables=args.max_practice_tables,
         bot_level=args.bot_level,
         rate=args.rate,
         burst=args.burst,

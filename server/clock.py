@@ -280,44 +280,77 @@ a paused one waits for a restart, its journal broken)."""
 class AbandonClock:
     """The abandon clock of ``table`` (protocol §11.1); on the event loop thread.
 
-    While the table holds a game (running, over, or stopped by an error) and
-    no person holds a seat with a connection (bots and spectators do not
-    count), the clock runs; after ``table.config.abandon_after`` seconds a
-    running game ends as abandoned (its record kept, ``docs/records.md``) and
-    the table closes (:meth:`Table.abandon <craits.server.table.Table.abandon>`).
-    A person back at a seat (``resume``) stops it. ``abandon_after`` 0: never.
+    Two counts run, and the first to reach its time ends a running game as
+    abandoned (its record kept, ``docs/records.md``) and closes the table
+    (:meth:`Table.abandon <craits.server.table.Table.abandon>`):
 
-    The count starts when the last person goes, and survives restarts: that
-    time (:attr:`since`, wall-clock seconds since the epoch) is written with the
-    table's row, and a restored table counts on from it. A table restored with
-    no time recorded (its people were still there when the server stopped)
-    counts from its restoration. Either way it gets the full time at most
-    from the moment it is restored (a clock set back gives no more).
+    - *offline* (:attr:`since`): the table holds a game (running, over, or
+      stopped by an error) and no person holds a seat with a connection (bots
+      and spectators do not count); after ``table.config.abandon_offline_after``
+      seconds (the shorter grace; 0: the same as ``abandon_after``). Its record
+      says ``nobody_connected``;
+    - *on hold* (:attr:`held_since`): a game runs and nobody plays it, every
+      person's seat away or disconnected (protocol §11.4), someone connected
+      perhaps but idle; after ``table.config.abandon_after`` seconds. Its record
+      says ``nobody_playing`` (or ``nobody_connected`` if nobody is connected by then).
+
+    ``abandon_after`` 0: never abandoned. A person back (``resume``, ``back``,
+    a move) stops the counts that no longer hold.
+
+    The offline count survives restarts: when it started (:attr:`since`,
+    wall-clock seconds since the epoch) is written with the table's row, and a
+    restored table counts on from it. A table restored with no time recorded
+    (its people were still there when the server stopped) counts from its
+    restoration. Either way it gets the full time at most from the moment it is
+    restored (a clock set back gives no more). The on-hold count is not
+    written: after a restart nobody is connected, so the offline count, never
+    the longer one, is what runs.
 
     Attributes:
-        since: when the last person went (seconds since the epoch), or None
-            while the clock does not run.
+        since: when the last person's connection left a seat (seconds since
+            the epoch), or None while the offline count does not run.
+        held_since: when the game was last left with nobody playing (seconds
+            since the epoch), or None while it is played.
     """
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.since: float | None = None
+        self.held_since: float | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._armed: tuple[float | None, float | None] = (None, None)
+        """The counts the timer was set for: set again only when they change."""
 
     def vacant(self) -> bool:
         """The table holds a game and no person holds a seat with a connection."""
         table = self.table
         return table.state in _COUNTED and all(s.member is None for s in table.seats)
 
+    def graces(self) -> tuple[float, float]:
+        """Seconds of each count: offline (never more than on hold), on hold."""
+        config = self.table.config
+        after, offline = config.abandon_after, config.abandon_offline_after
+        return (min(offline, after) if offline > 0 else after), after
+
     def check(self) -> None:
-        """After a change of the seats or the state: start the count, or stop it."""
-        if self.table.config.abandon_after <= 0 or not self.vacant():
-            self.since = None
+        """After a change of the seats or the state: start the counts, or stop them."""
+        if self.table.config.abandon_after <= 0:
+            self.since = self.held_since = None
             self.cancel()
             return
-        if self.since is None:
-            self.since = time.time()
-        if self._timer is None:
+        now = time.time()
+        if not self.vacant():
+            self.since = None
+        elif self.since is None:
+            self.since = now
+        if not self.table.on_hold():
+            self.held_since = None
+        elif self.held_since is None:
+            self.held_since = now
+        counts = (self.since, self.held_since)
+        if counts == (None, None):
+            self.cancel()
+        elif self._timer is None or counts != self._armed:
             self._start()
 
     def restored(self, since: float | None) -> bool:
@@ -333,35 +366,48 @@ class AbandonClock:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._armed = (None, None)
 
     def left(self) -> float:
-        """Seconds until the table is abandoned: from :attr:`since`, never
-        more than the full time from now."""
-        after = self.table.config.abandon_after
-        if self.since is None:
-            return after
+        """Seconds until the table is abandoned: the first count to end (the
+        offline count from :attr:`since`, never more than its full time from
+        now; the on-hold count from :attr:`held_since`)."""
+        offline, held = self.graces()
         now = time.time()
-        return min(after, max(0.0, min(self.since, now) + after - now))
+        waits = [held]
+        if self.since is not None:
+            waits.append(min(offline, max(0.0, min(self.since, now) + offline - now)))
+        if self.held_since is not None:
+            waits.append(max(0.0, min(self.held_since, now) + held - now))
+        return min(waits)
 
     def _start(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
         loop = asyncio.get_running_loop()
         context = logs.table_context(self.table.name)
         self._timer = loop.call_later(self.left(), self._fire, context=context)
+        self._armed = (self.since, self.held_since)
 
     def _fire(self) -> None:
-        """The time is up: end the game as abandoned and close the table; an
+        """A count is up: end the game as abandoned and close the table; an
         error stops this table only."""
         self._timer = None
+        self._armed = (None, None)
         table = self.table
-        if not self.vacant():
+        offline, held = self.graces()
+        if self.vacant():
+            reason, why = AbandonReason.NOBODY_CONNECTED, f"no person connected for {offline:g}s"
+        elif table.on_hold():
+            reason, why = AbandonReason.NOBODY_PLAYING, f"nobody playing for {held:g}s"
+        else:
             return
-        log.info(
-            "table %s: no person connected for %gs: abandoned",
-            table.name,
-            table.config.abandon_after,
-        )
+        if self.left() > 0:  # (a count that began again since the timer was set)
+            self._start()
+            return
+        log.info("table %s: %s: abandoned", table.name, why)
         try:
-            table.abandon(AbandonReason.NOBODY_CONNECTED)
+            table.abandon(reason)
         except TablePaused:
             pass  # already paused and reported; a restart brings it back
         except Exception:

@@ -25,9 +25,6 @@ from craits.protocol.vocab import ErrorCode
 from . import logs
 from .interfaces import TableError
 
-PRACTICE = "practice"
-"""The name of the table ``craits-server --bots`` opens."""
-
 if TYPE_CHECKING:
     from .app import Server
     from .connection import Client
@@ -120,20 +117,20 @@ class EmptyTables:
     def restored(self, table: Table) -> None:
         """``table`` was restored after a restart: if nobody is at it and it
         holds no game, it waits for its people as a new table would. The
-        ``--bots`` practice table is the server's own and stays."""
+        ``--bots`` practice tables are the server's own and stay."""
         server = self.server
-        if unattended(table) and not (table.name == PRACTICE and server.config.bots > 0):
+        if unattended(table) and not server.practice.owns(table.name):
             self.watch(table)
 
     def left(self, table: Table) -> None:
         """A person left ``table`` (``leave``, a ``resume`` elsewhere, a dropped
         connection): close it if it is now unattended. A paused game stays, in
-        the journal too, for a restart to restore. The ``--bots`` practice
-        table stays until its game is over (then a fresh one replaces it)."""
+        the journal too, for a restart to restore. A ``--bots`` practice
+        table stays until its game is over (:mod:`craits.server.practice`)."""
         if not unattended(table):
             return
         server = self.server
-        if table.name == PRACTICE and server.config.bots > 0 and not table.ended:
+        if server.practice.owns(table.name) and not table.ended:
             return
         server.close_table(table)
 

@@ -73,8 +73,10 @@ class GameLog:
         self._unwritten: deque[tuple[int, int, int]] = deque()
         self._ticket = 0  # the last write's, 0: none
 
-    def start(self, players: list[str]) -> list[Event]:
-        """Start a game for ``players`` (R2: the cut, then hand 1) and record it.
+    def start(self, players: list[str], readers: list[bytes] | None = None) -> list[Event]:
+        """Start a game for ``players`` (R2: the cut, then hand 1) and record it;
+        ``readers``: the token digests that may read its record (a private
+        table's game, protocol §7.3; None: public).
 
         Raises:
             TablePaused: the write failed (a journal that does not defer its
@@ -87,7 +89,7 @@ class GameLog:
             entries = [*shuffle_entries(shuffles), (LogEntryKind.START, {})]
             try:
                 self.game_id = self.journal.start_game(
-                    self.table, players, self.rules.changed(), entries
+                    self.table, players, self.rules.changed(), entries, readers
                 )
             except JournalError as exc:
                 self._failed(exc)

@@ -64,7 +64,8 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 
-from . import metrics
+from . import metrics, record_access
+from .access import new_creator_token
 from .cluster.drain import refuse_new_game
 from .cluster.hooks import (
     claim_name,
@@ -77,6 +78,7 @@ from .engine import Rules
 from .interfaces import TableError
 from .journal import JournalError
 from .rebuilds import RebuildBudget, budget_of, rebuilding
+from .record_access import Asker
 from .records import build_record, iso_time
 from .replay import NoSuchHand, cached_frames, replay_page
 from .table import check_turn_timeout
@@ -205,18 +207,20 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
+    client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
     if place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 
     def create() -> None:
-        private = msg.get("private", False)
+        token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, private
+            msg["name"], msg["seats"], rules, timeout_ms, client, token
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code
-        if code is not None:
+        if code is not None and token is not None:
             created["code"] = code  # to the creator only (§11.9)
+            created["creator_token"] = token  # proves the creator for the records (§7.3)
         client.send(created)
 
     if not claim_name(client, msg["name"], create):  # a cluster's names are unique in it
@@ -230,10 +234,10 @@ def _not_at_a_table(client: Client) -> None:
         )
 
 
-def _admit(client: Client, table: Table, code: str | None, name: str | None) -> None:
-    """Check a ``join`` (as ``name``) or ``spectate`` (``name`` None) against a
-    private table's invite code, the bars and the lock (§11.9); the creator
-    passes.
+def _admit(client: Client, table: Table, code: str | None, name: str) -> None:
+    """Check a ``join`` (as ``name``) or ``spectate`` (under the connection's
+    name) against a private table's invite code, the bars and the lock
+    (§11.9); the creator's connection passes, whatever its address or name.
 
     Raises:
         TableError: ``too_many_attempts``, ``bad_invite_code``, ``barred``, ``table_locked``.
@@ -255,12 +259,15 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table
+    practice = client.server.practice
     try:
         client.server.guard(table, table.membership.join, client, msg["name"], reraise=True)
-    except TableError:
+    except TableError as exc:
         client.table = None
-        raise
+        raise practice.taken(table, exc) from None  # a taken practice table names a free one
     table.powers.tell_invite(client)
+    if practice.owns(table.name):
+        practice.tidy()  # its game started: the next newcomer gets another (§11.8)
 
 
 def on_spectate(client: Client, msg: SpectateMsg) -> None:
@@ -269,7 +276,7 @@ def on_spectate(client: Client, msg: SpectateMsg) -> None:
     if redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
-    _admit(client, table, msg.get("code"), None)
+    _admit(client, table, msg.get("code"), client.name)  # a name bar keeps from watching too
     client.table = table
     table.membership.spectate(client)
     table.powers.tell_invite(client)
@@ -420,9 +427,11 @@ def on_act(client: Client, msg: CheckedAct) -> None:
 
 
 def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
-    """The finished games in the journal, newest first (at most :data:`LIST_PAGE`)."""
-    journal = client.server.journal
-    games = journal.games()[:LIST_PAGE] if journal is not None else []
+    """The finished games in the journal the asker may read, newest first (at
+    most :data:`LIST_PAGE`): public games, and the private games its
+    ``tokens`` prove (:mod:`craits.server.record_access`)."""
+    asker = Asker.of(msg.get("tokens"))
+    games = record_access.listed(client.server.journal, asker, LIST_PAGE)
     summaries = [  # the journal's rows, times in ISO 8601: RecordSummary (§7.3)
         cast(
             RecordSummary,
@@ -443,7 +452,7 @@ def _finished_game(client: Client, game: int) -> dict[str, Any]:
     journal = client.server.journal
     row = journal.game(game) if journal is not None else None
     if row is None or row["finished"] is None:
-        raise TableError(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game}")
+        raise record_access.no_such_game(game)
     return row
 
 
@@ -461,8 +470,10 @@ def _budget(client: Client) -> RebuildBudget:
 
 def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``); ``no_such_game`` if
-    none, or if a damaged journal cannot rebuild it; ``records_busy`` while the
-    server's time for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
+    none, if the asker may not read it (a private table's game, §7.3), or if a
+    damaged journal cannot rebuild it; ``records_busy`` while the server's time
+    for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
+    record_access.check(client.server.journal, msg["game"], Asker.of(msg.get("tokens")))
     try:
         row = _finished_game(client, msg["game"])
         with rebuilding(_budget(client)):
@@ -477,10 +488,12 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
     """One hand of a finished game move by move (§7.3, ``docs/records.md``
     "Frames"), at most :data:`~craits.server.replay.PAGE` frames from ``offset``;
     ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
-    did not deal. Anyone may ask, as for ``get_record``. The frames of the hands
-    asked last are kept (:func:`~craits.server.replay.cached_frames`); a hand
-    not kept is rebuilt within the server's budget (``records_busy``)."""
+    did not deal. Who may ask is as for ``get_record`` (checked before the
+    frames kept are looked at). The frames of the hands asked last are kept
+    (:func:`~craits.server.replay.cached_frames`); a hand not kept is rebuilt
+    within the server's budget (``records_busy``)."""
     game, hand = msg["game"], msg["hand"]
+    record_access.check(client.server.journal, game, Asker.of(msg.get("tokens")))
     try:
         frames = cached_frames(
             client.server.journal, game, hand, lambda: _finished_game(client, game), _budget(client)

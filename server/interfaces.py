@@ -97,8 +97,11 @@ class TableJournal(Protocol):
         players: list[str],
         rules: dict[str, Any],
         entries: list[Entry] | None = None,
+        readers: list[bytes] | None = None,
     ) -> int:
-        """Open a game with the first entries of its log; returns the game's id."""
+        """Open a game with the first entries of its log; returns the game's id.
+        ``readers``: the token digests that may read a private table's game's
+        record (protocol §7.3); None: a public game."""
         ...
 
     def append(

@@ -40,7 +40,7 @@ import sqlite3
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -75,8 +75,15 @@ CREATE TABLE IF NOT EXISTS games (
     rules TEXT NOT NULL,
     started REAL NOT NULL,
     finished REAL,
-    result TEXT
+    result TEXT,
+    private INTEGER
 );
+CREATE TABLE IF NOT EXISTS readers (
+    game_id INTEGER NOT NULL,
+    digest BLOB NOT NULL,
+    PRIMARY KEY (game_id, digest)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS readers_by_digest ON readers (digest);
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL,
     n INTEGER NOT NULL,
@@ -247,6 +254,47 @@ class JournalReader:
             }
             for i, t, p, s, f in rows
         ]
+
+    def finished_games(self, digests: Collection[bytes], limit: int) -> list[dict[str, Any]]:
+        """The newest finished games (at most ``limit``) that are public, or
+        that one of ``digests`` may read (:meth:`readers`), as :meth:`games`
+        gives them: the server's ``list_records`` (protocol §7.3), for
+        :mod:`craits.server.record_access`.
+
+        Raises:
+            sqlite3.Error: the list cannot be read.
+            ValueError: a game's players are not readable.
+        """
+        marks = ", ".join("?" * len(digests))
+        mine = f" OR id IN (SELECT game_id FROM readers WHERE digest IN ({marks}))"
+        rows = self.db.execute(
+            "SELECT id, table_name, players, started, finished FROM games"
+            " WHERE finished IS NOT NULL AND (private IS NULL OR private = 0"
+            f"{mine if digests else ''}) ORDER BY id DESC LIMIT ?",
+            (*digests, limit),
+        ).fetchall()
+        return [
+            {"id": i, "table": t, "players": json.loads(p), "started": a, "finished": b}
+            for i, t, p, a, b in rows
+        ]
+
+    def readers(self, game_id: int) -> list[bytes] | None:
+        """The SHA-256 digests of the tokens that may read game ``game_id``'s
+        record (its private table's seats' and creator's, written when it
+        started), or None: a public game, a game from before readers were
+        kept, or no such game (protocol §7.3).
+
+        Raises:
+            JournalError: the game's rows cannot be read.
+        """
+        try:
+            row = self.db.execute("SELECT private FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None or not row[0]:
+                return None
+            found = self.db.execute("SELECT digest FROM readers WHERE game_id = ?", (game_id,))
+            return [bytes(d) for (d,) in found]
+        except sqlite3.Error as exc:
+            raise as_journal_error(self.path, exc, "read") from None
 
     def game_ids(self, finished_only: bool = True) -> tuple[list[int], dict[int, str]]:
         """The ids of the games in the journal (only the finished ones with
@@ -658,9 +706,12 @@ class Journal(JournalReader):
         players: list[str],
         rules: dict[str, Any],
         entries: list[tuple[str, dict[str, Any]]] | None = None,
+        readers: list[bytes] | None = None,
     ) -> int:
         """Open a game, with the first entries of its log, in one write; returns
         the game's id (ids are given out here, in order, never reused).
+        ``readers``: the SHA-256 digests (never tokens) that may read a
+        private table's game's record (protocol §7.3); None: a public game.
 
         Raises:
             JournalError: not deferred, the write failed.
@@ -668,12 +719,14 @@ class Journal(JournalReader):
         game_id = self._next_game
         self._next_game += 1
         self._next_n[game_id] = 0
+        row = (game_id, table, json.dumps(players), json.dumps(rules), time.time())
         statements: list[Statement] = [
             (
-                "INSERT INTO games (id, table_name, players, rules, started)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game_id, table, json.dumps(players), json.dumps(rules), time.time()),
-            )
+                "INSERT INTO games (id, table_name, players, rules, started, private)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (*row, int(readers is not None)),
+            ),
+            *_reader_rows(game_id, readers or []),
         ]
         self._submit(("game", game_id), statements + self._log_rows(game_id, entries or []))
         return game_id
@@ -720,9 +773,21 @@ class Journal(JournalReader):
 
 def _add_vacant_since(db: sqlite3.Connection) -> None:
     """Give a journal from before the abandon clock its ``vacant_since`` column,
-    and one from before private tables its ``access`` column (protocol §11.9)."""
+    one from before private tables its ``access`` column (protocol §11.9), and
+    one from before private games' readers its games' ``private`` column (its
+    games stay public, as they were: protocol §7.3; the ``readers`` table is
+    made by the schema)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
     if "vacant_since" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
     if "access" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN access TEXT")
+    if "private" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}:
+        db.execute("ALTER TABLE games ADD COLUMN private INTEGER")
+
+
+def _reader_rows(game_id: int, readers: list[bytes]) -> list[Statement]:
+    """The rows of the ``readers`` table of a private game: the SHA-256 digests
+    of the tokens that may read its record (protocol §7.3)."""
+    insert = "INSERT OR IGNORE INTO readers (game_id, digest) VALUES (?, ?)"
+    return [(insert, (game_id, digest)) for digest in readers]

@@ -59,7 +59,7 @@ class Play:
         if len(seats) < 2:
             raise TableError(ErrorCode.CANNOT_START, "two or more players are needed")
         seating.capacity = max(seating.capacity, len(seats))
-        events = table.gamelog.start(seating.names())
+        events = table.gamelog.start(seating.names(), table.powers.readers())
         seating.new_game()
         table.become(TableState.PLAYING)
         game = table.gamelog.game

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from craits.protocol.types import InviteMsg, TableInfo
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
-from .access import KICKED_MESSAGE, Access, Bar
+from .access import KICKED_MESSAGE, Access, Bar, new_invite_code
 from .interfaces import Member, TableError
+from .seating import token_digest
 
 if TYPE_CHECKING:
     from .seating import Seat
@@ -47,9 +48,15 @@ class Powers:
 
     def describe(self, info: TableInfo) -> TableInfo:
         """``info`` with the fields of §11.9: seats taken, private, locked,
-        muted seats, muted spectators, the names barred."""
+        muted seats, muted spectators, the names barred; and the seats held by
+        people and how many of them are connected (§10: counts, which a
+        private table's lobby entry shows too, naming nobody)."""
         access = self.access
-        info["seated"] = len(self.seating.seats)
+        seats = self.seating.seats
+        info["seated"] = len(seats)
+        people = [s for s in seats if s.bot is None]
+        info["people"] = len(people)
+        info["people_connected"] = sum(1 for s in people if s.member is not None)
         info["private"] = access.private
         info["locked"] = access.locked
         info["muted"] = [i for i, s in enumerate(self.seating.seats) if s.muted]
@@ -65,6 +72,26 @@ class Powers:
             info["players"], info["creator"], info["barred"] = [], None, []
             info["may_start"], info["game"] = [], None
         return info
+
+    def make_private(self, creator_token: str) -> None:
+        """Make the table private (§11.9): a fresh invite code; the SHA-256 of
+        ``creator_token`` (given to the creator, never kept) proves its creator
+        when it asks for the table's games' records (§7.3)."""
+        self.access.code = new_invite_code()
+        self.access.creator_key = token_digest(creator_token)
+
+    def readers(self) -> list[bytes] | None:
+        """Who may read the record of a game starting now (§7.3, the journal's
+        ``readers``): at a private table, the SHA-256 digests of its seats'
+        resume tokens and of its creator's token (unless the role was handed
+        over: the new creator sits there, its seat's token proves it); None at
+        a public table, whose games are everyone's."""
+        if not self.access.private:
+            return None
+        readers = [s.token_digest for s in self.seating.seats if s.token_digest is not None]
+        if self.access.creator_key is not None:
+            readers.append(self.access.creator_key)
+        return readers
 
     def tell_invite(self, member: Member) -> None:
         """Send a private table's invite code to ``member`` if it is the creator."""
@@ -182,7 +209,8 @@ class Powers:
 
     def hand_over(self, member: Member, seat: int) -> None:
         """Make the person at ``seat`` (connected) the creator; the sender is
-        an ordinary player from now on. A private table's new creator gets its
+        an ordinary player from now on. The new creator's chat is no longer
+        muted (the creator never is). A private table's new creator gets its
         invite code.
 
         Raises:
@@ -194,7 +222,8 @@ class Powers:
             raise TableError(ErrorCode.BAD_SEAT, f"the player at seat {seat} is not connected")
         for other in self.seating.seats:
             other.creator = False
-        s.creator = True
+        s.creator, s.muted = True, False  # the creator is never muted (§11.9)
+        self.access.creator_key = None  # the next games' records: the new creator's seat's
         self.seating.creator = s.member
         log.info("table %s: %s is the creator now", self.table.name, s.name)
         self.table.broadcast_info()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from craits.protocol.types import ErrorMsg, OkMsg, SeatInfo
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
 
+from .access import name_key
 from .cluster.tokens import new_token
 from .interfaces import Lobby, Member, TableError
 
@@ -169,7 +170,7 @@ class Seating:
         """
         if self.full():
             raise TableError(ErrorCode.TABLE_FULL, f"all {self.capacity} seats are taken")
-        if any(s.name.casefold() == name.casefold() for s in self.seats):
+        if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise TableError(ErrorCode.NAME_TAKEN, f"someone at this table is called {name!r}")
         token = new_token(self.table.name)  # names its table for a cluster (§11.7)
         digest = token_digest(token)

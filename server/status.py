@@ -72,9 +72,11 @@ class Health:
     tables: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        """The figures, as ``--json`` prints them."""
+        """The figures, as ``--json`` prints them. People and bots are counted
+        at every table, private ones too (whose entries name nobody, but count
+        their seats: protocol §10, ``seated``, ``people``, ``people_connected``)."""
         states = Counter(str(t.get("state")) for t in self.tables)
-        players = [p for t in self.tables for p in t.get("players", [])]
+        counts = [_seat_counts(t) for t in self.tables]
         return {
             "address": self.address,
             "healthy": True,
@@ -83,9 +85,9 @@ class Health:
             "answered_ms": round(self.seconds * 1000, 1),
             "tables": len(self.tables),
             "tables_by_state": {str(s): states.get(str(s), 0) for s in TableState},
-            "players": sum(1 for p in players if not p.get("bot")),
-            "players_connected": sum(1 for p in players if not p.get("bot") and p.get("connected")),
-            "bots": sum(1 for p in players if p.get("bot")),
+            "players": sum(c[0] for c in counts),
+            "players_connected": sum(c[1] for c in counts),
+            "bots": sum(c[2] for c in counts),
             "spectators": sum(int(t.get("spectators", 0)) for t in self.tables),
         }
 
@@ -100,6 +102,21 @@ class Health:
             f"players: {s['players']} ({s['players_connected']} connected), bots: {s['bots']}, "
             f"spectators: {s['spectators']}",
         ]
+
+
+def _seat_counts(table: dict[str, Any]) -> tuple[int, int, int]:
+    """A lobby entry's people, people connected and bots. From its counts
+    (``seated``, ``people``, ``people_connected``: a private table's entry lists
+    no players); from its ``players`` when a server older than those counts
+    sent it."""
+    players = table.get("players", [])
+    if "people" not in table:
+        persons = [p for p in players if not p.get("bot")]
+        connected = sum(1 for p in persons if p.get("connected"))
+        return len(persons), connected, len(players) - len(persons)
+    people = int(table["people"])
+    seated = int(table.get("seated", len(players)))
+    return people, int(table.get("people_connected", 0)), max(0, seated - people)
 
 
 async def _connect(target: Target, cafile: str | None) -> Connection:

@@ -72,9 +72,13 @@ _NEXT: dict[TableState, frozenset[TableState]] = {
 
 
 ABANDON_AFTER = 1800.0
+"""Seconds a running game may go with nobody playing it (every person's seat
+away or disconnected) before it ends as abandoned and the table closes
+(protocol §11.1; ``craits-server --abandon-after``)."""
+ABANDON_OFFLINE_AFTER = 600.0
 """Seconds a table with a game may go with no person connected at its seats
-before the game ends as abandoned and the table closes (protocol §11.1;
-``craits-server --abandon-after``)."""
+before the same happens: the shorter grace of a table whose people are all
+gone (protocol §11.1; ``craits-server --abandon-offline-after``)."""
 
 MIN_TURN_TIMEOUT = 10.0
 """The shortest turn timeout a table may have by default, seconds (0, no
@@ -102,13 +106,15 @@ def check_turn_timeout(least: float, turn_timeout_ms: int | None) -> None:
 
 @dataclass
 class TableConfig:
-    """Timings of a table, in seconds (``abandon_after`` 0: never abandoned)."""
+    """Timings of a table, in seconds (``abandon_after`` 0: never abandoned;
+    ``abandon_offline_after`` 0: no shorter grace than ``abandon_after``)."""
 
     turn_timeout: float = 60.0
     hand_pause: float = 4.0
     bot_delay: float = 0.6
     away_delay: float = 0.3
     abandon_after: float = ABANDON_AFTER
+    abandon_offline_after: float = ABANDON_OFFLINE_AFTER
 
 
 class Chat:

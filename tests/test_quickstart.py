@@ -37,5 +37,35 @@ def test_ci_runs_the_readmes_test_command() -> None:
     venv = venv_of(tests)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert f"python3 -m venv {venv}\n" in ci
-    assert f"{venv}/bin/python -m pip install -q -e '.[test]'" in ci
+    # the same install as the README's, pins included
+    install = re.search(rf"{re.escape(venv)}/bin/pip install (.+?) && ", tests)
+    assert install, tests
+    assert "-c tests/constraints.txt" in install.group(1)
+    assert f"{venv}/bin/python -m pip install -q {install.group(1)}\n" in ci
     assert re.search(rf"^{re.escape(venv)}/bin/pytest$", ci, flags=re.M)
+
+
+def test_the_pins_cover_every_dependency_of_the_tests() -> None:
+    """tests/constraints.txt pins (==) each package the test environment asks for,
+    and every pin lies within pyproject.toml's range for it."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pins: dict[str, str] = {}
+    for line in (ROOT / "tests" / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            requirement = Requirement(line.split(";", 1)[0])
+            (spec,) = requirement.specifier
+            assert spec.operator == "==", line
+            pins[canonicalize_name(requirement.name)] = spec.version
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    asked = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    assert asked
+    for text in asked:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{name} is not pinned: run scripts/refresh_pins.sh"
+        assert requirement.specifier.contains(pins[name]), f"{name}=={pins[name]} not in {text}"

@@ -148,3 +148,48 @@ async def test_each_b_seats_one_bot_and_shift_b_chooses_the_level(
         assert names[3].startswith("random-bot"), names
         assert app.model.view["dealer"] == 3
         assert app.screen.bot_level == "random"
+
+
+async def test_tables_whose_people_are_all_offline_are_listed_last_and_marked(
+    server: Any, make_app: Any
+) -> None:
+    """ "Ada (offline), Bo (offline)" at a game: that table comes after the
+    others in the lobby, its state saying offline (protocol §10,
+    ``people_connected``), and goes back among them when someone is back."""
+    ada, bo = [
+        Player(await Connection.open("127.0.0.1", server.port, name=n), n) for n in ("Ada", "Bo")
+    ]
+    await ada.send({"type": "create_table", "name": "a-game", "seats": 2})
+    await ada.expect("table_created")
+    for p in (ada, bo):
+        await p.send({"type": "join", "table": "a-game", "name": p.name})
+        await p.expect("joined")
+    await ada.expect("update")
+    cy = Player(await Connection.open("127.0.0.1", server.port, name="Cy"), "Cy")
+    await cy.send({"type": "create_table", "name": "b-open", "seats": 3})
+    await cy.expect("table_created")
+    await cy.send({"type": "join", "table": "b-open", "name": "Cy"})
+    await cy.expect("joined")
+    app = make_app("Eve")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(pilot, lambda: len(app.tables) == 2, what="the two tables")
+
+        def listed() -> list[str]:
+            table = app.screen.query_one(DataTable)
+            return [
+                str(table.coordinate_to_cell_key((r, 0)).row_key.value)
+                for r in range(table.row_count)
+            ]
+
+        assert listed() == ["a-game", "b-open"]
+        await ada.close()
+        await bo.close()
+        await wait_for(pilot, lambda: listed() == ["b-open", "a-game"], what="a-game last")
+        row = next(line for line in screen_text(app).splitlines() if "a-game" in line)
+        assert "hand 1/15, offline" in row and "Ada (offline), Bo (offline)" in row
+        back = Player(await Connection.open("127.0.0.1", server.port, name="Ada"), "Ada")
+        await back.send({"type": "resume", "token": ada.token})
+        await back.expect("resumed")
+        await wait_for(pilot, lambda: listed() == ["a-game", "b-open"], what="a-game back first")
+        for p in (back, cy):
+            await p.close()

@@ -16,6 +16,7 @@ from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.table import TableScreen
 from craits.protocol.address import parse_target
+from craits.server.seating import token_digest
 from textual.widgets import Checkbox, DataTable, Input
 
 from tests.client.conftest import screen_text, wait_for, wait_text
@@ -111,6 +112,14 @@ async def test_the_creator_of_a_private_table_gets_its_invite_link(
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")
         assert parse_target(app.screen.link, 1).code == code
+        # kept to read the table's records later (protocol §7.3): the creator's
+        # token and the seat's resume token, the server holding their digests only
+        kept = app.store.record_keys().tokens(f"127.0.0.1:{server.port}")
+        table = server.tables["secret"]
+        assert {token_digest(t) for t in kept} == {
+            table.powers.access.creator_key,
+            table.seats[0].token_digest,
+        }
 
 
 async def test_an_invite_link_takes_a_seat_at_a_private_table(

@@ -4,10 +4,12 @@ saved under the old keys (the address as typed) still found."""
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
 from craits.client.app import CraitsApp
+from craits.client.recordkeys import KEPT as RECORD_KEYS
 from craits.client.store import TokenStore, normalize_key
 from craits.client.table import TableScreen
 
@@ -118,3 +120,22 @@ async def test_a_token_saved_by_an_older_client_is_resumed(
         await wait_for(
             pilot, lambda: table.seats[joined["seat"]].member is not None, what="seat back"
         )
+
+
+def test_every_token_is_kept_as_a_record_key_newest_first(tmp_path: Path) -> None:
+    """Beside the one seat to resume, the client keeps every token it held per
+    server (its private games' records need one, protocol §7.3): newest first,
+    once each, at most as many as a request may send, readable by its owner only."""
+    store = TokenStore(tmp_path / "resume.json")
+    for i in range(RECORD_KEYS + 5):
+        store.put("127.0.0.1:7777 ana", f"tok-{i}", f"t{i}", "Ana", 0)
+    store.put("localhost ana", "tok-3", "t3", "Ana", 0)  # the same server, an old token
+    store.drop("localhost:7777 ana")  # a seat gone is not a record gone
+    keys = store.record_keys()
+    kept = keys.tokens("[::1]:7777")
+    assert kept[0] == "tok-3" and kept[1] == f"tok-{RECORD_KEYS + 4}"
+    assert len(kept) == RECORD_KEYS and len(set(kept)) == RECORD_KEYS
+    assert keys.tokens("example.org") == []
+    assert stat.S_IMODE(keys.path.stat().st_mode) == 0o600
+    keys.path.write_text("not json", encoding="utf-8")
+    assert keys.tokens("localhost") == []  # a damaged file: nothing kept, nothing raised

@@ -38,7 +38,7 @@ from craits.server.status import (
 )
 
 from tests.server.conftest import Player
-from tests.server.processes import SERVER, free_port
+from tests.server.processes import SERVER, free_port, open_player, start_server, stop_server
 
 VERSION = metadata.version("craits")
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("CRAITS_")}
@@ -453,6 +453,44 @@ async def test_status_of_a_healthy_server(json_server: Running) -> None:
     finally:
         await ana.close()
         await watcher.close()
+
+
+async def test_status_counts_the_people_at_private_tables_too(tmp_path: Path) -> None:
+    """A private table's lobby entry names nobody, but its people count: two
+    players connected at a private table with a bot, and at a public table one
+    connected, one offline, make 4 players, 3 connected, 1 bot (it said
+    "players: 2 (1 connected), bots: 0")."""
+    port = free_port()
+    proc = await start_server(port, tmp_path)
+    people: list[Player] = []
+    try:
+        ana, bo, cy, di = [await open_player(port, n) for n in ("Ana", "Bo", "Cy", "Di")]
+        people = [ana, bo, cy, di]
+        await cy.send({"type": "create_table", "name": "p", "seats": 3, "private": True})
+        code = (await cy.expect("table_created"))["code"]
+        for p in (cy, di):
+            await p.send({"type": "join", "table": "p", "name": p.name, "code": code})
+            await p.expect("joined")
+        await cy.send({"type": "add_bot"})
+        await cy.expect("update")
+        await ana.send({"type": "create_table", "name": "t", "seats": 2})
+        await ana.expect("table_created")
+        for p in (ana, bo):
+            await p.send({"type": "join", "table": "t", "name": p.name})
+            await p.expect("joined")
+        await ana.expect("update")
+        await bo.close()
+        await ana.expect("table_info", where=lambda m: not m["table"]["players"][1]["connected"])
+        done = await asyncio.to_thread(status, f"127.0.0.1:{port}", "--json")
+        assert done.returncode == 0, done.stderr
+        got = json.loads(done.stdout)
+        assert (got["players"], got["players_connected"], got["bots"]) == (4, 3, 1), got
+        text = await asyncio.to_thread(status, f"127.0.0.1:{port}")
+        assert "players: 4 (3 connected), bots: 1, spectators: 0" in text.stdout, text.stdout
+    finally:
+        for p in people:
+            await p.close()
+        await stop_server(proc)
 
 
 def test_status_when_nothing_listens() -> None:

@@ -9,7 +9,9 @@ handing the creator's role over; and all of it after a restart.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -422,3 +424,133 @@ async def test_the_wrong_code_budget_is_a_setting_of_craits_server(
             await p.close()
     finally:
         await stop_server(proc)
+
+
+# ------------------------------------------- rules the document left open (issue 23)
+
+
+async def test_a_spent_budget_names_a_wait_after_which_the_right_code_is_taken(
+    config: ServerConfig,
+) -> None:
+    """With a fractional refill (2.5 s) the wait told is rounded up, and a try
+    after exactly that wait is looked at (it said "2 s", and the right code
+    was still refused 2.05 s later)."""
+    srv = await started(replace(config, invite_tries=1, invite_refill=2.5))
+    try:
+        ana, eve = await opened(srv, "Ana"), await opened(srv, "Eve")
+        code = (await create(ana, "w", 3, private=True))["code"]
+        wrong = {"type": "join", "table": "w", "name": "Eve", "code": "WRONGWRONGWRONG2"}
+        assert await refused(eve, wrong) == "bad_invite_code"
+        await eve.send({**wrong, "code": code})
+        spent = await eve.expect("error")
+        assert spent["code"] == "too_many_attempts"
+        said = re.search(r"try again in (\d+) s", spent["message"])
+        assert said is not None, spent["message"]
+        wait = int(said.group(1))
+        assert wait == 3  # 2.5 s rounded up, never down to 2
+        await asyncio.sleep(wait)
+        await join(eve, "w", code)
+        for p in (ana, eve):
+            await p.close()
+    finally:
+        await srv.stop()
+
+
+async def test_the_role_handed_to_a_muted_player_unmutes_them(connect: Connect) -> None:
+    ana, ben, cy = await connect("Ana"), await connect("Ben"), await connect("Cy")
+    await create(ana, "hm", 3)
+    await join(ben, "hm")
+    await cy.send({"type": "spectate", "table": "hm"})
+    await cy.expect("state")
+    await ana.send({"type": "mute", "seat": 1})
+    await ana.expect("table_info", where=lambda m: m["table"]["muted"] == [1])
+    await ana.send({"type": "hand_over", "seat": 1})
+    info = await cy.expect("table_info", where=lambda m: m["table"]["creator"] == "Ben")
+    assert info["table"]["muted"] == []  # the creator is never muted, and the info says so
+    await ben.send({"type": "chat", "text": "my table now"})
+    line = await cy.expect("chat", where=lambda m: m["name"] == "Ben")
+    assert line["text"] == "my table now"
+
+
+async def test_a_name_bar_keeps_the_person_from_watching_too(connect: Connect) -> None:
+    """Removed while disconnected, Ben is barred by name only (no address is
+    known): a connection calling itself Ben may neither sit nor watch; others
+    from that address may."""
+    ana, ben, cy = await connect("Ana"), await connect("Ben"), await connect("Cy")
+    await create(ana, "nb", 3)
+    await join(ben, "nb")
+    await join(cy, "nb")
+    await settle([ana, ben, cy], 1)
+    await ben.close()
+    await ana.expect("table_info", where=lambda m: not m["table"]["players"][1]["connected"])
+    await ana.send({"type": "kick", "seat": 1})
+    await ana.expect("table_info", where=lambda m: m["table"]["barred"] == ["Ben"])
+    again = await connect("ben")
+    assert await refused(again, {"type": "spectate", "table": "nb"}) == "barred"
+    dan = await connect("Dan")  # the same address: not barred, Ben was not connected
+    await dan.send({"type": "spectate", "table": "nb"})
+    await dan.expect("state")
+    await ana.send({"type": "unbar", "name": "BEN"})
+    await ana.expect("table_info", where=lambda m: m["table"]["barred"] == [])
+    await again.send({"type": "spectate", "table": "nb"})
+    await again.expect("state")
+
+
+async def test_the_creator_is_exempt_from_its_own_tables_address_bar(connect: Connect) -> None:
+    """Ben, removed while connected, bars his address, which the creator shares
+    (every test connection comes from 127.0.0.1): everyone else there is kept
+    out, the creator's connection is not (it leaves, watches and sits again)."""
+    ana, cy, ben = await connect("Ana"), await connect("Cy"), await connect("Ben")
+    code = (await create(ana, "ab", 4, private=True))["code"]
+    await join(cy, "ab", code)  # keeps the table open while the creator comes and goes
+    await join(ben, "ab", code)
+    await ana.send({"type": "kick", "seat": 2})
+    assert (await ben.expect("error"))["code"] == "kicked"
+    await ana.expect("table_info", where=lambda m: m["table"]["barred"] == ["Ben"])
+    dan = await connect("Dan")
+    message = {"type": "join", "table": "ab", "name": "Dan", "code": code}
+    assert await refused(dan, message) == "barred"
+    await ana.send({"type": "leave"})
+    await ana.expect("left")
+    await ana.send({"type": "spectate", "table": "ab"})
+    await ana.expect("state")
+    await ana.send({"type": "leave"})
+    await ana.expect("left")
+    await join(ana, "ab")  # no code, no bar: the creator's own table
+
+
+async def test_a_private_tables_checks_come_in_the_documented_order(connect: Connect) -> None:
+    """The invite code first (no code: ``bad_invite_code``, spending nothing;
+    any code from a spent budget: ``too_many_attempts``), then the bars, then
+    the lock."""
+    ana, ben = await connect("Ana"), await connect("Ben")
+    code = (await create(ana, "o", 4, private=True))["code"]
+    await join(ben, "o", code)
+    await ana.send({"type": "kick", "seat": 1})  # bars Ben's name and the address
+    await ana.expect("table_info", where=lambda m: m["table"]["barred"] == ["Ben"])
+    await ana.send({"type": "lock", "locked": True})
+    await ana.expect("table_info", where=lambda m: m["table"]["locked"])
+    eve = await connect("Eve")
+    join_eve = {"type": "join", "table": "o", "name": "Eve"}
+    assert await refused(eve, join_eve) == "bad_invite_code"  # before the bar
+    assert await refused(eve, {**join_eve, "code": code}) == "barred"  # before the lock
+    await ana.send({"type": "unbar"})
+    await ana.expect("table_info", where=lambda m: m["table"]["barred"] == [])
+    assert await refused(eve, {**join_eve, "code": code}) == "table_locked"
+    for _ in range(3):  # the connection's budget of wrong codes (3 in these tests)
+        assert await refused(eve, {**join_eve, "code": "WRONGWRONGWRONG2"}) == "bad_invite_code"
+    assert await refused(eve, join_eve) == "bad_invite_code"  # no code: spends nothing
+    assert await refused(eve, {**join_eve, "code": code}) == "too_many_attempts"
+
+
+async def test_unbar_compares_names_as_bars_do(connect: Connect) -> None:
+    """A bar and ``unbar`` compare names alike: without regard to case (Unicode
+    case folding), the name stripped of surrounding spaces."""
+    ana, ben = await connect("Ana"), await connect("Straße")
+    await create(ana, "u", 3)
+    await join(ben, "u")
+    await ana.send({"type": "kick", "seat": 1})
+    await ana.expect("table_info", where=lambda m: m["table"]["barred"] == ["Straße"])
+    await ana.send({"type": "unbar", "name": "  STRASSE "})
+    await ana.expect("table_info", where=lambda m: m["table"]["barred"] == [])
+    await join(ben, "u")
