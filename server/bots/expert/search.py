@@ -85,9 +85,10 @@ class Judged:
 @dataclass
 class Judgement:
     """A decision judged: every candidate best first, the one chosen, the prior (the
-    basic bot's move), how many worlds and simulated actions it took, and each
-    candidate's points world by world (``values[i]``: the candidates in the order
-    of the view's legal entries, each world at the same index)."""
+    basic bot's move), how many worlds and simulated actions it took, the
+    candidates in the order of the view's legal entries, and each one's points
+    world by world (``values[i]`` for ``candidates[i]``, each world at the same
+    index; both empty when there was nothing to search)."""
 
     ranked: list[Judged] = field(default_factory=list)
     chosen: ActionDict | None = None
