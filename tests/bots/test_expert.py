@@ -293,3 +293,22 @@ def test_a_network_bot_keeps_the_hands_events_as_its_seat_saw_them() -> None:
     assert seen.events == [dealt]
     seen.take({"type": "state", "events": []})
     assert seen.events == []
+
+
+def test_the_workers_answer_is_an_index_into_the_views_legal_actions() -> None:
+    """What a worker process sends back (``decide_index``): the chosen entry's index in
+    ``legal``; None when the seat has nothing to do. A search told to stop at once
+    still answers from the two worlds it played."""
+    from craits.server.bots.expert.worker import decide_index
+
+    game = _position(
+        hands=[["8S", "5H", "KH", "3C"], ["2C", "3D", "4C", "9D"], ["5D", "6D", "TD"]],
+        stock=["AS", "JS", "AH", "JH", "AC"],
+        discard=["7H"],
+    )
+    v = view(game, 0)
+    index = decide_index(v, [], 5, BUDGET)
+    assert index is not None and "play" in v["legal"][index]
+    assert decide_index(view(game, 1), [], 5, BUDGET) is None
+    judged = Search(BUDGET).judge(v, [], 5, stop=lambda: True)
+    assert judged.worlds == 2 and judged.chosen is not None
