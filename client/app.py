@@ -38,6 +38,7 @@ from .model import TableModel
 from .prefs import PrefsStore
 from .privacy import CodeNeeded, InviteReady
 from .problem import ProblemScreen
+from .screenshot import Screenshots
 from .session import (
     Failed,
     LinkChanged,
@@ -50,6 +51,7 @@ from .session import (
     TableChanged,
     TableLeft,
     TableShown,
+    WatchOffered,
 )
 from .store import TokenStore
 from .summary import SummaryScreen
@@ -58,6 +60,9 @@ from .trust import TrustDialog
 from .widgets import AsciiFilter
 
 log = logging.getLogger(__name__)
+
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl+C (128 + SIGINT, as a shell reports an interrupted command)."""
 
 NARROW = 80
 """Below this many columns the App has the class ``-narrow`` (dialogs one column wide)."""
@@ -94,6 +99,8 @@ class CraitsApp(App[None]):
             selection instead of quitting (leaving is the lobby's ``q``).
         forwarded_for: in ``craits-web``, the visitor's address, sent in the hello
             (the server counts its limits per address against it; protocol §4.1).
+        shown_address: the server's address as shown to the player, if not the
+            one connected to (in ``craits-web``: the page's host).
     """
 
     TITLE = "Craits"
@@ -123,6 +130,7 @@ class CraitsApp(App[None]):
         tls: ServerTrust | None = None,
         web: bool = False,
         forwarded_for: str | None = None,
+        shown_address: str | None = None,
     ):
         super().__init__()
         self.web = web
@@ -153,6 +161,8 @@ class CraitsApp(App[None]):
             tls=tls,
             forwarded_for=forwarded_for,
         )
+        if shown_address:
+            self.session.shown_address = shown_address
         if tls is not None and tls.ask is None:
             tls.ask = self.ask_trust
         self.error_message: str | None = None
@@ -275,7 +285,7 @@ class CraitsApp(App[None]):
                     self._lobby.ask_name(table, why)
             case Failed(message=why):
                 self.fail(why)
-            case CodeNeeded() | InviteReady():
+            case CodeNeeded() | InviteReady() | WatchOffered():
                 show_news(self, self.session, news)
 
     def _drop_notice_about_another_table(self) -> None:
@@ -311,8 +321,11 @@ class CraitsApp(App[None]):
             screen.sync()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The command palette: Textual's commands, then the looks (theme, motion)."""
-        yield from super().get_system_commands(screen)
+        """The command palette: Textual's commands (in a terminal, its Screenshot
+        saved where it can be: :mod:`~craits.client.screenshot`), then the looks
+        (theme, motion)."""
+        textual = super().get_system_commands(screen)
+        yield from textual if self.web else Screenshots(self).commands(textual)
         yield from self.looks.commands(screen)
 
     def get_key_display(self, binding: Binding) -> str:
@@ -323,7 +336,8 @@ class CraitsApp(App[None]):
         return shown
 
     def action_quit_app(self) -> None:
-        """Leave the program at once (a seat in a game can be resumed later).
+        """Leave the program at once (a seat in a game can be resumed later),
+        with exit status 130, as an interrupted command.
 
         In a browser Ctrl+C means copy: it copies the selected text, if any, and
         says how to leave; it never quits.
@@ -337,7 +351,7 @@ class CraitsApp(App[None]):
                 self.say("Ctrl+C does not leave the game here: press q in the lobby to leave.")
             return
         self.session.close()
-        self.exit()
+        self.exit(return_code=EXIT_INTERRUPTED)
 
     def fail(self, message: str) -> None:
         """Exit with a one-line error (printed by the command after the screen is

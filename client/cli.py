@@ -16,6 +16,7 @@ import asyncio
 import getpass
 import re
 import sys
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import cast
@@ -23,9 +24,11 @@ from typing import cast
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
+from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
+from rich.cells import cell_len
 
 from . import privacy
 from .cards import unicode_suits_ok
@@ -49,10 +52,39 @@ def say_busy(wait: float) -> None:
 _BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 
 
+def _cleaned(name: str) -> str:
+    """``name`` composed (NFC, as the server takes it), without control
+    characters or brackets, at most 24 characters; maybe empty."""
+    name = unicodedata.normalize("NFC", name)
+    return _BAD_NAME.sub("", name).strip()[:MAX_NAME].strip()
+
+
 def clean_name(name: str) -> str:
-    """A display name the server accepts: no control characters or brackets, 1–24 characters."""
-    name = _BAD_NAME.sub("", name).strip()[:MAX_NAME].strip()
+    """A display name the server accepts, made of ``name`` (a login name): no
+    control characters or brackets, nothing a terminal draws in an unknown
+    width (:func:`~craits.protocol.messages.undrawable`), 1–24 characters;
+    ``player`` when nothing is left."""
+    name = _cleaned("".join(ch for ch in _cleaned(name) if undrawable(ch) is None))
     return name or "player"
+
+
+def given_name(name: str) -> str:
+    """``--name`` as the server takes it (surrounding spaces, control
+    characters and brackets left out, at most 24 characters).
+
+    Raises:
+        ValueError: nothing is left (an empty name would be the login name's,
+            and take the seat of a client already running under it), or it
+            holds what a terminal draws in an unknown width (a joined emoji, a
+            combining mark: protocol §5): why, in words.
+    """
+    cleaned = _cleaned(name)
+    if not cleaned:
+        raise ValueError("it is empty (brackets and control characters do not count)")
+    why = undrawable(cleaned)
+    if why is not None:
+        raise ValueError(f"it {why}")
+    return cleaned
 
 
 def default_name() -> str:
@@ -90,7 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--table", metavar="NAME", help="take a seat at this table at once")
     group.add_argument("--spectate", metavar="NAME", help="watch this table")
     group.add_argument(
-        "--list", action="store_true", help="print the server's tables and exit (for scripts)"
+        "--list",
+        action="store_true",
+        help="print the server's tables and exit: in columns on a terminal, "
+        "tab-separated when piped (for scripts)",
     )
     p.add_argument(
         "--code",
@@ -125,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(  # set by craits-web for each visitor (protocol §4.1)
         "--forwarded-for",
         metavar="IP",
+        help=argparse.SUPPRESS,
+    )
+    p.add_argument(  # set by craits-web: the page's host, the address its visitor knows
+        "--shown-address",
+        metavar="HOST",
         help=argparse.SUPPRESS,
     )
     add_tls_options(p)
@@ -174,9 +214,16 @@ def _plain(text: str) -> str:
     return _BAD_NAME.sub("?", text).strip()
 
 
-def format_tables(tables: list[TableInfo]) -> str:
-    """The ``--list`` output: a header, then one line per table (tab-separated)."""
-    lines = ["table\tseats\tplayers\tstate\trules\twatching"]
+LIST_GAP = 2
+"""Blank columns between two columns of ``--list`` on a terminal."""
+
+
+def format_tables(tables: list[TableInfo], aligned: bool = False) -> str:
+    """The ``--list`` output: a header, then one line per table; its columns
+    tab-separated (for scripts), or ``aligned`` under their headers, padded to
+    the cells a terminal draws (names in any script or emoji), :data:`LIST_GAP`
+    apart."""
+    rows = [["table", "seats", "players", "state", "rules", "watching"]]
     for t in sorted(tables, key=lambda t: t["name"]):
         players = t["players"]
         names = ",".join(_plain(p["name"]) for p in players) or "-"
@@ -191,8 +238,17 @@ def format_tables(tables: list[TableInfo]) -> str:
             describe_rules(t["rules"]),
             str(t["spectators"]),
         ]
-        lines.append("\t".join(fields))
-    return "\n".join(lines)
+        rows.append(fields)
+    if not aligned:
+        return "\n".join("\t".join(row) for row in rows)
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    gap = " " * LIST_GAP
+    return "\n".join(
+        gap.join(
+            cell + " " * (w - cell_len(cell)) for cell, w in zip(row, widths, strict=True)
+        ).rstrip()
+        for row in rows
+    )
 
 
 async def list_tables(
@@ -278,7 +334,11 @@ def main(argv: list[str] | None = None) -> int:
     host, port = target.host, target.port
     table = None if target.watch else target.table
     spectate, code = target.table if target.watch else None, target.code
-    name = clean_name(args.name) if args.name else default_name()
+    try:
+        name = default_name() if args.name is None else given_name(args.name)
+    except ValueError as exc:
+        print(f"craits-client: bad --name {args.name!r}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if args.replay_game is not None:
         try:
             held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
@@ -301,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_ERROR
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
-        print(format_tables(tables))
+        print(format_tables(tables, aligned=sys.stdout.isatty()))
         return 0
 
     from .app import CraitsApp
@@ -318,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         web=args.web,
         tls=trust,
         forwarded_for=args.forwarded_for,
+        shown_address=args.shown_address,
     )
     try:
         app.run()

@@ -7,8 +7,9 @@
 - :func:`open_creator_menu`: the creator's menu — remove (or replace by a
   bot), lock, mute, hand over, let back, show the invite — as dialogs;
 - :func:`show_news`: what the App does with the session's
-  :class:`~craits.client.privacy.CodeNeeded` and
-  :class:`~craits.client.privacy.InviteReady`.
+  :class:`~craits.client.privacy.CodeNeeded`,
+  :class:`~craits.client.privacy.InviteReady` and
+  :class:`~craits.client.session.WatchOffered` (no seat: watch instead?).
 
 The requests go through :mod:`craits.client.privacy`; nothing here decides
 what the server allows (it answers in plain words when it refuses).
@@ -26,17 +27,26 @@ from rich.text import Text
 from textual import on
 from textual.app import App
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Label, Static
 
 from . import privacy
 from .dialogs import ChoiceDialog, ConfirmDialog, Dialog
 from .model import TableModel
 from .privacy import CodeNeeded, InviteReady
-from .session import Session
+from .session import Session, WatchOffered
 
 MAX_CODE_TEXT = 300
 """Longest text the code field takes (a whole link may be pasted)."""
+
+
+LOOPBACK_HINT = (
+    "This link names this machine: friends elsewhere cannot reach it. The server's "
+    "operator gives the address they can reach with craits-server --public-address "
+    "HOST[:PORT] (public-address in its config file, CRAITS_PUBLIC_ADDRESS), and "
+    "--host 0.0.0.0 to let them in."
+)
+"""What the invite dialog adds when its link names a loopback host (``localhost``)."""
 
 
 class InviteDialog(Dialog[None]):
@@ -57,7 +67,7 @@ class InviteDialog(Dialog[None]):
 
     def compose(self) -> Any:
         """What to do with the link, and the link."""
-        with Vertical(classes="dialog small invite"):
+        with VerticalScroll(classes="dialog small invite"):  # (scrolls on a low screen)
             yield Label(f"Table {self.table} is private", classes="dialog-title")
             yield Static(
                 Text(
@@ -66,11 +76,14 @@ class InviteDialog(Dialog[None]):
                 )
             )
             yield Static(Text(self.link, style="bold"), id="invite-link")
-            yield Label(
+            if privacy.loopback(self.link):
+                yield Static(Text(LOOPBACK_HINT, style="italic"), id="invite-loopback")
+            yield Static(
                 Text(
                     "c: copy the link · Enter: close · at the table, m: the creator's menu",
                     style="dim",
-                )
+                ),
+                id="invite-keys",
             )
         yield Footer(compact=True)
 
@@ -132,10 +145,22 @@ class CodeDialog(Dialog[str | None]):
         self.finish(None)
 
 
-def show_news(app: App[Any], session: Session, news: CodeNeeded | InviteReady) -> None:
-    """Show a private table's news: ask for its code, or show its invite link."""
+def show_news(
+    app: App[Any], session: Session, news: CodeNeeded | InviteReady | WatchOffered
+) -> None:
+    """Show news about coming to a table: a private table's (ask for its code,
+    or show its invite link), or no seat there (offer to watch it instead)."""
     if isinstance(news, InviteReady):
         app.push_screen(InviteDialog(news.table, news.link))
+        return
+    if isinstance(news, WatchOffered):
+        table = news.table
+
+        def watch(yes: bool | None) -> None:
+            if yes and session.model is None:
+                session.spectate(table)  # (with its invite code, if it is private)
+
+        app.push_screen(ConfirmDialog(news.question, yes_first=True), watch)
         return
 
     def done(code: str | None) -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from importlib import resources
 from typing import TypeVar
 
-from craits.protocol.messages import MAX_NAME
+from craits.protocol.messages import MAX_NAME, undrawable
 from craits.protocol.types import CreateTableMsg, RulesMap
 from craits.protocol.vocab import SUIT_NAMES, SUIT_SYMBOLS, ClientMessage
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Markdown, Select, Static
 
@@ -42,12 +44,24 @@ class Dialog(ModalScreen[ResultType]):
 
 
 class OptionBox(Checkbox):
-    """A checkbox whose mark shows without colour: ``X`` when on, blank when off."""
+    """A checkbox that reads on or off without colour, as plain text too:
+    ``[X]`` when on, ``[ ]`` when off."""
+
+    BUTTON_LEFT = "["
+    BUTTON_RIGHT = "]"
 
     @property
     def BUTTON_INNER(self) -> str:  # type: ignore[override]
         """The mark inside the box."""
         return "X" if self.value else " "
+
+    @property
+    def _button(self) -> Content:
+        """The box: its brackets in the label's colour (Textual draws its sides
+        in the box's background colour, for half blocks), the mark as Textual
+        styles it."""
+        inner = self.get_visual_style("toggle--button")
+        return Content.assemble(self.BUTTON_LEFT, (self.BUTTON_INNER, inner), self.BUTTON_RIGHT)
 
 
 class DigitInput(Input):
@@ -77,6 +91,12 @@ DEFAULT_TURN_TIME = 60
 """The turn time a new table gets unless its creator chooses another, seconds."""
 
 
+PRIVATE_LABEL = "Private: by invite only"
+"""The new-table dialog's private choice (short: it fits a phone's width)."""
+PRIVATE_MEANS = "only people with its invite code may join or watch"
+"""What a private table is, under its choice."""
+
+
 class CreateTableDialog(Dialog[CreateTableMsg]):
     """Open a table: its name, seats, RULES.md options and turn time (one of
     :data:`TURN_TIMES`).
@@ -99,46 +119,48 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
 
     def compose(self) -> ComposeResult:
         """The form."""
-        with Vertical(id="create", classes="dialog"):
+        # (it scrolls when the terminal is too low for it: a phone's browser)
+        with VerticalScroll(id="create", classes="dialog"):
             yield Label("Open a table", classes="dialog-title")
             with Horizontal(classes="form-row"):
                 yield Label("Name", classes="form-label")
                 yield Input(self.default_name, id="table-name", max_length=MAX_NAME, compact=True)
-            with Horizontal(classes="form-row"):
-                yield Label("Seats 2–8", classes="form-label")
-                yield DigitInput(
-                    "2",
-                    id="seat-count",
-                    type="integer",
-                    max_length=1,
-                    compact=True,
-                    tooltip="type a number from 2 to 8",
-                )
-                yield Label("Turn time", classes="form-label")
-                yield Select(
-                    TURN_TIMES,
-                    value=DEFAULT_TURN_TIME,
-                    allow_blank=False,
-                    compact=True,
-                    id="timeout",
-                    tooltip="how long each player has for a turn before the server "
-                    "plays for them and marks them away",
-                )
+            with Horizontal(classes="form-row", id="numbers"):
+                with Horizontal(classes="form-pair"):
+                    yield Label("Seats 2–8", classes="form-label")
+                    yield DigitInput(
+                        "2",
+                        id="seat-count",
+                        type="integer",
+                        max_length=1,
+                        compact=True,
+                        tooltip="type a number from 2 to 8",
+                    )
+                with Horizontal(classes="form-pair"):
+                    yield Label("Turn time", classes="form-label")
+                    yield Select(
+                        TURN_TIMES,
+                        value=DEFAULT_TURN_TIME,
+                        allow_blank=False,
+                        compact=True,
+                        id="timeout",
+                        tooltip="how long each player has for a turn before the server "
+                        "plays for them and marks them away",
+                    )
             with Grid(id="options"):
                 for opt in RULE_OPTIONS:
                     yield OptionBox(
                         f"{opt.label} ({opt.section})", id=f"opt-{opt.name}", compact=True
                     )
             yield OptionBox(
-                "Private: only people with its invite code may join or watch",
-                id="private",
-                compact=True,
+                PRIVATE_LABEL, id="private", compact=True, tooltip=PRIVATE_MEANS.capitalize()
             )
+            yield Static(Text(PRIVATE_MEANS, style="dim"), id="private-means")
             yield Static(id="create-error", classes="error-line")
             with Horizontal(classes="buttons"):
                 yield Button("Create", variant="primary", id="do-create", compact=True)
                 yield Button("Cancel", id="do-cancel", compact=True)
-            yield Label(Text("Tab: next field · Space: switch an option", style="dim"))
+            yield Static(Text("Tab: next field · Space: switch an option", style="dim"))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -152,6 +174,9 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
             return "The table needs a name."
         if any(c in name for c in "[]") or any(ord(c) < 32 for c in name):
             return "A name cannot hold square brackets or control characters."
+        why = undrawable(unicodedata.normalize("NFC", name))
+        if why is not None:  # (the server refuses it: protocol §5)
+            return f"The name {why}."
         try:
             seats = int(self.query_one("#seat-count", Input).value)
         except ValueError:
@@ -310,16 +335,19 @@ def suit_dialog(
 
 
 class ConfirmDialog(Dialog[bool]):
-    """A yes/no question: ``y`` or Enter says yes, ``n`` or Escape no."""
+    """A yes/no question: ``y`` says yes, ``n`` or Escape no, Enter the button
+    with the focus: "No", the safe answer, unless ``yes_first`` (a question
+    whose yes does no harm)."""
 
     BINDINGS = [  # noqa: RUF012
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str):
+    def __init__(self, question: str, yes_first: bool = False):
         super().__init__()
         self.question = question
+        self.yes_first = yes_first
 
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
@@ -331,8 +359,8 @@ class ConfirmDialog(Dialog[bool]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Focus "No": the safe answer."""
-        self.query_one("#no", Button).focus()
+        """Focus "No", the safe answer (or "Yes", when that does no harm)."""
+        self.query_one("#yes" if self.yes_first else "#no", Button).focus()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

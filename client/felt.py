@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
+from rich.cells import get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
@@ -122,8 +124,10 @@ class Canvas:
         """While set, only cells inside it are written."""
 
     def put(self, x: int, y: int, text: str, style: str = "") -> None:
-        """Write ``text`` (one cell per character) from column ``x`` of row ``y``,
-        clipped to the canvas."""
+        """Write ``text`` from column ``x`` of row ``y``, clipped to the canvas:
+        a character in as many cells as the terminal draws it (:func:`cells_of`:
+        a wide one, CJK or an emoji, in two), one cut by the clip left blank,
+        as is the half left of one written over."""
         # (slices, and comparisons rather than min and max: a drawing writes
         # some 2,000 cells in 200 calls, twice an update)
         if y < 0 or y >= self.height:
@@ -137,14 +141,24 @@ class Canvas:
                 lo = clip.x
             if clip.x + clip.w < hi:
                 hi = clip.x + clip.w
+        cells = text if text.isascii() else cells_of(text)
+        n = len(cells)
         start = x if x > lo else lo
-        end = x + len(text)
+        end = x + n
         if end > hi:
             end = hi
         if start < end:
-            self.chars[y][start:end] = (
-                text if start == x and end - x == len(text) else text[start - x : end - x]
-            )
+            row = self.chars[y]
+            if row[start] == "" and start > 0:  # the right half of a wide character
+                row[start - 1] = " "
+            if end < self.width and row[end] == "":  # and the left half
+                row[end] = " "
+            row[start:end] = cells if start == x and end - x == n else cells[start - x : end - x]
+            if cells is not text:  # a wide character cut by the clip: blank
+                if row[start] == "":
+                    row[start] = " "
+                if end - x < n and cells[end - x] == "":
+                    row[end - 1] = " "
             self.styles[y][start:end] = [style] * (end - start)
 
     def style(self, x: int, y: int, w: int, style: str) -> None:
@@ -203,6 +217,46 @@ class Canvas:
     def text(self) -> str:
         """The whole canvas as plain text, rows ending in newlines."""
         return "".join("".join(row).rstrip() + "\n" for row in self.chars)
+
+
+@lru_cache(maxsize=2048)
+def cells_of(text: str) -> str | tuple[str, ...]:
+    """``text`` as the canvas's cells: ``text`` itself when each character
+    takes one cell; else a cell per character, a wide one (CJK, an emoji) in
+    two (itself, then ``""``), and those that take none (a joiner, a mark
+    that did not compose) left out, so that a row is drawn as wide as counted.
+    Widths are Rich's, the terminal's (:func:`rich.cells.get_character_cell_size`)."""
+    out: list[str] = []
+    for ch in text:
+        size = get_character_cell_size(ch)
+        if size == 1:
+            out.append(ch)
+        elif size == 2:
+            out += (ch, "")
+    if len(out) == len(text) and "" not in out:
+        return text
+    return tuple(out)
+
+
+def cell_width(text: str) -> int:
+    """The cells ``text`` takes on the canvas (:func:`cells_of`)."""
+    return len(text) if text.isascii() else len(cells_of(text))
+
+
+def crop(text: str, width: int, mark: str = "…") -> str:
+    """``text`` cut to ``width`` cells on the canvas, ending in ``mark`` when
+    cut (a name too long for its seat); as it is when it fits."""
+    if cell_width(text) <= width:
+        return text
+    room = max(0, width - cell_width(mark))
+    out, used = "", 0
+    for ch in text:
+        size = cell_width(ch)
+        if used + size > room:
+            break
+        out += ch
+        used += size
+    return out + mark if width >= cell_width(mark) else out
 
 
 _STYLES: dict[str, Style] = {}
@@ -349,13 +403,13 @@ def _seconds(seconds: int) -> str:
 
 
 def _name_line(seat: SeatView, style: CardStyle, width: int) -> tuple[str, str]:
+    """The seat's first line (``▶``, the name, ``(you)``) cut to ``width``
+    cells with a mark, and its look."""
     mark = f"{style.turn_marker} " if seat.to_act else ""
     name = seat.name or "(empty seat)"
     if seat.me:
         name += " (you)"
-    text = mark + name
-    if len(text) > width:
-        text = text[: width - 1] + ("~" if style.ascii else "…")
+    text = crop(mark + name, width, "~" if style.ascii else "…")
     look = "bold reverse" if seat.to_act else ("bold underline" if seat.me else "bold")
     if not seat.name:
         look = "dim"
@@ -400,7 +454,8 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
             canvas.put(x + w - len(timer), y + 1, timer, "bold")
             timer = ""
         if rect.h < 3:  # a short seat (a cramped table): the badges after the name
-            x, w, y = x + len(name) + 1, w - len(name) - 1, y - 2
+            used = cell_width(name) + 1
+            x, w, y = x + used, w - used, y - 2
         words = _badges(seat, w - (len(timer) + 1 if timer else 0))
         if timer:
             words = [(timer, "bold"), *words]
@@ -409,8 +464,8 @@ def draw_seat(canvas: Canvas, rect: Rect, seat: SeatView, style: CardStyle, size
     plain, strong = frames(style.ascii)
     frame = strong if seat.to_act else plain
     box(canvas, rect, frame, "bold" if seat.to_act or seat.me else "dim")
-    name, look = _name_line(seat, style, w - 4)
-    canvas.put(x + 2, y, f" {name} "[: w - 2], look)
+    name, look = _name_line(seat, style, w - 6)  # "╭─ name ─╮": the corner stays
+    canvas.put(x + 2, y, f" {name} ", look)
     inner = w - 4
     cards, cards_look = _cards_line(seat, style, inner)
     canvas.put(x + 2, y + 1, cards, cards_look)

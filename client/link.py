@@ -110,6 +110,8 @@ class Link:
         """Words about the link: why it dropped, when the next try is."""
         self.attempt = 0
         """Tries since the link was last up."""
+        self.welcome: Mapping[str, Any] = {}
+        """The server's last ``welcome`` (protocol §4.1); empty before the first."""
         self._conn: Connection | None = None
         self._connected_once = False
         self._moving = False
@@ -205,6 +207,7 @@ class Link:
         first = not self._connected_once
         self._connected_once = True
         self._conn = conn
+        self.welcome = conn.welcome
         self.attempt = 0
         self._set(LinkState.ONLINE, "")
         heartbeat = conn.welcome.get("heartbeat_ms")

@@ -13,11 +13,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from craits.protocol.address import Target
+from craits.protocol.address import Target, parse_target
 from craits.protocol.types import (
     ClientMsg,
     HandOverMsg,
@@ -95,21 +95,56 @@ class Privacy:
         server: the server (its host, port, TLS) the links point at.
         codes: table name → invite code (given, typed, or sent as creator).
         shown: the tables whose invite link was shown to their creator already.
+        refused: table name → the codes (as :func:`comparable`) the server
+            refused there: never sent again.
     """
 
     server: Target
     codes: dict[str, str] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)
+    refused: dict[str, set[str]] = field(default_factory=dict)
     pin: Callable[[], str | None] | None = None
     """For a server over TLS: the certificate fingerprint pinned for it now (given
     ahead or trusted on first use), put in links so friends pin it too (§1.1)."""
+    public: str | None = None
+    """``HOST:PORT`` players elsewhere reach the server at, as its ``welcome``
+    says (``public_address``, protocol §4.1); links name it rather than
+    :attr:`server`'s host and port. None: the server did not say."""
+
+    def welcomed(self, welcome: Mapping[str, object]) -> None:
+        """Take the server's public address from its ``welcome`` (a value that
+        is no ``HOST:PORT`` is left out)."""
+        public = welcome.get("public_address")
+        self.public = None
+        if isinstance(public, str):
+            try:
+                parse_target(public, self.server.port)
+            except ValueError:
+                return
+            self.public = public
 
     def code_for(self, table: str, code: str | None = None) -> str | None:
         """The code to send to ``table``: ``code`` if given (kept for next time,
-        e.g. a reconnection), else the one known, else None."""
+        e.g. a reconnection), else the one known, else None; never one the
+        server refused there (:meth:`refuse`)."""
         if code:
             self.codes[table] = code.strip()
-        return self.codes.get(table)
+        known = self.codes.get(table)
+        if known is not None and comparable(known) in self.refused.get(table, ()):
+            del self.codes[table]
+            return None
+        return known
+
+    def refuse(self, table: str) -> None:
+        """The server refused the code sent to ``table`` as wrong: forget it,
+        and never send it there again."""
+        code = self.codes.pop(table, None)
+        if code is not None:
+            self.refused.setdefault(table, set()).add(comparable(code))
+
+    def was_refused(self, table: str, code: str) -> bool:
+        """Whether the server refused ``code`` at ``table`` already."""
+        return comparable(code) in self.refused.get(table, ())
 
     def link(self, table: str) -> str | None:
         """The invite link of ``table``, if its code is known."""
@@ -119,7 +154,30 @@ class Privacy:
         server = self.server
         if server.tls and server.fingerprint is None and self.pin is not None:
             server = replace(server, fingerprint=self.pin())
+        if self.public is not None:
+            public = parse_target(self.public, server.port)
+            server = replace(server, host=public.host, port=public.port)
         return server.with_table(table, code).link()
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "::1", "0.0.0.0", "::"})
+"""Host names that mean "this machine" (with ``127.*`` and ``*.localhost``)."""
+
+
+def loopback(link: str) -> bool:
+    """Whether ``link`` names a host only this machine reaches (``localhost``,
+    ``127.0.0.1``…): useless to a friend elsewhere."""
+    try:
+        host = parse_target(link, 1).host.lower()
+    except ValueError:
+        return False
+    return host in LOOPBACK_NAMES or host.startswith("127.") or host.endswith(".localhost")
+
+
+def comparable(code: str) -> str:
+    """An invite code as the server compares it: without regard to case,
+    spaces and dashes (protocol §11.9)."""
+    return "".join(c for c in code.upper() if c not in " -\t")
 
 
 def on_invite(session: SessionLike, m: InviteMsg) -> None:
@@ -154,11 +212,22 @@ def seats_taken(info: TableInfo) -> int:
 
 
 def _code_refused(session: SessionLike, want: str, table: str | None, text: str) -> bool:
-    """A private table refused the code (or its absence): ask for it."""
+    """A private table refused the code (or its absence): never send that code
+    again (issue 23), and ask for one."""
     if want not in ("join", "spectate") or table is None:
         return False
-    session.privacy.codes.pop(table, None)
+    session.privacy.refuse(table)
     session.tell(CodeNeeded(table, want == "spectate", text))
+    return True
+
+
+def _too_many(session: SessionLike, want: str, table: str | None, text: str) -> bool:
+    """Wrong codes spent the budget: say how long to wait; the code sent is
+    not sent again by itself (it may be wrong too): the next try asks for one."""
+    if table is not None and want in ("join", "spectate"):
+        session.privacy.codes.pop(table, None)
+    wait = text.rsplit(":", 1)[-1].strip()  # "… try again in 30 s"
+    session.say(f"Too many wrong invite codes: {wait}.", "error", 8)
     return True
 
 
@@ -202,7 +271,7 @@ REACTIONS: dict[ErrorCode, Callable[[SessionLike, str, str | None, str], bool]] 
     ErrorCode.TABLE_LOCKED: _plain(
         "Table {table} is locked by its creator: no one new may join or watch it now."
     ),
-    ErrorCode.TOO_MANY_ATTEMPTS: _plain("Too many wrong invite codes: {wait}.", "error"),
+    ErrorCode.TOO_MANY_ATTEMPTS: _too_many,
     ErrorCode.MUTED: _plain("The table's creator has muted your chat here."),
 }
 """The client's reaction to each refusal of protocol §11.9, given what was

@@ -190,6 +190,17 @@ def what_next(result: HandEndedEvent, model: TableModel) -> Text:
     return Text(f"Hand {hand} is dealt: {who} to play — {back}", style="bold")
 
 
+def overtaken(result: HandEndedEvent, model: TableModel) -> bool:
+    """Whether what comes after ``result`` has come: for a hand's end, the next
+    hand is dealt; for the game's end, a new game started (``new_game``)."""
+    view = model.view
+    if view is None:
+        return False
+    if result["game_over"]:
+        return view["phase"] != Phase.GAME_OVER
+    return view["hand_number"] != result["hand_number"]
+
+
 def new_game_key(result: HandEndedEvent, model: TableModel | None) -> bool | None:
     """The summary's ``n`` (new game): at the end of a game, for who may start one;
     greyed until the table is finished (True applies, None greyed, False hidden)."""

@@ -143,6 +143,15 @@ class NameTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class WatchOffered:
+    """Joining ``table`` failed, no seat there for this player (its game is
+    playing, or every seat is taken): offer to watch it (``question`` says why)."""
+
+    table: str
+    question: str
+
+
+@dataclass(frozen=True, slots=True)
 class Failed:
     """The first connection failed: the client exits with ``message``."""
 
@@ -157,6 +166,7 @@ News = (
     | TableLeft
     | Notice
     | NameTaken
+    | WatchOffered
     | Failed
     | CodeNeeded
     | InviteReady
@@ -248,8 +258,149 @@ def _pin(tls: ServerTrust | None, host: str, port: int) -> Callable[[], str | No
     return lambda: tls.fingerprint or tls.known.get(host, port)
 
 
-class Session:
-    """One client's session with a server (see the module's notes).
+class Requests:
+    """What the user asks of the server at a table: sit, watch, open, leave,
+    play, start, seat a bot, chat (protocol §5). Mixed into :class:`Session`,
+    which holds the link, the lobby, the table shown and the codes known; each
+    request is sent with the :class:`Intent` it answers (``_request``)."""
+
+    model: TableModel | None
+    lobby: Lobby
+    privacy: privacy.Privacy
+    player_name: str
+    _next_id: int
+
+    @property
+    def online(self) -> bool:
+        """Whether a connection is up (the session's)."""
+        raise NotImplementedError
+
+    def send(self, message: ClientMsg) -> bool:
+        """Send a message now (the session's)."""
+        raise NotImplementedError
+
+    def _request(self, intent: Intent, message: ClientMsg, hops: int = 0) -> bool:
+        raise NotImplementedError
+
+    def _resume(self, token: str) -> None:
+        raise NotImplementedError
+
+    def tell(self, news: News) -> None:
+        """Report ``news`` to the listener (the session's)."""
+        raise NotImplementedError
+
+    def saved_seat(self) -> SavedSeat | None:
+        """The seat saved for this server and name (the session's)."""
+        raise NotImplementedError
+
+    def drop_table(self) -> None:
+        """Forget the table shown (the session's)."""
+        raise NotImplementedError
+
+    def act(self, action: Action) -> bool:
+        """Send one of the view's legal actions with the view's seq (and a new id)."""
+        model = self.model
+        if model is None:
+            return False
+        self._next_id += 1
+        form = cast(ActionMap, action_to_wire(action))  # (the map form of an action)
+        return self.send(
+            ActMsg(type=ClientMessage.ACT, id=self._next_id, action=form, seq=model.seq)
+        )
+
+    def join(self, table: str, name: str | None = None, code: str | None = None) -> None:
+        """Ask for a seat at ``table`` (as ``name``, by default the player's),
+        with its invite ``code`` if it is private (or the code known); a
+        private table whose code is not known (or was refused) is asked for
+        its code first (:meth:`_needs_code`)."""
+        name = name or self.player_name
+        message = JoinMsg(type=ClientMessage.JOIN, table=table, name=name)
+        known = self.privacy.code_for(table, code)
+        if known:
+            message["code"] = known
+        elif self._needs_code(table, code, watch=False):
+            return
+        self._request(Intent(Want.JOIN, table, name), message)
+
+    def spectate(self, table: str, code: str | None = None) -> None:
+        """Ask to watch ``table`` (with its invite ``code``, or the code known;
+        asked for first, as for :meth:`join`)."""
+        if not self.privacy.code_for(table, code) and self._needs_code(table, code, watch=True):
+            return
+        self._request(Intent(Want.SPECTATE, table), self._spectate_msg(table))
+
+    def _needs_code(self, table: str, code: str | None, watch: bool) -> bool:
+        """No code to send to ``table``: when the lobby lists it as private, or
+        ``code`` was refused there already, ask for one (:class:`CodeNeeded`)
+        rather than ask the server (issue 23: never send a refused code again)."""
+        info = self.lobby.tables.get(table)
+        if code and self.privacy.was_refused(table, code):
+            why = "that invite code was refused already"
+        elif info is not None and info.get("private"):
+            why = "it needs its invite code"
+        else:
+            return False
+        self.tell(CodeNeeded(table, watch, why))
+        return True
+
+    def _spectate_msg(self, table: str) -> SpectateMsg:
+        message = SpectateMsg(type=ClientMessage.SPECTATE, table=table)
+        known = self.privacy.code_for(table)
+        if known:
+            message["code"] = known
+        return message
+
+    def create_table(self, request: CreateTableMsg) -> None:
+        """Open a table and take a seat at it once created."""
+        self._request(Intent(Want.CREATE, request["name"]), request)
+
+    def rejoin(self) -> None:
+        """Take back the seat saved for this server."""
+        saved = self.saved_seat()
+        if saved:
+            self._resume(saved["token"])
+
+    def close_table(self, end_game: bool = False) -> None:
+        """Close the table (its creator): everyone at it goes back to the lobby
+        once the server says it is closed. During a game only with ``end_game``
+        (the user said yes to ending it): the game ends, recorded as abandoned."""
+        if self.model is not None:
+            message = CloseTableMsg(type=ClientMessage.CLOSE_TABLE)
+            if end_game:
+                message["end_game"] = True
+            self._request(Intent(Want.CLOSE, self.model.name), message)
+
+    def leave(self) -> None:
+        """Leave the table: back to the lobby once the server confirms."""
+        if not self._request(Intent(Want.LEAVE), LeaveMsg(type=ClientMessage.LEAVE)):
+            # Offline: forget the table here; the seat can still be resumed.
+            self.drop_table()
+
+    def back(self) -> None:
+        """Tell the server this player is back (it stops playing the seat)."""
+        if self.model is not None and self.model.away and self.online:
+            self.send(BackMsg(type=ClientMessage.BACK))
+
+    def start_game(self) -> None:
+        """Start the game with the players seated."""
+        self.send(StartMsg(type=ClientMessage.START))
+
+    def new_game(self) -> bool:
+        """Start a new game at a table whose game is over; False when offline."""
+        return self.send(NewGameMsg(type=ClientMessage.NEW_GAME))
+
+    def add_bot(self, level: BotLevel) -> None:
+        """Seat a computer player of ``level``."""
+        self.send(AddBotMsg(type=ClientMessage.ADD_BOT, level=level))
+
+    def chat(self, text: str) -> None:
+        """Say ``text`` to everyone at the table."""
+        self.send(ChatSendMsg(type=ClientMessage.CHAT, text=text))
+
+
+class Session(Requests):
+    """One client's session with a server (see the module's notes); its
+    requests are :class:`Requests`'.
 
     Args:
         host: the server's host name or address.
@@ -290,6 +441,8 @@ class Session:
         if code and (table or spectate):
             self.privacy.code_for(str(table or spectate), code)
         self.address = f"{host}:{port}"
+        self.shown_address = self.address
+        """The server's address as the player is shown it (craits-web: the page's host)."""
         self.player_name = name
         # The saved seat is per server and per player name: two people on one
         # account (or one person playing two names) never take each other's seat.
@@ -350,12 +503,16 @@ class Session:
         self.tell(LinkChanged())
 
     def unreachable(self, why: str) -> None:
-        """The first connection failed: the client gives up."""
+        """The first connection failed: the client gives up (an address the
+        player is not shown is not named: craits-web's game server)."""
+        if self.shown_address != self.address:
+            why = why.replace(self.address, "the game server")
         self.tell(Failed(why))
 
     def connected(self, first: bool) -> None:
         """After (re)connecting: take back the seat, or watch again, or do what the
         command line asked."""
+        self.privacy.welcomed(self.link.welcome)  # the server's public address, if any
         self.list_tables()
         if self.repeat and self.asked is not None:
             self.repeat = False  # a redirect brought us here: ask again (§7.4)
@@ -431,86 +588,6 @@ class Session:
 
     def _resume(self, token: str) -> None:
         self._request(Intent(Want.RESUME), ResumeMsg(type=ClientMessage.RESUME, token=token))
-
-    def act(self, action: Action) -> bool:
-        """Send one of the view's legal actions with the view's seq (and a new id)."""
-        model = self.model
-        if model is None:
-            return False
-        self._next_id += 1
-        form = cast(ActionMap, action_to_wire(action))  # (the map form of an action)
-        return self.send(
-            ActMsg(type=ClientMessage.ACT, id=self._next_id, action=form, seq=model.seq)
-        )
-
-    def join(self, table: str, name: str | None = None, code: str | None = None) -> None:
-        """Ask for a seat at ``table`` (as ``name``, by default the player's),
-        with its invite ``code`` if it is private (or the code known)."""
-        name = name or self.player_name
-        message = JoinMsg(type=ClientMessage.JOIN, table=table, name=name)
-        known = self.privacy.code_for(table, code)
-        if known:
-            message["code"] = known
-        self._request(Intent(Want.JOIN, table, name), message)
-
-    def spectate(self, table: str, code: str | None = None) -> None:
-        """Ask to watch ``table`` (with its invite ``code``, or the code known)."""
-        self.privacy.code_for(table, code)
-        self._request(Intent(Want.SPECTATE, table), self._spectate_msg(table))
-
-    def _spectate_msg(self, table: str) -> SpectateMsg:
-        message = SpectateMsg(type=ClientMessage.SPECTATE, table=table)
-        known = self.privacy.code_for(table)
-        if known:
-            message["code"] = known
-        return message
-
-    def create_table(self, request: CreateTableMsg) -> None:
-        """Open a table and take a seat at it once created."""
-        self._request(Intent(Want.CREATE, request["name"]), request)
-
-    def rejoin(self) -> None:
-        """Take back the seat saved for this server."""
-        saved = self.saved_seat()
-        if saved:
-            self._resume(saved["token"])
-
-    def close_table(self, end_game: bool = False) -> None:
-        """Close the table (its creator): everyone at it goes back to the lobby
-        once the server says it is closed. During a game only with ``end_game``
-        (the user said yes to ending it): the game ends, recorded as abandoned."""
-        if self.model is not None:
-            message = CloseTableMsg(type=ClientMessage.CLOSE_TABLE)
-            if end_game:
-                message["end_game"] = True
-            self._request(Intent(Want.CLOSE, self.model.name), message)
-
-    def leave(self) -> None:
-        """Leave the table: back to the lobby once the server confirms."""
-        if not self._request(Intent(Want.LEAVE), LeaveMsg(type=ClientMessage.LEAVE)):
-            # Offline: forget the table here; the seat can still be resumed.
-            self.drop_table()
-
-    def back(self) -> None:
-        """Tell the server this player is back (it stops playing the seat)."""
-        if self.model is not None and self.model.away and self.online:
-            self.send(BackMsg(type=ClientMessage.BACK))
-
-    def start_game(self) -> None:
-        """Start the game with the players seated."""
-        self.send(StartMsg(type=ClientMessage.START))
-
-    def new_game(self) -> bool:
-        """Start a new game at a table whose game is over; False when offline."""
-        return self.send(NewGameMsg(type=ClientMessage.NEW_GAME))
-
-    def add_bot(self, level: BotLevel) -> None:
-        """Seat a computer player of ``level``."""
-        self.send(AddBotMsg(type=ClientMessage.ADD_BOT, level=level))
-
-    def chat(self, text: str) -> None:
-        """Say ``text`` to everyone at the table."""
-        self.send(ChatSendMsg(type=ClientMessage.CHAT, text=text))
 
     # ---------------------------------------------------- the table shown
 
@@ -594,6 +671,7 @@ def _on_table_created(session: Session, m: TableCreatedMsg) -> None:
     session.lobby.put(info)
     session.tell(LobbyChanged())
     if session.intent == Intent(Want.CREATE, info["name"]):
+        session.privacy.code_for(info["name"], m.get("code"))  # its creator's (§11.9)
         session.join(info["name"])
 
 
@@ -651,7 +729,11 @@ def _on_left(session: Session, m: LeftMsg) -> None:
     if model is not None and not model.spectator:
         if model.state == TableState.PLAYING:
             session.say(
-                "You left the game. The server plays your seat; press r in the lobby to go back.",
+                "You left the game. It waits for you (nobody else plays at the table): "
+                "press r in the lobby to go back."
+                if model.on_hold
+                else "You left the game. The server plays your seat; "
+                "press r in the lobby to go back.",
                 timeout=8,
                 table=model.name,  # said in the lobby; not over the next table opened
             )
@@ -673,7 +755,8 @@ def _on_table_info(session: Session, m: TableInfoMsg) -> None:
         return
     was_away = model.away
     model.set_info(info)
-    if model.away and not was_away:
+    leaving = session.intent.want == Want.LEAVE  # (marked away as it goes: told by _on_left)
+    if model.away and not was_away and not leaving:
         session.say(
             "You are marked away: the game waits for you (b: I'm back)."
             if model.on_hold
@@ -814,6 +897,22 @@ def _name_taken(session: Session, intent: Intent, text: str) -> bool:
     return True
 
 
+def _table_full(session: Session, intent: Intent, text: str) -> bool:
+    # no seat for this player (a link or --table to a table whose game runs): watch?
+    if intent.want != Want.JOIN or intent.table is None:
+        return False
+    table = intent.table
+    info = session.lobby.tables.get(table)
+    if info is not None and info["state"] != TableState.WAITING:
+        why = f"The game at table {table} is already {info['state']}: no seat is free."
+    elif info is not None:
+        why = f"Table {table} is full: all {info['seats']} seats are taken."
+    else:
+        why = f"You cannot sit at table {table}: {text}."
+    session.tell(WatchOffered(table, f"{why} Watch it instead?"))
+    return True
+
+
 def _no_such_table(session: Session, intent: Intent, text: str) -> bool:
     # watching again after a reconnection, but the table is gone
     model = session.at(intent.table)
@@ -848,6 +947,7 @@ REACTIONS: dict[ErrorCode, Callable[[Session, Intent, str], bool]] = {
     ErrorCode.BAD_TOKEN: _bad_token,
     ErrorCode.REPLACED: _replaced,
     ErrorCode.NAME_TAKEN: _name_taken,
+    ErrorCode.TABLE_FULL: _table_full,
     ErrorCode.NO_SUCH_TABLE: _no_such_table,
     ErrorCode.NOT_AT_TABLE: _not_at_table,
     ErrorCode.SHUTDOWN: _shutdown,

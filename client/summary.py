@@ -16,7 +16,8 @@ from textual.widgets import Footer, Static
 
 from .cards import CardStyle
 from .dialogs import Dialog
-from .results import new_game_key, summary, what_next
+from .model import TableModel
+from .results import new_game_key, overtaken, summary, what_next
 from .session import Session
 from .sheet import score_sheet
 
@@ -28,9 +29,15 @@ class SummaryScreen(Dialog[None]):
     """The hand-end (or game-end) summary; Enter or Escape closes it.
 
     Its last line counts down to the next deal (protocol §7.1) and, once the
-    next hand is dealt, says whose turn it is; when it becomes this player's
-    turn in the next hand, it closes by itself, so the summary never hides
-    the player's own turn clock (protocol §11.4).
+    next hand is dealt, says whose turn it is. The table goes on under it
+    (drawn live), and it leaves by itself (issue 23) when:
+
+    - it becomes this player's turn in the next hand, so the summary never
+      hides the player's own turn clock (protocol §11.4);
+    - shown at the hand's end (``auto``), not asked for with ``h``: for a
+      spectator, once the next hand is dealt (they follow passively); for a
+      player, once the next hand's first move is made;
+    - the game's end, once a new game starts: every client leaves the result.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -39,11 +46,17 @@ class SummaryScreen(Dialog[None]):
         Binding("q", "close", "Close", show=False),
     ]
 
-    def __init__(self, session: Session, style: CardStyle, result: HandEndedEvent):
+    def __init__(
+        self, session: Session, style: CardStyle, result: HandEndedEvent, auto: bool = False
+    ):
         super().__init__()
         self.session = session
         self.style = style
         self.result = result
+        self.auto = auto
+        """Shown at the hand's end (not asked for): it leaves when the next hand is on."""
+        self._dealt_seq: int | None = None  # the update that dealt the next hand, as seen
+        self._over_at_open = False  # shown while the game was over: a new game closes it
         self._ready = False
         self._opened = time.monotonic()
         self._turn_at_open = False  # shown again on this player's turn: it stays
@@ -64,6 +77,9 @@ class SummaryScreen(Dialog[None]):
         self._opened = time.monotonic()
         self._ready = True
         self._turn_at_open = self._next_turn_is_mine()
+        model = self.session.model
+        over = model is not None and model.view is not None and not overtaken(self.result, model)
+        self._over_at_open = self.result["game_over"] and over
         self.sync()
         self.query_one("#summary").focus()
         self.set_interval(1.0, self._tick)
@@ -75,6 +91,22 @@ class SummaryScreen(Dialog[None]):
             return False
         view = model.view
         return view is not None and view["hand_number"] != self.result["hand_number"]
+
+    def _moved_on(self, model: TableModel) -> bool:
+        """Whether the summary leaves by itself now (see the class's notes)."""
+        result = self.result
+        if not overtaken(result, model):
+            self._dealt_seq = None
+            return False
+        if result["game_over"]:
+            return self._over_at_open
+        if not self.auto:
+            return False
+        if model.spectator:
+            return True
+        if self._dealt_seq is None:
+            self._dealt_seq = model.seq
+        return model.seq > self._dealt_seq
 
     def _tick(self) -> None:
         """Once a second: the countdown of the last line."""
@@ -99,6 +131,9 @@ class SummaryScreen(Dialog[None]):
                 return
         else:
             self._turn_at_open = False
+        if self._moved_on(model):
+            self.finish(None)  # the next hand (or game) is on: back to the table
+            return
         result = self.result
         seats = range(max(len(result["scores"]), len(result["results"])))
         drawn = (

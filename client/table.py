@@ -14,13 +14,13 @@ panel's (:class:`~craits.client.game.GamePanel`); the others are here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from craits.protocol.messages import MAX_CHAT
 from craits.protocol.vocab import BotLevel, TableState
 from rich.text import Text
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -29,14 +29,15 @@ from textual.widgets import Input, Static
 from . import presenter
 from .cards import CardStyle
 from .creator import open_creator_menu
-from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen, ScoreSheetScreen
+from .dialogs import ChoiceDialog, ConfirmDialog, RulesScreen
 from .footer import KeyFooter
 from .game import GamePanel
 from .kept import KeptLines
 from .model import LOG_LINES, TableModel
+from .results import overtaken
 from .session import Session
 from .summary import SummaryScreen
-from .widgets import FixedText, WrappedLog, freeze_heap_once
+from .widgets import FixedText, HandView, WrappedLog, freeze_heap_once
 
 BOT_LEVELS = [
     ("e", Text("easy: a beginner, who slips now and then"), BotLevel.EASY),
@@ -72,6 +73,37 @@ phone's browser is about 44 columns by 40 rows or more."""
 STACKED_LOG = 9
 """Rows of the log and chat under the table in the stacked layout up to 30 rows;
 a taller screen (a phone held upright) gives them half of each row more."""
+FELT_LEAST = 7
+"""The fewest rows of the drawn table in the stacked layout (two seats of two
+rows and the pile between them; the style sheet's ``min-height``)."""
+PROMPT_ROWS = 3
+"""The prompt's rows (the style sheet's ``#prompt`` height)."""
+LOG_LEAST = 3
+"""The fewest rows of the game log under the table: one line in its frame."""
+CHAT_ROWS = (4, 3)
+"""The chat's rows under the table in the stacked layout: two lines, or one
+when the screen is low."""
+
+
+def stacked_rows(rows: int, hand: int) -> tuple[int, int]:
+    """The stacked layout's rows under the table, and the chat's among them,
+    for ``rows`` rows below the top line (the keys' line excluded) and a hand
+    ``hand`` rows high (with its frame).
+
+    The drawn table, the hand and the prompt come first (issue 23: at 40×24 the
+    prompt, with ``b: I'm back``, was pushed off the screen): the log and chat
+    get what they leave, up to :data:`STACKED_LOG` (and half of each row over
+    30); the chat shrinks to one line, then goes, and below :data:`LOG_LEAST`
+    rows the log goes too (0, 0) until the hand is shorter again."""
+    most = STACKED_LOG + max(0, rows + 2 - 30) // 2
+    room = min(most, rows - FELT_LEAST - hand - PROMPT_ROWS)
+    if room < LOG_LEAST:
+        return 0, 0
+    if room >= LOG_LEAST + 2 + CHAT_ROWS[0]:
+        return room, CHAT_ROWS[0]
+    if room >= LOG_LEAST + CHAT_ROWS[1]:
+        return room, CHAT_ROWS[1]
+    return room, 0
 
 
 def fits(width: int, height: int) -> tuple[bool, bool]:
@@ -105,17 +137,43 @@ def fit(screen: Screen[None], width: int, height: int) -> None:
     ``height``: side by side from 80 columns, stacked (the log under the table)
     below, and a plain request for a bigger terminal below the least that can
     be played."""
+    if not screen.query("#right"):
+        return  # the app is closing as the table opens: nothing to lay out
     narrow, small = fits(width, height)
     screen.set_class(narrow, "-narrow")
     screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")
     screen.set_class(small, "-too-small")
-    right = screen.query_one("#right")
-    if narrow:  # the log grows with a tall screen (a phone held upright)
-        right.styles.height = STACKED_LOG + max(0, height - 30) // 2
+    if narrow:
+        stack(screen, height)
     else:
+        right = screen.query_one("#right")
         right.styles.height = None  # (as the style sheet says)
+        right.display = True
+        screen.query_one("#chatlog").styles.height = None
+        screen.query_one("#chatlog").display = True
     if small:
         screen.query_one("#too-small", Static).update(too_small_text(width, height))
+
+
+def stack(screen: Screen[None], height: int | None = None) -> None:
+    """In the stacked layout, give the log and chat under the table the rows
+    the table, the hand and the prompt leave them (:func:`stacked_rows`) on a
+    screen ``height`` rows high (by default the screen's); nothing is laid out
+    again when they do not change."""
+    height = screen.size.height if height is None else height
+    banner = screen.query_one("#banner")
+    rows = height - 2 - (banner.outer_size.height if banner.display else 0)
+    hand = screen.query_one("#hand").styles.height
+    right_rows, chat_rows = stacked_rows(rows, int(hand.value) if hand is not None else 5)
+    if screen.query_one("#chat-input").display:  # typing: the line and the log's frame
+        right_rows = max(right_rows, LOG_LEAST + 1)
+    right, chat = screen.query_one("#right"), screen.query_one("#chatlog")
+    if right.styles.height is None or right.styles.height.value != right_rows:
+        right.styles.height = right_rows
+    right.display = right_rows > 0
+    chat.display = chat_rows > 0
+    if chat_rows and (chat.styles.height is None or chat.styles.height.value != chat_rows):
+        chat.styles.height = chat_rows
 
 
 def show_topbar(screen: TableScreen) -> None:
@@ -145,7 +203,56 @@ def key_context(screen: TableScreen) -> presenter.KeyContext:
     return presenter.KeyContext(online, name, screen.game.current_card(), chat_open)
 
 
-class TableScreen(Screen[None], KeptLines):
+class TableQuestions:
+    """The questions the table screen asks before it acts (protocol §11.2,
+    §11.3): close the table, end the game by closing it, leave a game. Mixed
+    into :class:`TableScreen`."""
+
+    session: Session
+    if TYPE_CHECKING:
+        app: App[Any]
+
+    def action_close_table(self) -> None:
+        """Close the table, once confirmed: everyone at it goes back to the lobby."""
+        model = self.session.model
+        if model is not None:
+            question = (
+                f"Close table {model.name}? Everyone at it goes back to the lobby, "
+                "and it is gone from the list."
+            )
+            self._confirm(question, self.session.close_table)
+
+    def action_end_game(self) -> None:
+        """Close the table during its game, once confirmed: the game ends,
+        recorded as abandoned, and everyone goes back to the lobby."""
+        model = self.session.model
+        if model is not None:
+            question = (
+                f"Close table {model.name} and end the game? The game stops where it "
+                "stands (its record keeps it, marked abandoned), and everyone at the "
+                "table goes back to the lobby."
+            )
+            self._confirm(question, lambda: self.session.close_table(end_game=True))
+
+    def _confirm(self, question: str, then: Callable[[], None]) -> None:
+        """Ask ``question`` in a dialog; on yes, call ``then``."""
+        self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)
+
+    def action_leave(self) -> None:
+        """Leave the table (asking first in the middle of a game)."""
+        model = self.session.model
+        if model is None or model.spectator or model.state != TableState.PLAYING:
+            self.session.leave()
+            return
+        self._confirm(
+            "Leave the game? Your seat stays yours: the server plays it while "
+            "others play on (with nobody else playing, the game waits for you). "
+            "Come back with r in the lobby, or start craits-client again.",
+            self.session.leave,
+        )
+
+
+class TableScreen(Screen[None], KeptLines, TableQuestions):
     """One table, seated or watching.
 
     Args:
@@ -178,6 +285,7 @@ class TableScreen(Screen[None], KeptLines):
         self._log_shown = 0
         self._log_rewrites = 0
         self._ready = False
+        self._game: GamePanel | None = None
         self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
         self.bot_level = BotLevel.BASIC
@@ -211,6 +319,7 @@ class TableScreen(Screen[None], KeptLines):
         self.query_one("#log", WrappedLog).jump_after = LOG_JUMP_AFTER
         self.query_one("#chatlog").border_title = "Chat"
         self.set_interval(0.5, self._tick)
+        self._game = self.query_one(GamePanel)
         self._ready = True
         self.sync()
         self.call_after_refresh(freeze_heap_once)
@@ -222,14 +331,21 @@ class TableScreen(Screen[None], KeptLines):
         self.call_after_refresh(refocus, self)
         show_topbar(self)
 
+    @on(HandView.Grown)
+    def _hand_grown(self) -> None:
+        """The hand took more rows, or fewer: the log under it, in the stacked
+        layout, gives them or takes them back."""
+        if self._ready and self.has_class("-narrow"):
+            stack(self)
+
     def on_screen_resume(self) -> None:
         """Back from a dialog or summary: redraw (a suit may now need naming)."""
         self.sync()
 
     def _tick(self) -> None:
         model = self.model
-        if model and model.deadline is not None and self._ready and self.app.screen is self:
-            self.game.show_seats(model)  # (under a dialog: when back, see _under_a_dialog)
+        if model and model.deadline is not None and self._ready and self.game.is_attached:
+            self.game.show_seats(model)  # (under a dialog too: the table stays live)
 
     @property
     def model(self) -> TableModel | None:
@@ -239,7 +355,8 @@ class TableScreen(Screen[None], KeptLines):
     @property
     def game(self) -> GamePanel:
         """The game panel."""
-        return self.query_one(GamePanel)
+        game = self._game
+        return game if game is not None else self.query_one(GamePanel)
 
     @property
     def selected_card(self) -> str | None:
@@ -256,13 +373,13 @@ class TableScreen(Screen[None], KeptLines):
     def sync(self, new_update: bool = False) -> None:
         """Redraw everything from the model (after any message)."""
         model = self.model
-        if not self._ready or model is None:
-            return
+        if not self._ready or model is None or not self.game.is_attached:
+            return  # (not drawn yet, or the app closing under a dialog)
         if new_update:
             self._close_stale_dialogs()
-        if self.app.screen is not self:
-            _under_a_dialog(self, model)
-            return
+        on_top = self.app.screen is self
+        if not on_top:  # live under a dialog, but no card sliding in (issue 23)
+            self.game.motion.forget()
         show_topbar(self)
         text = presenter.banner(self.session.online, self.session.link.detail)
         self.query_one("#banner").display = text is not None
@@ -272,12 +389,13 @@ class TableScreen(Screen[None], KeptLines):
         self.game.sync(model, new_update)
         self._write_logs(model)
         if model.summary_due:
-            self.show_summary()
+            self.show_summary(auto=True)
         self.game.maybe_ask_suit(model)
         for screen in self.app.screen_stack:
             if isinstance(screen, SummaryScreen):
                 screen.sync()
-        self._refresh_keys()
+        if on_top:
+            self._refresh_keys()
 
     def _refresh_keys(self) -> None:
         """Redraw the Footer when a key's state changed (it is rebuilt whole)."""
@@ -354,40 +472,16 @@ class TableScreen(Screen[None], KeptLines):
         """Start a new game, same seats."""
         self.session.new_game()
 
-    def action_close_table(self) -> None:
-        """Close the table, once confirmed: everyone at it goes back to the lobby."""
-        model = self.model
-        if model is not None:
-            question = (
-                f"Close table {model.name}? Everyone at it goes back to the lobby, "
-                "and it is gone from the list."
-            )
-            self._confirm(question, self.session.close_table)
-
-    def action_end_game(self) -> None:
-        """Close the table during its game, once confirmed: the game ends,
-        recorded as abandoned, and everyone goes back to the lobby."""
-        model = self.model
-        if model is not None:
-            question = (
-                f"Close table {model.name} and end the game? The game stops where it "
-                "stands (its record keeps it, marked abandoned), and everyone at the "
-                "table goes back to the lobby."
-            )
-            self._confirm(question, lambda: self.session.close_table(end_game=True))
-
-    def _confirm(self, question: str, then: Callable[[], None]) -> None:
-        """Ask ``question`` in a dialog; on yes, call ``then``."""
-        self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)
-
     def action_summary(self) -> None:
         """Show the last hand's summary again."""
         self.show_summary()
 
-    def show_summary(self) -> None:
+    def show_summary(self, auto: bool = False) -> None:
         """Show the summary of the last hand (or put it in the one open). A question
         about the game is closed first; another dialog (the rules, say) is left
-        open, and the summary comes when it closes."""
+        open, and the summary comes when it closes, unless what comes after
+        it has come by then (``auto``: shown at the hand's end, not asked for;
+        :func:`~craits.client.summary.overtaken`)."""
         model = self.model
         if model is None or model.last_result is None:
             return
@@ -397,18 +491,23 @@ class TableScreen(Screen[None], KeptLines):
                 screen.result = model.last_result
                 screen.sync()
                 return
+        if auto and overtaken(model.last_result, model):
+            model.summary_due = False  # the next hand (or game) is on: no summary now
+            return
         self._close_stale_dialogs(all_game=True)
         top = self.app.screen
         if top is not self and not (isinstance(top, ChoiceDialog) and top.still_valid):
             model.summary_due = True
             return
         model.summary_due = False
-        self.app.push_screen(SummaryScreen(self.session, self.style, model.last_result))
+        self.app.push_screen(SummaryScreen(self.session, self.style, model.last_result, auto=auto))
 
     def action_chat(self) -> None:
         """Open the chat line."""
         field = self.query_one("#chat-input", Input)
         field.display = True
+        if self.has_class("-narrow"):
+            stack(self)
         field.focus()  # the keys shown change with the focus (no Footer with every key and Esc)
 
     def action_close_chat(self) -> None:
@@ -416,6 +515,8 @@ class TableScreen(Screen[None], KeptLines):
         field = self.query_one("#chat-input", Input)
         field.value = ""
         field.display = False
+        if self.has_class("-narrow"):
+            stack(self)
         self.query_one("#hand").focus()
         self.refresh_bindings()
 
@@ -429,33 +530,3 @@ class TableScreen(Screen[None], KeptLines):
     def action_rules(self) -> None:
         """Show the rules."""
         self.app.push_screen(RulesScreen(self.style.ascii))
-
-    def action_leave(self) -> None:
-        """Leave the table (asking first in the middle of a game)."""
-        model = self.model
-        if model is None or model.spectator or model.state != TableState.PLAYING:
-            self.session.leave()
-            return
-        self._confirm(
-            "Leave the game? Your seat stays yours: the server plays it while "
-            "others play on (with nobody else playing, the game waits for you). "
-            "Come back with r in the lobby, or start craits-client again.",
-            self.session.leave,
-        )
-
-
-def _under_a_dialog(screen: TableScreen, model: TableModel) -> None:
-    """An update while a dialog (the hand's summary, the rules, the score sheet)
-    covers the table ``screen``: the dialogs showing the game are brought up to
-    date, but the table under them is drawn only when it is back on top
-    (``on_screen_resume``). Seen through a translucent dialog, any change of the
-    table repaints the whole terminal (some 30 ms per update at 120×40, while a
-    watcher leaves the summary open)."""
-    screen.game.motion.forget()
-    if model.summary_due:
-        screen.show_summary()
-    for other in screen.app.screen_stack:
-        if isinstance(other, SummaryScreen):
-            other.sync()
-        elif isinstance(other, ScoreSheetScreen):
-            other.sync(model)

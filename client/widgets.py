@@ -315,6 +315,9 @@ class HandView(CanvasWidget, can_focus=True):
             super().__init__()
             self.index = index
 
+    class Grown(Message):
+        """The hand took another height (a row of cards more or less, other faces)."""
+
     def __init__(self, style: CardStyle, **kwargs: Any):
         super().__init__(style, **kwargs)
         self.cards: list[str] = []
@@ -350,6 +353,7 @@ class HandView(CanvasWidget, can_focus=True):
         rows += self.styles.gutter.height
         if self.styles.height is None or self.styles.height.value != rows:
             self.styles.height = rows
+            self.post_message(self.Grown())
 
     def on_resize(self, event: events.Resize) -> None:
         """A new size: refit and draw again."""

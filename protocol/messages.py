@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
@@ -88,16 +89,65 @@ def string(lo: int, hi: int) -> Check:
 
 
 def name(v: object, where: str) -> str:
-    """A display or table name: 1…24 characters, no control characters or brackets,
-    surrounding spaces removed."""
+    """A display or table name: surrounding spaces removed, composed (Unicode
+    NFC: an accent typed apart joins its letter), then 1…24 characters, no
+    control characters or brackets, nothing a terminal may draw wider or
+    narrower than counted (:func:`undrawable`)."""
     if not isinstance(v, str):
         raise _fail(where, f"must be a string, not {_kind(v)}")
-    v = v.strip()
+    v = unicodedata.normalize("NFC", v.strip())
     if not 1 <= len(v) <= MAX_NAME:
         raise _fail(where, f"must be 1..{MAX_NAME} characters")
     if _NAME_BAD.search(v):
         raise _fail(where, "must not hold control characters or square brackets")
+    why = undrawable(v)
+    if why is not None:
+        raise _fail(where, why)
     return v
+
+
+_UNDRAWN: dict[str, str] = {
+    "Cc": "a control character",
+    "Cf": "a format character",
+    "Cs": "a surrogate",
+    "Co": "a private-use character",
+    "Cn": "an unassigned character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Mn": "a combining mark",
+    "Mc": "a combining mark",
+    "Me": "a combining mark",
+}
+"""The Unicode categories a name may not hold, and what they are, in words."""
+_JOINING = (
+    (0xFE00, 0xFE0F, "a variation selector"),
+    (0xE0100, 0xE01EF, "a variation selector"),
+    (0x1F1E6, 0x1F1FF, "a flag letter"),
+    (0x1F3FB, 0x1F3FF, "a skin-tone modifier"),
+)
+"""Code point ranges that join the character before them into one picture."""
+
+
+def undrawable(text: str) -> str | None:
+    """Why terminals may draw ``text`` in another number of cells than a
+    program counts for it (so a name breaks the frames around it), in words
+    naming the first such character; None when there is none.
+
+    Refused: control and format characters (the zero-width joiner of emoji
+    sequences such as 👨‍👩‍👧, direction marks), combining marks (accents
+    typed apart that do not compose, vowel signs, variation selectors),
+    private-use and unassigned characters, flag letters and skin-tone
+    modifiers. Letters of any script, CJK (two cells each) and single emoji
+    are drawn as counted."""
+    for ch in text:
+        point = ord(ch)
+        what = next((w for lo, hi, w in _JOINING if lo <= point <= hi), None)
+        what = what or _UNDRAWN.get(unicodedata.category(ch))
+        if what is not None:
+            label = unicodedata.name(ch, "")
+            shown = f"U+{point:04X}" + (f" {label}" if label else "")
+            return f"must not hold {shown}, {what}: terminals do not agree on how wide it is drawn"
+    return None
 
 
 def tokens(v: object, where: str) -> list[str]:

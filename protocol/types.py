@@ -595,6 +595,7 @@ class WelcomeMsg(TypedDict):
     server_version: NotRequired[str]
     heartbeat_ms: int
     limits: Limits
+    public_address: NotRequired[str]
 
 
 class ServerPingMsg(TypedDict):

@@ -2,7 +2,7 @@
 """The terminal client's CPU per update while it watches a game of bots.
 
 Usage: ``python scripts/client_cpu.py [--updates 60] [--warmup 5] [--size 120x40]
-[--bots 4] [--profile out.prof] [--against REF --rounds 3]``.
+[--bots 4] [--summary-open | --rules-open] [--profile out.prof] [--against REF --rounds 3]``.
 
 Starts ``craits-server`` as a subprocess on a free loopback port (no journal,
 no turn timer) and ``--bots`` ``craits-bot`` processes at a table (each
@@ -14,7 +14,10 @@ process only: the server's is not counted) over the next ``--updates`` updates,
 divided by their number, is the figure printed, in ms. The spectator closes
 each end-of-hand summary at its first update after the summary lets it (0.8 s),
 so that the table is what is drawn; with ``--summary-open`` it leaves them open,
-as a watcher may (the game goes on under the summary).
+as a watcher may (the game goes on under the summary); with ``--rules-open`` it
+opens the rules page over the table as soon as the table is shown and keeps it
+open (the table under it is drawn as the game goes on, through the page's
+translucent background).
 
 Headless Textual composes the screen but writes nothing: so that the figure
 includes the cost of a real terminal, each screen update is also turned into
@@ -49,9 +52,11 @@ from typing import Any
 
 from craits.client import app as app_module
 from craits.client.app import CraitsApp
+from craits.client.dialogs import RulesScreen
 from craits.client.session import News, TableChanged
 from craits.client.store import TokenStore
 from craits.client.summary import SummaryScreen
+from craits.client.table import TableScreen
 from textual._compositor import CompositorUpdate
 
 TABLE = "cpu"
@@ -141,10 +146,17 @@ class MeasuredApp(CraitsApp):
     CSS_PATH = str(Path(app_module.__file__).with_name("craits.tcss"))
 
     def __init__(
-        self, *args: Any, updates: int, warmup: int = 0, close_summary: bool = True, **kwargs: Any
+        self,
+        *args: Any,
+        updates: int,
+        warmup: int = 0,
+        close_summary: bool = True,
+        rules_open: bool = False,
+        **kwargs: Any,
     ):
         super().__init__(*args, **kwargs)
         self.close_summary = close_summary
+        self.rules_open = rules_open
         self.wanted = updates
         self.warmup = warmup
         self.seen = 0
@@ -170,6 +182,8 @@ class MeasuredApp(CraitsApp):
                 self.done.set()
         if self.close_summary and isinstance(self.screen, SummaryScreen):
             self.screen.action_close()  # (does nothing in the summary's first moment)
+        if self.rules_open and isinstance(self.screen, TableScreen):
+            self.push_screen(RulesScreen(self.style.ascii))  # open over the table for good
         super()._post_news(news)
 
     def _display(self, screen: Any, renderable: Any) -> None:
@@ -198,6 +212,7 @@ async def measure(args: argparse.Namespace) -> None:
                 updates=args.updates,
                 warmup=args.warmup,
                 close_summary=not args.summary_open,
+                rules_open=args.rules_open,
                 ascii=args.ascii,
             )
             if args.profile:
@@ -267,6 +282,7 @@ def compare(args: argparse.Namespace) -> None:
             *("--size", args.size, "--bots", str(args.bots), "--think-ms", str(args.think_ms)),
             *(["--ascii"] if args.ascii else []),
             *(["--summary-open"] if args.summary_open else []),
+            *(["--rules-open"] if args.rules_open else []),
         ]
         for round_ in range(args.rounds):
             for name, path in paths.items():
@@ -303,6 +319,9 @@ def main() -> None:
     parser.add_argument("--ascii", action="store_true", help="the client's --ascii mode")
     parser.add_argument(
         "--summary-open", action="store_true", help="leave the end-of-hand summaries open"
+    )
+    parser.add_argument(
+        "--rules-open", action="store_true", help="keep the rules page open over the table"
     )
     parser.add_argument("--profile", default=None, help="write cProfile statistics here")
     parser.add_argument(

@@ -13,8 +13,9 @@ seat, action id). Then the trial ends in one of two ways:
   directory, so each start also restores every table of the trials before
   (a restart that sets a table aside is counted as a failure).
 - ``--mode powercut``: the journal lives on a fresh ext4 file system on a
-  loop device (``mkfs.ext4``, ``mount -o loop``: root only). The server is
-  stopped (SIGSTOP: no system call of its straddles the cut), the file system
+  loop device (``mkfs.ext4``, ``mount -o loop``: root only). The server and
+  its journal's writer are stopped (SIGSTOP: no system call of theirs
+  straddles the cut), the file system
   shut down without flushing its journal (the ``EXT4_IOC_SHUTDOWN`` ioctl with
   ``EXT4_GOING_FLAGS_NOLOGFLUSH``): what the disk had not been told to keep is
   gone, as in a power cut. Acks still arriving in the next 0.3 s count too; then
@@ -208,20 +209,37 @@ def loop_filesystem(root: Path, size_mb: int) -> Iterator[tuple[Path, Path]]:
         image.unlink(missing_ok=True)
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's: its journal's writer)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with (
+                contextlib.suppress(OSError, IndexError, ValueError),
+                open(f"/proc/{entry}/stat") as f,
+            ):
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+    return found
+
+
 async def stopped(pid: int) -> None:
-    """SIGSTOP process ``pid`` and wait until it is stopped: none of its
-    system calls is then under way, so none can straddle the cut. (The
-    shutdown ioctl takes milliseconds, and an fsync that finishes while it
-    runs can be reported done though its data is dropped: a real power cut
-    cannot do that. Stopping the server first keeps the trial honest: every
-    ``ok`` it sent followed an fsync that finished before the cut.)"""
-    os.kill(pid, signal.SIGSTOP)
-    for _ in range(1000):
-        with open(f"/proc/{pid}/stat") as f:
-            if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
-                return
-        await asyncio.sleep(0.001)
-    raise RuntimeError(f"process {pid} did not stop")
+    """SIGSTOP process ``pid``, then its children (the journal's writer), and
+    wait until each is stopped: none of their system calls is then under way,
+    so none can straddle the cut. (The shutdown ioctl takes milliseconds, and
+    an fsync that finishes while it runs can be reported done though its data
+    is dropped: a real power cut cannot do that. Stopping the server first
+    keeps the trial honest: every ``ok`` it sent followed an fsync that
+    finished before the cut.)"""
+    for p in [pid, *children(pid)]:
+        os.kill(p, signal.SIGSTOP)
+        for _ in range(1000):
+            with open(f"/proc/{p}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
+                    break
+            await asyncio.sleep(0.001)
+        else:
+            raise RuntimeError(f"process {p} did not stop")
 
 
 def power_cut(mnt: Path) -> None:

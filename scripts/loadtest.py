@@ -46,15 +46,19 @@ import os
 import random
 import resource
 import signal
+import socket
 import sys
 import tempfile
 import time
+from asyncio import FIRST_COMPLETED
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from craits.protocol import MAX_SERVER_FRAME, VERSION, decode, encode
+from craits.protocol.redirect import MAX_REDIRECTS
 from craits.protocol.vocab import ClientMessage, ServerMessage
 from craits.protocol.wire import FrameReader
 from craits.server.bots.client import BotClient, BotError, BotStats
@@ -72,6 +76,47 @@ def proc_cpu(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    """Process ``pid`` and every process under it (its children, theirs...):
+    the server and its journal's writer; a ``--workers`` group's supervisor,
+    workers, their writers and its Redis."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo.extend(children.get(p, []))
+    return found
+
+
+OTHER_PIDS: list[int] = []
+"""More processes whose trees count as the server's (``--server-pid`` given
+more than once: the other nodes of a cluster, its Redis)."""
+
+
+def tree_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds used so far by ``pid`` and each process under it (and by
+    :data:`OTHER_PIDS` and theirs), by pid (a process that ended is left out:
+    read before and after a window, only the processes alive at both ends
+    count)."""
+    out: dict[int, float] = {}
+    for p in {q for root in (pid, *OTHER_PIDS) for q in descendants(root)}:
+        try:
+            out[p] = proc_cpu(p)
+        except OSError:
+            continue
+    return out
 
 
 def machine_cpu() -> tuple[float, float, float]:
@@ -115,6 +160,13 @@ def proc_mem(pid: int) -> dict[str, int]:
             if key in ("VmRSS", "VmHWM"):
                 out[key] = int(value.split()[0])
     return out
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback address now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def raise_fd_limit(needed: int) -> int:
@@ -165,11 +217,13 @@ class ServerProcess:
         if a.profile:
             cmd += ["-m", "cProfile", "-o", str(a.profile)]
         cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server.cli"]
+        workers = a.workers
         cmd += [
             "--host",
             "127.0.0.1",
             "--port",
-            "0",
+            str(free_port()) if workers else "0",
+            *(["--workers", str(workers)] if workers else []),
             "--turn-timeout",
             "0",
             "--hand-pause",
@@ -198,13 +252,17 @@ class ServerProcess:
         else:
             cmd += ["--no-journal"]
         cmd += a.server_arg
+        env = None
+        if a.server_path is not None:  # another checkout's craits, for the server only
+            env = {**os.environ, "PYTHONPATH": str(a.server_path)}
         self.proc = await asyncio.create_subprocess_exec(
-            *cmd, stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+            *cmd, stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=env
         )
         assert self.proc.stderr is not None
+        listening = 0
         try:
-            async with asyncio.timeout(30):
-                while True:
+            async with asyncio.timeout(60):
+                while listening < max(1, workers):  # each worker says so
                     line = (await self.proc.stderr.readline()).decode(errors="replace")
                     if not line:
                         raise EOFError
@@ -212,7 +270,7 @@ class ServerProcess:
                     if "listening on" in line and "craits-server" in line:
                         addr = line.split("listening on", 1)[1].split()[0]
                         self.port = int(addr.rsplit(":", 1)[1])
-                        break
+                        listening += 1
         except (TimeoutError, EOFError):
             await self.stop()
             sys.exit("loadtest: the server did not start:\n" + "\n".join(self.stderr[-20:]))
@@ -245,7 +303,10 @@ class ServerProcess:
 async def open_tables(
     host: str, port: int, args: argparse.Namespace, stats: BotStats
 ) -> tuple[list[BotClient], list[str]]:
-    """Seat 4 bots at each of ``args.tables`` new tables; returns the bots and failures."""
+    """Seat 4 bots at each of ``args.tables`` new tables; returns the bots and
+    failures. A cluster's node (``--workers``, ``--cluster``) may send a bot to
+    the node that holds (or is to hold) its table: the bot is made anew there,
+    as ``craits-bot`` does (protocol §7.4)."""
     loop = asyncio.get_running_loop()
     sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
     bots: list[BotClient] = []
@@ -253,18 +314,34 @@ async def open_tables(
     rules: dict[str, bool | int] | None = {"short_game": True} if args.short_game else None
     prefix = f"L{os.getpid() % 10000}-{random.Random().randrange(1000):03d}"
 
-    async def seat(bot: BotClient) -> None:
-        async with sem:
-            await loop.create_connection(lambda: bot, host, port)
-            async with asyncio.timeout(30):
-                await bot.joined
-        bots.append(bot)
+    async def seat(
+        make: Callable[[], BotClient], seated: list[BotClient], address: tuple[str, int]
+    ) -> tuple[str, int]:
+        """Seat ``make()`` at ``address`` or where it is sent; returns where it sat."""
+        for hop in range(MAX_REDIRECTS + 1):
+            bot = make()
+            bot.placed = hop > 0
+            async with sem:
+                await loop.create_connection(lambda b=bot: b, *address)  # type: ignore[misc]
+                async with asyncio.timeout(30):
+                    await asyncio.wait({bot.joined, bot.done}, return_when=FIRST_COMPLETED)
+            if bot.joined.done() and not bot.joined.cancelled() and not bot.joined.exception():
+                seated.append(bot)
+                return address
+            if bot.redirect is None:
+                bot.close()
+                raise BotError(str(bot.done.exception() if bot.done.done() else "not seated"))
+            redirected = bot.redirect.rsplit(":", 1)
+            address = (redirected[0].strip("[]"), int(redirected[1]))
+        raise BotError(f"redirected more than {MAX_REDIRECTS} times")
 
     async def table(i: int) -> None:
         name = f"{prefix}-{i}"
         rng = random.Random(args.seed * 100_003 + i)
-        make = [
-            BotClient(
+
+        def maker(k: int) -> Callable[[], BotClient]:
+            seed = rng.getrandbits(64)
+            return lambda: BotClient(
                 name,
                 f"bot{k}",
                 level=args.level,
@@ -273,18 +350,23 @@ async def open_tables(
                 create=4 if k == 0 else None,
                 rules=rules,
                 games=args.games or 0,
-                rng=random.Random(rng.getrandbits(64)),
+                rng=random.Random(seed),
                 stats=stats,
             )
-            for k in range(4)
-        ]
+
+        makers = [maker(k) for k in range(4)]
+        seated: list[BotClient] = []
         try:
-            await seat(make[0])
-            await asyncio.gather(*(seat(b) for b in make[1:]))
+            # the others go where the creator sat: a node that holds the table
+            # (another node may not have heard of it yet)
+            at = await seat(makers[0], seated, (host, port))
+            await asyncio.gather(*(seat(m, seated, at) for m in makers[1:]))
         except (OSError, BotError, TimeoutError) as exc:
             failures.append(f"table {name}: {exc or type(exc).__name__}")
-            for b in make:
+            for b in seated:
                 b.close()
+            return
+        bots.extend(seated)
 
     await asyncio.gather(*(table(i) for i in range(args.tables)))
     return bots, failures
@@ -361,7 +443,9 @@ class Reading:
     t: float
     """:func:`time.perf_counter`."""
     server_cpu: float
-    """The server's CPU seconds (0 without its pid)."""
+    """The server's process's CPU seconds (0 without its pid)."""
+    tree: dict[int, float]
+    """CPU seconds of the server's process and every process under it, by pid."""
     own_cpu: float
     """This process's CPU seconds."""
     machine: tuple[float, float, float]
@@ -372,9 +456,11 @@ class Reading:
     @classmethod
     def now(cls, pid: int | None, stats: BotStats) -> Reading:
         """The counters now."""
+        tree = tree_cpu(pid) if pid else {}
         return cls(
             time.perf_counter(),
-            proc_cpu(pid) if pid else 0.0,
+            tree.get(pid, 0.0) if pid else 0.0,
+            tree,
             time.process_time(),
             machine_cpu(),
             stats.frames_in + stats.frames_out,
@@ -415,6 +501,8 @@ def figures(
     """The figures of a window from its readings ``a`` and ``b`` and its sorted round trips."""
     seconds = b.t - a.t
     server = b.server_cpu - a.server_cpu
+    both = [p for p in b.tree if p in a.tree]
+    tree = sum(b.tree[p] - a.tree[p] for p in both)
     own = b.own_cpu - a.own_cpu
     busy, stolen = b.machine[0] - a.machine[0], b.machine[2] - a.machine[2]
     moves = stats.moves
@@ -433,10 +521,13 @@ def figures(
         },
         "server_cpu": server / seconds if pid else None,
         "server_us_per_move": 1e6 * server / moves if pid and moves else None,
+        "processes": len(both),
+        "all_cpu": tree / seconds if pid else None,
+        "all_us_per_move": 1e6 * tree / moves if pid and moves else None,
         "client_us_per_move": 1e6 * own / moves if moves else None,
         "client_cpu": own / seconds,
         "machine_cpu": busy / seconds,
-        "other_cpu": max(0.0, (busy - stolen - server - own) / seconds),
+        "other_cpu": max(0.0, (busy - stolen - tree - own) / seconds),
         "stolen_cpu": stolen / seconds,
         "server_mem_kib": proc_mem(pid) if pid else None,
         "error_replies": dict(stats.errors),
@@ -520,6 +611,8 @@ def setting(args: argparse.Namespace, connections: int, journal: bool | None) ->
         "level": args.level,
         "short_game": args.short_game,
         "journal": journal,
+        "workers": args.workers,
+        "busy": args.busy,
         "nproc": os.cpu_count(),
         "python": sys.version.split()[0],
     }
@@ -551,6 +644,25 @@ async def after_play(
         result["ratio_to_echo"] = result["frames_per_s"] / result["echo"]["frames_per_s"]
 
 
+BUSY_LOOP = """
+import sys, time
+on = float(sys.argv[1]) * 0.01
+while True:
+    t = time.perf_counter()
+    while time.perf_counter() - t < on:
+        pass
+    time.sleep(0.01 - on)
+"""
+"""A process busy ``SHARE`` of each 10 ms (its argument), for ever."""
+
+
+async def start_busy(share: float) -> asyncio.subprocess.Process:
+    """A busy loop taking ``share`` of one core (``--busy``), beside the server."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-c", BUSY_LOOP, str(min(max(share, 0.0), 1.0))
+    )
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Run the load test as ``args`` say; returns the figures."""
     task = asyncio.current_task()
@@ -563,19 +675,26 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         waited = await wait_quiet(args.wait_quiet)
         print(f"(waited {waited:.0f} s for a quiet machine)", file=sys.stderr)
     server = await start_server(args, connections) if args.port is None else None
+    pid: int | None = None
     if server is not None:
         host, port, pid = "127.0.0.1", server.port, server.pid
     else:
-        host, port, pid = args.host, args.port, args.server_pid
+        host, port = args.host, args.port
+        if args.server_pid:
+            pid, OTHER_PIDS[:] = args.server_pid[0], args.server_pid[1:]
     result = setting(args, connections, bool(args.journal) if server else None)
     echo_runs: list[dict[str, Any]] = []
     if args.compare_echo:
         # The echo runs just before and just after the real test, so that other
         # programs' load, if it drifts, weighs on both sides alike.
         echo_runs.append(await echo(connections, args, result_seconds=args.duration / 2))
+    busy = await start_busy(args.busy) if args.busy > 0 else None
     try:
         await play(args, host, port, pid, result)
     finally:
+        if busy is not None:
+            busy.kill()
+            await busy.wait()
         if server is not None:
             await stop_server(server, result, args.log_tail)
     await after_play(args, host, pid, result, echo_runs)
@@ -622,8 +741,9 @@ def report_cpu(r: dict[str, Any]) -> None:
     if r["server_cpu"] is not None:
         mem = r["server_mem_kib"]
         print(
-            f"  server CPU: {100 * r['server_cpu']:.0f}% of one core "
-            f"({r['server_us_per_move'] or 0:.0f} us per move); "
+            f"  server CPU, all {r['processes']} processes: {100 * r['all_cpu']:.0f}% of one "
+            f"core ({r['all_us_per_move'] or 0:.0f} us per move); the serving process "
+            f"{100 * r['server_cpu']:.0f}% ({r['server_us_per_move'] or 0:.0f} us per move); "
             f"RSS {mem['VmRSS'] / 1024:.1f} MiB, peak (VmHWM) {mem['VmHWM'] / 1024:.1f} MiB"
         )
     print(
@@ -704,12 +824,41 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="a running server's address (loopback)")
     p.add_argument("--port", type=int, help="a running server's port (default: start one)")
-    p.add_argument("--server-pid", type=int, help="that server's pid, for CPU and memory")
+    p.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        help="that server's pid, for CPU and memory (its child processes count too); give it "
+        "once per process of a cluster started apart (each node, Redis) to sum them all",
+    )
     p.add_argument(
         "--no-journal",
         dest="journal",
         action="store_false",
         help="start the server without its journal (default: journal in a temp dir)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="start the server as a group of N workers (craits-server --workers N, a "
+        "cluster with its own Redis); the bots follow its redirects, and the CPU is "
+        "summed over every process of the group",
+    )
+    p.add_argument(
+        "--server-path",
+        type=Path,
+        help="a folder put on the server's PYTHONPATH (holding another checkout's craits "
+        "package: scripts/journal_bench.py measures two side by side); the bots stay this one's",
+    )
+    p.add_argument(
+        "--busy",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="run a busy loop taking SHARE of one core beside the server while measuring "
+        "(0.25: 2.5 ms of every 10 ms)",
     )
     p.add_argument("--log-level", default="warning", help="the server's log level")
     p.add_argument(

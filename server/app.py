@@ -6,8 +6,10 @@ queue), whose messages :mod:`craits.server.handlers` answers, in the lobby or
 at the connection's :class:`~craits.server.table.Table`. The server
 implements the tables' :class:`~craits.server.interfaces.Lobby`: it keeps the
 resume tokens and tells lobby watchers when a table changes. At the end of
-each pass of the event loop it commits the journal's writes, then sends what
-was queued (:meth:`Server.flush`).
+each pass of the event loop it hands the journal's writes to the journal's
+writer, and sends what was queued that waits on no write still in flight; the
+rest goes when the writer has committed what it waits on
+(:mod:`craits.server.outbound`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from .empty_tables import EmptyTables
 from .engine import Rules
 from .interfaces import Lobby, TableError
 from .journal import Durability, Journal, JournalError, SavedTable
+from .outbound import Outbound
 from .practice import MAX_PRACTICE_TABLES, PracticeTables
 from .recorder import Recorder
 from .restore import SetAside, rebuild_table, restore_tables
@@ -56,6 +59,9 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
+    public_address: str | None = None
+    """``HOST:PORT`` players elsewhere reach the server at, sent in ``welcome``
+    for the invite links of private tables (protocol §4.1); None: not known."""
     max_connections: int = 5000
     max_connections_per_address: int = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
     """Connections one address (IPv4, or IPv6 /64) may hold at once; 0: no limit."""
@@ -152,8 +158,8 @@ class Server(Lobby):
         self.tables: dict[str, Table] = {}
         self.clients: set[Client] = set()
         self.stopping = False
-        self._dirty: list[Client] = []
-        self._flush_soon = False
+        self.out = Outbound(self)
+        """The connections' messages on their way out."""
         self._watchers: set[Client] = set()
         self._tokens: dict[bytes, tuple[Table, int]] = {}
         self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
@@ -215,7 +221,7 @@ class Server(Lobby):
             await self.cluster.stop()
         for table in list(self.tables.values()):
             table.close_timers()
-        self.flush()  # every move is recorded and sent before goodbye
+        self.out.flush()  # every move is handed to the journal and sent before goodbye
         loop = asyncio.get_running_loop()
         for client in list(self.clients):
             client.error(ErrorCode.SHUTDOWN, "the server is shutting down")
@@ -230,41 +236,11 @@ class Server(Lobby):
             self.journal.close()  # lets the journal go
         log.info("stopped")
 
-    def dirty(self, client: Client) -> None:
-        """Note that ``client`` has messages queued: they are written, one write
-        per connection, at the end of this pass of the event loop."""
-        self._schedule_flush()
-        self._dirty.append(client)
-
-    def _schedule_flush(self) -> None:
-        if not self._flush_soon:
-            self._flush_soon = True
-            # about no one connection, whichever's input asked for it
-            asyncio.get_running_loop().call_soon(self.flush, context=logs.bare_context())
-
-    def flush(self) -> None:
-        """The end of a pass: commit the journal writes queued in it (one
-        transaction), then write each connection's messages."""
-        self._flush_soon = False
-        self.commit_journal()
-        dirty, self._dirty = self._dirty, []
-        for client in dirty:
-            client.flush()
-        if self.journal is not None:
-            self.journal.catch_up()  # after the messages went out: it may fsync
-
-    def commit_journal(self) -> None:
-        """Commit the journal writes queued so far (one transaction) and pause
-        the tables whose writes failed (dropping what their members were to be
-        told of them): after this, every queued message may go out
-        (:meth:`Recorder.commit <craits.server.recorder.Recorder.commit>`)."""
-        if self.recorder is not None:
-            self.recorder.commit()
-
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""
         self.clients.discard(client)
         self._watchers.discard(client)
+        self.out.forget(client)
         self.wrong_codes.forget(client)
 
     async def _beat(self) -> None:
@@ -471,7 +447,7 @@ def _open_journal(server: Server, data_dir: Path) -> None:
     """
     journal = Journal(
         data_dir / "craits.db",
-        on_pending=server._schedule_flush,
+        on_pending=server.out.schedule,
         durability=server.config.durability,
     )
     server.journal = journal

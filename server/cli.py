@@ -17,12 +17,14 @@ import gc
 import json
 import logging
 import os
+import re
 import signal
 import ssl
 import sys
 from pathlib import Path
 
 from craits.protocol import DEFAULT_PORT
+from craits.protocol.address import parse_target
 from craits.protocol.release import version
 from craits.protocol.tls import format_fingerprint
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
@@ -125,6 +127,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})"
+    )
+    p.add_argument(
+        "--public-address",
+        default=None,
+        metavar="HOST[:PORT]",
+        help="the address players elsewhere reach this server at (a DNS name or public "
+        "IP, a port forwarded to this one; the port defaults to --port): the invite links "
+        "of private tables name it (sent in welcome, protocol §4.1; default: none, and a "
+        "link names the address its creator connected to)",
     )
     p.add_argument(
         "--log-level",
@@ -462,7 +473,7 @@ async def serve(config: ServerConfig, args: argparse.Namespace | None = None) ->
     ready = (
         f"craits-server listening on {config.host}:{joined}{own} — "
         f"join with: craits-client {'craitss://' if config.tls else ''}"
-        f"{join_address(config.host, joined)}"
+        f"{config.public_address or join_address(config.host, joined)}"
     )
     if web_port is not None:
         ready += f"\nin a browser: {web_url(config.host, web_port)}"
@@ -738,6 +749,9 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
     ]
+    if args.public_address:
+        good = public_address(args.public_address, args.port or DEFAULT_PORT) is not None
+        checks.append(("public_address", good, "must be HOST or HOST:PORT (port 1..65535)"))
     if args.web is not None:
         checks.append(("web", 1 <= args.web <= 65535, "must be a port 1..65535"))
     if args.metrics_port is not None:
@@ -748,11 +762,31 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
     return cluster_problem(args)
 
 
+_HOST_NAME = re.compile(r"[A-Za-z0-9._-]+|[0-9A-Fa-f:.]+")
+"""A host name or an IP address (IPv6 without its brackets): what
+``--public-address`` may name (no scheme, path, space or user part)."""
+
+
+def public_address(text: str, port: int) -> str | None:
+    """``--public-address`` as ``HOST:PORT`` (``[IPv6]:PORT``; the port
+    ``port`` when it names none), or None when it is no host and port."""
+    text = text.strip()
+    try:
+        target = parse_target(text, port)
+    except ValueError:
+        return None
+    if "://" in text or not _HOST_NAME.fullmatch(target.host):
+        return None
+    return target.hostport
+
+
 def config_from(args: argparse.Namespace) -> ServerConfig:
     """The server's settings from its command line (:func:`build_parser`)."""
+    public = args.public_address
     return ServerConfig(
         host=args.host,
         port=args.port,
+        public_address=public_address(public, args.port or DEFAULT_PORT) if public else None,
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
         trusted_relays=(*args.trusted_relay, *(web_relays(args.host) if args.web else ())),

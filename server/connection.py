@@ -10,9 +10,10 @@ connection. Bad input gets an error reply naming the problem; it never
 crashes the server or touches another connection or table.
 
 What a connection sends waits in its :class:`Outbox` until the end of the
-loop's pass (:meth:`Server.flush <craits.server.app.Server>`), after the
-journal writes it tells of are committed: an ``ok`` and the ``update`` after
-it go out in one write.
+loop's pass (:meth:`Outbound.flush <craits.server.outbound.Outbound>`), or later,
+until the journal writes it tells of are committed by the journal's writer
+(:meth:`Outbound.journal_written <craits.server.outbound.Outbound>`): an ``ok`` and
+the ``update`` after it go out in one write.
 """
 
 from __future__ import annotations
@@ -96,11 +97,31 @@ class Outbox:
         self.size += len(frame)
         return was_empty
 
-    def take(self) -> bytes:
-        """Everything queued, as one write; the outbox is then empty."""
+    def take(self, ready: int | None = None) -> bytes:
+        """What is queued that waits on no journal write after ticket ``ready``
+        (None: everything), as one write; it leaves the outbox."""
         items = self._items
-        self._items, self.size = [], 0
-        return items[0][1] if len(items) == 1 else b"".join(b for _, b in items)
+        if ready is None or items[-1][0] <= ready:
+            self._items, self.size = [], 0
+            return items[0][1] if len(items) == 1 else b"".join(b for _, b in items)
+        k = 0
+        while items[k][0] <= ready:  # tickets never decrease along the queue
+            k += 1
+        if not k:
+            return b""
+        data = b"".join(b for _, b in items[:k])
+        self._items = items[k:]
+        self.size -= len(data)
+        return data
+
+    def write(self, transport: asyncio.Transport, ready: int | None) -> int:
+        """Write to ``transport`` what :meth:`take` gives; returns its bytes."""
+        if not self.size:
+            return 0
+        data = self.take(ready)
+        if data:
+            transport.write(data)
+        return len(data)
 
     def discard_from(self, ticket: int) -> None:
         """Drop the frames that wait on journal write ``ticket`` or a later one."""
@@ -276,6 +297,7 @@ class Client(asyncio.Protocol):
         self._timer: asyncio.TimerHandle | None = None
         self._gone = False
         self._stall = StallWatch(self, config.write_timeout)
+        self._closing = False  # close once what was sent before is written
         self.deferred = Deferred(self)  # input held while a request waits (a cluster's claim)
 
     # ------------------------------------------------------------- lifecycle
@@ -366,18 +388,25 @@ class Client(asyncio.Protocol):
             return
         journal = server.journal
         if self._outbox.put(journal.submitted if journal is not None else 0, data):
-            server.dirty(self)
+            server.out.dirty(self)
 
-    def flush(self) -> None:
-        """Write what was queued, in one write. Callers commit the journal first
-        (:meth:`Server.commit_journal`): nothing goes out before the writes it
-        tells of are recorded."""
-        if not self._outbox.size or self._gone:
-            return
+    def flush(self, ready: int | None = None) -> bool:
+        """Write what was queued that waits on no journal write after ticket
+        ``ready`` (None: everything; :attr:`Outbound.ready
+        <craits.server.outbound.Outbound.ready>`), in one write: nothing goes
+        out before the writes it tells of are recorded. Returns whether
+        messages still wait (on writes in flight)."""
+        if self._gone:
+            return False
         assert self.transport is not None
-        data = self._outbox.take()
-        self._stall.written += len(data)
-        self.transport.write(data)
+        self._stall.written += self._outbox.write(self.transport, ready)
+        if self._outbox.size:
+            return True
+        if self._closing:  # closing once all was written: it is
+            self._closing = False
+            self.transport.close()
+            self._loop.call_later(1.0, self.transport.abort)
+        return False
 
     def pause_writing(self) -> None:
         """The kernel's buffer for this connection is full: what is written now
@@ -433,17 +462,16 @@ class Client(asyncio.Protocol):
         self.abort()
 
     def abort_after_flush(self) -> None:
-        """Close once what was sent is written; a peer that does not read it
-        within a second is dropped."""
+        """Close once what was sent is written (after the journal writes it
+        waits on are committed); a peer that does not read it within a second
+        is dropped."""
         if self.closed:
             return
-        self.server.commit_journal()
-        self.flush()
-        self.closed = True
-        assert self.transport is not None
-        transport = self.transport
-        transport.close()
-        self._loop.call_later(1.0, transport.abort)
+        out = self.server.out
+        out.commit_journal()
+        self.closed = self._closing = True
+        if self.flush(out.ready):
+            out.wait_for_journal(self)
 
     def detach(self) -> None:
         """Forget the table (it closed, or the seat was resumed elsewhere)."""

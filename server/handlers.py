@@ -11,7 +11,8 @@ schema and typed (:func:`craits.protocol.parse_client_message`);
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from craits.protocol import (
@@ -76,12 +77,14 @@ from .cluster.hooks import (
 )
 from .engine import Rules
 from .interfaces import TableError
-from .journal import JournalError
+from .journal import Journal, JournalError, JournalReader
 from .rebuilds import RebuildBudget, budget_of, rebuilding
 from .record_access import Asker
 from .records import build_record, iso_time
-from .replay import NoSuchHand, cached_frames, replay_page
+from .replay import NoSuchHand, cached_frames, is_cached, replay_page
 from .table import check_turn_timeout
+
+log = logging.getLogger("craits.server")
 
 if TYPE_CHECKING:
     from .connection import Client
@@ -154,6 +157,8 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "min_turn_timeout_ms": round(cfg.min_turn_timeout * 1000),
         },
     }
+    if cfg.public_address is not None:
+        welcome["public_address"] = cfg.public_address  # for invite links (§4.1, §11.9)
     client.send(welcome)
 
 
@@ -429,9 +434,22 @@ def on_act(client: Client, msg: CheckedAct) -> None:
 def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
     """The finished games in the journal the asker may read, newest first (at
     most :data:`LIST_PAGE`): public games, and the private games its
-    ``tokens`` prove (:mod:`craits.server.record_access`)."""
+    ``tokens`` prove (:mod:`craits.server.record_access`); read off the event
+    loop (:meth:`Journal.read <craits.server.journal.Journal.read>`)."""
+    journal = client.server.journal
+    if journal is None:
+        _send_records(client, [])
+        return
     asker = Asker.of(msg.get("tokens"))
-    games = record_access.listed(client.server.journal, asker, LIST_PAGE)
+    client.deferred.wait(_answer(client, _list_records(client, journal, asker)))
+
+
+async def _list_records(client: Client, journal: Journal, asker: Asker) -> None:
+    games = await journal.read(lambda reader: record_access.listed(reader, asker, LIST_PAGE))
+    _send_records(client, games)
+
+
+def _send_records(client: Client, games: list[dict[str, Any]]) -> None:
     summaries = [  # the journal's rows, times in ISO 8601: RecordSummary (§7.3)
         cast(
             RecordSummary,
@@ -442,15 +460,43 @@ def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
     client.send({"type": ServerMessage.RECORDS, "games": summaries})
 
 
-def _finished_game(client: Client, game: int) -> dict[str, Any]:
-    """The journal's row of finished game ``game``.
+async def _answer(client: Client, answer: Awaitable[None]) -> None:
+    """Await ``answer`` to a request (its reply sent by it), replying with the
+    error it raises instead: for :meth:`Deferred.wait
+    <craits.server.connection.Deferred.wait>`, which wants an answer that
+    raises nothing."""
+    try:
+        await answer
+    except TableError as exc:
+        client.error(exc.code, exc.message)
+    except Exception:
+        log.exception("connection %s: failed to answer a request", client.peer)
+        client.error(ErrorCode.INTERNAL, "the server failed to handle that message")
+
+
+def _readable_game(reader: JournalReader, game: int, asker: Asker) -> dict[str, Any] | None:
+    """Finished game ``game``'s row, if ``asker`` may read it (in the reads' thread).
 
     Raises:
-        TableError: ``no_such_game``: no such finished game (or no journal).
-        JournalError: the journal cannot be read.
+        TableError: ``no_such_game``: the asker may not read it (§7.3).
+        JournalError: its row cannot be read.
     """
-    journal = client.server.journal
-    row = journal.game(game) if journal is not None else None
+    record_access.check(reader, game, asker)
+    return reader.game(game)
+
+
+async def _finished_game(journal: Journal | None, game: int, asker: Asker) -> dict[str, Any]:
+    """The journal's row of finished game ``game``, read off the event loop,
+    once ``asker`` is found to be allowed to read it.
+
+    Raises:
+        TableError: ``no_such_game``: no such finished game (or no journal), the
+            asker may not read it, or its row cannot be read (a damaged journal).
+    """
+    try:
+        row = await journal.read(lambda r: _readable_game(r, game, asker)) if journal else None
+    except (JournalError, ValueError):
+        raise _damaged(game) from None
     if row is None or row["finished"] is None:
         raise record_access.no_such_game(game)
     return row
@@ -472,14 +518,19 @@ def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     """One finished game's record (``docs/records.md``); ``no_such_game`` if
     none, if the asker may not read it (a private table's game, §7.3), or if a
     damaged journal cannot rebuild it; ``records_busy`` while the server's time
-    for rebuilding games is spent (:mod:`craits.server.rebuilds`)."""
-    record_access.check(client.server.journal, msg["game"], Asker.of(msg.get("tokens")))
+    for rebuilding games is spent (:mod:`craits.server.rebuilds`). The game is
+    read off the event loop, then rebuilt on it."""
+    asker = Asker.of(msg.get("tokens"))
+    client.deferred.wait(_answer(client, _get_record(client, msg["game"], asker)))
+
+
+async def _get_record(client: Client, game: int, asker: Asker) -> None:
+    row = await _finished_game(client.server.journal, game, asker)
     try:
-        row = _finished_game(client, msg["game"])
         with rebuilding(_budget(client)):
             built = build_record(row)
     except (JournalError, ValueError):
-        raise _damaged(msg["game"]) from None
+        raise _damaged(game) from None
     record = cast(GameRecord, built)  # built to docs/records.md, as the type says
     client.send({"type": ServerMessage.RECORD, "record": record})
 
@@ -488,16 +539,40 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
     """One hand of a finished game move by move (§7.3, ``docs/records.md``
     "Frames"), at most :data:`~craits.server.replay.PAGE` frames from ``offset``;
     ``no_such_game`` as for ``get_record``, ``no_such_hand`` for a hand the game
-    did not deal. Who may ask is as for ``get_record`` (checked before the
-    frames kept are looked at). The frames of the hands asked last are kept
-    (:func:`~craits.server.replay.cached_frames`); a hand not kept is rebuilt
-    within the server's budget (``records_busy``)."""
+    did not deal. Who may ask is as for ``get_record`` (checked, off the event
+    loop, before the frames kept are looked at). The frames of the hands asked
+    last are kept (:func:`~craits.server.replay.cached_frames`); a hand not kept
+    is read off the event loop and rebuilt within the server's budget
+    (``records_busy``)."""
+    client.deferred.wait(_answer(client, _get_replay(client, msg)))
+
+
+async def _get_replay(client: Client, msg: GetReplayMsg) -> None:
+    game, hand, journal = msg["game"], msg["hand"], client.server.journal
+    asker = Asker.of(msg.get("tokens"))
+    row = None
+    if journal is not None and is_cached(journal, game, hand):
+        await journal.read(lambda reader: record_access.check(reader, game, asker))
+    else:
+        row = await _finished_game(journal, game, asker)
+    _send_replay(client, msg, row)
+
+
+def _send_replay(client: Client, msg: GetReplayMsg, row: dict[str, Any] | None) -> None:
+    """Answer ``get_replay`` from the kept frames or from ``row`` (read already).
+
+    Raises:
+        TableError: ``no_such_game``, ``no_such_hand``, ``records_busy``.
+    """
     game, hand = msg["game"], msg["hand"]
-    record_access.check(client.server.journal, game, Asker.of(msg.get("tokens")))
+
+    def found() -> dict[str, Any]:
+        if row is None:
+            raise record_access.no_such_game(game)
+        return row
+
     try:
-        frames = cached_frames(
-            client.server.journal, game, hand, lambda: _finished_game(client, game), _budget(client)
-        )
+        frames = cached_frames(client.server.journal, game, hand, found, _budget(client))
     except NoSuchHand as exc:
         raise TableError(ErrorCode.NO_SUCH_HAND, str(exc)) from None
     except (JournalError, ValueError):

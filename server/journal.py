@@ -1,11 +1,16 @@
 """The journal: every table, deal and accepted action, in an embedded SQLite database.
 
 The server writes to the journal before it sends anything, so a crash loses
-nothing a player has seen. In the server the writes are *deferred*: each is
-queued with a ticket, every message queued after it waits for it, and at the
-end of each pass of the event loop everything queued is committed in one
-transaction (group commit) before any message goes out. A write that fails is
-reported back, and that table pauses at its last recorded state.
+nothing a player has seen. The writes are done by the journal's writer, a
+process of its own (:mod:`craits.server.journal_writer`), so that the event
+loop never waits for a write, a commit or an fsync. In the server the writes
+are *deferred*: each is queued with a ticket, and every message queued after
+it waits for it. At the end of each pass of the event loop what is queued
+goes to the writer as one batch, unless a batch is in flight (then it goes
+when that one is done: batches grow by themselves under load, group commit);
+the writer commits each batch in one transaction and answers, and only then
+do the messages that waited on it go out. A write that fails is reported
+back, and that table pauses at its last recorded state.
 
 On start the server replays the journal to restore every unfinished table
 exactly where it was (RULES.md R2: same hands, stock order, count, scores and
@@ -14,10 +19,10 @@ shuffle penalties), and the resume tokens issued before.
 The database holds the deck orders, so a journal the server creates (and its
 ``-wal``/``-shm`` companions) is readable by its owner only; the server never
 changes the permissions of a file it did not create. One server at a time
-holds the database file itself (:mod:`craits.server.journalfile`). It runs in
-WAL mode; with :attr:`~craits.server.journalfile.Durability.FULL` (the
-default) each commit is fsynced before anything waiting on it is sent, so an
-acknowledged step survives a power cut; with ``NORMAL`` it survives the
+holds the database file itself (:mod:`craits.server.journalfile`), with its
+writer. It runs in WAL mode; with :attr:`~craits.server.journalfile.Durability.FULL`
+(the default) each commit is fsynced before anything waiting on it is sent,
+so an acknowledged step survives a power cut; with ``NORMAL`` it survives the
 process being killed.
 
 What cannot be read is told apart from what cannot be written
@@ -33,78 +38,36 @@ SHA-256 commitment published to the players (:mod:`craits.server.fairness`,
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import sqlite3
-import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, TypeVar
 
+from .journal_batches import Batches
+from .journal_batches import WriteFailure as WriteFailure
+from .journal_writer import CATCH_UP_FRAMES as CATCH_UP_FRAMES
+from .journal_writer import SCHEMA as SCHEMA
+from .journal_writer import WAL_RESET_FRAMES as WAL_RESET_FRAMES
+from .journal_writer import WAL_SIZE_LIMIT as WAL_SIZE_LIMIT
+from .journal_writer import WriterLink
 from .journalfile import Durability as Durability
 from .journalfile import JournalDamaged as JournalDamaged
 from .journalfile import JournalError as JournalError
 from .journalfile import JournalLocked as JournalLocked
 from .journalfile import JournalUnwritable as JournalUnwritable
-from .journalfile import as_journal_error, claim, open_for_writing, release
+from .journalfile import as_journal_error, claim, release
 
 log = logging.getLogger("craits.server")
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    name TEXT PRIMARY KEY,
-    capacity INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    turn_timeout REAL NOT NULL,
-    creator TEXT,
-    state TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    game_id INTEGER,
-    updated REAL NOT NULL,
-    vacant_since REAL,
-    access TEXT
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_name TEXT NOT NULL,
-    players TEXT NOT NULL,
-    rules TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    result TEXT,
-    private INTEGER
-);
-CREATE TABLE IF NOT EXISTS readers (
-    game_id INTEGER NOT NULL,
-    digest BLOB NOT NULL,
-    PRIMARY KEY (game_id, digest)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS readers_by_digest ON readers (digest);
-CREATE TABLE IF NOT EXISTS log (
-    game_id INTEGER NOT NULL,
-    n INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (game_id, n)
-) WITHOUT ROWID;
-"""
-
-
-WAL_RESET_FRAMES = 1024
-"""Frames in the write-ahead log (a 4 KiB page and a 24-byte header each) past
-which the writer starts it over: ~4 MiB, about a second of play at 250 tables
-(the background checkpoint asks at most once a second, and waits for a core
-like everything else: on a busy, shared machine the file reached 14–19 MiB,
-``scripts/journal_size.py``). Each start over costs the loop an inline catch-up of
-~1 ms (:meth:`Checkpointer.catch_up`); docs/performance.md has the figures."""
-CATCH_UP_FRAMES = 64
-"""At most about this many frames are left for the writer's inline catch-up."""
-WAL_SIZE_LIMIT = 16 * 1024 * 1024
-"""Bytes the write-ahead log file is cut back to when it starts over."""
+T = TypeVar("T")
 
 
 @dataclass
@@ -139,18 +102,6 @@ class SavedTable:
     problem: str | None = None
     """Why the table's row or its game's log cannot be read (the rest may be
     missing); None when it was read whole."""
-
-
-class WriteFailure(NamedTuple):
-    """A journal write that failed: its ticket, what it wrote to, and why."""
-
-    ticket: int
-    key: tuple[str, Any]
-    """``("game", game_id)`` or ``("table", name)``: the log or row written."""
-    reason: str
-
-
-Statement = tuple[str, tuple[Any, ...]]
 
 
 class JournalReader:
@@ -369,117 +320,22 @@ class JournalReader:
         }
 
 
-class Checkpointer:
-    """Keeps the write-ahead log of the database at ``path`` bounded: a thread
-    of its own copies the log into the database every ``every`` seconds (a
-    passive checkpoint, on its own connection, never blocks the writer), and
-    past ``reset_frames`` frames asks the writer to start the log over
-    (:meth:`catch_up`, on the writer's connection ``db``)."""
-
-    def __init__(self, path: Path, db: sqlite3.Connection, every: float, reset_frames: int):
-        self.path = path
-        self._db = db
-        self._reset_frames = reset_frames
-        self._wal_full = False
-        """Set by the thread: the log is long and checkpointed; the writer
-        should start it over."""
-        self._stop = threading.Event()
-        self.look = threading.Event()
-        """Set: look the whole file over for damage at the next checkpoint
-        (:meth:`Journal.look_for_damage`)."""
-        self._thread = threading.Thread(
-            target=self._loop, args=(every,), name="journal-checkpoint", daemon=True
-        )
-        self._thread.start()
-
-    def catch_up(self) -> None:
-        """Let the write-ahead log start over once it is long; the writer calls
-        it between writes (:meth:`Journal.catch_up`).
-
-        The checkpoint thread copies the log into the database (and fsyncs)
-        without blocking the writer, but SQLite starts the log over only when a
-        write finds every frame in it copied, which never happens while writes
-        keep coming: the log grew by ~7 KiB per move, without end, under steady
-        play. So when the thread reports a long log it has checkpointed up to
-        a few frames (:meth:`_checkpoint`), the writer checkpoints those
-        inline (two small fsyncs, ~1 ms measured), and its next write starts
-        the log over."""
-        if not self._wal_full:
-            return
-        self._wal_full = False
-        with contextlib.suppress(sqlite3.Error):
-            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-
-    def _loop(self, every: float) -> None:
-        """Copy the write-ahead log into the database every ``every`` seconds,
-        on a connection of this thread's own (a passive checkpoint never blocks
-        the writer); past ``reset_frames`` frames, ask the writer to start
-        the log over (:meth:`catch_up`)."""
-        try:
-            db = sqlite3.connect(str(self.path), isolation_level=None)
-        except sqlite3.Error:
-            return
-        try:
-            while not self._stop.wait(every):
-                if self.look.is_set():
-                    self.look.clear()
-                    self._look_for_damage(db)
-                with contextlib.suppress(sqlite3.Error):
-                    self._checkpoint(db)
-        finally:
-            db.close()
-
-    def _look_for_damage(self, db: sqlite3.Connection) -> None:
-        """SQLite's ``quick_check`` over the whole file (:attr:`look`), off the
-        event loop (~0.5 s for 200 MB). Damage is logged, naming ``craits-server
-        check``; the server goes on (what cannot be read fails on its own,
-        table by table)."""
-        try:
-            found = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)").fetchall()]
-        except sqlite3.Error as exc:
-            found = [str(exc)]
-        if found != ["ok"]:
-            log.error(
-                "journal %s is damaged (%s); 'craits-server check' says where",
-                self.path,
-                "; ".join(found),
-            )
-
-    def _checkpoint(self, db: sqlite3.Connection) -> None:
-        """One background checkpoint. Past ``reset_frames``, checkpoint
-        again at once until a pass finds fewer than :data:`CATCH_UP_FRAMES`
-        new frames (each pass copies what came in during the last), and only
-        then ask the writer to catch up: so what it copies inline, on the event
-        loop, is a handful of frames whatever the write rate."""
-        busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        if frames <= self._reset_frames:
-            return
-        for _ in range(20):
-            if busy or copied != frames or self._stop.is_set():
-                return
-            before = frames
-            busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if not busy and copied == frames and frames - before < CATCH_UP_FRAMES:
-                self._wal_full = True
-                return
-
-    def stop(self) -> None:
-        """Stop the thread (it finishes the checkpoint under way)."""
-        self._stop.set()
-        self._thread.join(5)
-
-
 class Journal(JournalReader):
     """The journal database at ``path`` (created, owner-only, if missing), as
-    the server's writer.
+    the server's writer: its writes are done by the writer process
+    (:mod:`craits.server.journal_writer`), its reads on a connection of its own.
 
     Every write gets a *ticket* (1, 2, 3…, in order). By default a write is
     done before the call returns (and raises :class:`JournalError`). With
-    ``on_pending`` (the server's way) writes are queued: the first one queued
-    calls ``on_pending()``, and :meth:`commit` writes everything queued, in
-    ticket order, in one transaction. Once a write to a game's log (or a
-    table's row) fails, later writes to it fail too, so a log never has a gap.
-    Reads see committed writes only. It implements the tables'
+    ``on_pending`` (the server's way, inside its event loop) writes are
+    queued (:attr:`out`, :class:`~craits.server.journal_batches.Batches`): the
+    first one queued calls ``on_pending()``; :meth:`send` hands what is queued
+    to the writer as one batch, unless a batch is in flight (then it goes when
+    that one is done: group commit); when a batch is committed,
+    :attr:`processed` is its last ticket and ``out.on_written`` is called with
+    the writes that failed. Once a write to a game's log (or a
+    table's row) fails, later writes to it fail too, so a log never has a
+    gap. Reads see committed writes only. It implements the tables'
     :class:`~craits.server.interfaces.TableJournal`.
 
     Raises:
@@ -496,8 +352,9 @@ class Journal(JournalReader):
     ):
         """``checkpoint_every``: seconds between the background checkpoints;
         ``wal_reset_frames``: past this many frames in the write-ahead log, the
-        writer starts it over (see :class:`Checkpointer`); ``durability``:
-        whether each commit is fsynced (:class:`~craits.server.journalfile.Durability`).
+        writer starts it over (see :class:`~craits.server.journal_writer.Checkpointer`);
+        ``durability``: whether each commit is fsynced
+        (:class:`~craits.server.journalfile.Durability`).
 
         Raises:
             JournalLocked: another server holds the database file.
@@ -506,144 +363,120 @@ class Journal(JournalReader):
         """
         self._lock = claim(path)
         try:
-            db = open_for_writing(path, SCHEMA, durability, WAL_SIZE_LIMIT)
-            try:
-                _add_vacant_since(db)
-                (top,) = db.execute(
-                    "SELECT MAX(COALESCE((SELECT MAX(id) FROM games), 0),"
-                    " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0))"
-                ).fetchone()
-            except sqlite3.Error as exc:
-                db.close()
-                raise as_journal_error(path, exc, "read") from None
+            every, reset = checkpoint_every, wal_reset_frames
+            self._link = WriterLink(path, self._lock, durability, every, reset)
         except JournalError:
             release(self._lock)
             raise
-        super().__init__(path, db)
+        try:
+            db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            super().__init__(path, db)
+        except (sqlite3.Error, JournalError):
+            self._link.close()
+            release(self._lock)
+            raise
         self.durability = durability
-        self._next_game = int(top) + 1
+        self._next_game = self._link.top + 1
         self._next_n: dict[int, int] = {}
-        self.submitted = 0
-        """The last ticket handed out."""
-        self.processed = 0
-        """Every ticket up to this one is written (or failed and was reported)."""
-        self._on_pending = on_pending
-        self._pending: list[tuple[int, tuple[str, Any], list[Statement]]] = []
-        self._broken: dict[tuple[str, Any], str] = {}
-        self._checkpointer = Checkpointer(path, db, checkpoint_every, wal_reset_frames)
+        self.out = Batches(self._link, on_pending)
+        """The writes queued and in flight."""
+        self._read_thread: ThreadPoolExecutor | None = None
+        self._reader: JournalReader | None = None
+        """The reads' connection, used in :attr:`_read_thread`' thread only."""
 
     # --------------------------------------------------------------- writing
 
-    def _submit(self, key: tuple[str, Any], statements: list[Statement]) -> int:
-        """Write ``statements`` in one transaction; returns the write's ticket.
+    def _submit(self, key: tuple[str, Any], op: list[Any]) -> int:
+        """Queue write ``op`` (:meth:`Batches.submit`); returns its ticket.
 
         Raises:
             JournalError: not deferred, the write failed.
         """
-        self.submitted += 1
-        ticket = self.submitted
-        if self._on_pending is not None:
-            if not self._pending:
-                self._on_pending()
-            self._pending.append((ticket, key, statements))
-            return ticket
-        try:
-            self._run(self.db, statements)
-        except sqlite3.Error as exc:
-            raise JournalError(f"journal write failed: {exc}") from None
-        finally:
-            self.processed = ticket
-        self.catch_up()
-        return ticket
+        return self.out.submit(key, op)
 
-    @staticmethod
-    def _run(db: sqlite3.Connection, statements: list[Statement]) -> None:
-        if len(statements) == 1:  # one statement is its own transaction
-            db.execute(*statements[0])
-            return
-        db.execute("BEGIN")
-        try:
-            for sql, args in statements:
-                db.execute(sql, args)
-            db.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                db.execute("ROLLBACK")
-            raise
+    def _rows_for(self, game_id: int, entries: list[tuple[str, dict[str, Any]]]) -> list[int]:
+        """Queue the log rows of ``entries`` for game ``game_id`` (numbered on
+        from its last); returns their span ``[start, end)`` in the batch."""
+        n = self._next_n.get(game_id)
+        if n is None:
+            row = self.db.execute(
+                "SELECT COALESCE(MAX(n) + 1, 0) FROM log WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            n = int(row[0])
+        self._next_n[game_id] = n + len(entries)
+        rows = self.out.rows
+        start = len(rows)
+        rows.extend([game_id, n + i, kind, data] for i, (kind, data) in enumerate(entries))
+        return [start, len(rows)]
+
+    def send(self) -> None:
+        """Hand the queued writes to the writer (:meth:`Batches.send`)."""
+        self.out.send()
 
     def written(self, ticket: int) -> bool:
-        """Whether write ``ticket`` is done: committed, or failed and reported
-        by :meth:`commit`."""
-        return ticket <= self.processed
+        """Whether write ``ticket`` is done: committed, or failed and reported."""
+        return ticket <= self.out.processed
+
+    @property
+    def submitted(self) -> int:
+        """The last ticket handed out."""
+        return self.out.submitted
+
+    @property
+    def processed(self) -> int:
+        """Every ticket up to this one is written (or failed and was reported)."""
+        return self.out.processed
 
     @property
     def pending(self) -> bool:
-        """Whether writes are queued that :meth:`commit` has not written yet."""
-        return self.processed < self.submitted
+        """Whether writes are queued or in flight that are not done yet."""
+        return self.out.processed < self.out.submitted
 
-    def commit(self) -> list[WriteFailure]:
-        """Write every queued write, in one transaction; returns those that
-        failed (if the transaction fails, each write is tried on its own, in
-        order, to find them). Afterwards :attr:`processed` is the last ticket."""
-        items, self._pending = self._pending, []
-        if not items:
-            return []
-        broken = self._broken
-        failed: list[WriteFailure] = []
-        todo = []
-        for ticket, key, statements in items:
-            if key in broken:
-                failed.append(WriteFailure(ticket, key, broken[key]))
-            else:
-                todo.append((ticket, key, statements))
-        try:
-            if todo:
-                self._run(self.db, [st for _, _, sts in todo for st in sts])
-        except sqlite3.Error:
-            for ticket, key, statements in todo:
-                if key in broken:
-                    failed.append(WriteFailure(ticket, key, broken[key]))
-                    continue
-                try:
-                    self._run(self.db, statements)
-                except sqlite3.Error as exc:
-                    broken[key] = f"journal write failed: {exc}"
-                    failed.append(WriteFailure(ticket, key, broken[key]))
-            failed.sort()
-        self.processed = items[-1][0]
-        return failed
+    async def read(self, fn: Callable[[JournalReader], T]) -> T:
+        """``fn(reader)`` on a reader of the journal (a connection of its own),
+        in a thread of its own, so the event loop does not wait for the disk
+        (the finished games' records and replays, protocol §7.3). Reads see
+        committed writes only.
 
-    def catch_up(self) -> None:
-        """Let the write-ahead log start over once it is long
-        (:meth:`Checkpointer.catch_up`). Deferred writers call it after
-        :meth:`commit` when they have sent what waited on it (it may take a
-        millisecond or two); direct writes do it themselves."""
-        self._checkpointer.catch_up()
+        Raises:
+            JournalError: the reader cannot be opened; whatever ``fn`` raises.
+        """
+        if self._read_thread is None:
+            self._read_thread = ThreadPoolExecutor(1, thread_name_prefix="journal-read")
+        return await asyncio.get_running_loop().run_in_executor(self._read_thread, self._read, fn)
+
+    def _read(self, fn: Callable[[JournalReader], T]) -> T:
+        if self._reader is None:
+            self._reader = JournalReader(self.path)
+        return fn(self._reader)
 
     def forget_failure(self, name: str) -> None:
         """Table ``name`` never was (its first row failed) and has closed: its
         name is free again, and its next writes are tried afresh."""
-        self._broken.pop(("table", name), None)
+        self._submit(("table", name), ["f", 0, name])
 
     def look_for_damage(self) -> None:
-        """Have the checkpoint thread look the whole file over for damage
-        (SQLite's ``quick_check``) at its next checkpoint, and log what it
-        finds; the server asks once, after restoring its tables."""
-        self._checkpointer.look.set()
+        """Have the writer's checkpoint thread look the whole file over for
+        damage (SQLite's ``quick_check``) at its next checkpoint, and log what
+        it finds; the server asks once, after restoring its tables."""
+        self.out.look()
 
     def set_max_pages(self, pages: int) -> int:
         """Cap the database at ``pages`` pages (SQLite ``max_page_count``): writes
         that need more fail as on a full disk. Returns the write's ticket (the
         cap holds for the writes after it)."""
-        return self._submit(("pragma", None), [(f"PRAGMA max_page_count = {int(pages)}", ())])
+        return self._submit(("pragma", None), ["p", 0, int(pages)])
 
     def close(self) -> None:
-        """Write what is queued, stop the checkpoints, fold the log into the
-        database, close it, and let the file go (another server may take it)."""
-        self.commit()
-        self._checkpointer.stop()
-        with contextlib.suppress(sqlite3.Error):
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        """Write what is queued (waiting for it), stop the writer (it folds the
+        log into the database), close the database, and let the file go
+        (another server may take it). Writes that fail now are logged."""
+        self.out.close()
+        self._link.close()
+        if self._read_thread is not None:
+            if self._reader is not None:
+                self._read_thread.submit(self._reader.close)  # in the thread it was opened in
+            self._read_thread.shutdown()
         self.db.close()
         release(self._lock)
 
@@ -668,29 +501,22 @@ class Journal(JournalReader):
         Raises:
             JournalError: not deferred, the write failed.
         """
-        return self._submit(
-            ("table", name),
-            [
-                (
-                    "INSERT OR REPLACE INTO tables (name, capacity, rules, turn_timeout,"
-                    " creator, state, seats, game_id, updated, vacant_since, access)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        name,
-                        capacity,
-                        json.dumps(rules),
-                        turn_timeout,
-                        creator,
-                        state,
-                        json.dumps(seats),
-                        game_id,
-                        time.time(),
-                        vacant_since,
-                        json.dumps(access) if access is not None else None,
-                    ),
-                )
-            ],
-        )
+        op = [
+            "t",
+            0,
+            name,
+            capacity,
+            json.dumps(rules),
+            turn_timeout,
+            creator,
+            state,
+            json.dumps(seats),
+            game_id,
+            time.time(),
+            vacant_since,
+            json.dumps(access) if access is not None else None,
+        ]
+        return self._submit(("table", name), op)
 
     def drop_table(self, name: str) -> int:
         """Forget a closed table (its games stay, as records); returns the ticket.
@@ -698,7 +524,7 @@ class Journal(JournalReader):
         Raises:
             JournalError: not deferred, the write failed.
         """
-        return self._submit(("table", name), [("DELETE FROM tables WHERE name = ?", (name,))])
+        return self._submit(("table", name), ["d", 0, name])
 
     def start_game(
         self,
@@ -719,30 +545,15 @@ class Journal(JournalReader):
         game_id = self._next_game
         self._next_game += 1
         self._next_n[game_id] = 0
-        row = (game_id, table, json.dumps(players), json.dumps(rules), time.time())
-        statements: list[Statement] = [
-            (
-                "INSERT INTO games (id, table_name, players, rules, started, private)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (*row, int(readers is not None)),
-            ),
-            *_reader_rows(game_id, readers or []),
+        span = self._rows_for(game_id, entries or [])
+        private = int(readers is not None)
+        hexes = [digest.hex() for digest in readers or []]
+        op = [
+            *("g", 0, game_id, table, json.dumps(players), json.dumps(rules), time.time()),
+            *(private, *span, hexes),
         ]
-        self._submit(("game", game_id), statements + self._log_rows(game_id, entries or []))
+        self._submit(("game", game_id), op)
         return game_id
-
-    def _log_rows(self, game_id: int, entries: list[tuple[str, dict[str, Any]]]) -> list[Statement]:
-        n = self._next_n.get(game_id)
-        if n is None:
-            row = self.db.execute(
-                "SELECT COALESCE(MAX(n) + 1, 0) FROM log WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            n = int(row[0])
-        self._next_n[game_id] = n + len(entries)
-        return [
-            ("INSERT INTO log VALUES (?, ?, ?, ?)", (game_id, n + i, kind, json.dumps(data)))
-            for i, (kind, data) in enumerate(entries)
-        ]
 
     def append(
         self,
@@ -756,38 +567,10 @@ class Journal(JournalReader):
         Raises:
             JournalError: not deferred, the write failed; nothing of it was kept.
         """
-        statements = self._log_rows(game_id, entries)
-        if result is not None:
-            statements.append(
-                (
-                    "UPDATE games SET finished = ?, result = ? WHERE id = ?",
-                    (time.time(), json.dumps(result), game_id),
-                )
-            )
+        span = self._rows_for(game_id, entries)
+        finished = (time.time(), json.dumps(result)) if result is not None else (None, None)
         try:
-            return self._submit(("game", game_id), statements)
+            return self._submit(("game", game_id), ["a", 0, game_id, *span, *finished])
         except JournalError:
             self._next_n.pop(game_id, None)
             raise
-
-
-def _add_vacant_since(db: sqlite3.Connection) -> None:
-    """Give a journal from before the abandon clock its ``vacant_since`` column,
-    one from before private tables its ``access`` column (protocol §11.9), and
-    one from before private games' readers its games' ``private`` column (its
-    games stay public, as they were: protocol §7.3; the ``readers`` table is
-    made by the schema)."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
-    if "vacant_since" not in columns:
-        db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
-    if "access" not in columns:
-        db.execute("ALTER TABLE tables ADD COLUMN access TEXT")
-    if "private" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}:
-        db.execute("ALTER TABLE games ADD COLUMN private INTEGER")
-
-
-def _reader_rows(game_id: int, readers: list[bytes]) -> list[Statement]:
-    """The rows of the ``readers`` table of a private game: the SHA-256 digests
-    of the tokens that may read its record (protocol §7.3)."""
-    insert = "INSERT OR IGNORE INTO readers (game_id, digest) VALUES (?, ?)"
-    return [(insert, (game_id, digest)) for digest in readers]

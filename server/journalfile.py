@@ -26,6 +26,7 @@ import errno
 import fcntl
 import os
 import sqlite3
+import time
 from enum import StrEnum
 from pathlib import Path
 
@@ -49,9 +50,9 @@ class Durability(StrEnum):
     ``synchronous`` in WAL mode)."""
 
     FULL = "full"
-    """Each commit (one per pass of the event loop) is fsynced before the
-    messages that wait on it go out: an acknowledged step survives a power
-    cut or a crash of the machine."""
+    """Each commit (one per batch of writes, :mod:`craits.server.journal_writer`)
+    is fsynced before the messages that wait on it go out: an acknowledged
+    step survives a power cut or a crash of the machine."""
     NORMAL = "normal"
     """Commits are written, and fsynced only at checkpoints (about every
     second): an acknowledged step survives the server being killed, but a
@@ -98,10 +99,18 @@ def as_journal_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> Jo
     return JournalError(f"cannot {doing} the journal {path}: {exc}")
 
 
-def claim(path: Path) -> int:
+CLAIM_WAIT = 2.0
+"""Seconds a server waits for the lock before it says another holds it: the
+journal's writer process of a server that was just killed holds it until the
+kernel has ended it too (:mod:`craits.server.journal_writer`), a few
+milliseconds."""
+
+
+def claim(path: Path, wait: float = CLAIM_WAIT) -> int:
     """Open the database file at ``path`` (creating it, and its directory,
-    owner-only if missing) and take an exclusive lock on it; returns the file
-    descriptor that holds the lock (:func:`release` lets it go).
+    owner-only if missing) and take an exclusive lock on it, waiting up to
+    ``wait`` seconds for it; returns the file descriptor that holds the lock
+    (:func:`release` lets it go).
 
     Raises:
         JournalUnwritable: the file (or, to create it, its directory) cannot be written.
@@ -113,9 +122,7 @@ def claim(path: Path) -> int:
         fd, created = _open_or_create(path)
     except OSError as exc:
         raise as_journal_error(path, exc, "open") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    if not _lock(fd, wait):
         os.close(fd)
         raise JournalLocked(
             f"another craits-server (pid {_holder(path)}) is using the journal in "
@@ -126,6 +133,19 @@ def claim(path: Path) -> int:
     with contextlib.suppress(OSError):  # only a note: a read-only directory is found below
         (path.parent / PID_NOTE).write_text(str(os.getpid()))
     return fd
+
+
+def _lock(fd: int, wait: float) -> bool:
+    """Take the exclusive lock on ``fd``, trying for up to ``wait`` seconds."""
+    give_up = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError:
+            if time.monotonic() >= give_up:
+                return False
+            time.sleep(0.02)
 
 
 def _open_or_create(path: Path) -> tuple[int, bool]:

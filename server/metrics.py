@@ -8,8 +8,9 @@ Served over HTTP by the ``prometheus_client`` library (an optional extra:
 - ``craits_tables{state}`` (gauge): tables by state (protocol §11.1).
 - ``craits_actions_total`` (counter): ``act`` messages handled (§6), applied
   or refused.
-- ``craits_journal_commit_seconds`` (histogram): how long each journal commit
-  (one transaction per pass of the event loop) took, seconds.
+- ``craits_journal_commit_seconds`` (histogram): how long each batch of
+  journal writes took to be committed, from the moment the server handed it
+  to the journal's writer to its answer (one transaction per batch), seconds.
 - ``craits_errors_sent_total{code}`` (counter): ``error`` replies sent, by code (§12).
 - ``craits_build_info{version}``: 1, labelled with the server's release.
 
@@ -175,7 +176,7 @@ def start(server: ServerView, host: str, port: int) -> Exporter:
     buckets = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
     new_commit = Histogram(
         "craits_journal_commit_seconds",
-        "Time to commit one journal transaction (one per pass of the event loop), seconds",
+        "Time from handing a batch of journal writes to the writer to its commit, seconds",
         buckets=buckets,
         registry=registry,
     )

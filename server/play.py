@@ -38,6 +38,7 @@ class Play:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self._after_a_game = False  # starting a new game (its first turn: the pause too)
 
     def start(self, member: Member | None) -> None:
         """Start a game with the players seated (R2: the cut, then hand 1);
@@ -77,7 +78,11 @@ class Play:
         """
         if self.table.state is not TableState.FINISHED:
             raise TableError(ErrorCode.CANNOT_START, "the game is not over")
-        self.start(member)
+        self._after_a_game = True  # its first turn gets the pause between hands too
+        try:
+            self.start(member)
+        finally:
+            self._after_a_game = False
 
     def act(self, member: Member, action_id: int, action: Action, seq: int | None = None) -> None:
         """Apply ``member``'s action; reply ``ok`` or an error, and update everyone.
@@ -155,9 +160,11 @@ class Play:
         clock = table.clock
         if not events or type(events[0]) not in _OFF_TURN:
             # calls off the turn do not give the player more time; the first turn
-            # of a hand after the first gets the pause between hands on top
-            # (the player may still be reading the summary, protocol §11.4)
-            dealt = game.hand_number > 1 and any(type(e) is Dealt for e in events)
+            # of a hand after the first, and of a new game, gets the pause between
+            # hands on top (the player may still be reading the summary or the
+            # game's result, protocol §11.4)
+            later = game.hand_number > 1 or self._after_a_game
+            dealt = later and any(type(e) is Dealt for e in events)
             clock.set_deadline(table.config.hand_pause if dealt else 0.0)
         fresh = table.gamelog.commitments.take_fresh()
         moment = Moment(game, events)

@@ -1,6 +1,7 @@
-"""The server's journal at work: its writes committed at the end of each pass
-of the event loop, each failed write handed to its table, and each new table
-announced to the lobby only once its row is written.
+"""The server's journal at work: its writes handed to the journal's writer at
+the end of each pass of the event loop (:mod:`craits.server.journal_writer`),
+each failed write handed to its table when the writer answers, and each new
+table announced to the lobby only once its row is written.
 
 Nothing about a step that was not recorded is sent (protocol §4.8): a table's
 failed write pauses it (:meth:`craits.server.table.Table.write_failed`); a
@@ -11,7 +12,6 @@ new table whose row could not be written never was — its creator gets
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING
 
 from craits.protocol.types import ErrorMsg
@@ -28,14 +28,17 @@ log = logging.getLogger("craits.server")
 
 
 class Recorder:
-    """Commits ``journal``'s queued writes for ``server`` (:meth:`commit`) and
-    holds back the announcement of tables created in the pass (:meth:`hold`)."""
+    """Hands ``journal``'s queued writes to its writer for ``server``
+    (:meth:`commit`), takes in each batch the writer has done (:meth:`written`),
+    and holds back the announcement of tables created until their row is
+    written (:meth:`hold`)."""
 
     def __init__(self, server: Server, journal: Journal) -> None:
         self.journal = journal
         self._server = server
         self._unannounced: dict[int, Table] = {}
-        """Tables created in this pass, by the ticket of their row's write."""
+        """Tables created whose row is not written yet, by the ticket of its write."""
+        journal.out.on_written = self.written
 
     def hold(self, table: Table) -> bool:
         """``table`` was just created and its row's write queued: announce it
@@ -48,17 +51,22 @@ class Recorder:
         return True
 
     def commit(self) -> None:
-        """Commit the writes queued so far (one transaction); pause the tables
-        whose writes failed (dropping what their members were to be told of
-        them), close the new tables whose rows failed, and announce the others:
-        after this, every queued message may go out."""
+        """Hand the writes queued so far to the journal's writer (one batch,
+        unless a batch is in flight: then when it is done)."""
+        self.journal.send()
+
+    def written(self, failures: list[WriteFailure]) -> None:
+        """A batch is done (:attr:`Journal.processed <craits.server.journal.Journal.processed>`
+        is its last ticket): pause the tables whose writes failed (dropping
+        what their members were to be told of them), close the new tables
+        whose rows failed, announce the others, then send what waited for it
+        (:meth:`Outbound.journal_written <craits.server.outbound.Outbound.journal_written>`)."""
         journal = self.journal
-        if not journal.pending:
-            return
-        created, self._unannounced = self._unannounced, {}
-        started = time.perf_counter()
-        failures = journal.commit()
-        metrics.journal_commit.observe(time.perf_counter() - started)
+        metrics.journal_commit.observe(journal.out.took)
+        done = journal.processed
+        created = {t: table for t, table in self._unannounced.items() if t <= done}
+        for ticket in created:
+            del self._unannounced[ticket]
         for failure in failures:
             new = created.pop(failure.ticket, None)
             if new is not None:
@@ -67,6 +75,7 @@ class Recorder:
                 self._failed(failure)
         for table in created.values():
             self._server.table_changed(table)
+        self._server.out.journal_written()
 
     def _failed(self, failure: WriteFailure) -> None:
         """Hand a failed write to its table (by game id or name), or log it."""

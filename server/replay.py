@@ -185,6 +185,11 @@ A finished game never changes, so what is kept stays true; a few MB at most."""
 _cache: WeakKeyDictionary[object, OrderedDict[tuple[int, int], list[Frame]]] = WeakKeyDictionary()
 
 
+def is_cached(journal: object, game: int, hand: int) -> bool:
+    """Whether the frames of ``game``'s hand ``hand`` are kept (:func:`cached_frames`)."""
+    return (game, hand) in _cache.get(journal, {})
+
+
 def cached_frames(
     journal: object,
     game: int,

@@ -8,6 +8,7 @@ playing new games). See :class:`~.client.BotClient`.
 Example::
 
     craits-bot localhost --table practice
+    craits-bot 'craits://10.0.0.5:7777/friday?code=MZXW6YTBOI3DEMRQ'
     craits-bot 10.0.0.5:7777 --table friday --create 4 --level random --think-ms 300
     craits-bot craitss://example.org:7777 --table friday --tls-fingerprint 0ff8eb…
 """
@@ -44,9 +45,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     p.add_argument(
-        "address", metavar="HOST[:PORT]", help=f"the server (default port {DEFAULT_PORT})"
+        "address",
+        metavar="HOST[:PORT] | LINK",
+        help=f"the server (default port {DEFAULT_PORT}); or an invite link, "
+        "craits://HOST:PORT/TABLE?code=CODE, naming the table and its code",
     )
-    p.add_argument("--table", required=True, help="the table to join")
+    p.add_argument("--table", help="the table to join (the invite link's, if left out)")
+    p.add_argument(
+        "--code",
+        metavar="CODE",
+        help="the invite code of a private table (the invite link's, if left out)",
+    )
     p.add_argument(
         "--level",
         default=DEFAULT_BOT_LEVEL,
@@ -130,6 +139,10 @@ async def run(args: argparse.Namespace) -> int:
         tls = tls_options(args, target.tls, target.fingerprint)
     except ValueError as exc:
         raise BotError(f"bad --tls-fingerprint: {exc}") from None
+    table = args.table or target.table
+    if table is None:
+        raise BotError("which table? name it with --table (or give an invite link)")
+    code = args.code or (target.code if target.table in (None, table) else None)
     host, port = target.host, target.port
     rng = random.Random(args.seed)
     name = args.name or f"{args.level}-bot-{rng.randrange(100, 1000)}"
@@ -140,7 +153,7 @@ async def run(args: argparse.Namespace) -> int:
 
     for hop in range(MAX_REDIRECTS + 1):
         bot = BotClient(
-            args.table,
+            table,
             name,
             level=args.level,
             think=max(0, args.think_ms) / 1000,
@@ -151,6 +164,7 @@ async def run(args: argparse.Namespace) -> int:
             rng=rng,
             say=say,
         )
+        bot.code = code  # a private table's (protocol §11.9)
         bot.placed = hop > 0
         await connect_bot(host, port, bot, tls=tls)
         try:
@@ -163,7 +177,7 @@ async def run(args: argparse.Namespace) -> int:
             host, port = parse_address(bot.redirect, DEFAULT_PORT)
         except ValueError:
             raise BotError(f"the server sent a bad address {bot.redirect!r}") from None
-        say(f"{name}: table {args.table!r} is at {host}:{port}; going there")
+        say(f"{name}: table {table!r} is at {host}:{port}; going there")
     raise BotError(f"redirected more than {MAX_REDIRECTS} times")
 
 

@@ -35,6 +35,7 @@ from craits.protocol.types import (
     CreateTableMsg,
     ErrorMsg,
     JoinedMsg,
+    JoinMsg,
     OkMsg,
     RulesMap,
     ServerMsg,
@@ -101,6 +102,15 @@ MAX_REFUSALS = 5
 """Unexpected refusals in a row after which the bot gives up (a bug somewhere)."""
 NAME_TRIES = 5
 """Names tried when the one asked for is taken at the table."""
+
+
+def join_message(table: str, name: str, code: str | None) -> JoinMsg:
+    """The ``join`` of ``table`` as ``name``, with the invite ``code`` of a
+    private table (protocol §11.9) if there is one."""
+    message: JoinMsg = {"type": ClientMessage.JOIN, "table": table, "name": name}
+    if code:
+        message["code"] = code
+    return message
 
 
 class BotClient(ServerLink):
@@ -176,6 +186,7 @@ class BotClient(ServerLink):
         self._refusals = 0
         self._name_tries = 0
         self._over_seq = -1
+        self.code: str | None = None  # the table's invite code, if private (set before joining)
         self.placed = False  # its create_table was redirected here: sent with placed (§7.4)
         self.redirect: str | None = None  # where a cluster sent it: it ends, to start there
 
@@ -264,7 +275,7 @@ class BotClient(ServerLink):
             self._fail(f"table {self.table!r} was closed")
 
     def _join(self) -> None:
-        self._send({"type": ClientMessage.JOIN, "table": self.table, "name": self.name})
+        self._send(join_message(self.table, self.name, self.code))
 
     def _on_table_info(self, msg: TableInfoMsg) -> None:
         """Note the table's creator and the people connected at it (protocol §10):

@@ -32,6 +32,8 @@ from craits.server.bots.client import (
     connect_bot,
 )
 
+from tests.server.conftest import connect  # noqa: F401  (a fixture)
+
 pytestmark = pytest.mark.timeout(60)
 
 
@@ -162,6 +164,48 @@ async def test_refused_join_fails_with_the_reason(server: Server) -> None:
     await connect_bot("127.0.0.1", server.port, bot)
     with pytest.raises(BotError, match="no_such_table"):
         await asyncio.wait_for(bot.done, 5)
+
+
+async def test_craits_bot_sits_at_a_private_table_with_its_invite(
+    server: Server,
+    connect: Any,  # noqa: F811  (the fixture)
+) -> None:
+    """``craits-bot LINK`` (an invite link) or ``--table T --code CODE`` sits at
+    a private table (issue 23); a wrong code fails with the server's reason."""
+    ana = await connect("Ana")
+    await ana.send({"type": "create_table", "name": "p", "seats": 4, "private": True})
+    code = (await ana.expect("table_created"))["code"]
+    await ana.send({"type": "join", "table": "p", "name": "Ana"})
+    await ana.expect("joined")
+    address = f"127.0.0.1:{server.port}"
+
+    async def bot(*args: str) -> tuple[int | None, str, str]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "craits.server.bots", *args, "--think-ms", "0",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            async with asyncio.timeout(20):
+                line = await proc.stdout.readline() if proc.stdout else b""
+                if b"seated" not in line:
+                    await proc.wait()
+        finally:
+            if proc.returncode is None:
+                proc.terminate()
+            out, err = await proc.communicate()
+        return proc.returncode, (line + out).decode(), err.decode()
+
+    _, out, _ = await bot(f"craits://{address}/p?code={code}", "--name", "Bob")
+    assert "Bob: seated at table 'p'" in out
+    _, out, _ = await bot(address, "--table", "p", "--code", code.lower(), "--name", "Cy")
+    assert "Cy: seated at table 'p'" in out
+    status, out, err = await bot(address, "--table", "p", "--code", "WRONG", "--name", "Di")
+    assert status == 1 and "Di: seated" not in out
+    assert err.strip() == (
+        "craits-bot: server: that invite code is not this table's (bad_invite_code)"
+    )
+    status, _, err = await bot(address, "--name", "Ed")
+    assert status == 1 and "--table" in err
 
 
 # ------------------------------------------------------------ codes and frames

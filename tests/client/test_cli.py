@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
+import pty
+import re
+import select
 import shutil
 import socket
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from craits.client.cards import unicode_suits_ok
-from craits.client.cli import build_parser, clean_name, main
+from craits.client.cli import build_parser, clean_name, given_name, main
 from craits.client.lobby import LobbyScreen
+from rich.cells import cell_len
 
 from tests.client.conftest import screen_text, wait_for
 
@@ -42,6 +50,111 @@ async def test_list_prints_the_tables(server: Any, connect: Any, capsys: Any) ->
     assert out[1].split("\t") == ["t1", "1/3", "Ben", "waiting", "short", "0"]
 
 
+ANSI = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+"""A terminal's escape sequences (CSI, OSC, and the two-character ones)."""
+
+
+def in_a_terminal(
+    argv: list[str],
+    wait_for: str,
+    keys: bytes = b"",
+    size: tuple[int, int] = (80, 24),
+    env: dict[str, str] | None = None,
+) -> tuple[int, str]:
+    """Run ``argv`` in a pseudo-terminal of ``size`` (columns, rows), as in a
+    real terminal (with ``env`` added to the environment): once ``wait_for`` is
+    among what it printed (its escape sequences left out), type ``keys``;
+    returns its exit status (at most 20 s later) and what it printed, without
+    the escape sequences.
+
+    Raises:
+        AssertionError: ``wait_for`` did not come, or the program did not end.
+    """
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+    env = {**os.environ, **(env or {}), "TERM": "xterm-256color"}
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    out = b""
+    sent = False
+    end = time.monotonic() + 20
+    try:
+        while proc.poll() is None or select.select([master], [], [], 0)[0]:
+            if time.monotonic() > end:
+                raise AssertionError(f"{wait_for!r} never came: {ANSI.sub('', out.decode())!r}")
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the program ended and closed the terminal
+                    break
+                out += chunk
+            if not sent and wait_for in ANSI.sub("", out.decode(errors="replace")):
+                sent = True
+                os.write(master, keys)
+        assert sent, f"{wait_for!r} never came: {ANSI.sub('', out.decode())!r}"
+        return proc.wait(20), ANSI.sub("", out.decode(errors="replace"))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+
+
+async def test_list_lines_up_its_columns_in_a_terminal(server: Any, connect: Any) -> None:
+    """In a terminal ``--list`` lines its columns up under their headers,
+    whatever the names (issue 23: tab stops did not); piped, it stays
+    tab-separated for scripts (above)."""
+    for table, player in (("t1", "Ben"), ("漢字のテーブル", "Zoë"), ("a-much-longer-name", "Al")):
+        p = await connect(player)
+        await p.send({"type": "create_table", "name": table, "seats": 3})
+        await p.expect("table_created")
+        await p.send({"type": "join", "table": table, "name": player})
+        await p.expect("joined")
+    argv = [sys.executable, "-m", "craits.client", f"127.0.0.1:{server.port}", "--list"]
+    status, out = await asyncio.to_thread(in_a_terminal, argv, "")
+    assert status == 0
+    lines = [line for line in out.replace("\r", "").splitlines() if line.strip()]
+    assert len(lines) == 4, lines
+    headers = lines[0].split()
+    assert headers == ["table", "seats", "players", "state", "rules", "watching"]
+    starts = column_starts(lines[0])
+    assert len(starts) == len(headers)
+    for line in lines[1:]:  # every column starts where its heading does
+        assert column_starts(line) == starts, (lines[0], line)
+
+
+def column_starts(line: str) -> list[int]:
+    """The cells (as a terminal draws them, a tab to the next multiple of 8)
+    at which the words after a blank start."""
+    starts, cell, before = [], 0, " "
+    for ch in line:
+        if ch == "\t":
+            cell, before = (cell // 8 + 1) * 8, " "
+            continue
+        if ch != " " and before == " ":
+            starts.append(cell)
+        cell += cell_len(ch)
+        before = ch
+    return starts
+
+
+async def test_ctrl_c_exits_with_status_130(server: Any, make_app: Any, tmp_path: Path) -> None:
+    """Ctrl+C quits at once with 130, as an interrupted command does (issue 23:
+    it was 0); ``q`` in the lobby leaves with 0. In a real terminal, then
+    through Pilot."""
+    argv = [sys.executable, "-m", "craits.client", f"127.0.0.1:{server.port}", "--name", "Ana"]
+    home = {"HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}  # its tokens
+    for keys, exit_status in ((b"\x03", 130), (b"q", 0)):
+        status, out = await asyncio.to_thread(in_a_terminal, argv, "you are Ana", keys, env=home)
+        assert status == exit_status, out[-500:]
+    app = make_app("Ana")
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="online")
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: not app.is_running, what="the exit")
+    assert app.return_code == 130
+
+
 def test_unreachable_server_is_one_line_and_exit_1(capsys: Any) -> None:
     port = closed_port()
     assert main([f"127.0.0.1:{port}", "--list"]) == 1
@@ -55,6 +168,24 @@ def test_bad_address_and_help(capsys: Any) -> None:
     help_text = build_parser().format_help()
     for option in ("--name", "--table", "--spectate", "--list", "--ascii"):
         assert option in help_text
+
+
+def test_an_empty_name_or_one_a_terminal_cannot_measure_is_refused(capsys: Any) -> None:
+    """``--name ''`` was taken as no name, the login name, and so the seat of a
+    client already running under it (issue 23): refused, as is a name the server
+    refuses (a joined emoji); a composed name is sent as the server keeps it."""
+    for name, why in (
+        ("", "it is empty"),
+        ("  [] ", "it is empty"),
+        ("👨\u200d👩\u200d👧", "it must not hold U+200D ZERO WIDTH JOINER"),
+    ):
+        assert main([f"127.0.0.1:{closed_port()}", "--name", name]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"craits-client: bad --name {name!r}: {why}"), err
+        assert err.count("\n") == 1
+    assert given_name(" Jose\u0301 ") == "José"
+    assert given_name("漢字のテーブル") == "漢字のテーブル"
+    assert clean_name("Ana\u200d") == "Ana"  # a login name: what cannot be drawn is left out
 
 
 def test_names_and_suits() -> None:

@@ -77,7 +77,7 @@ async def ben_plays_until_hand(ben: Player, hand: int, rng: random.Random) -> No
 def journal_record(server: Server, game: int) -> dict[str, Any]:
     """The record of ``game`` as the server's journal holds it now."""
     assert server.journal is not None
-    server.commit_journal()
+    server.out.commit_journal()
     row = server.journal.game(game)
     assert row is not None
     return build_record(row)

@@ -6,6 +6,7 @@ overlapped then wrapped; ASCII only with ``--ascii``."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from craits.client.cards import CardStyle
@@ -32,6 +33,7 @@ from craits.client.tableview import (
     Side,
     sides,
 )
+from rich.cells import cell_len
 
 SIZES = {FaceSize.COMPACT: (50, 14), FaceSize.FULL: (75, 27), FaceSize.LARGE: (130, 36)}
 
@@ -84,6 +86,68 @@ def test_every_seat_is_drawn_apart_with_its_name(players: int, size: FaceSize) -
     if players > 2:
         assert "ONE CARD" in text or "1 card" in text, text
     assert "COUNT 4" in text, text
+
+
+WIDE = "漢字漢字漢字漢字漢字漢字"
+"""A name of 12 characters that a terminal draws in 24 cells."""
+LONG = "Bartholomew-Featherstone"
+"""A name of the longest length, 24 narrow characters."""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("players", range(2, 9))
+@pytest.mark.parametrize("ascii", [False, True])
+def test_names_are_measured_as_the_terminal_draws_them(
+    players: int, size: FaceSize, ascii: bool
+) -> None:
+    """Wide names (CJK, emoji: two cells a character) and long ones keep every
+    row of the table as wide as the table and every seat's frame whole; a name
+    too long for its seat is cut with a mark (issue 23: a wide name shifted the
+    felt, a long one broke its seat frame)."""
+    width, height = SIZES[size]
+    names = [WIDE, LONG, "😀 Bo 😀", "Zoë"]
+    seats = [replace(s, name=names[i % len(names)]) for i, s in enumerate(table_of(players))]
+    canvas = Canvas(width, height)
+    plan = draw_table(canvas, seats, MiddleView(top="7H", stock=30), CardStyle(ascii), size)
+    rows = [canvas.line(y).plain for y in range(height)]
+    drawn = "\n".join(rows)
+    for row in rows:
+        assert cell_len(row) == width, drawn
+    for seat in seats:
+        rect = plan.seats[seat.seat]
+        line = cells(rows[rect.y])[rect.x : rect.x + rect.w]  # the seat's first row
+        shown = "".join(line).strip(" ─-+╭╮┏┓━#=")
+        if "…" in shown or "~" in shown:
+            marker = CardStyle(ascii).turn_marker
+            assert shown.rstrip("…~").rstrip() in f"{marker} {seat.name} (you)", (shown, drawn)
+        else:
+            assert seat.name in shown, (shown, drawn)
+        framed = rect.h >= 4 and line[0] in "╭┏+#"
+        if framed:  # the corners of the frame where the seat's rectangle says
+            assert line[-1] in "╮┓+#", (seat.name, drawn)
+            bottom = cells(rows[rect.y + rect.h - 1])[rect.x : rect.x + rect.w]
+            assert bottom[0] in "╰┗+#" and bottom[-1] in "╯┛+#", (seat.name, drawn)
+
+
+def cells(row: str) -> list[str]:
+    """``row`` as a terminal's cells: a wide character, then an empty cell."""
+    out: list[str] = []
+    for ch in row:
+        out += [ch, ""] if cell_len(ch) == 2 else [ch]
+    return out
+
+
+def test_canvas_writes_a_wide_character_in_two_cells_and_never_half_of_one() -> None:
+    canvas = Canvas(7, 1)
+    canvas.put(0, 0, "ab漢字cd")
+    assert canvas.line(0).plain == "ab漢字c" and cell_len(canvas.line(0).plain) == 7
+    canvas.put(3, 0, "x")  # over the right half of 漢: its left half goes too
+    assert canvas.line(0).plain == "ab x字c"
+    canvas.put(5, 0, "漢")  # over 字's right half and c
+    assert canvas.line(0).plain == "ab x 漢"
+    clipped = Canvas(4, 1)
+    clipped.put(-1, 0, "字ab漢")  # cut by the edges: blanks, not halves
+    assert clipped.line(0).plain == " ab " and cell_len(clipped.line(0).plain) == 4
 
 
 def test_seats_run_clockwise_from_the_bottom() -> None:

@@ -90,3 +90,27 @@ async def test_no_motion_marks_nothing(server: Any, connect: Any, make_app: Any)
         await pilot.pause(0.05)
         felt = app.screen.query_one("#felt")
         assert not felt.fresh and felt.flight is None
+
+
+async def test_the_palettes_screenshot_is_saved_where_it_can_be_and_says_where(
+    server: Any, make_app: Any, monkeypatch: Any, tmp_path: Any
+) -> None:
+    """No ``~/Downloads`` (issue 23: a bare "Failed to save screenshot"): the
+    screenshot goes to the home folder, and the notice names the file."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # (no user-dirs.dirs)
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    app = make_app("Ana")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        await palette(pilot, app, "Screenshot")
+
+        def said() -> str:
+            return "\n".join(str(n.message) for n in app._notifications)
+
+        await wait_for(pilot, lambda: "creenshot" in said(), what="the notice")
+        saved = list(home.glob("*.svg"))
+        assert len(saved) == 1 and "<svg" in saved[0].read_text(encoding="utf-8")
+        assert str(saved[0]) in said() and "Failed" not in said()

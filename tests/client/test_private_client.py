@@ -19,7 +19,7 @@ from craits.protocol.address import parse_target
 from craits.server.seating import token_digest
 from textual.widgets import Checkbox, DataTable, Input
 
-from tests.client.conftest import screen_text, wait_for, wait_text
+from tests.client.conftest import screen_text, shown_in, wait_for, wait_text
 
 
 def said(app: Any) -> str:
@@ -102,6 +102,9 @@ async def test_the_creator_of_a_private_table_gets_its_invite_link(
         link = f"craits://127.0.0.1:{server.port}/secret?code={code}"
         assert app.screen.link == link
         assert link in await wait_text(pilot, app, link)
+        # the server gave no public address: the dialog says how to give one (issue 23)
+        hint = " ".join(shown_in(app, app.screen.query_one("#invite-loopback"))).split()
+        assert "--public-address HOST[:PORT]" in " ".join(hint)
         await pilot.press("c")
         assert app.clipboard == link
         await pilot.press("enter")
@@ -216,3 +219,109 @@ async def test_too_many_wrong_codes_are_refused_in_plain_words(
         await wait_for(pilot, lambda: "Too many wrong invite codes" in said(app), what="refusal")
         assert re.search(r"Too many wrong invite codes: try again in \d+ s\.", said(app))
         assert not on_table(app)
+
+
+async def test_the_invite_link_names_the_servers_public_address(server: Any, make_app: Any) -> None:
+    """The server's operator gave its public address (``welcome.public_address``):
+    the invite link names it, not the loopback address the creator typed, and
+    the dialog says nothing of setting one (issue 23)."""
+    server.config.public_address = "games.example.org:7000"
+    app = make_app("Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        app.session.create_table(
+            {"type": "create_table", "name": "secret", "seats": 2, "private": True}
+        )
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")
+        code = server.tables["secret"].powers.access.code
+        link = f"craits://games.example.org:7000/secret?code={code}"
+        assert app.screen.link == link
+        dialog = app.screen
+
+        def shown() -> str:  # the link as drawn (wrapped at 80 columns)
+            return "".join(row.strip() for row in shown_in(app, dialog.query_one("#invite-link")))
+
+        await wait_for(pilot, lambda: shown() == link, what="the link drawn")
+        assert not dialog.query("#invite-loopback")
+        assert "public-address" not in screen_text(app)
+
+
+async def test_a_full_private_table_reached_by_its_link_offers_to_watch(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """The invite link of a private table whose game is playing: no seat, so
+    the client offers to watch it, with the link's code (issue 23: it said
+    "the game is playing" and left the player in the lobby)."""
+    ana, code = await private_table(connect, "z", seats=2)
+    bob = await connect("Bob")
+    await bob.send({"type": "join", "table": "z", "name": "Bob", "code": code})
+    await bob.expect("joined")
+    await ana.expect("update")  # a full table starts by itself
+    app = make_app("Ben", table="z", code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), what="the offer")
+        text = " ".join((await wait_text(pilot, app, "Watch it")).split())
+        assert "The game at table z is already playing" in text, text
+        assert "Watch it instead?" in text
+        await pilot.press("enter")  # Yes has the focus: watching does no harm
+        await wait_for(pilot, lambda: on_table(app) and app.model.spectator, what="watching")
+        assert app.model.view is not None and len(server.tables["z"].seats) == 2
+
+
+def wrong_codes(server: Any) -> int:
+    """Wrong invite codes the server counted from any connection (the tries spent)."""
+    budget = server.wrong_codes
+    return sum(round(budget.per_connection - b.tries) for b in budget._connections.values())
+
+
+async def test_a_refused_code_is_never_sent_again(server: Any, connect: Any, make_app: Any) -> None:
+    """After a bad link, neither the same code typed (or pasted) again nor ``j``
+    in the lobby sends a refused code: the client asks for another, and the
+    server counts one wrong code (issue 23: each ``j`` re-sent it until "too
+    many wrong invite codes")."""
+    await private_table(connect, "z")
+    bad = f"craits://127.0.0.1:{server.port}/z?code=WRONGCODE"
+    app = make_app("Ben", table="z", code="WRONGCODE")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CodeDialog), what="the code")
+        assert wrong_codes(server) == 1
+        for again in ("wrong-code", bad):  # the same code, as typed by hand, or the link
+            asked = app.screen
+            asked.query_one(Input).value = again
+            await pilot.press("enter")
+            await wait_for(
+                pilot,
+                lambda a=asked: isinstance(app.screen, CodeDialog) and app.screen is not a,  # type: ignore[misc]
+                what="asked again",
+            )
+            assert app.screen.why == "that invite code was refused already"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        await wait_for(pilot, lambda: app.screen.selected_table() == "z", what="z listed")
+        for _ in range(3):
+            await pilot.press("j")
+            await wait_for(pilot, lambda: isinstance(app.screen, CodeDialog), what="asked")
+            assert app.screen.why == "it needs its invite code"
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
+        assert wrong_codes(server) == 1
+
+
+async def test_after_too_many_wrong_codes_the_next_try_asks_for_a_code(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """Once the server says "too many wrong invite codes", the code it did not
+    judge is not sent again by itself: ``j`` asks for a code."""
+    server.wrong_codes.per_connection = 1
+    await private_table(connect, "y")
+    app = make_app("Ben", table="y", code="WRONG")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, CodeDialog), what="the code")
+        app.screen.query_one(Input).value = "ALSOWRONG"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Too many wrong invite codes" in said(app), what="refusal")
+        await wait_for(pilot, lambda: app.screen.selected_table() == "y", what="y listed")
+        app.clear_notifications()
+        await pilot.press("j")
+        await wait_for(pilot, lambda: isinstance(app.screen, CodeDialog), what="asked")
+        assert "Too many" not in said(app)

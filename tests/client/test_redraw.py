@@ -5,7 +5,8 @@ log is not full; the drawn table paints only the rows that changed, none when
 nothing did, and so does the prompt; the widgets beside the rows that changed
 hand the screen the rows they handed it before, not rendered anew; the
 containers holding them are never painted (hidden, with their children
-shown); the table under a dialog is not painted until it is back on top.
+shown); the table under a dialog is drawn as the game goes on (issue 23), only
+the rows that changed.
 
 Each count is of ``render_line`` calls: Textual calls it for a row of the
 widget only when that row is to be painted again."""
@@ -305,7 +306,7 @@ async def test_a_row_of_the_table_renders_nothing_anew_beside_it() -> None:
         assert rendered["prompt"] > 0 and after.text == before.text and list(after) != list(before)
 
 
-async def test_the_table_under_a_dialog_is_painted_when_back_on_top(
+async def test_the_table_under_a_dialog_is_drawn_as_the_game_goes_on(
     server: Any, connect: Any, make_app: Any
 ) -> None:
     ben = await connect("Ben")
@@ -346,17 +347,26 @@ async def test_the_table_under_a_dialog_is_painted_when_back_on_top(
         painted["felt"] = 0
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen), what="the rules")
-        # a move under the rules page: the session has it, the table is not drawn again
+        # a move under the rules page: the table under it is drawn as it is now
+        # (issue 23: it was left as it stood until the dialog closed), the log and
+        # the seats, and only the rows of the table that changed are painted
+        log = table.query_one("#log", WrappedLog)
+        logged = log.entries[-1][1].plain
         await play_until(players, lambda: False, random.Random(4), max_steps=1)
         await wait_for(pilot, lambda: app.model.seq == ben.seq, what="the move")
+
+        def cards() -> list[int | None]:
+            by_seat = {s.seat: s.cards for s in felt.seats}
+            return [by_seat[seat] for seat in range(2)]
+
+        await wait_for(pilot, lambda: cards() == app.model.view["hand_sizes"], what="the seats")
+        assert cards() != [s.cards for s in shown]
+        assert log.entries[-1][1].plain != logged and log.entries[-1][1] == app.model.log[-1]
         await pilot.pause(0.05)
-        counts = [s.cards for s in shown]
-        assert app.model.view["hand_sizes"] != counts
-        assert [s.cards for s in felt.seats] == counts
-        assert painted["felt"] == 0
-        # back on top: drawn as it is now
+        assert 0 < painted["felt"] < felt.size.height
+        assert isinstance(app.screen, RulesScreen)
+        # back on top: as it is
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is table, what="the table")
         await pilot.pause(0.05)
-        cards = {s.seat: s.cards for s in felt.seats}
-        assert [cards[seat] for seat in range(2)] == app.model.view["hand_sizes"]
+        assert cards() == app.model.view["hand_sizes"]

@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from craits.client.creator import InviteDialog
+from craits.client.dialogs import CreateTableDialog, OptionBox
 from craits.client.footer import Key, fit_keys
 from craits.client.lobby import COLUMNS, PADDING, lobby_columns
 from craits.client.table import TableScreen
 from rich.text import Text
 
-from tests.client.conftest import footer_keys, screen_text, wait_for
+from tests.client.conftest import footer_keys, screen_text, shown_in, wait_for
 from tests.client.test_nocolor import segments
 from tests.client.test_snapshots import (
     config,  # noqa: F401  (the long heartbeat of the snapshots' server)
@@ -128,6 +130,72 @@ async def test_the_lobby_at_a_phones_width_keeps_its_keys(
             assert label in text, text
 
 
+def first_row(app: Any, widget: Any) -> str:
+    """The first row of ``widget`` as the screen shows it now ("" when out of sight)."""
+    rows = shown_in(app, widget)
+    return rows[0].strip() if rows else ""
+
+
+async def test_the_new_table_dialog_at_a_phones_width_shows_every_choice_whole(
+    server: Any, make_app: Any
+) -> None:
+    """At 44 and 50 columns by 24 rows (a phone's browser, ~400 px; issue 23)
+    every choice of the new-table dialog reads whole, its box saying on or off
+    in plain text (``[X]``, ``[ ]``); the form scrolls to what has the focus,
+    down to the Create button."""
+    app = make_app("Ana")
+    async with app.run_test(size=(44, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableDialog), what="the form")
+        for width in (44, 50):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause(0.1)
+            boxes = list(app.screen.query(OptionBox))
+            assert boxes[-1].id == "private"
+            for box in boxes:
+                box.focus()
+                label = str(box.label)
+                assert "Private" not in label or label == "Private: by invite only"
+                await wait_for(
+                    pilot,
+                    lambda b=box, text=label: first_row(app, b) == f"[ ] {text}",  # type: ignore[misc]
+                    what=f"{label!r} whole at {width} columns",
+                )
+                await pilot.press("space")
+                await wait_for(
+                    pilot,
+                    lambda b=box, text=label: first_row(app, b) == f"[X] {text}",  # type: ignore[misc]
+                    what="the choice on",
+                )
+                await pilot.press("space")
+                await wait_for(pilot, lambda b=box: not b.value, what="off")  # type: ignore[misc]
+            turn = app.screen.query_one("#timeout")
+            turn.focus()
+            await wait_for(pilot, lambda t=turn: "1 min" in first_row(app, t), what="turn time")  # type: ignore[misc]
+            assert turn.region.right <= width
+        create = app.screen.query_one("#do-create")
+        create.focus()
+        await wait_for(pilot, lambda: "Create" in first_row(app, create), what="Create in sight")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Ana's table" in server.tables, what="the table")
+
+
+async def test_the_invite_dialog_at_a_phones_width_says_every_key_whole(
+    server: Any, make_app: Any
+) -> None:
+    app = make_app("Ana")
+    async with app.run_test(size=(44, 24)) as pilot:
+        await wait_for(pilot, lambda: app.link == "online", what="the connection")
+        app.session.create_table(
+            {"type": "create_table", "name": "secret", "seats": 2, "private": True}
+        )
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteDialog), what="the invite")
+        await pilot.pause(0.1)
+        keys = " ".join(" ".join(shown_in(app, app.screen.query_one("#invite-keys"))).split())
+        assert keys == "c: copy the link · Enter: close · at the table, m: the creator's menu"
+
+
 async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
     server: Any, connect: Any, make_app: Any
 ) -> None:
@@ -158,6 +226,57 @@ async def test_the_table_at_phone_widths_keeps_leave_help_and_play(
                 squeezed = "".join(screen_text(app).split())
                 assert "(or40×24,thelogunderthetable)" in squeezed, squeezed
                 assert isinstance(app.screen, TableScreen)
+
+
+async def test_at_the_least_stacked_size_the_prompt_stays(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """At 40×24 (the least stacked terminal) the player keeps the prompt and the
+    hand's digits (issue 23: they were pushed off the screen): the log and chat
+    under the table get what is left, one line each, and give way to a hand of
+    two rows of cards; "b: I'm back" shows when the seat is away."""
+    app, ben = await mid_game(server, connect, make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_mid_game(pilot, app, ben)
+        async with listening(ben):
+            await pilot.resize_terminal(40, 24)
+            await wait_for(pilot, lambda: app.screen.has_class("-narrow"), what="stacked")
+            screen = app.screen
+
+            async def prompt() -> str:
+                await pilot.pause(0.1)
+                return " ".join(" ".join(shown_in(app, screen.query_one("#prompt"))).split())
+
+            assert "Your turn" in await prompt()
+            hand_rows = shown_in(app, screen.query_one("#hand"))
+            assert hand_rows[-1].split() == ["1", "2", "3^", "4", "5", "6", "7"], hand_rows
+            text = screen_text(app)
+            assert "Ben drew a card" in text and "Ben: nice one" in text  # log and chat
+            table = server.tables["t1"]
+            table.seats[1].away = True  # (a test shortcut inside the server)
+            table.broadcast_info()
+            await wait_for(pilot, lambda: app.model.away, what="away")
+            assert "b: I'm back" in await prompt()
+            # twelve cards: two rows of them, the prompt still there, the log gives way
+            # (the server may play one of them for her at once: she is away)
+            table.game.hands[1] = [*ANA_TWELVE]
+            table._after([])
+            await wait_for(pilot, lambda: len(app.model.hand) >= 11, what="twelve cards")
+            await wait_for(
+                pilot,
+                lambda: screen.query_one("#hand").size.height > 7,
+                what="the second row",
+            )
+            assert "b: I'm back" in await prompt()
+            prompt_region = screen.query_one("#prompt").region
+            assert prompt_region.bottom <= 23, prompt_region  # above the keys' line
+            hand = screen.query_one("#hand").region
+            felt = screen.query_one("#felt").region
+            assert felt.height >= 7 and felt.bottom <= hand.y and hand.bottom <= prompt_region.y
+
+
+ANA_TWELVE = ["2S", "3S", "5S", "6S", "3H", "5H", "6H", "2D", "5D", "6D", "2C", "5C"]
+"""A hand of twelve cards (more than a row of faces holds at 40 columns)."""
 
 
 def luminance(rgb: tuple[int, int, int]) -> float:

@@ -88,8 +88,9 @@ async def test_the_summary_counts_down_and_gives_way_to_the_players_turn(
     server: Any, connect: Any, make_app: Any
 ) -> None:
     """Between hands the summary says when the next hand comes; once dealt, whose
-    turn it is (a spectator is told to watch, not to play); on the player's own
-    turn it closes by itself, so it never hides the turn clock (protocol §11.4)."""
+    turn it is; a spectator's closes by itself as the next hand is dealt (issue
+    23: it stayed over the table through the hands after), a player's on the
+    player's own turn, so it never hides the turn clock (protocol §11.4)."""
     server.config.hand_pause = 2.0
     ben = await ben_at_table(server, connect, BEN, ANA, "KH")
     table = server.tables["t1"]
@@ -107,10 +108,10 @@ async def test_the_summary_counts_down_and_gives_way_to_the_players_turn(
         await wait_text(pilot, app, "The next hand is dealt in ")
         await wait_for(wpilot, lambda: isinstance(watcher.screen, SummaryScreen), what="Cy's")
         await wait_text(wpilot, watcher, "The next hand is dealt in ")
-        # hand 2: Ana deals, Ben leads; the summaries stay, and say so
+        # hand 2: Ana deals, Ben leads; Ana's summary stays and says so, Cy's goes
         await wait_text(pilot, app, "Hand 2 is dealt: Ben to play — Enter: back to the table")
-        text = await wait_text(wpilot, watcher, "Hand 2 is dealt — Enter: watch it")
-        assert "play it" not in text
+        await wait_for(wpilot, lambda: on_table(watcher), what="Cy's summary closed by itself")
+        assert watcher.model.view["hand_number"] == 2
         assert isinstance(app.screen, SummaryScreen)
         # Ben plays: Ana's turn, and her summary gives way to the table by itself
         await ben.expect("update", where=lambda m: m["view"]["hand_number"] == 2)
@@ -120,7 +121,88 @@ async def test_the_summary_counts_down_and_gives_way_to_the_players_turn(
             await ben.expect("update")
         await wait_for(pilot, lambda: app.model.my_turn, what="Ana's turn")
         await wait_for(pilot, lambda: on_table(app), what="the summary closed by itself")
-        assert isinstance(watcher.screen, SummaryScreen)  # a spectator's stays till Enter
+
+
+async def test_a_players_summary_gives_way_to_the_next_hands_first_move(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """Ana's summary stays over the table as the next hand is dealt (the table
+    under it live: its top line says hand 2), and gives way by itself to the
+    hand's first move, though the turn goes on to the third player, not to her
+    (issue 23: a player saw the last summary until their own turn)."""
+    server.config.hand_pause = 1.0
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t3", "seats": 3})
+    await ben.expect("table_created")
+    await ben.send({"type": "join", "table": "t3", "name": "Ben"})
+    await ben.expect("joined")
+    cid_hand = ["2H", "3H", "4H", "5H", "6H", "5C", "JH", "QH"]
+    deal = [card for trio in zip(ANA, cid_hand, BEN, strict=True) for card in trio]
+    # the cut (Ben deals hand 1, Ana hand 2), then two deals turning up K♥
+    script(server.tables["t3"], ["2C", "AC", "KC"], [*deal, "KH"], [*deal, "KH"])
+    app = make_app("Ana", table="t3")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.seat == 1, what="Ana seated")
+        cid = await connect("Cid")
+        await cid.send({"type": "join", "table": "t3", "name": "Cid"})
+        await cid.expect("joined")
+        await wait_for(pilot, lambda: app.model.my_turn, what="Ana's turn in hand 1")
+        table = server.tables["t3"]
+        table.game.hands[1] = ["7H"]  # (a test shortcut inside the server)
+        table._after([])
+        await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
+        await pilot.press("enter")  # she goes out
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
+        summary = app.screen
+        update = await cid.expect("update", where=lambda m: m["view"]["hand_number"] == 2)
+        await ben.expect("update", where=lambda m: m["view"]["hand_number"] == 2)
+        first = update["view"]["to_act"]
+        assert update["view"]["dealer"] == 1 and first != 1  # Ana deals; another leads
+        mover = ben if first == 0 else cid
+        await wait_text(pilot, app, f"Hand 2 is dealt: {mover.name} to play")
+        assert app.screen is summary  # dealt, nobody moved yet: it stays
+        top = screen_text(app).splitlines()[0]
+        assert "hand 2/15" in top, top  # the table under it is drawn as it is
+        legal = mover.view["legal"]
+        await mover.act(strip_seat(next(a for a in legal if "play" in a or "draw" in a)))
+        await wait_for(pilot, lambda: on_table(app), what="the summary gone by itself")
+        assert not app.model.my_turn  # (the turn went on to the third player)
+
+
+async def test_a_new_game_takes_everyone_off_the_result_with_time_to_come_back(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """Ben, the creator, starts a new game from the result: Ana's result and the
+    spectator Cy's go by themselves, and the new game's first turn has the
+    pause between hands on top of its time (issue 23: the others were left on
+    "Game over" while their turn's clock ran, and were played for)."""
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH", short_game=True)
+    table = server.tables["t1"]
+    table.config.turn_timeout = 30.0
+    table.config.hand_pause = 4.0
+    app = make_app("Ana", table="t1")
+    watcher = make_app("Cy", spectate="t1")
+    async with app.run_test(size=(80, 24)) as pilot, watcher.run_test(size=(80, 24)) as wpilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="Ana's table")
+        await wait_for(wpilot, lambda: watcher.model and watcher.model.view, what="Cy's table")
+        table.game.hand_number = 8  # the last hand, Ana down to one card (a test shortcut)
+        table.game.hands[1] = ["7H"]
+        table._after([])
+        await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
+        await pilot.press("enter")
+        for client, client_pilot in ((app, pilot), (watcher, wpilot)):
+            await wait_for(
+                client_pilot, lambda c=client: isinstance(c.screen, SummaryScreen), what="result"
+            )
+            await wait_text(client_pilot, client, "Game over after hand 8")
+        await ben.expect("table_info", where=lambda m: m["table"]["state"] == "finished")
+        await ben.send({"type": "new_game"})
+        update = await ben.expect("update", where=lambda m: m["view"]["hand_number"] == 1)
+        # a person is to act: the turn's 30 s and the 4 s pause
+        assert update["deadline_ms"] > 30_000, update["deadline_ms"]
+        await wait_for(pilot, lambda: on_table(app), what="Ana's result gone by itself")
+        await wait_for(wpilot, lambda: on_table(watcher), what="Cy's result gone by itself")
+        assert app.model.view["hand_number"] == 1 and app.model.phase == "play"
 
 
 async def test_while_the_game_waits_for_an_away_player_no_one_is_shown_to_play(
@@ -185,6 +267,48 @@ async def test_the_left_game_notice_is_not_left_over_the_next_table(
         await wait_for(pilot, lambda: on_table(app) and app.model.name == "t2", what="t2")
         await pilot.pause(0.2)
         assert "You left the game" not in screen_text(app)
+
+
+async def test_leaving_mid_game_says_one_thing_that_holds(
+    server: Any, connect: Any, make_app: Any
+) -> None:
+    """Leaving a game, the seat is marked away as the player goes: one notice
+    says what happens to it (issue 23: two said opposite things). With another
+    person at the table the server plays the seat; alone with a bot the game
+    waits."""
+    ben = await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+
+    def said() -> list[str]:
+        return [str(n.message) for n in app._notifications]
+
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the game")
+        await pilot.press("q", "y")
+        await wait_for(pilot, lambda: not on_table(app), what="the lobby")
+        await wait_text(pilot, app, "You left the game")
+        await ben.expect(
+            "table_info", where=lambda m: any(p["away"] for p in m["table"]["players"])
+        )
+        await pilot.pause(0.2)
+        assert [n for n in said() if "left" in n or "away" in n] == [
+            "You left the game. The server plays your seat; press r in the lobby to go back."
+        ]
+        app.clear_notifications()
+        app.send({"type": "create_table", "name": "solo", "seats": 2, "turn_timeout_ms": 0})
+        await wait_for(pilot, lambda: "solo" in app.tables, what="the table")
+        app.send({"type": "join", "table": "solo", "name": "Ana2"})
+        await wait_for(pilot, lambda: on_table(app) and app.model.name == "solo", what="solo")
+        app.send({"type": "add_bot", "level": "basic"})
+        await wait_for(pilot, lambda: app.model.view is not None, what="the game with a bot")
+        await pilot.press("q", "y")
+        await wait_for(pilot, lambda: not on_table(app), what="the lobby")
+        await wait_text(pilot, app, "You left the game")
+        await pilot.pause(0.2)
+        assert [n for n in said() if "left" in n or "away" in n] == [
+            "You left the game. It waits for you (nobody else plays at the table): "
+            "press r in the lobby to go back."
+        ]
 
 
 async def test_times_up_notes_come_back_in_the_log_after_a_server_restart(

@@ -87,9 +87,10 @@ async def drain_command(*args: str) -> tuple[int, str, str]:
 
 async def a_game_at(port: int, table: str, seats: int = 2) -> list[Player]:
     """Ana and Ben, connected to ``port``, sit at its new table ``table`` (a
-    two-seat table: the game starts)."""
+    two-seat table: the game starts). The table is this node's (``placed``:
+    once the node knows a less loaded one, it would send the request there)."""
     ana, ben = await open_player(port, "Ana"), await open_player(port, "Ben")
-    await ana.send({"type": "create_table", "name": table, "seats": seats})
+    await ana.send({"type": "create_table", "name": table, "seats": seats, "placed": True})
     await ana.expect("table_created")
     for p in (ana, ben):
         await p.send({"type": "join", "table": table, "name": p.name})

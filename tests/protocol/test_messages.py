@@ -151,6 +151,46 @@ def test_a_bad_message_is_refused_the_same_way_both_ways(
         assert type(err.value.code) is ErrorCode
 
 
+@pytest.mark.parametrize(
+    ("given", "refused"),
+    [
+        ("👨\u200d👩\u200d👧", "U+200D ZERO WIDTH JOINER, a format character"),
+        ("❤️ Ana", "U+FE0F VARIATION SELECTOR-16, a variation selector"),
+        ("Ana 🇫🇷", "U+1F1EB REGIONAL INDICATOR SYMBOL LETTER F, a flag letter"),
+        ("👍🏽", "U+1F3FD EMOJI MODIFIER FITZPATRICK TYPE-4, a skin-tone modifier"),
+        ("राम", "U+093E DEVANAGARI VOWEL SIGN AA, a combining mark"),
+        ("q\u0335x", "U+0335 COMBINING SHORT STROKE OVERLAY, a combining mark"),
+        ("Ana\u200b", "U+200B ZERO WIDTH SPACE, a format character"),
+        ("\u202eanA", "U+202E RIGHT-TO-LEFT OVERRIDE, a format character"),
+        ("x\ue000", "U+E000, a private-use character"),
+        ("a\u2028b", "U+2028 LINE SEPARATOR, a line separator"),
+    ],
+)
+def test_a_name_a_terminal_cannot_measure_is_refused(given: str, refused: str) -> None:
+    """Names are drawn in terminals, which disagree on how wide joined emoji,
+    combining marks and format characters are (issue 23: one shifted the drawn
+    table and broke a frame): refused, naming the character, for a player's
+    name and a table's alike."""
+    for message in (
+        {"type": "join", "table": "t", "name": given},
+        {"type": "create_table", "name": given, "seats": 2},
+        {"type": "hello", "version": 1, "name": given},
+    ):
+        with pytest.raises(ProtocolError) as err:
+            validate(message)
+        assert err.value.code == ErrorCode.BAD_MESSAGE
+        assert f"name: must not hold {refused}: terminals do not agree" in err.value.message
+
+
+def test_a_name_is_composed_and_any_script_or_emoji_drawn_as_counted_passes() -> None:
+    """An accent typed apart joins its letter (NFC) before the checks; letters
+    of any script, CJK (two cells each) and single emoji pass."""
+    _, fields = validate({"type": "join", "table": "t", "name": " Jose\u0301 "})
+    assert fields["name"] == "José" and len(fields["name"]) == 4
+    for name in ("Zoë", "Ωmega", "Алёна", "漢字のテーブル", "한국어", "😀 Bo", "Ana ♠", "ﾊﾝｶｸ"):
+        assert validate({"type": "join", "table": "t", "name": name})[1]["name"] == name
+
+
 def test_error_codes_are_the_vocabulary() -> None:
     assert list(ERROR_CODES) == [str(code) for code in ErrorCode]
     assert {str(code): meaning for code, meaning in ERROR_MEANINGS.items()} == ERROR_CODES

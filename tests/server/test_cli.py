@@ -146,3 +146,44 @@ def test_durability_is_full_unless_asked_otherwise() -> None:
     assert default.durability is Durability.FULL
     normal = config_from(build_parser().parse_args(["--durability", "normal"]))
     assert normal.durability is Durability.NORMAL
+
+
+def test_the_public_address_is_a_setting_sent_in_welcome_and_told_at_start() -> None:
+    """``--public-address`` (issue 23): the address players elsewhere reach the
+    server at, for the invite links: normalized to ``HOST:PORT``, refused when
+    it is no address, and the startup line tells it as the one to join."""
+
+    def public(*args: str) -> str | None:
+        return config_from(build_parser().parse_args(list(args))).public_address
+
+    assert public() is None
+    assert public("--public-address", "games.example.org") == f"games.example.org:{DEFAULT_PORT}"
+    assert public("--port", "7000", "--public-address", "games.example.org") == (
+        "games.example.org:7000"
+    )
+    assert public("--public-address", "203.0.113.5:9000") == "203.0.113.5:9000"
+    assert public("--public-address", "[2001:db8::1]:9000") == "[2001:db8::1]:9000"
+    for bad in ("craits://games.example.org", "games example", "me@host", "host:0", "host:x"):
+        done = subprocess.run(
+            [*SERVER, "--public-address", bad, "--print-config"], capture_output=True, text=True
+        )
+        assert done.returncode == 2, bad
+        assert "public-address" in done.stderr and "HOST or HOST:PORT" in done.stderr, done.stderr
+    port = free_port()
+    line = startup_line("--port", str(port), "--public-address", "games.example.org")
+    assert line.endswith(f" — join with: craits-client games.example.org:{port}"), line
+
+
+async def test_welcome_names_the_public_address_when_there_is_one() -> None:
+    from craits.protocol.client import Connection
+
+    for given in (None, "games.example.org:7000"):
+        srv = Server(ServerConfig(port=0, public_address=given))
+        await srv.start()
+        try:
+            conn = await Connection.open("127.0.0.1", srv.port, name="Ana")
+            assert conn.welcome.get("public_address") == given
+            assert ("public_address" in conn.welcome) == (given is not None)
+            await conn.close()
+        finally:
+            await srv.stop()

@@ -2,8 +2,8 @@
 
 The journal lives on a fresh ext4 file system on a loop device. A real
 ``craits-server`` (default durability: every commit fsynced before its
-``ok``) serves tables of network bots; mid-play the server is stopped
-(SIGSTOP: none of its system calls straddles the cut), the file system is
+``ok``) serves tables of network bots; mid-play the server and its journal's
+writer are stopped (SIGSTOP: none of their system calls straddles the cut), the file system is
 shut down without flushing its journal (``EXT4_IOC_SHUTDOWN``,
 ``EXT4_GOING_FLAGS_NOLOGFLUSH``: what the disk was not told to keep is gone),
 the server killed, and the file system mounted again. Every action a bot got
@@ -17,6 +17,7 @@ skipped with the reason.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import json
 import os
@@ -36,6 +37,10 @@ from tests.server.faulty import launch
 
 EXT4_IOC_SHUTDOWN = 0x8004587D
 EXT4_GOING_FLAGS_NOLOGFLUSH = 2
+EXT4_GOING_FLAGS_DEFAULT = 0
+"""Shut down after syncing the file system: what was written is kept, every
+later write and fsync fails (a disk that fails, with no race against an fsync
+under way, which the shutdown without a flush can report done and drop)."""
 TABLES = 3
 PLAY = 1.5
 """Seconds of play before the cut."""
@@ -84,21 +89,38 @@ def loop_mount(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
             _run("umount", "-l", str(mnt))
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's journal writer)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with (
+                contextlib.suppress(OSError, IndexError, ValueError),
+                open(f"/proc/{entry}/stat") as f,
+            ):
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+    return found
+
+
 async def _stop(pid: int) -> None:
-    """SIGSTOP ``pid`` and wait until it is stopped."""
-    os.kill(pid, signal.SIGSTOP)
-    for _ in range(2000):
-        with open(f"/proc/{pid}/stat") as f:
-            if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
-                return
-        await asyncio.sleep(0.001)
-    raise AssertionError(f"process {pid} did not stop")
+    """SIGSTOP ``pid``, then its children (the journal's writer), and wait
+    until each is stopped."""
+    for p in [pid, *_children(pid)]:
+        os.kill(p, signal.SIGSTOP)
+        for _ in range(2000):
+            with open(f"/proc/{p}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
+                    break
+            await asyncio.sleep(0.001)
+        else:
+            raise AssertionError(f"process {p} did not stop")
 
 
-def _power_cut(mnt: Path) -> None:
+def _power_cut(mnt: Path, flags: int = EXT4_GOING_FLAGS_NOLOGFLUSH) -> None:
     fd = os.open(mnt, os.O_RDONLY)
     try:
-        fcntl.ioctl(fd, EXT4_IOC_SHUTDOWN, struct.pack("I", EXT4_GOING_FLAGS_NOLOGFLUSH))
+        fcntl.ioctl(fd, EXT4_IOC_SHUTDOWN, struct.pack("I", flags))
     finally:
         os.close(fd)
 
@@ -158,5 +180,55 @@ async def test_no_acknowledged_action_is_lost_to_a_power_cut(
                 bot.done.exception()
     _remount(image, mnt)
     lost = acked - _recorded(data / "craits.db")
+    assert len(acked) > 100, "too little play to tell"
+    assert not lost, f"{len(lost)} of {len(acked)} acknowledged actions lost"
+
+
+async def test_a_disk_that_fails_mid_game_pauses_the_tables_and_nothing_unrecorded_is_acknowledged(
+    loop_mount: tuple[Path, Path],
+) -> None:
+    """The journal's file system fails under a running server (synced, then
+    shut down: every write and fsync fails from then on), the server and its
+    writer left running: the writer's failed commits are never acknowledged
+    (an action acknowledged after the failure would be missing from the
+    journal), every table pauses, the operator is told, and the server runs
+    on. (Shut down without the sync, as the power-cut test does, an fsync
+    under way when the shutdown comes can be reported done and its data
+    dropped, which is why that test stops the server first.)"""
+    image, mnt = loop_mount
+    (mnt / "data").mkdir()
+    data = image.parent / "data"  # the journal on the failing disk, the server's log off it
+    data.symlink_to(mnt / "data")
+    server = await launch(data)
+    assert server.code is None, server.stderr
+    acked: set[Ack] = set()
+    bots: list[NotingBot] = []
+    try:
+        for t in range(TABLES):
+            for seat in range(4):
+                bot = NotingBot(acked, f"t{t}", f"b{seat}", 4 if seat == 0 else None)
+                await connect_bot("127.0.0.1", server.port, bot)
+                if seat == 0:
+                    await bot.joined
+                bots.append(bot)
+        await asyncio.sleep(PLAY)
+        _power_cut(mnt, EXT4_GOING_FLAGS_DEFAULT)  # the disk fails; the server runs on
+        for _ in range(300):  # every table says it paused (a generous ceiling: 15 s)
+            if server.stderr.count("paused: journal write failed") >= TABLES:
+                break
+            await asyncio.sleep(0.05)
+        after_cut = len(acked)
+        await asyncio.sleep(0.3)
+        assert len(acked) == after_cut  # nothing more acknowledged once paused
+        assert server.proc.poll() is None  # the server is still up
+    finally:
+        server.stop(signal.SIGKILL)
+        for bot in bots:
+            bot.close()
+            if bot.done.done() and not bot.done.cancelled():
+                bot.done.exception()
+    assert server.stderr.count("paused: journal write failed") >= TABLES, server.stderr
+    _remount(image, mnt)
+    lost = acked - _recorded(mnt / "data" / "craits.db")
     assert len(acked) > 100, "too little play to tell"
     assert not lost, f"{len(lost)} of {len(acked)} acknowledged actions lost"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from craits.server.app import Server
 
-from tests.server.conftest import finished_game, play_until, settle
+from tests.server.conftest import connect, finished_game, play_until, settle  # noqa: F401
 from tests.server.test_faults import Net, net, start_table  # noqa: F401 - net is a fixture
 
 # ------------------------------------------------- stale between hands and after
@@ -178,3 +178,30 @@ async def test_the_same_key_in_different_maps_is_fine(net: Net) -> None:  # noqa
         {"type": "create_table", "name": "t", "seats": 2, "rules": {"name": True}},
     )
     assert (await raw.expect("error"))["code"] == "bad_rules"
+
+
+async def test_a_name_a_terminal_cannot_measure_is_refused_in_plain_words(
+    server: Server,
+    connect: Any,  # noqa: F811  (the fixture)
+) -> None:
+    """A joined emoji as a name (issue 23: it shifted every client's drawn table)
+    is refused with ``bad_message`` saying which character and why; nothing is
+    created, the connection goes on, and the same name without it is taken."""
+    ana = await connect("Ana")
+    family = "👨\u200d👩\u200d👧"
+    await ana.send({"type": "create_table", "name": "t", "seats": 2})
+    await ana.expect("table_created")
+    await ana.send({"type": "join", "table": "t", "name": family})
+    error = await ana.expect("error")
+    assert error["code"] == "bad_message"
+    assert error["message"] == (
+        "join.name: must not hold U+200D ZERO WIDTH JOINER, a format character: "
+        "terminals do not agree on how wide it is drawn"
+    )
+    assert server.tables["t"].seats == []
+    await ana.send({"type": "create_table", "name": f"t {family}", "seats": 2})
+    assert (await ana.expect("error"))["code"] == "bad_message"
+    assert set(server.tables) == {"t"}
+    await ana.send({"type": "join", "table": "t", "name": "👨👩👧"})  # three emoji, no joiners
+    assert (await ana.expect("joined"))["table"] == "t"
+    assert server.tables["t"].seats[0].name == "👨👩👧"
