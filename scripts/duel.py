@@ -110,7 +110,7 @@ def report(deals: list[DealResult], levels: list[str], started: float) -> dict[s
             blunders={
                 "wild": bl.wild,
                 "wild_played": bl.wild_played,
-                "count": bl.count,
+                "count": bl.unanswered,
                 "one_card": bl.one_card,
             },
             blunder_rate=bl.total / max(1, bl.decisions),
@@ -124,7 +124,7 @@ def report(deals: list[DealResult], levels: list[str], started: float) -> dict[s
         print(
             f"  blunders: {bl.total} of {bl.decisions} = {out['blunder_rate']:.2%} "
             f"(wild {bl.wild} of {bl.wild_played} played over a plain card, "
-            f"count {bl.count}, one card {bl.one_card})"
+            f"count {bl.unanswered}, one card {bl.one_card})"
         )
     print(f"  {out['seconds']:.0f} s; load average {out['load'][0]:.2f}")
     return out

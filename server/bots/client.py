@@ -142,8 +142,7 @@ class BotClient(ServerLink):
             name: the player name to ask for (another is tried if taken).
             level: a level of :data:`craits.server.bots.LEVELS`.
             think: seconds to wait before each decision, on average.
-            jitter: each wait is ``think`` times a uniform draw in
-                ``[1 - jitter, 1 + jitter]`` (0: always ``think``).
+            jitter: each wait is ``think`` times a uniform draw in ``[1 - jitter, 1 + jitter]``.
             create: create the table with this many seats first (unless it exists).
             rules: house rules for a table it creates (protocol §5).
             games: games to play before :attr:`done` resolves; 0 for ever.

@@ -44,28 +44,47 @@ class Blunders:
       cards, not as its last card, and nothing gained: a search of four times the
       budget, on other worlds, finds a plain card of the suit scoring no worse
       (``wild_played`` counts them all, gain or not);
-    - ``count``: the count not answered while holding an ace or a two (R6);
+    - ``unanswered``: the count not answered while holding an ace or a two (R6);
     - ``one_card``: a play leaving one card without "one card" (R7).
     """
 
     decisions: int = 0
     wild: int = 0
     wild_played: int = 0
-    count: int = 0
+    unanswered: int = 0
     one_card: int = 0
+
+    def note(self, game: Game, seat: int, choice: ActionDict) -> bool:
+        """Count the turn decision ``choice`` of ``seat`` and its blunders of the count
+        and of "one card"; True when it plays a wild where a plain card of the suit
+        would do, with no opponent near going out (the caller checks what it gained)."""
+        self.decisions += 1
+        hand = game.hands[seat]
+        card = choice.get("play")
+        if game.count and "draw" in choice and any(c[0] in "A2" for c in hand):
+            self.unanswered += 1
+        if card is None:
+            return False
+        if len(hand) == 2 and not choice.get("announce"):
+            self.one_card += 1
+        if card[0] not in "89" or len(hand) <= 1 or game.count:
+            return False
+        threat = any(len(h) <= 2 for s, h in enumerate(game.hands) if s != seat)
+        plain = [c for c in game.playable_cards(seat) if c[0] not in "892" and c[1] == game.suit]
+        return bool(plain) and not threat
 
     def add(self, other: Blunders) -> None:
         """Add ``other``'s counts to these."""
         self.decisions += other.decisions
         self.wild += other.wild
         self.wild_played += other.wild_played
-        self.count += other.count
+        self.unanswered += other.unanswered
         self.one_card += other.one_card
 
     @property
     def total(self) -> int:
         """All blunders."""
-        return self.wild + self.count + self.one_card
+        return self.wild + self.unanswered + self.one_card
 
 
 @dataclass
@@ -193,7 +212,7 @@ class _Table:
             self.result.search_seconds += spent
             self.result.search_times.append(spent)
             self.result.search_cpu.append(cpu)
-            if _check(self.result.blunders, game, seat, as_dict(choice)):
+            if self.result.blunders.note(game, seat, as_dict(choice)):
                 self.result.blunders.wild_played += 1
                 if self._no_gain(v, events, as_dict(choice)):
                     self.result.blunders.wild += 1
@@ -214,26 +233,6 @@ class _Table:
             and j.action["play"][1] == suit
         ]
         return bool(plain) and min(plain) <= wild_mean
-
-
-def _check(b: Blunders, game: Game, seat: int, choice: ActionDict) -> bool:
-    """Count the turn decision ``choice`` of ``seat`` and its blunders of the count and
-    of "one card"; True when it plays a wild where a plain card of the suit would do,
-    with no opponent near going out (the caller checks what it gained)."""
-    b.decisions += 1
-    hand = game.hands[seat]
-    card = choice.get("play")
-    if game.count and "draw" in choice and any(c[0] in "A2" for c in hand):
-        b.count += 1
-    if card is None:
-        return False
-    if len(hand) == 2 and not choice.get("announce"):
-        b.one_card += 1
-    if card[0] not in "89" or len(hand) <= 1 or game.count:
-        return False
-    threat = any(len(h) <= 2 for s, h in enumerate(game.hands) if s != seat)
-    plain = [c for c in game.playable_cards(seat) if c[0] not in "892" and c[1] == game.suit]
-    return bool(plain) and not threat
 
 
 def play_game_on(

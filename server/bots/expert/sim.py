@@ -59,7 +59,6 @@ __all__ = [
     "NAME_SUIT",
     "PASS",
     "PLAY",
-    "Position",
     "Sim",
     "SimRules",
     "play_code",
@@ -156,9 +155,10 @@ def score_hand(cards: list[int], r: SimRules) -> int:
     return total - sum(cancelled) + k * r.cts + (threes - k) * (100 if r.tpen else 3)
 
 
-class Position:
-    """The state of a hand of Craits on integer cards (:class:`~craits.server.engine.Game`'s
-    fields), and what may be done in it (R3–R7, R12); :class:`Sim` plays it.
+class Sim:
+    """One hand of Craits in play, on integer cards: :class:`~craits.server.engine.Game`'s
+    state, the deal (R3), what may be played (R4, R6, R12) and every action
+    (R4–R11), without events. One class, as ``Game`` is.
 
     Attributes mirror the engine's: ``hands`` (lists of codes), ``stock`` (top
     last), ``discard`` (top last), ``suit`` (0–3), ``count``, ``again``,
@@ -347,14 +347,6 @@ class Position:
         for t in self.unannounced:
             acts.append(ANNOUNCE if t == seat else IDIOT + t)
         return acts
-
-
-class Sim(Position):
-    """One hand of Craits in play, on integer cards: the deal (R3) and every action
-    (R4–R11) of :class:`~craits.server.engine.Game`, without events, on a
-    :class:`Position`."""
-
-    __slots__ = ()
 
     # ------------------------------------------------------------- the deal
 
