@@ -46,7 +46,9 @@ from .table_logs import TableLogs
 from .table_questions import TableQuestions
 
 BOT_LEVELS = [
+    ("e", Text("easy: a beginner, who slips now and then"), BotLevel.EASY),
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
+    ("x", Text("expert: thinks ahead about the cards it cannot see"), BotLevel.EXPERT),
     ("r", Text("random: any legal move"), BotLevel.RANDOM),
 ]
 """The choices of the add-bot dialog: key, words, level."""
