@@ -10,8 +10,7 @@ from rich.color import ColorType
 from rich.console import Console
 from rich.segment import Segment
 
-from tests.client.conftest import screen_text, wait_for
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
+from tests.client.support import ANA, BEN, ben_at_table, screen_text, wait_for
 
 
 def segments(app: Any) -> list[Segment]:

@@ -34,7 +34,9 @@ from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.app import ServerConfig
 
-from tests.client.conftest import (
+from tests.client.support import (
+    ANA,
+    BEN,
     deal_order,
     footer_keys,
     screen_text,
@@ -42,7 +44,6 @@ from tests.client.conftest import (
     wait_for,
     wait_text,
 )
-from tests.client.tui.screens.test_table import ANA, BEN
 from tests.server.conftest import strip_seat
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

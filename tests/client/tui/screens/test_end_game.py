@@ -19,10 +19,9 @@ from craits.protocol.vocab import TableState
 from rich.console import Console
 from textual.widgets import Input
 
-from tests.client.conftest import deal_order, footer_keys, script, wait_for, wait_text
-from tests.client.present.test_presenter import table_info, view
+from tests.client.support import ANA, BEN, deal_order, footer_keys, script, wait_for, wait_text
 from tests.client.tui.screens.test_replay import record, watched  # noqa: F401  (fixtures)
-from tests.client.tui.screens.test_table import ANA, BEN
+from tests.client.views import table_info, view
 
 
 def test_end_game_is_the_creators_during_a_game_only() -> None:

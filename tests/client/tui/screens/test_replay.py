@@ -29,7 +29,7 @@ from craits.server.replay import with_frames
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tests.client.conftest import screen_text, shown_in
+from tests.client.support import screen_text, shown_in
 from tests.server.processes import free_port
 from tests.server.replays import WatchedGame, quick_config, random_game_log
 

@@ -30,8 +30,7 @@ from textual.containers import Vertical
 from textual.geometry import Region
 from textual.strip import Strip
 
-from tests.client.conftest import deal_order, script, wait_for
-from tests.client.tui.screens.test_table import ANA, BEN
+from tests.client.support import ANA, BEN, deal_order, script, wait_for
 from tests.server.conftest import play_until, settle
 
 
