@@ -10,10 +10,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from craits.client.core.news import Severity
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.client.tui.widgets.key_footer import KeyFooter
 from craits.server.fairness import RecordingShuffle
 from rich.console import Console
+from rich.segment import Segment
 from textual.app import App
 from textual.widgets import Footer
 
@@ -195,3 +197,70 @@ async def ben_at_table(
     await ben.expect("joined")
     script(server.tables["t1"], ["2C", "AC"], deal_order(ben_hand, ana_hand, turned))
     return ben
+
+
+def segments(app: Any) -> list[Segment]:
+    """The current screen as styled segments, after the app's filters."""
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system="truecolor",
+        force_terminal=True,
+    )
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    console.print(update)
+    return list(console._record_buffer)
+
+
+class Told:
+    """The news a session told (it is the session's listener), kept in order as
+    ``(kind, arguments)``."""
+
+    def __init__(self) -> None:
+        self.news: list[tuple[str, tuple[Any, ...]]] = []
+
+    def _keep(self, kind: str, *args: Any) -> None:
+        self.news.append((kind, args))
+
+    def link_changed(self) -> None:
+        self._keep("link_changed")
+
+    def lobby_changed(self) -> None:
+        self._keep("lobby_changed")
+
+    def table_shown(self) -> None:
+        self._keep("table_shown")
+
+    def table_changed(self, new_update: bool) -> None:
+        self._keep("table_changed", new_update)
+
+    def table_left(self) -> None:
+        self._keep("table_left")
+
+    def said(self, text: str, severity: Severity, timeout: float, table: str | None) -> None:
+        self._keep("said", text, severity, timeout, table)
+
+    def name_taken(self, table: str, why: str) -> None:
+        self._keep("name_taken", table, why)
+
+    def watch_offered(self, table: str, question: str) -> None:
+        self._keep("watch_offered", table, question)
+
+    def code_needed(self, table: str, watch: bool, why: str) -> None:
+        self._keep("code_needed", table, watch, why)
+
+    def invite_ready(self, table: str, link: str) -> None:
+        self._keep("invite_ready", table, link)
+
+    def failed(self, message: str) -> None:
+        self._keep("failed", message)
+
+    def of(self, kind: str) -> list[tuple[Any, ...]]:
+        """The arguments of each piece of news of ``kind``, in order."""
+        return [args for k, args in self.news if k == kind]
+
+    def notices(self) -> list[str]:
+        return [str(args[0]) for args in self.of("said")]

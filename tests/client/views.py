@@ -6,6 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from craits.client.core.model import TableModel
+from craits.client.present.tableview import (
+    BOT,
+    DEALER,
+    LOSES_TURN,
+    ONE_CARD,
+    SeatView,
+    Side,
+    sides,
+)
 from craits.protocol.types import SeatInfo, TableInfo, View
 from craits.protocol.vocab import Phase, Suit, TableState
 
@@ -84,3 +93,25 @@ def model(seat_: int | None = 1, *, info: TableInfo | None = None, **fields: Any
     m.info = info if info is not None else table_info()
     m.view = view(seat=seat_, **fields)
     return m
+
+
+def table_of(players: int) -> list[SeatView]:
+    """``players`` seats, seat 0 at the bottom and to act, the others with badges."""
+    placed = [Side.BOTTOM, *sides(players - 1)]
+    seats = []
+    for seat, side in enumerate(placed):
+        badges = (DEALER, BOT) if seat == 1 else ((ONE_CARD, LOSES_TURN) if seat == 2 else ())
+        seats.append(
+            SeatView(
+                seat,
+                side,
+                f"P{seat}",
+                me=seat == 0,
+                to_act=seat == 0,
+                cards=5 + seat,
+                score=10 * seat,
+                seconds=42 if seat == 0 else None,
+                badges=badges,
+            )
+        )
+    return seats

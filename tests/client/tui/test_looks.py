@@ -11,7 +11,7 @@ from craits.client.present.felt import TablePainter, face_size
 from craits.client.tui.screens.table_screen import TableScreen
 
 from tests.client.support import ANA, BEN, ben_at_table, shown_in, wait_for
-from tests.client.tui.test_snapshots import mid_game
+from tests.client.tui.scenes import mid_game
 
 
 async def palette(pilot: Any, app: Any, command: str) -> None:

@@ -34,18 +34,6 @@ from tests.server.processes import free_port
 from tests.server.replays import WatchedGame, quick_config, random_game_log
 
 
-@pytest.fixture
-def watched(watched_game: WatchedGame) -> WatchedGame:
-    """The session's watched and exported game (``tests/conftest.py``)."""
-    return watched_game
-
-
-@pytest.fixture
-def record(watched: WatchedGame) -> dict[str, Any]:
-    """The record of that game (its hands with their frames)."""
-    return watched.record
-
-
 def label(card: str) -> str:
     """A card as ``--ascii`` writes it (``TH`` is ``10H``)."""
     return card.replace("T", "10")
