@@ -21,6 +21,43 @@ from craits.protocol.identity import (
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+_P = 2**255 - 19
+"""The field prime of Curve25519 (and so of Ed25519)."""
+
+_ORDER_8_Y = 2707385501144840649318225287225658788936804267575313519463743609750303402022
+"""The y of a point of order 8 on Ed25519: a root of d·y⁴ + 2·y² − 1 = 0 (mod p),
+the points whose double has y = 0 (tests/accounts/test_identity.py checks it)."""
+
+SMALL_ORDER_Y = frozenset({0, 1, _P - 1, _ORDER_8_Y, _P - _ORDER_8_Y})
+"""The y-coordinates of the eight points of small order (1, 2, 4 and 8)."""
+
+
+def is_small_order(public_key: bytes) -> bool:
+    """Whether a 32-byte Ed25519 public key is a point of small order.
+
+    Such a key has no private key behind it, and a signature check against it
+    can pass without one: with the all-zero key, the all-zero signature passes
+    OpenSSL's check for about one message in four. The y-coordinate is read as
+    the encoding holds it (sign bit dropped, reduced mod p, so non-canonical
+    encodings of those points are caught too).
+    """
+    y = int.from_bytes(public_key, "little") & ((1 << 255) - 1)
+    return y % _P in SMALL_ORDER_Y
+
+
+def usable_public_key(public_key: object) -> bool:
+    """Whether ``public_key`` may be registered or used to log in: 32 bytes,
+    a point on the curve, not of small order."""
+    if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_BYTES:
+        return False
+    if is_small_order(public_key):
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key)
+    except ValueError:
+        return False
+    return True
+
 
 class NonceSpent(Exception):
     """The challenge's nonce was used already: a login takes a fresh one."""
@@ -37,11 +74,11 @@ def verify_login(public_key: bytes, signature: bytes, nonce: bytes, identity: st
             (:func:`craits.protocol.identity.server_identity`).
 
     Returns:
-        True for a good signature; False for a bad one, and for a key or a
-        signature of the wrong length or type (bad input from the network is an
-        answer, never an exception).
+        True for a good signature; False for a bad one, for a key that is not
+        :func:`usable_public_key`, and for a signature of the wrong length or
+        type (bad input from the network is an answer, never an exception).
     """
-    if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_BYTES:
+    if not usable_public_key(public_key):
         return False
     if not isinstance(signature, bytes) or len(signature) != SIGNATURE_BYTES:
         return False

@@ -17,7 +17,14 @@ from craits.protocol.identity import (
     server_identity,
     sign_login,
 )
-from craits.server.accounts.identity import Challenge, NonceSpent, verify_login
+from craits.server.accounts.identity import (
+    SMALL_ORDER_Y,
+    Challenge,
+    NonceSpent,
+    is_small_order,
+    usable_public_key,
+    verify_login,
+)
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 IDENTITY = server_identity("play.example.org", 7777)
@@ -123,3 +130,36 @@ def test_a_key_file_that_is_not_a_key_is_refused(tmp_path: Path) -> None:
     os.chmod(path, 0o600)
     with pytest.raises(KeyFileError, match="not a private key"):
         load_key(tmp_path)
+
+
+P = 2**255 - 19
+D = (-121665 * pow(121666, -1, P)) % P
+
+
+def test_the_small_order_points_are_the_curves() -> None:
+    """y = 1 (order 1), −1 (order 2), 0 (order 4: x² = −1), and the two order-8
+    points, whose double has y = 0: d·y⁴ + 2·y² − 1 = 0."""
+    assert {0, 1, P - 1} < SMALL_ORDER_Y and len(SMALL_ORDER_Y) == 5
+    for y in SMALL_ORDER_Y - {0, 1, P - 1}:
+        assert (D * pow(y, 4, P) + 2 * y * y - 1) % P == 0
+
+
+def encodings(y: int) -> list[bytes]:
+    """A y's encodings: both sign bits, and y + p where that still fits 255 bits."""
+    found = []
+    for value in (y, y + P):
+        if value < 2**255:
+            found += [value.to_bytes(32, "little"), (value | 1 << 255).to_bytes(32, "little")]
+    return found
+
+
+def test_small_order_keys_are_refused_whatever_their_encoding() -> None:
+    """The all-zero key passes OpenSSL's check with the all-zero signature for
+    about one message in four: without this check, a key no one holds."""
+    for y in SMALL_ORDER_Y:
+        for key in encodings(y):
+            assert is_small_order(key) and not usable_public_key(key)
+            for _ in range(16):  # each try has a fresh nonce
+                assert not Challenge(IDENTITY).verify(key, bytes(64))
+    good = public_key_bytes(Ed25519PrivateKey.generate())
+    assert usable_public_key(good) and not is_small_order(good)
