@@ -122,7 +122,9 @@ class SqliteDatabase:
         self._pool.shutdown(wait=True)
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def connect_file(path: Path) -> sqlite3.Connection:
+    """A connection to the file for the store's worker thread (rows by name, WAL,
+    foreign keys); call it in that thread."""
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     connection.row_factory = sqlite3.Row
     connection.execute("PRAGMA journal_mode=WAL")
@@ -148,7 +150,7 @@ async def open_sqlite_store(path: Path) -> AccountStore:
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="accounts-sqlite")
     loop = asyncio.get_running_loop()
     try:
-        connection = await loop.run_in_executor(pool, _connect, path)
+        connection = await loop.run_in_executor(pool, connect_file, path)
     except BaseException:
         pool.shutdown(wait=False)
         raise

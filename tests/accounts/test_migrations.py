@@ -50,10 +50,10 @@ async def test_a_later_migration_extends_a_sqlite_file_and_keeps_its_data(tmp_pa
     await store.close()
     from concurrent.futures import ThreadPoolExecutor
 
-    from craits.server.accounts.sqlite import SqliteDatabase, _connect
+    from craits.server.accounts.sqlite import SqliteDatabase, connect_file
 
     pool = ThreadPoolExecutor(max_workers=1)
-    db = SqliteDatabase(_connect(path), pool)
+    db = SqliteDatabase(connect_file(path), pool)
     assert await migrate(db, [*SQLITE, NEXT]) == len(SQLITE) + 1
     assert await migrate(db, [*SQLITE, NEXT]) == len(SQLITE) + 1  # once only
     row = await db.fetchrow("SELECT name, motto FROM accounts")
