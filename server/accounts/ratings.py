@@ -181,19 +181,23 @@ def rate_game(
 
 def rerate(
     games: Iterable[tuple[G, Sequence[Standing]]],
+    start: Mapping[int, Rating] | None = None,
 ) -> tuple[dict[int, Rating], dict[G, dict[int, RatingChange]]]:
     """Every rating recomputed from fresh, game after game in the order given.
 
     Args:
         games: ``(game id, standings)`` of every rated game, oldest first.
+        start: the ratings the games before these left (None: from fresh); a
+            long replay goes batch by batch, each from the last one's ratings.
 
     Returns:
-        The final rating of every account that played, and each game's changes.
+        The rating of every account that played (and of every one in
+        ``start``) after the games, and each game's changes.
 
     Raises:
         ValueError: as :func:`ranking`, for a malformed stored game.
     """
-    ratings: dict[int, Rating] = {}
+    ratings: dict[int, Rating] = dict(start or {})
     changes: dict[G, dict[int, RatingChange]] = {}
     for game, standings in games:
         change = rate_game(ratings, standings)

@@ -16,6 +16,9 @@ LEADERBOARD_GAMES = 20
 LEADERBOARD_DAYS = 14
 """...and one of them in this many days."""
 
+RERATE_BATCH = 10_000
+"""Games read at a time by :meth:`Results.rerate`."""
+
 _GAME = "g.seq, g.game_id, g.table_name, g.private, g.rated, g.finished_at"
 _SEAT = (
     "p.seq, p.seat, p.account_id, p.name, p.place, p.points, p.left_game,"
@@ -304,50 +307,64 @@ class Results:
             for i, r in enumerate(rows)
         ]
 
-    async def rerate(self) -> int:
+    async def rerate(self, batch: int = RERATE_BATCH) -> int:
         """Recompute every rating from the rated games, oldest first
         (:func:`~.ratings.rerate`), and store each game's changes anew, in one
-        transaction. Returns how many rated games were replayed."""
+        transaction, reading ``batch`` games at a time (memory stays flat at a
+        million games). Returns how many rated games were replayed."""
+        ratings: dict[int, Rating] = {}
+        last: dict[int, float] = {}
+        count, after = 0, -1
         async with self._db.transaction() as tx:
-            rows = await tx.fetch(
-                "SELECT g.seq, g.finished_at, p.account_id, p.place, p.left_game"
-                " FROM games g JOIN game_players p ON p.seq = g.seq"
-                " WHERE g.rated = 1 ORDER BY g.seq, p.seat"
+            await tx.execute(
+                "UPDATE game_players SET mu_before = NULL, sigma_before = NULL,"
+                " mu_after = NULL, sigma_after = NULL"
             )
-            games: dict[int, list[Standing]] = defaultdict(list)
-            finished: dict[int, float] = {}
-            for r in rows:
-                seq = int(r["seq"])
-                account = r["account_id"]
-                games[seq].append(
-                    Standing(
-                        None if account is None else int(account),
-                        int(r["place"]),
-                        bool(r["left_game"]),
-                    )
+            while True:
+                rows = await tx.fetch(
+                    "SELECT g.seq, g.finished_at, p.account_id, p.place, p.left_game"
+                    " FROM games g JOIN game_players p ON p.seq = g.seq WHERE g.seq IN"
+                    " (SELECT seq FROM games WHERE rated = 1 AND seq > $1 ORDER BY seq LIMIT $2)"
+                    " ORDER BY g.seq, p.seat",
+                    after,
+                    batch,
                 )
-                finished[seq] = float(r["finished_at"])
-            ratings, changes = rerate(games.items())
-            last: dict[int, float] = {}
-            for seq, change in changes.items():
-                for account in change:
-                    last[account] = finished[seq]
+                if not rows:
+                    break
+                games, finished = _standings(rows)
+                ratings, changes = rerate(games.items(), ratings)
+                await tx.executemany(
+                    "UPDATE game_players SET mu_before = $1, sigma_before = $2, mu_after = $3,"
+                    " sigma_after = $4 WHERE seq = $5 AND account_id = $6",
+                    [
+                        (c.before.mu, c.before.sigma, c.after.mu, c.after.sigma, seq, a)
+                        for seq, change in changes.items()
+                        for a, c in change.items()
+                    ],
+                )
+                for seq, change in changes.items():
+                    last.update(dict.fromkeys(change, finished[seq]))
+                count += len(games)
+                after = max(games)
             await tx.execute("DELETE FROM ratings")
             await tx.executemany(
                 f"INSERT INTO ratings ({_RATING}) VALUES ($1, $2, $3, $4, $5, $6)",
                 [(a, r.mu, r.sigma, r.games, r.completed, last[a]) for a, r in ratings.items()],
             )
-            await tx.execute(
-                "UPDATE game_players SET mu_before = NULL, sigma_before = NULL,"
-                " mu_after = NULL, sigma_after = NULL"
+        return count
+
+
+def _standings(rows: Sequence[Row]) -> tuple[dict[int, list[Standing]], dict[int, float]]:
+    """Rated games' standings by seq, and their end times, from joined rows."""
+    games: dict[int, list[Standing]] = defaultdict(list)
+    finished: dict[int, float] = {}
+    for r in rows:
+        seq = int(r["seq"])
+        account = r["account_id"]
+        games[seq].append(
+            Standing(
+                None if account is None else int(account), int(r["place"]), bool(r["left_game"])
             )
-            await tx.executemany(
-                "UPDATE game_players SET mu_before = $1, sigma_before = $2, mu_after = $3,"
-                " sigma_after = $4 WHERE seq = $5 AND account_id = $6",
-                [
-                    (c.before.mu, c.before.sigma, c.after.mu, c.after.sigma, seq, a)
-                    for seq, change in changes.items()
-                    for a, c in change.items()
-                ],
-            )
-        return len(games)
+        )
+        finished[seq] = float(r["finished_at"])
+    return games, finished

@@ -332,10 +332,16 @@ async def test_rerate_recomputes_every_rating_from_the_games(store: AccountStore
     )
     before = await store.results.ratings([a, b, c])
     history_before = await store.results.history(a)
+    # spoil the ratings and the stored changes, as a bug or a changed model would
+    db = store._db
+    await db.execute("UPDATE ratings SET mu = 10, sigma = 1, games = 99")
+    await db.execute("UPDATE game_players SET mu_after = 0 WHERE mu_after IS NOT NULL")
+    assert await store.results.ratings([a, b, c]) != before
     assert await store.results.rerate() == 5
     assert await store.results.ratings([a, b, c]) == before
     assert await store.results.history(a) == history_before
+    await db.execute("UPDATE ratings SET mu = 10, sigma = 1, games = 99")
+    assert await store.results.rerate(batch=2) == 5  # read two games at a time
+    assert await store.results.ratings([a, b, c]) == before
+    assert await store.results.history(a) == history_before
     assert await store.results.last_rated(a) == NOW + 4
-    assert await store.results.leaderboard(NOW + 5, min_games=1) == await store.results.leaderboard(
-        NOW + 5, min_games=1
-    )
