@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -163,3 +165,23 @@ def test_small_order_keys_are_refused_whatever_their_encoding() -> None:
                 assert not Challenge(IDENTITY).verify(key, bytes(64))
     good = public_key_bytes(Ed25519PrivateKey.generate())
     assert usable_public_key(good) and not is_small_order(good)
+
+
+def test_processes_starting_at_once_keep_one_key(tmp_path: Path) -> None:
+    """Several clients' first runs at the same moment (real processes): every one
+    ends with the same key, and no partial file is left behind."""
+    script = (
+        "import sys; from pathlib import Path;"
+        "from craits.protocol.identity import load_or_create_key, public_key_bytes;"
+        "print(public_key_bytes(load_or_create_key(Path(sys.argv[1]))).hex())"
+    )
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path / "cfg")], stdout=subprocess.PIPE
+        )
+        for _ in range(6)
+    ]
+    keys = {run.communicate(timeout=60)[0].strip() for run in runs}
+    assert all(run.returncode == 0 for run in runs)
+    assert len(keys) == 1
+    assert [p.name for p in (tmp_path / "cfg").iterdir()] == ["identity.pem"]
