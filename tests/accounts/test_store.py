@@ -345,3 +345,26 @@ async def test_rerate_recomputes_every_rating_from_the_games(store: AccountStore
     assert await store.results.ratings([a, b, c]) == before
     assert await store.results.history(a) == history_before
     assert await store.results.last_rated(a) == NOW + 4
+
+
+async def test_games_ending_at_once_all_count(store: AccountStore) -> None:
+    """Twelve rated games of overlapping players recorded at once (on PostgreSQL,
+    on several pooled connections): every game counts, and the ratings are those
+    a replay in the recorded order gives (each game rated from the one before)."""
+    ids = [await register(store, f"p{i}") for i in range(6)]
+    games = [
+        game(
+            f"c{i}",
+            NOW + i,
+            *(
+                Seat(f"p{j}", k + 1, k, ids[j])
+                for k, j in enumerate((i + d) % 6 for d in (0, 1, 2))
+            ),
+        )
+        for i in range(12)
+    ]
+    await asyncio.gather(*(store.results.record(g) for g in games))
+    after = await store.results.ratings(ids)
+    assert sum(r.games for r in after.values()) == 12 * 3
+    await store.results.rerate()
+    assert await store.results.ratings(ids) == after
