@@ -59,6 +59,20 @@ class Registered:
     recovery_codes: list[str]
 
 
+MAX_CODE_CHARS = 64
+"""A typed code longer than this is wrong without hashing it."""
+
+MAX_LABEL = 40
+"""A device label's length kept (characters)."""
+
+
+def _label(label: object) -> str:
+    """A device's label as kept: text, trimmed to :data:`MAX_LABEL`, "device" if none."""
+    if not isinstance(label, str) or not label.strip():
+        return "device"
+    return label.strip()[:MAX_LABEL]
+
+
 def _signed(challenge: Challenge, public_key: bytes, signature: bytes) -> None:
     try:
         good = challenge.verify(public_key, signature)
@@ -103,7 +117,7 @@ class AccountService:
         _signed(challenge, public_key, signature)
         now = self._clock()
         try:
-            account = await self.store.accounts.create(name, public_key, label, now)
+            account = await self.store.accounts.create(name, public_key, _label(label), now)
         except InvalidName as exc:
             raise Refused("invalid_name") from exc
         except NameTaken as exc:
@@ -221,6 +235,8 @@ class AccountService:
             candidates = await codes.unused_recovery(account.id)
         else:
             candidates = await codes.pending_pairings(account.id, now)
+        if not isinstance(code, str) or len(code) > MAX_CODE_CHARS:
+            raise self._failed(keys)
         found = await self.hasher.first_match(candidates, normalize_code(code))
         if found is None:
             raise self._failed(keys)
@@ -233,7 +249,9 @@ class AccountService:
         self.per_address.succeeded(keys[0])
         self.per_account.succeeded(*keys[1:])
         try:
-            device = await self.store.accounts.add_device(account.id, public_key, label, now)
+            device = await self.store.accounts.add_device(
+                account.id, public_key, _label(label), now
+            )
         except InvalidKey as exc:
             raise Refused("invalid_key") from exc
         except KeyInUse as exc:
@@ -250,6 +268,8 @@ class AccountService:
         if password is None:
             await self.store.accounts.set_password_hash(account_id, None)
             return
+        if not isinstance(password, str):
+            raise Refused("invalid_password")
         try:
             form = normalize_password(password)
         except InvalidPassword as exc:
@@ -267,7 +287,7 @@ class AccountService:
         keys = self._check_limits(address, account)
         encoded = None if account is None else await self.store.accounts.password_hash(account.id)
         try:
-            form = normalize_password(password)
+            form = normalize_password(password) if isinstance(password, str) else None
         except InvalidPassword:
             form = None
         if account is None or encoded is None or form is None:

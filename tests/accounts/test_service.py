@@ -223,3 +223,27 @@ async def test_passwords_for_browser_visitors(service: AccountService) -> None:
     )
     await service.set_password(registered.account.id, None)
     await refused("bad_password", service.password_login("maria", "correct horse battery", "b"))
+
+
+async def test_malformed_requests_get_a_refusal_not_a_crash(service: AccountService) -> None:
+    """What a broken or hostile client may send where text is expected."""
+    laptop, phone = Device(), Device()
+    challenge, signature = laptop.connect()
+    registered = await service.register(challenge, "maria", laptop.public, signature, 12345)  # type: ignore[arg-type]
+    assert registered.device.label == "device"
+    for code in (None, 42, "x" * 10_000):
+        challenge, signature = phone.connect()
+        await refused(
+            "bad_code", service.pair(challenge, "maria", code, phone.public, signature, "p", "a")
+        )  # type: ignore[arg-type]
+    for name in (None, 42, ""):
+        challenge, signature = phone.connect()
+        await refused(
+            "bad_code", service.recover(challenge, name, "ABCD", phone.public, signature, "p", "b")
+        )  # type: ignore[arg-type]
+    await refused("invalid_password", service.set_password(registered.account.id, 42))  # type: ignore[arg-type]
+    await refused("bad_password", service.password_login("maria", None, "c"))  # type: ignore[arg-type]
+    challenge, signature = phone.connect()
+    await refused("invalid_name", service.register(challenge, None, phone.public, signature, "p"))  # type: ignore[arg-type]
+    challenge, _ = phone.connect()
+    await refused("bad_signature", service.login(challenge, phone.public, "not bytes"))  # type: ignore[arg-type]
