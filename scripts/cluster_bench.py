@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from craits.protocol.client import Connection
-from craits.server.bots.client import BotClient, BotStats
+from craits.server.bots.network.bot import BotClient, BotStats
 
-SERVER = [sys.executable, "-m", "craits.server.cli"]
+SERVER = [sys.executable, "-m", "craits.server.ops.cli"]
 FAST = ["--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst", "1000000"]
 FAST += ["--max-empty-tables", "10000", "--max-empty-tables-per-address", "10000"]
 FAST += ["--log-level", "warning", "--empty-table-grace", "600"]

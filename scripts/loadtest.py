@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load test: T tables x 4 network bots over real TCP against a Craits server.
 
-By default it starts a server subprocess (``python -m craits.server.cli``) on
+By default it starts a server subprocess (``python -m craits.server.ops.cli``) on
 a free loopback port, with no turn timeout, no pause between hands, the
 per-connection rate limit and the per-address limits of tables nobody sits
 at and of connections lifted (``--rate``/``--burst``,
@@ -13,7 +13,7 @@ server with the same limits lifted, or it refuses the 65th connection from
 this one address, ``too_many_connections``, and the 11th table made at once).
 
 All bots run in this one process, on one asyncio loop: each bot is a
-:class:`craits.server.botclient.BotClient` (a ``Protocol``, no task per
+:class:`craits.server.bots.network.bot.BotClient` (a ``Protocol``, no task per
 connection), deciding from its own view with ``craits.server.bots``. Per table
 one bot creates the table and joins, three more join; the game starts when
 the fourth sits down. Bots wait ``--think-ms`` before each decision.
@@ -61,7 +61,7 @@ from craits.protocol import MAX_SERVER_FRAME, VERSION, decode, encode
 from craits.protocol.redirect import MAX_REDIRECTS
 from craits.protocol.vocab import ClientMessage, ServerMessage
 from craits.protocol.wire import FrameReader
-from craits.server.bots.client import BotClient, BotError, BotStats
+from craits.server.bots.network.bot import BotClient, BotError, BotStats
 
 SCRIPTS = Path(__file__).resolve().parent
 CONNECT_CONCURRENCY = 64
@@ -188,7 +188,7 @@ def raise_fd_limit(needed: int) -> int:
 
 
 class ServerProcess:
-    """``python -m craits.server.cli`` on a free loopback port, stopped at the end."""
+    """``python -m craits.server.ops.cli`` on a free loopback port, stopped at the end."""
 
     def __init__(self, args: argparse.Namespace, connections: int, tables: int) -> None:
         self.args = args
@@ -216,7 +216,7 @@ class ServerProcess:
         cmd = [sys.executable]
         if a.profile:
             cmd += ["-m", "cProfile", "-o", str(a.profile)]
-        cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server.cli"]
+        cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server.ops.cli"]
         workers = a.workers
         cmd += [
             "--host",
@@ -877,7 +877,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--server-wrapper",
         type=Path,
-        help="diagnosis: a Python file run instead of -m craits.server.cli, same arguments",
+        help="diagnosis: a Python file run instead of -m craits.server.ops.cli, same arguments",
     )
     p.add_argument(
         "--log-tail", type=int, default=10, help="server warnings shown at the end (default 10)"

@@ -1,15 +1,15 @@
 """The asyncio server: it listens, keeps the lobby, and runs the tables.
 
 One :class:`Server` listens on TCP. Each connection is a
-:class:`~craits.server.connection.Client` (framing, rate limit, output
-queue), whose messages :mod:`craits.server.handlers` answers, in the lobby or
-at the connection's :class:`~craits.server.table.Table`. The server
-implements the tables' :class:`~craits.server.interfaces.Lobby`: it keeps the
+:class:`~craits.server.net.connection.Client` (framing, rate limit, output
+queue), whose messages :mod:`craits.server.net.handlers` answers, in the lobby or
+at the connection's :class:`~craits.server.table.actor.Table`. The server
+implements the tables' :class:`~craits.server.table.ports.Lobby`: it keeps the
 resume tokens and tells lobby watchers when a table changes. At the end of
 each pass of the event loop it hands the journal's writes to the journal's
 writer, and sends what was queued that waits on no write still in flight; the
 rest goes when the writer has committed what it waits on
-(:mod:`craits.server.outbound`).
+(:mod:`craits.server.net.outbound`).
 """
 
 from __future__ import annotations
@@ -28,27 +28,27 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
-from . import logs
-from .access import RevokedTokens, WrongCodes
-from .address_limit import (
+from .cluster.registry import ClusterNode
+from .cluster.start import start_node
+from .engine import Rules
+from .journal.journal import Durability, Journal, JournalError, SavedTable
+from .journal.recorder import Recorder
+from .journal.restore import SetAside, rebuild_table, restore_tables
+from .lobby.empty_tables import EmptyTables
+from .lobby.practice import MAX_PRACTICE_TABLES, PracticeTables
+from .net.address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
     TrustedRelays,
 )
-from .cluster.registry import ClusterNode
-from .cluster.start import start_node
-from .connection import Client
-from .empty_tables import EmptyTables
-from .engine import Rules
-from .interfaces import Lobby, TableError
-from .journal import Durability, Journal, JournalError, SavedTable
-from .outbound import Outbound
-from .practice import MAX_PRACTICE_TABLES, PracticeTables
-from .recorder import Recorder
-from .restore import SetAside, rebuild_table, restore_tables
-from .seating import token_digest
-from .table import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
-from .tls import accepting
+from .net.connection import Client
+from .net.outbound import Outbound
+from .net.tls_listener import accepting
+from .ops import logs
+from .table.access import RevokedTokens, WrongCodes
+from .table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
+from .table.ports import Lobby, TableError
+from .table.seating import token_digest
 
 log = logging.getLogger("craits.server")
 
@@ -110,14 +110,14 @@ class ServerConfig:
     bots: int = 0
     """Keep practice tables with this many bots, one free at a time (0: none)."""
     max_practice_tables: int = MAX_PRACTICE_TABLES
-    """The practice tables open at once, at most (:mod:`craits.server.practice`)."""
+    """The practice tables open at once, at most (:mod:`craits.server.lobby.practice`)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
     durability: Durability = Durability.FULL
     """Whether each journal commit is fsynced before its messages go out."""
     tls: ssl.SSLContext | None = None
-    """Serve TLS with this context (:func:`craits.server.tls.load_context`);
+    """Serve TLS with this context (:func:`craits.server.net.tls_listener.load_context`);
     None: plain TCP (protocol §2)."""
     cluster: str | None = None
     """Redis's URL (``redis://HOST:PORT``) to join a cluster; None: a single server
@@ -142,7 +142,7 @@ class ServerConfig:
     records_share: float = 0.1
     """The share of the server's time that rebuilding finished games (``get_record``,
     ``get_replay``) may take on average; past it they are answered ``records_busy``
-    (0: no limit; :mod:`craits.server.rebuilds`, protocol §7.3)."""
+    (0: no limit; :mod:`craits.server.journal.rebuilds`, protocol §7.3)."""
     records_burst: float = 2.0
     """Seconds of rebuilding that may be spent at once, before ``records_share`` applies."""
 
@@ -175,7 +175,8 @@ class Server(Lobby):
             self.config.max_connections_per_address, TrustedRelays(self.config.trusted_relays)
         )  # and who may forward a visitor's address (protocol §4.1)
         self.set_aside = SetAside()
-        """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
+        """The journal's tables that did not replay at start
+        (:mod:`craits.server.journal.restore`)."""
         self.recorder: Recorder | None = None
         """Commits the journal's writes (None: no journal)."""
         self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
@@ -189,7 +190,7 @@ class Server(Lobby):
         Raises:
             OSError: the address cannot be bound.
             JournalError: the journal cannot be opened or its tables listed
-                (:class:`~craits.server.journal.JournalDamaged`: it is damaged;
+                (:class:`~craits.server.journal.journal.JournalDamaged`: it is damaged;
                 ``JournalUnwritable``: it cannot be written), or another server
                 holds it (``JournalLocked``). A table that does not replay is
                 set aside (:attr:`set_aside`), not raised.
@@ -344,7 +345,8 @@ class Server(Lobby):
 
     def close_table(self, table: Table, recorded: bool = True) -> None:
         """Close and remove a table (``recorded``: its row is in the journal, to
-        drop); the ``--bots`` practice tables keep one free (:mod:`craits.server.practice`)."""
+        drop); the ``--bots`` practice tables keep one free
+        (:mod:`craits.server.lobby.practice`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
@@ -363,7 +365,7 @@ class Server(Lobby):
         self.practice.closed(table)
 
     def _restore(self, saved: SavedTable) -> None:
-        """Rebuild a table from the journal (:func:`~craits.server.restore.rebuild_table`).
+        """Rebuild a table from the journal (:func:`~craits.server.journal.restore.rebuild_table`).
 
         Raises:
             Exception: the table cannot be rebuilt.

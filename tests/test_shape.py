@@ -63,7 +63,8 @@ DISGUISED: set[str] = {
     "client/session.py:_on_table_closed",
     "client/session.py:_replaced",
     "server/app.py:_open_journal",
-    "server/bots/link.py:ServerLink (only a base of server/bots/client.py:BotClient)",
+    "server/bots/network/server_link.py:ServerLink"
+    " (only a base of server/bots/network/bot.py:BotClient)",
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from craits.protocol.types import LegalAction, LegalNameSuit, LegalPlay, View
 
 from ..engine.cards import POINTS
-from .cards import best_suit, follow_ups, is_wild, pick, rest_after, suit_to_name
+from .card_sense import best_suit, follow_ups, is_wild, pick, rest_after, suit_to_name
 from .scoring import Situation, play_score
 from .view import (
     ANNOUNCE,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from craits.protocol.types import View
 
 from ..engine.cards import POINTS
-from .cards import COUNT_RANKS, WILD_RANKS, follow_ups
+from .card_sense import COUNT_RANKS, WILD_RANKS, follow_ups
 from .view import own_seat
 
 __all__ = [

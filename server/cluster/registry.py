@@ -33,7 +33,7 @@ from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfo
 from craits.protocol.vocab import ErrorCode, ServerMessage
 
 from .aio import stop_if_cancelled
-from .lobby import Changes, RemoteLobby
+from .lobby_copy import Changes, RemoteLobby
 from .names import NameClaims
 
 if TYPE_CHECKING:

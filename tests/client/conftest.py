@@ -14,7 +14,7 @@ from craits.client.app import CraitsApp
 from craits.client.footer import KeyFooter
 from craits.client.store import TokenStore
 from craits.server.app import Server
-from craits.server.fairness import RecordingShuffle
+from craits.server.table.fairness import RecordingShuffle
 from rich.console import Console
 from textual.app import App
 from textual.widgets import Footer

@@ -22,7 +22,7 @@ from rich.text import Text
 from tests.client.conftest import log_text, screen_text, script, shown_in, wait_for, wait_text
 from tests.client.test_table import ANA, BEN, ben_at_table, on_table
 from tests.server.conftest import Player, play_until, settle, strip_seat
-from tests.server.test_hand_log import hand_so_far
+from tests.server.table.test_hand_log import hand_so_far
 
 
 def said(app: Any) -> list[str]:
