@@ -11,8 +11,10 @@
 #   docker run -d --name craits -p 7777:7777 -p 8080:8080 -e CRAITS_WEB=8080 \
 #     -v craits-data:/data craits                 then open http://HOST:8080/
 # Behind an HTTPS reverse proxy (README, Hosting, "In a web browser"), add
-#   -e CRAITS_WEB_PUBLIC_URL=https://cards.example.org -e CRAITS_WEB_TRUSTED_PROXY=172.17.0.1
-# (the proxy's address as the container sees it); CRAITS_WEB_MAX_SESSIONS (default 50).
+#   -e CRAITS_WEB_TRUSTED_PROXY=172.17.0.1
+# (the proxy's address as the container sees it; its X-Forwarded-Proto and -Host are
+# then believed), and CRAITS_WEB_PUBLIC_URL=https://example.org/cards if it serves the
+# page under a path of its own; CRAITS_WEB_MAX_SESSIONS (default 50).
 FROM python:3.12-slim AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./

@@ -99,6 +99,8 @@ class CraitsApp(App[None]):
             selection instead of quitting (leaving is the lobby's ``q``).
         forwarded_for: in ``craits-web``, the visitor's address, sent in the hello
             (the server counts its limits per address against it; protocol §4.1).
+        shown_address: the server's address as shown to the player, if not the
+            one connected to (in ``craits-web``: the page's host).
     """
 
     TITLE = "Craits"
@@ -128,6 +130,7 @@ class CraitsApp(App[None]):
         tls: ServerTrust | None = None,
         web: bool = False,
         forwarded_for: str | None = None,
+        shown_address: str | None = None,
     ):
         super().__init__()
         self.web = web
@@ -158,6 +161,8 @@ class CraitsApp(App[None]):
             tls=tls,
             forwarded_for=forwarded_for,
         )
+        if shown_address:
+            self.session.shown_address = shown_address
         if tls is not None and tls.ask is None:
             tls.ask = self.ask_trust
         self.error_message: str | None = None

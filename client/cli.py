@@ -162,6 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="IP",
         help=argparse.SUPPRESS,
     )
+    p.add_argument(  # set by craits-web: the page's host, the address its visitor knows
+        "--shown-address",
+        metavar="HOST",
+        help=argparse.SUPPRESS,
+    )
     add_tls_options(p)
     return p
 
@@ -373,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         web=args.web,
         tls=trust,
         forwarded_for=args.forwarded_for,
+        shown_address=args.shown_address,
     )
     try:
         app.run()

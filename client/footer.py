@@ -168,6 +168,10 @@ class KeyFooter(Footer, KeptLines):
         tooltips = {key.action: (binding, tooltip) for key, binding, tooltip in self.keys()}
         for key, word in fitted.keys:
             binding, tooltip = tooltips[key.action]
+            # Not data-bound to the bar's compact, as Textual's Footer binds its keys:
+            # a data binding leaves the key in the bar's watchers for good, so every
+            # key of every bar ever shown stayed alive. This bar is always compact
+            # (__init__), as a FooterKey is unless told otherwise.
             yield FooterKey(
                 binding.key,
                 key.key,
@@ -175,7 +179,7 @@ class KeyFooter(Footer, KeptLines):
                 key.action,
                 disabled=not key.enabled,
                 tooltip=tooltip or ("" if word == key.word else key.word),
-            ).data_bind(compact=Footer.compact)
+            )
         palette = self._palette()
         if fitted.palette and palette is not None:
             binding, enabled = palette

@@ -205,7 +205,7 @@ class LobbyScreen(Screen[None]):
             session.online,
             link.state == LinkState.CONNECTING,
             link.detail,
-            session.address,
+            session.shown_address,
             session.player_name,
         )
         self.query_one("#lobby-status", Static).update(status)

@@ -441,6 +441,8 @@ class Session(Requests):
         if code and (table or spectate):
             self.privacy.code_for(str(table or spectate), code)
         self.address = f"{host}:{port}"
+        self.shown_address = self.address
+        """The server's address as the player is shown it (craits-web: the page's host)."""
         self.player_name = name
         # The saved seat is per server and per player name: two people on one
         # account (or one person playing two names) never take each other's seat.
@@ -501,7 +503,10 @@ class Session(Requests):
         self.tell(LinkChanged())
 
     def unreachable(self, why: str) -> None:
-        """The first connection failed: the client gives up."""
+        """The first connection failed: the client gives up (an address the
+        player is not shown is not named: craits-web's game server)."""
+        if self.shown_address != self.address:
+            why = why.replace(self.address, "the game server")
         self.tell(Failed(why))
 
     def connected(self, first: bool) -> None:

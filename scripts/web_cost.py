@@ -7,10 +7,14 @@ loopback ports, then opens ``--visitors`` visitors the way a browser does (the
 page, the name form, the cookie, the terminal's websocket) with aiohttp — no
 browser, so only the server side is measured. For each visitor's client process
 it reads, from ``/proc``: resident memory (RSS), proportional memory (PSS: shared
-pages split among the processes that share them), and CPU time — to start and
-draw the table (visitors sit in pairs at tables ``t0``, ``t1``… by link, so each
-game starts and shows the table screen), idle for ``--idle`` seconds, and busy
-for ``--idle`` seconds (10 key presses a second moving the hand's cursor).
+pages split among the processes that share them), private memory (USS: the
+pages no other process shares, what each more visitor adds), and CPU time — to
+start and draw the table (visitors sit in pairs at tables ``t0``, ``t1``… by
+link, so each game starts and shows the table screen), idle for ``--idle``
+seconds, and busy for ``--idle`` seconds ``--plays`` times over (10 key
+presses a second moving the hand's cursor; the memory after each tells whether
+a client grows while its visitor plays). ``--pages`` reads, as root, which of a
+client's pages are still the pre-forked client's, copied from it, or its own.
 
     .venv/bin/python scripts/web_cost.py --visitors 8 --idle 10
 
@@ -18,13 +22,17 @@ for ``--idle`` seconds (10 key presses a second moving the hand's cursor).
 instead of forking it from its pre-forked client. ``--env KEY=VALUE`` (repeatable)
 sets a variable in ``craits-web``'s environment,
 which its client processes inherit (e.g. ``MALLOC_ARENA_MAX=2``), to compare.
-The figures go in docs/performance.md ("The web client's cost").
+``--against REF`` measures the client, server and protocol of git ref ``REF``
+(e.g. ``main``) side by side with this tree: ``--rounds`` runs of each, in turn,
+and the medians of both. The figures go in docs/performance.md ("The web
+client's cost").
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -37,6 +45,7 @@ import time
 from pathlib import Path
 
 import aiohttp
+from client_cpu import export_tree, namespace
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -83,11 +92,15 @@ def clients(web_pid: int) -> tuple[list[int], int | None]:
     return found, zygote
 
 
-def memory_kib(pid: int) -> tuple[int, int]:
-    """(RSS, PSS) of ``pid`` in KiB."""
+def memory_kib(pid: int) -> tuple[int, int, int]:
+    """(RSS, PSS, USS) of ``pid`` in KiB (USS: its private pages, clean and dirty)."""
     rss = int(re.search(r"VmRSS:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())[1])  # type: ignore[index]
-    pss = int(re.search(r"Pss:\s+(\d+)", Path(f"/proc/{pid}/smaps_rollup").read_text())[1])  # type: ignore[index]
-    return rss, pss
+    rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    pss, uss = (
+        sum(int(m) for m in re.findall(rf"^{key}:\s+(\d+)", rollup, re.MULTILINE))
+        for key in ("Pss", "Private_(?:Clean|Dirty)")
+    )
+    return rss, pss, uss
 
 
 def cpu_seconds(pid: int) -> float:
@@ -166,8 +179,68 @@ def meminfo_kib(key: str) -> int:
     return int(re.search(rf"{key}:\s+(\d+)", Path("/proc/meminfo").read_text())[1])  # type: ignore[index]
 
 
-async def measure(args: argparse.Namespace) -> None:
-    """Run the measurement and print the figures."""
+async def play(visits: list[Visit], pids: list[int], seconds: float) -> list[float]:
+    """``seconds`` of 10 key presses a second from every visitor (right, left: the
+    hand's cursor); the CPU each client process took, as a share of a core."""
+    t0 = time.monotonic()
+    cpu0 = [cpu_seconds(p) for p in pids]
+    n = 0
+    while time.monotonic() - t0 < seconds:
+        key = "\x1b[C" if n % 2 == 0 else "\x1b[D"
+        await asyncio.gather(*(v.key(key) for v in visits))
+        n += 1
+        await asyncio.sleep(0.1)
+    return [(cpu_seconds(p) - c) / (time.monotonic() - t0) for p, c in zip(pids, cpu0, strict=True)]
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def frames(pid: int) -> dict[int, int]:
+    """The physical page behind each present page of ``pid``'s anonymous writable
+    memory (heap and anonymous mappings), by address; empty without the right
+    to read them (root: ``/proc/PID/pagemap`` hides them from others)."""
+    found: dict[int, int] = {}
+    with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
+        for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+            parts = line.split()
+            if "w" not in parts[1] or (len(parts) > 5 and parts[5] != "[heap]"):
+                continue
+            start, end = (int(x, 16) for x in parts[0].split("-"))
+            pagemap.seek(start // PAGE * 8)
+            data = pagemap.read((end - start) // PAGE * 8)
+            for i in range(len(data) // 8):
+                entry = int.from_bytes(data[i * 8 : i * 8 + 8], "little")
+                frame = entry & ((1 << 55) - 1)
+                if entry >> 63 and frame:
+                    found[start + i * PAGE] = frame
+    return found
+
+
+def pages(zygote: int, client: int) -> str:
+    """What a client's anonymous memory is, against the pre-forked client's: its
+    pages still shared with it, its pages copied from it (written since the
+    fork), and pages of its own."""
+    theirs, ours = frames(zygote), frames(client)
+    if not theirs:
+        return "pages: cannot read the physical pages (run as root)"
+    shared = sum(1 for a, f in ours.items() if theirs.get(a) == f)
+    copied = sum(1 for a, f in ours.items() if a in theirs and theirs[a] != f)
+    mib = PAGE / 2**20
+    return (
+        f"pages of a client: {shared * mib:.1f} MiB shared with the pre-forked client's "
+        f"{len(theirs) * mib:.1f} MiB, {copied * mib:.1f} MiB copied from it, "
+        f"{(len(ours) - shared - copied) * mib:.1f} MiB its own"
+    )
+
+
+def mean_mib(samples: list[tuple[int, int, int]], i: int) -> float:
+    """The mean of field ``i`` (0 RSS, 1 PSS, 2 USS) of ``samples``, in MiB."""
+    return statistics.mean(m[i] for m in samples) / 1024
+
+
+async def measure(args: argparse.Namespace) -> dict[str, float]:
+    """Run the measurement, print the figures; the figures by name (MiB, s, %)."""
     game_port, web_port = free_port(), free_port()
     state = tempfile.mkdtemp(prefix="craits-web-cost-")
     env = dict(os.environ)
@@ -189,6 +262,7 @@ async def measure(args: argparse.Namespace) -> None:
             *(f"--port={web_port}", f"--state-dir={state}", f"--max-sessions={args.visitors + 1}"),
         ],
         stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         env=env,
     )
     visits: list[Visit] = []
@@ -215,61 +289,34 @@ async def measure(args: argparse.Namespace) -> None:
         idle = [
             (cpu_seconds(p) - c) / (time.monotonic() - t0) for p, c in zip(pids, cpu0, strict=True)
         ]
-
-        t0 = time.monotonic()
-        cpu0 = [cpu_seconds(p) for p in pids]
-        n = 0
-        while time.monotonic() - t0 < args.idle:
-            key = "\x1b[C" if n % 2 == 0 else "\x1b[D"  # right, left: the hand's cursor
-            await asyncio.gather(*(v.key(key) for v in visits))
-            n += 1
-            await asyncio.sleep(0.1)
-        busy = [
-            (cpu_seconds(p) - c) / (time.monotonic() - t0) for p, c in zip(pids, cpu0, strict=True)
-        ]
+        busy = await play(visits, pids, args.idle)
         mem_busy = [memory_kib(p) for p in pids]
-
-        rss = statistics.mean(m[0] for m in mem_busy) / 1024
-        pss = statistics.mean(m[1] for m in mem_busy) / 1024
-        total_mib = meminfo_kib("MemTotal") / 1024
-        cores = os.cpu_count() or 1
-        by_memory = int(total_mib * 0.8 / pss)
-        busy_mean = statistics.mean(busy)
-        by_cpu = int(cores * 0.8 / busy_mean) if busy_mean > 0 else 0
-        print(
-            f"visitors: {args.visitors}; {'no prefork' if args.no_prefork else 'prefork'}; "
-            f"env: {' '.join(args.env) or '(none)'}"
-        )
-        print(
-            f"first draw (page + name + websocket + first screen): "
-            f"mean {statistics.mean(v.first_draw or 0 for v in visits):.2f} s, "
-            f"max {max(v.first_draw or 0 for v in visits):.2f} s"
-        )
-        print(
-            f"client process at start: RSS {statistics.mean(m[0] for m in mem) / 1024:.1f} MiB, "
-            f"PSS {statistics.mean(m[1] for m in mem) / 1024:.1f} MiB; "
-            f"CPU to start {statistics.mean(start_cpu):.2f} s"
-        )
-        print(f"client process after use: RSS {rss:.1f} MiB, PSS {pss:.1f} MiB")
-        print(
-            f"CPU per visitor: idle {100 * statistics.mean(idle):.2f} %, "
-            f"busy (10 keys/s) {100 * busy_mean:.1f} % of a core"
-        )
-        if zygote is not None:
-            z_rss, z_pss = memory_kib(zygote)
+        mem_longer = mem_busy
+        for phase in range(2, args.plays + 1):
+            await play(visits, pids, args.idle)
+            mem_longer = [memory_kib(p) for p in pids]
             print(
-                f"the pre-forked client (once): RSS {z_rss / 1024:.1f} MiB, "
-                f"PSS {z_pss / 1024:.1f} MiB"
+                f"after {phase * args.idle:g} s of play: PSS {mean_mib(mem_longer, 1):.1f} MiB, "
+                f"USS {mean_mib(mem_longer, 2):.1f} MiB",
+                flush=True,
             )
-        print(
-            f"craits-web itself: RSS {web_before[0] / 1024:.1f} MiB before, "
-            f"{web_after[0] / 1024:.1f} MiB with {args.visitors} visitors"
-        )
-        print(
-            f"this machine ({cores} cores, {total_mib / 1024:.1f} GiB): about {by_memory} "
-            f"visitors by memory (80% of RAM / PSS), {by_cpu} busy at once by CPU "
-            f"(80% of the cores)"
-        )
+        if args.pages and zygote is not None:
+            print(pages(zygote, pids[0]))
+        figures = {
+            "first_draw_s": statistics.mean(v.first_draw or 0 for v in visits),
+            "start_cpu_s": statistics.mean(start_cpu),
+            "start_pss": mean_mib(mem, 1),
+            "start_uss": mean_mib(mem, 2),
+            "rss": mean_mib(mem_busy, 0),
+            "pss": mean_mib(mem_busy, 1),
+            "uss": mean_mib(mem_busy, 2),
+            "pss_longer": mean_mib(mem_longer, 1),
+            "idle_pct": 100 * statistics.mean(idle),
+            "busy_pct": 100 * statistics.mean(busy),
+            "zygote_pss": memory_kib(zygote)[1] / 1024 if zygote is not None else 0.0,
+        }
+        report(args, figures, visits, (web_before[0], web_after[0]))
+        return figures
     finally:
         for v in visits:
             await v.close()
@@ -280,6 +327,96 @@ async def measure(args: argparse.Namespace) -> None:
         shutil.rmtree(state, ignore_errors=True)
 
 
+def report(
+    args: argparse.Namespace, f: dict[str, float], visits: list[Visit], web_rss: tuple[int, int]
+) -> None:
+    """Print the figures of one run."""
+    total_mib = meminfo_kib("MemTotal") / 1024
+    cores = os.cpu_count() or 1
+    by_memory = int(total_mib * 0.8 / f["pss"])
+    by_cpu = int(cores * 0.8 / (f["busy_pct"] / 100)) if f["busy_pct"] > 0 else 0
+    print(
+        f"visitors: {args.visitors}; {'no prefork' if args.no_prefork else 'prefork'}; "
+        f"env: {' '.join(args.env) or '(none)'}; load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"first draw (page + name + websocket + first screen): mean {f['first_draw_s']:.2f} s, "
+        f"max {max(v.first_draw or 0 for v in visits):.2f} s"
+    )
+    print(
+        f"client process at start: PSS {f['start_pss']:.1f} MiB, USS {f['start_uss']:.1f} MiB; "
+        f"CPU to start {f['start_cpu_s']:.2f} s"
+    )
+    print(
+        f"client process after use: RSS {f['rss']:.1f} MiB, PSS {f['pss']:.1f} MiB, "
+        f"USS {f['uss']:.1f} MiB; PSS {f['pss_longer']:.1f} MiB after all the play"
+    )
+    print(
+        f"CPU per visitor: idle {f['idle_pct']:.2f} %, "
+        f"busy (10 keys/s) {f['busy_pct']:.1f} % of a core"
+    )
+    if f["zygote_pss"]:
+        print(f"the pre-forked client (once): PSS {f['zygote_pss']:.1f} MiB")
+    print(
+        f"craits-web itself: RSS {web_rss[0] / 1024:.1f} MiB before, "
+        f"{web_rss[1] / 1024:.1f} MiB with {args.visitors} visitors"
+    )
+    print(
+        f"this machine ({cores} cores, {total_mib / 1024:.1f} GiB): about {by_memory} "
+        f"visitors by memory (80% of RAM / PSS), {by_cpu} busy at once by CPU "
+        f"(80% of the cores)"
+    )
+    print("figures " + json.dumps(f), flush=True)
+
+
+COMPARED = [
+    ("pss", "PSS after use, MiB"),
+    ("pss_longer", "PSS after all the play, MiB"),
+    ("uss", "USS (private) after use, MiB"),
+    ("start_pss", "PSS at the first screen, MiB"),
+    ("start_cpu_s", "CPU to start, s"),
+    ("busy_pct", "CPU busy, % of a core"),
+    ("zygote_pss", "the pre-forked client, PSS MiB"),
+]
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Measure this tree and ``args.against`` in turn, ``args.rounds`` times each;
+    print each run's figures and the medians side by side."""
+    root = Path(__file__).resolve().parent.parent
+    runs: dict[str, list[dict[str, float]]] = {"this tree": [], args.against: []}
+    passed = [
+        *("--visitors", str(args.visitors), "--idle", str(args.idle), "--plays", str(args.plays)),
+        *(["--no-prefork"] if args.no_prefork else []),
+        *(["--pages"] if args.pages else []),
+        *(f"--env={e}" for e in args.env),
+    ]
+    with tempfile.TemporaryDirectory() as d:
+        paths = {
+            "this tree": namespace(root, Path(d) / "ns-here"),
+            args.against: export_tree(args.against, Path(d)),
+        }
+        for round_ in range(args.rounds):
+            for name, path in paths.items():
+                out = subprocess.run(
+                    [sys.executable, __file__, *passed],
+                    env={**os.environ, "PYTHONPATH": str(path)},
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+                print(f"--- round {round_ + 1}, {name}\n{out}", flush=True)
+                line = next(x for x in out.splitlines() if x.startswith("figures "))
+                runs[name].append(json.loads(line.split(" ", 1)[1]))
+    here, there = runs["this tree"], runs[args.against]
+    print(f"medians of {args.rounds} runs each, {args.visitors} visitors:")
+    print(f"| | {args.against} | this tree |\n|---|---|---|")
+    for key, label in COMPARED:
+        old = statistics.median(r[key] for r in there)
+        new = statistics.median(r[key] for r in here)
+        print(f"| {label} | {old:.2f} | {new:.2f} |")
+
+
 def main() -> None:
     """Parse the command line and measure."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -287,7 +424,21 @@ def main() -> None:
     p.add_argument("--idle", type=float, default=10.0, help="seconds per phase (default 10)")
     p.add_argument("--env", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--no-prefork", action="store_true", help="craits-web --no-prefork")
-    asyncio.run(measure(p.parse_args()))
+    p.add_argument("--against", default=None, help="a git ref to measure side by side")
+    p.add_argument("--rounds", type=int, default=3, help="runs of each with --against")
+    p.add_argument(
+        "--plays", type=int, default=2, help="busy phases of --idle seconds each (default 2)"
+    )
+    p.add_argument(
+        "--pages",
+        action="store_true",
+        help="after the play, a client's pages against the pre-forked client's (root)",
+    )
+    args = p.parse_args()
+    if args.against:
+        compare(args)
+    else:
+        asyncio.run(measure(args))
 
 
 if __name__ == "__main__":

@@ -9,10 +9,16 @@ fonts). What this package adds:
   the links' query (``?table=NAME&watch=1&code=CODE``) read into a checked
   :class:`~.visitors.Launch`;
 * :mod:`.service` — the per-visitor client process, started without a shell
-  from an argument list, with the visitor's directories in its environment, or
-  forked by :mod:`.zygote`, the pre-forked client (imported once; its Unix
-  socket sits in a private 0700 directory);
+  from an argument list (through :mod:`.child`), with the visitor's directories
+  in its environment, or forked by :mod:`.zygote`, the pre-forked client
+  (imported once; its Unix socket sits in a private 0700 directory);
+* :mod:`.sessions` — the running client processes: ``--max-sessions``, one
+  page per browser, and the close code that tells a page why its game ended;
+* :mod:`.lifeline` — ending with the parent however it ends: craits-web with
+  ``craits-server --web``, the clients and the pre-forked client with craits-web;
+* :mod:`.addresses` — whose address a visitor has, and which address (scheme,
+  host) the browser asked for, behind trusted reverse proxies;
 * :mod:`.server` — the web server: the name page, the game page (fonts served
-  locally, focus on load), the websocket, ``--max-sessions``;
+  locally, focus on load, back by itself after a restart), the websocket;
 * :mod:`.cli` — the ``craits-web`` command.
 """

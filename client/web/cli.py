@@ -9,6 +9,7 @@ game server (as a child process).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -89,6 +90,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="where each visitor's name and seats are kept (default: the user's state dir)",
     )
+    p.add_argument(
+        "--lifeline",
+        type=int,
+        default=None,
+        metavar="FD",
+        help="the read end of a pipe whose write end only the process that started this "
+        "one holds: stop (as on SIGTERM) when it closes, however that process ends "
+        "(craits-server --web gives one)",
+    )
     return p
 
 
@@ -99,6 +109,15 @@ def parse_server(text: str) -> Target:
         ValueError: a bad address (the message says why).
     """
     return parse_target(text, DEFAULT_PORT).with_table(None)
+
+
+def _open_fd(fd: int) -> bool:
+    """Whether ``fd`` is an open file descriptor of this process."""
+    try:
+        os.fstat(fd)
+    except (OSError, OverflowError):
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.public_url and not args.public_url.startswith(("http://", "https://")):
         print("craits-web: --public-url must start with http:// or https://", file=sys.stderr)
         return EXIT_USAGE
+    if args.lifeline is not None and not _open_fd(args.lifeline):
+        print(f"craits-web: --lifeline {args.lifeline} is not an open file", file=sys.stderr)
+        return EXIT_USAGE
     state = args.state_dir or Path(platformdirs.user_state_dir("craits")) / "web"
 
     from .server import CraitsWebServer
@@ -130,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         prefork=not args.no_prefork,
         proxies=args.trusted_proxy,
         forward_addresses=args.forwarded_for,
+        lifeline=args.lifeline,
     )
     try:
         server.serve()

@@ -9,24 +9,34 @@ Routes (all under ``--public-url``):
   protocol §4.1); the page's websocket names only that key. Sets the visitor cookie (random,
   HttpOnly, SameSite=Lax; Secure behind https) when the browser has none.
 * ``GET /name`` — the name page again (to change it); ``POST /name`` keeps the
-  visitor's name, then back to ``/`` with the same link.
+  visitor's name — checked by the game server's own rule, refused with its
+  words — then back to ``/`` with the same link. Reached through a link, the
+  name page says which table the link goes to.
 * ``GET /ws/{launch}`` — the terminal's websocket: starts the visitor's client
   process (:class:`~.service.VisitorAppService`) if the cookie is the one the
   launch key was made for. One page per browser: a newer page of the same
   visitor closes the older one (no two pages of one browser taking the seat
   from each other).
+* ``GET /alive`` — 204 while craits-web runs: a page whose connection dropped
+  asks it until craits-web is back (after a restart), then loads itself again
+  (:mod:`.sessions` says how a page learns why its game ended).
 * ``GET /static/…`` — textual-serve's page script, xterm's CSS and the Roboto
   Mono font files, served from the installed package: the page fetches nothing
   from the internet.
 
 At ``max_sessions`` client processes, ``/`` answers a page saying the room is
 full (HTTP 503) and the websocket is refused.
+
+Each page's links are made for the address its browser asked for
+(:class:`~.addresses.Origin`: behind a trusted reverse proxy, the scheme and
+host it says), or under ``--public-url``. Started by ``craits-server --web``,
+craits-web hangs on the server's lifeline (``--lifeline``, :mod:`.lifeline`):
+when the server ends, however it ends, craits-web stops as on SIGTERM.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -42,14 +52,16 @@ from aiohttp import web
 from craits.protocol.address import Target
 from textual_serve.server import Server
 
-from .addresses import IPNetwork, visitor_address
-from .service import VisitorAppService, Zygote, client_argv
+from .addresses import IPNetwork, Origin, visitor_address
+from .lifeline import cut
+from .sessions import Sessions, Visit
 from .visitors import (
     VISITOR_COOKIE,
     BadLink,
+    BadName,
     Launch,
     Visitors,
-    clean_display_name,
+    display_name,
     new_visitor_id,
     valid_visitor_id,
 )
@@ -70,17 +82,31 @@ COOKIE_MAX_AGE = 400 * 24 * 3600
 """The visitor cookie's lifetime, in seconds (browsers cap it at 400 days)."""
 
 
+NAME_RULE = (
+    "Up to 24 characters, each drawn on its own: no square brackets, no invisible "
+    "characters, no marks or emoji joined to another."
+)
+"""What the name page says of a name (the rule is the game server's, protocol §4:
+:func:`craits.protocol.messages.name`, and the form refuses with its words)."""
+
+
 @dataclass(frozen=True, slots=True)
 class PendingLaunch:
-    """A page served and its websocket not yet opened: whose, going where, when,
-    and from which address (:func:`~.addresses.visitor_address`; None: not told
-    to the game server)."""
+    """A page served and its websocket not yet opened: the visit it starts, and when."""
 
-    visitor_id: str
-    name: str
-    launch: Launch
+    visit: Visit
     created: float
-    address: str | None = None
+
+
+def invitation(launch: Launch) -> str:
+    """What a link does, said on the name page: "You are invited to the private
+    table duel", "You are about to watch table duel"…; ``""`` for the lobby."""
+    if launch.table is None:
+        return ""
+    table = f"the private table {launch.table}" if launch.code else f"table {launch.table}"
+    if launch.watch:
+        return f"You are about to watch {table}."
+    return f"You are invited to {table}: you will sit there."
 
 
 def players_here(n: int) -> str:
@@ -104,10 +130,13 @@ class CraitsWebServer(Server):
             client once (:mod:`.zygote`: a fraction of the memory and start-up
             CPU); else start each one as a new process, as textual-serve does.
         proxies: reverse proxies trusted to say (``X-Forwarded-For``) whom they
-            forward for (:func:`~.addresses.visitor_address`).
+            forward for (:func:`~.addresses.visitor_address`), and the scheme and
+            host the browser asked for (``X-Forwarded-Proto``, ``-Host``).
         forward_addresses: tell the game server each visitor's address
             (``hello.forwarded_for``, protocol §4.1; the server must trust this
             one as a relay), so its limits per address count each visitor apart.
+        lifeline: the read end of the lifeline of the process that started this
+            one (:mod:`.lifeline`): stop when it reads end of file.
     """
 
     def __init__(
@@ -123,6 +152,7 @@ class CraitsWebServer(Server):
         prefork: bool = True,
         proxies: Sequence[IPNetwork] = (),
         forward_addresses: bool = True,
+        lifeline: int | None = None,
     ) -> None:
         super().__init__(
             "craits-client",
@@ -135,20 +165,14 @@ class CraitsWebServer(Server):
         )
         self.game = game
         self.log_level = log_level
-        self.prefork = prefork
         self.proxies = tuple(proxies)
         self.forward_addresses = forward_addresses
-        self.zygote: Zygote | None = None
-        """The pre-forked client, while it runs (``prefork``)."""
+        self.lifeline = lifeline
         self.configured_url = public_url.rstrip("/") if public_url else None
         self.visitors = Visitors(state_dir)
-        self.max_sessions = max_sessions
-        self.sessions: dict[str, VisitorAppService] = {}
-        """The running client processes, by their service id."""
+        self.sessions = Sessions(game, self.visitors, max_sessions, prefork, self.download_manager)
+        """The visitors' client processes."""
         self.pending: dict[str, PendingLaunch] = {}
-        self._retiring: set[asyncio.Task[None]] = set()
-        self.by_visitor: dict[str, VisitorAppService] = {}
-        """Each visitor's running client process, by visitor id (one page each)."""
 
     # -------------------------------------------------------------- the app
 
@@ -165,6 +189,7 @@ class CraitsWebServer(Server):
                 web.post("/name", self.handle_name, name="name"),
                 web.get("/ws/{launch}", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
+                web.get("/alive", self.handle_alive, name="alive"),
                 web.get("/favicon.ico", self.handle_favicon, name="favicon"),
                 web.static("/static", self.statics_path, name="static"),
             ]
@@ -174,31 +199,46 @@ class CraitsWebServer(Server):
         return app
 
     async def on_startup(self, app: web.Application) -> None:
-        """Start the pre-forked client (``prefork``); say where the page is (one
-        line on stdout)."""
-        if self.prefork:
-            self.zygote = await start_zygote()
+        """Start the visitors' side (the pre-forked client); watch the lifeline;
+        say where the page is (one line on stdout)."""
+        await self.sessions.start()
+        if self.lifeline is not None:
+            asyncio.get_running_loop().add_reader(self.lifeline, self._check_lifeline)
         if self.forward_addresses:
-            task = asyncio.get_running_loop().create_task(check_trusted(self.game))
-            self._retiring.add(task)  # (held until done, as the retiring pages)
-            task.add_done_callback(self._retiring.discard)
+            self.sessions.keep(check_trusted(self.game))
         print(
             f"craits-web serving the game at {self.game.hostport} on "
             f"{self.configured_url or f'http://{self.host}:{self.port}'}/",
             flush=True,
         )
 
+    def _check_lifeline(self) -> None:
+        """The lifeline is readable: stop as on SIGTERM if it was cut (the
+        process that started this one is gone). The port is let go of first.
+
+        Raises:
+            web.GracefulExit: it was cut (caught by aiohttp, which stops).
+        """
+        assert self.lifeline is not None
+        if cut(self.lifeline):
+            asyncio.get_running_loop().remove_reader(self.lifeline)
+            log.warning("the server that started craits-web is gone: stopping")
+            raise web.GracefulExit()
+
     async def on_shutdown(self, app: web.Application) -> None:
-        """Stop every visitor's client process."""
-        for service in list(self.sessions.values()):
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(service.stop(), 5)
-        if self.zygote is not None:
-            await self.zygote.stop()
+        """Stop every visitor's client process (their pages try again until
+        craits-web is back), then the pre-forked client."""
+        await self.sessions.stop()
 
     async def handle_favicon(self, request: web.Request) -> web.Response:
         """No icon (and no 404 in the browser's console for it)."""
         return web.Response(status=204)
+
+    async def handle_alive(self, request: web.Request) -> web.Response:
+        """204, no body: craits-web is up (asked by pages whose connection dropped)."""
+        response = web.Response(status=204)
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     def initialize_logging(self) -> None:
         """Plain log lines on stderr (textual-serve's own are rich console output)."""
@@ -209,9 +249,16 @@ class CraitsWebServer(Server):
 
     # ------------------------------------------------------------- pages
 
+    def origin(self, request: web.Request) -> Origin:
+        """The scheme and host ``request``'s browser asked for: ``--public-url``'s,
+        else :func:`request_origin`'s."""
+        if self.configured_url:
+            return Origin.of_url(self.configured_url)
+        return request_origin(request, self.proxies)
+
     def _url(self, request: web.Request, path: str, query: dict[str, str] | None = None) -> str:
         """An absolute URL of this site for ``request``'s browser."""
-        base = self.configured_url or f"{request.scheme}://{request.host}"
+        base = self.configured_url or self.origin(request).base
         tail = "?" + urlencode(query) if query else ""
         return f"{base}{path}{tail}"
 
@@ -228,7 +275,7 @@ class CraitsWebServer(Server):
             max_age=COOKIE_MAX_AGE,
             httponly=True,
             samesite="Lax",
-            secure=self._url(request, "/").startswith("https:"),
+            secure=self.origin(request).scheme == "https",
             path="/",
         )
 
@@ -256,15 +303,16 @@ class CraitsWebServer(Server):
     def _index(self, request: web.Request, visitor_id: str, launch: Launch) -> web.Response:
         name = self.visitors.name(visitor_id)
         if name is None:
-            asked = {"action": self._url(request, "/name"), "launch": launch.query(), "name": ""}
-            return self._page(request, "name.html", asked)
-        if self._full_for(visitor_id):
+            return self._name_page(request, launch)
+        if self.sessions.full_for(visitor_id):
             return self._full(request)
         address = request_address(request, self.proxies) if self.forward_addresses else None
-        key = self._remember(visitor_id, name, launch, address)
+        visit = Visit(visitor_id, name, launch, address, self.origin(request).host)
+        key = self._remember(visit)
         font_size = request.query.get("fontsize", "")
         context: dict[str, Any] = {
             "websocket_url": websocket_url(self._url(request, f"/ws/{key}")),
+            "alive_url": self._url(request, "/alive"),
             # 0: fitted to the window by the page
             "font_size": min(32, max(8, int(font_size))) if font_size.isdigit() else 0,
             "name": name,
@@ -274,10 +322,24 @@ class CraitsWebServer(Server):
         response.headers["Cache-Control"] = "no-store"
         return response
 
-    def _full_for(self, visitor_id: str) -> bool:
-        """Whether ``max_sessions`` leaves no room for this visitor (a visitor with a
-        page open already always has room: their new page replaces the old)."""
-        return len(self.sessions) >= self.max_sessions and visitor_id not in self.by_visitor
+    def _name_page(
+        self,
+        request: web.Request,
+        launch: Launch,
+        name: str = "",
+        error: str | None = None,
+        status: int = 200,
+    ) -> web.Response:
+        """The name page (``name`` filled in; ``error`` said under it), for ``launch``."""
+        context = {
+            "action": self._url(request, "/name"),
+            "launch": launch.query(),
+            "invitation": invitation(launch),
+            "rule": NAME_RULE,
+            "name": name,
+            "error": error,
+        }
+        return self._page(request, "name.html", context, status)
 
     def _full(self, request: web.Request) -> web.Response:
         return self._message(
@@ -288,14 +350,14 @@ class CraitsWebServer(Server):
             503,
         )
 
-    def _remember(self, visitor_id: str, name: str, launch: Launch, address: str | None) -> str:
+    def _remember(self, visit: Visit) -> str:
         """A launch key for the page being served (old and surplus ones dropped)."""
         now = time.monotonic()
         for key, pending in list(self.pending.items()):
             if now - pending.created > LAUNCH_TTL or len(self.pending) >= MAX_PENDING:
                 del self.pending[key]
         key = new_visitor_id()
-        self.pending[key] = PendingLaunch(visitor_id, name, launch, now, address)
+        self.pending[key] = PendingLaunch(visit, now)
         return key
 
     async def handle_name_page(self, request: web.Request) -> web.Response:
@@ -306,12 +368,7 @@ class CraitsWebServer(Server):
             launch = Launch.from_query(request.query)
         except BadLink:
             launch = Launch()
-        asked = {
-            "action": self._url(request, "/name"),
-            "launch": launch.query(),
-            "name": name or "",
-        }
-        return self._page(request, "name.html", asked)
+        return self._name_page(request, launch, name or "")
 
     async def handle_name(self, request: web.Request) -> web.Response:
         """Keep the name typed in the name page; back to the game page."""
@@ -324,11 +381,11 @@ class CraitsWebServer(Server):
             launch = Launch.from_query(fields)
         except BadLink as exc:
             return self._message(request, "This link does not work", str(exc), 400)
-        name = clean_display_name(fields.get("name", ""))
-        if name is None:
-            context = {"action": self._url(request, "/name"), "launch": launch.query(), "name": ""}
-            context["error"] = "Type a name: letters, digits, spaces (at most 24)."
-            return self._page(request, "name.html", context, 400)
+        typed = fields.get("name", "")
+        try:
+            name = display_name(typed)
+        except BadName as exc:
+            return self._name_page(request, launch, typed, f"{exc}.", 400)
         self.visitors.set_name(cookie, name)
         raise web.HTTPSeeOther(self._url(request, "/", launch.query()))
 
@@ -343,59 +400,15 @@ class CraitsWebServer(Server):
         """
         pending = self.pending.pop(request.match_info["launch"], None)
         cookie = request.cookies.get(VISITOR_COOKIE)
-        if pending is None or cookie != pending.visitor_id:
+        if pending is None or cookie != pending.visit.visitor_id:
             raise web.HTTPForbidden(text="this page is out of date: load it again")
-        if self._full_for(pending.visitor_id):
+        if self.sessions.full_for(pending.visit.visitor_id):
             raise web.HTTPServiceUnavailable(text="the room is full")
-        width = _cells(request.query.get("width"), 80)
-        height = _cells(request.query.get("height"), 24)
+        size = (_cells(request.query.get("width"), 80), _cells(request.query.get("height"), 24))
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
-        address = pending.address  # the visitor's, from the page's request
-        service = VisitorAppService(
-            client_argv(self.game, pending.name, pending.launch, address),
-            self.visitors.environment(pending.visitor_id),
-            zygote=self.zygote,
-            write_bytes=websocket.send_bytes,
-            write_str=websocket.send_str,
-            close=websocket.close,  # type: ignore[arg-type]  # (returns a bool, unused)
-            download_manager=self.download_manager,
-        )
-        self.sessions[service.app_service_id] = service
-        # One page per browser: an older page of the same visitor (another tab) is
-        # closed, so two pages of one browser never take the seat from each other.
-        older = self.by_visitor.get(pending.visitor_id)
-        self.by_visitor[pending.visitor_id] = service
-        if older is not None:
-            task = asyncio.get_running_loop().create_task(retire(older))
-            self._retiring.add(task)  # (a task nobody holds may be collected)
-            task.add_done_callback(self._retiring.discard)
-        try:
-            await service.start(width, height)
-            key = self.visitors.key(pending.visitor_id)
-            log.info("visitor %s at %s: client process %s", key, address, service.pid)
-            await self._process_messages(websocket, service)
-        except asyncio.CancelledError:
-            await websocket.close()
-        except Exception:
-            log.exception("visitor session failed")
-        finally:
-            self.sessions.pop(service.app_service_id, None)
-            if self.by_visitor.get(pending.visitor_id) is service:
-                del self.by_visitor[pending.visitor_id]
-            await retire(service)
+        await self.sessions.run(websocket, pending.visit, size, self._process_messages)
         return websocket
-
-
-async def start_zygote() -> Zygote | None:
-    """The pre-forked client (:mod:`.zygote`), started; None (said in the log) if
-    it did not start: then each visitor's client is a new process."""
-    zygote = Zygote()
-    if await zygote.start():
-        return zygote
-    log.warning("the pre-forked client did not start: one process per visitor")
-    await zygote.stop()
-    return None
 
 
 async def check_trusted(game: Target) -> None:
@@ -422,6 +435,20 @@ async def check_trusted(game: Target) -> None:
     await conn.close()
 
 
+def request_origin(request: web.Request, proxies: Sequence[IPNetwork]) -> Origin:
+    """The scheme and host of ``request``, but for what a trusted proxy says
+    (:meth:`~.addresses.Origin.of_request`)."""
+    headers = request.headers
+    return Origin.of_request(
+        request.scheme,
+        request.host,
+        request.remote,
+        headers.getall("X-Forwarded-Proto", []),
+        headers.getall("X-Forwarded-Host", []),
+        proxies,
+    )
+
+
 def request_address(request: web.Request, proxies: Sequence[IPNetwork]) -> str | None:
     """The address of the visitor behind ``request`` (:func:`~.addresses.visitor_address`)."""
     forwarded = request.headers.getall("X-Forwarded-For", [])
@@ -431,15 +458,6 @@ def request_address(request: web.Request, proxies: Sequence[IPNetwork]) -> str |
 def websocket_url(page_url: str) -> str:
     """The ``ws:``/``wss:`` URL of an ``http:``/``https:`` one."""
     return ("wss:" if page_url.startswith("https:") else "ws:") + page_url.split(":", 1)[1]
-
-
-async def retire(service: VisitorAppService) -> None:
-    """Ask a client process to quit (its page's websocket closes); kill it if it
-    has not within 10 s."""
-    try:
-        await asyncio.wait_for(service.stop(), 10)
-    except Exception:
-        service.kill()
 
 
 def _cells(text: str | None, default: int) -> int:

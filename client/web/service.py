@@ -49,11 +49,17 @@ CLIENT_PREFIX = 3
 
 
 def client_argv(
-    server: Target, name: str, launch: Launch, forwarded_for: str | None = None
+    server: Target,
+    name: str,
+    launch: Launch,
+    forwarded_for: str | None = None,
+    shown_address: str | None = None,
 ) -> list[str]:
     """The command line of a visitor's client: ``python -m craits.client.cli``
     in web mode, as ``name``, going where ``launch`` says, speaking for the
-    visitor's address ``forwarded_for`` (protocol §4.1) if given.
+    visitor's address ``forwarded_for`` (protocol §4.1) if given, and naming
+    the game by ``shown_address`` (the page's host, which the visitor knows;
+    the game server's own address may be one only this machine reaches).
 
     With an invite code the address is the whole invite link (protocol §1.1),
     which the client reads with the table, the code and ``watch``; otherwise
@@ -62,6 +68,8 @@ def client_argv(
     argv = [sys.executable, "-m", "craits.client.cli", "--web", f"--name={name}"]
     if forwarded_for:
         argv.append(f"--forwarded-for={forwarded_for}")
+    if shown_address:
+        argv.append(f"--shown-address={shown_address}")
     if launch.code and launch.table:
         target = Target(
             server.host,
@@ -86,7 +94,14 @@ class VisitorAppService(AppService):
         env: variables added to the process's environment (the visitor's directories).
         zygote: fork the client from this pre-forked client (:class:`Zygote`)
             when it is running; else (or if it fails) start a new process.
+        lifeline: the read end of craits-web's lifeline (:mod:`.lifeline`),
+            handed to a client started as a new process (through
+            :mod:`.child`): it ends when craits-web does. (A forked client
+            has it from the pre-forked client.)
         write_bytes, write_str, close, download_manager: as textual-serve's.
+
+    ``close`` is awaited when the client says it has ended (its ``exit``), and
+    again when its process has ended, whichever way (:attr:`said_exit` tells).
     """
 
     def __init__(
@@ -95,6 +110,7 @@ class VisitorAppService(AppService):
         env: Mapping[str, str],
         *,
         zygote: Zygote | None = None,
+        lifeline: int | None = None,
         write_bytes: Callable[[bytes], Awaitable[None]],
         write_str: Callable[[str], Awaitable[None]],
         close: Callable[[], Awaitable[None]],
@@ -110,6 +126,13 @@ class VisitorAppService(AppService):
         self.argv = list(argv)
         self.extra_env = dict(env)
         self.zygote = zygote
+        self.lifeline = lifeline
+        self.said_exit = False
+        """Whether the client said it ended (textual's ``exit``), as a client
+        does however it quits; a process killed or crashed says nothing."""
+        self.replaced = False
+        """Set when a newer page of the same visitor takes over (this one is
+        then stopped)."""
 
     @property
     def pid(self) -> int | None:
@@ -122,6 +145,22 @@ class VisitorAppService(AppService):
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
+
+    async def on_meta(self, data: bytes) -> None:
+        """A meta packet from the client (textual-serve's), noting its ``exit``."""
+        with contextlib.suppress(ValueError, AttributeError):
+            if json.loads(data).get("type") == "exit":
+                self.said_exit = True
+        await super().on_meta(data)
+
+    async def run(self) -> None:
+        """Relay the client's output until its process ends, then close the page
+        (textual-serve closes it only when the client says ``exit``)."""
+        try:
+            await super().run()
+        finally:
+            with contextlib.suppress(Exception):
+                await self.remote_close()
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         """Start the client process (no shell), sized ``width`` × ``height`` cells."""
@@ -137,12 +176,19 @@ class VisitorAppService(AppService):
                 self._process = cast(Process, forked)
                 self._stdin = forked.stdin
                 return self._process
+        argv = self.argv
+        kept: tuple[int, ...] = ()
+        if self.lifeline is not None:  # the client, ended with craits-web
+            argv = [sys.executable, "-m", "craits.client.web.child", str(self.lifeline)]
+            argv += self.argv[CLIENT_PREFIX:]
+            kept = (self.lifeline,)
         self._process = process = await asyncio.create_subprocess_exec(
-            *self.argv,
+            *argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=environment,
+            pass_fds=kept,
         )
         assert process.stdin is not None
         self._stdin = process.stdin
@@ -178,11 +224,17 @@ class ForkedClient:
 
 class Zygote:
     """The pre-forked client (``craits.client.web.zygote``): a process started once that has
-    imported the client, asked over a Unix socket to fork one per visitor."""
+    imported the client, asked over a Unix socket to fork one per visitor.
 
-    def __init__(self) -> None:
+    Args:
+        lifeline: the read end of craits-web's lifeline (:mod:`.lifeline`): the
+            zygote, and every client it forks, ends as soon as it reads end of file.
+    """
+
+    def __init__(self, lifeline: int) -> None:
         self._dir = tempfile.mkdtemp(prefix="craits-web-")
         self.path = str(Path(self._dir) / "zygote.sock")
+        self.lifeline = lifeline
         self._proc: asyncio.subprocess.Process | None = None
 
     @property
@@ -195,7 +247,9 @@ class Zygote:
         """Start the zygote and wait until it listens; False if it did not."""
         env = {**os.environ, **IMPORT_ENV}
         self._proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "craits.client.web.zygote", self.path, env=env
+            *(sys.executable, "-m", "craits.client.web.zygote", self.path, str(self.lifeline)),
+            env=env,
+            pass_fds=(self.lifeline,),
         )
         deadline = time.monotonic() + timeout
         while not os.path.exists(self.path):
@@ -205,7 +259,8 @@ class Zygote:
         return True
 
     async def stop(self) -> None:
-        """Stop the zygote (the clients it forked go on until their pages close)."""
+        """Stop the zygote (the clients it forked go on until their pages close,
+        or craits-web's lifeline is cut)."""
         proc = self._proc
         if proc is not None and proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):

@@ -24,8 +24,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from craits.protocol import MAX_NAME, ProtocolError
+from craits.protocol import ProtocolError
+from craits.protocol.address import Target
 from craits.protocol.messages import name as check_name
+
+from ..store import FILE_NAME, TokenStore
 
 VISITOR_COOKIE = "craits_visitor"
 """The cookie that names a browser (HttpOnly, SameSite=Lax)."""
@@ -35,7 +38,6 @@ VISITOR_ENV = "CRAITS_WEB_VISITOR"
 
 _VISITOR_ID = re.compile(r"[A-Za-z0-9_-]{43}")
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_BAD_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 
 
 def new_visitor_id() -> str:
@@ -48,12 +50,26 @@ def valid_visitor_id(text: str | None) -> bool:
     return text is not None and _VISITOR_ID.fullmatch(text) is not None
 
 
-def clean_display_name(text: str) -> str | None:
-    """A display name typed in the name page, as the server accepts it (protocol
-    §4: 1…24 characters, no control characters or square brackets), or None when
-    nothing is left of it."""
-    text = _BAD_NAME.sub("", text).strip()[:MAX_NAME].strip()
-    return text or None
+class BadName(ValueError):
+    """A name the game server would refuse; ``str()`` says why, as the server
+    words it (``Your name: must be 1..24 characters``)."""
+
+
+def display_name(text: str) -> str:
+    """A name typed in the name page, as the game server takes it: checked by
+    the server's own rule (protocol §4, :func:`craits.protocol.messages.name`),
+    so the page refuses exactly what the server would, with its words.
+
+    Returns:
+        The name without its surrounding spaces, as the server keeps it.
+
+    Raises:
+        BadName: the server would refuse it (``str()`` says why).
+    """
+    try:
+        return check_name(text, "Your name")
+    except ProtocolError as exc:
+        raise BadName(exc.message) from None
 
 
 class BadLink(ValueError):
@@ -135,7 +151,20 @@ class Visitors:
         except (OSError, ValueError):
             return None
         name = data.get("name") if isinstance(data, dict) else None
-        return clean_display_name(name) if isinstance(name, str) else None
+        if not isinstance(name, str):
+            return None
+        try:
+            return display_name(name)
+        except BadName:
+            return None  # (kept under an older rule: asked again)
+
+    def saved_table(self, visitor_id: str, game: Target, name: str) -> str | None:
+        """The table where the visitor's client keeps a seat to take back at
+        ``game`` under ``name`` (its resume token, saved in the visitor's state
+        directory as the client saves it: per server and name), or None."""
+        path = self.home(visitor_id) / "state" / "craits" / FILE_NAME  # XDG_STATE_HOME/craits
+        seat = TokenStore(path).get(f"{game.host}:{game.port} {name.casefold()}")
+        return seat["table"] if seat is not None else None
 
     def set_name(self, visitor_id: str, name: str) -> None:
         """Keep the visitor's name (written atomically).

@@ -7,6 +7,13 @@ against the visitor's own address, not the web process's (protocol §4.1). A chi
 process keeps the web side's imports, its visitors' client processes and any
 crash of theirs out of the game server's event loop; the server imports nothing
 of the client.
+
+craits-web ends with the server however the server ends, SIGKILL included: it
+is handed the read end of a pipe whose write end only the server holds
+(``craits-web --lifeline FD``); when the server is gone the kernel closes that
+end, and craits-web stops as on SIGTERM, its port let go of at once, its
+visitors' client processes and pre-forked client with it. The same command
+can then start the server again on the same ports.
 """
 
 from __future__ import annotations
@@ -15,10 +22,12 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
+import os
 import signal
 import socket
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..net.address_limit import LOOPBACK_RELAYS, relay_setting
 
@@ -124,46 +133,82 @@ def web_options(args: argparse.Namespace | None) -> list[str]:
     return options + [f"--trusted-proxy={a}" for a in getattr(args, "web_trusted_proxy", [])]
 
 
+@dataclass
+class WebChild:
+    """``craits-web`` started by the server.
+
+    Attributes:
+        process: its process.
+        lifeline: the write end of its lifeline, held by the server alone
+            (closed, or the server gone: craits-web stops); -1 once closed.
+    """
+
+    process: asyncio.subprocess.Process
+    lifeline: int
+
+    def cut(self) -> None:
+        """Close the lifeline's write end (craits-web then stops), once."""
+        if self.lifeline >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.lifeline)
+            self.lifeline = -1
+
+
 async def start_web(
     host: str,
     game_port: int,
     web_port: int,
     game: str | None = None,
     options: Sequence[str] = (),
-) -> asyncio.subprocess.Process:
+) -> WebChild:
     """Start ``craits-web`` on ``host``:``web_port`` for the game on ``game_port``
     (``game``: the game's address as craits-web is to reach it, e.g. a
     ``craitss://`` link for a TLS server; default :func:`game_address`), with
-    ``options`` (:func:`web_options`).
+    ``options`` (:func:`web_options`), hanging on this process's lifeline (it
+    stops when this process ends, however it ends).
 
     Raises:
         OSError: the page's address cannot be bound (:func:`check_port`), or
             the process could not be started.
     """
     check_port(host, web_port)
-    return await asyncio.create_subprocess_exec(
-        *WEB_COMMAND,
-        game or game_address(host, game_port),
-        f"--host={host or '0.0.0.0'}",
-        f"--port={web_port}",
-        "--log-level=warning",  # the server says where the page is; no line per request
-        *options,
-        stdout=asyncio.subprocess.DEVNULL,
-    )
-
-
-async def stop_web(proc: asyncio.subprocess.Process, grace: float = 10.0) -> None:
-    """SIGTERM, then SIGKILL after ``grace`` seconds."""
-    if proc.returncode is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        proc.send_signal(signal.SIGTERM)
+    read, write = os.pipe()  # (neither inherited by anything else this process starts)
     try:
-        await asyncio.wait_for(proc.wait(), grace)
-    except TimeoutError:
+        process = await asyncio.create_subprocess_exec(
+            *WEB_COMMAND,
+            game or game_address(host, game_port),
+            f"--host={host or '0.0.0.0'}",
+            f"--port={web_port}",
+            "--log-level=warning",  # the server says where the page is; no line per request
+            f"--lifeline={read}",
+            *options,
+            stdout=asyncio.subprocess.DEVNULL,
+            pass_fds=(read,),
+        )
+    except BaseException:
+        os.close(write)
+        raise
+    finally:
+        os.close(read)
+    return WebChild(process, write)
+
+
+async def stop_web(web: WebChild, grace: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL after ``grace`` seconds; the lifeline closed."""
+    proc = web.process
+    try:
+        if proc.returncode is not None:
+            return
         with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-        await proc.wait()
+            proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), grace)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+    finally:
+        web.cut()
 
 
 def web_url(host: str, web_port: int) -> str:

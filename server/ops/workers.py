@@ -37,7 +37,7 @@ from typing import Any
 
 from ..cluster.start import advertised
 from .drain import COMMAND_TIMEOUT, request_drain, watch
-from .web import game_address, start_web, stop_web, web_url
+from .web import WebChild, game_address, start_web, stop_web, web_url
 
 log = logging.getLogger("craits.server.cluster")
 
@@ -195,7 +195,7 @@ class Supervisor:
         watcher = asyncio.create_task(
             watch(self.url, self.address, self.plan.heartbeat, self._asked)
         )
-        web: asyncio.subprocess.Process | None = None
+        web: WebChild | None = None
         try:
             if self.plan.web is not None:
                 try:

@@ -8,17 +8,19 @@ import asyncio
 import os
 import subprocess
 import sys
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
-from craits.client.web.addresses import proxy_network, visitor_address
+from craits.client.web.addresses import Origin, proxy_network, visitor_address
 from craits.client.web.cli import build_parser
 from craits.client.web.service import client_argv
 from craits.client.web.visitors import Launch
 from craits.protocol.address import Target
 
-from tests.web.conftest import free_port, stop, wait_port
+from tests.web.conftest import WebServer, free_port, stop, wait_port
 
 PROXY = [proxy_network("127.0.0.1"), proxy_network("10.0.0.0/8")]
 
@@ -165,3 +167,73 @@ def test_craits_server_web_hands_the_web_settings_to_craits_web() -> None:
             assert 'action="https://cards.example.org/name"' in r.read().decode()
     finally:
         stop(proc)
+
+
+def test_a_trusted_proxy_says_the_scheme_and_host_the_browser_used() -> None:
+    said = (["https"], ["cards.example.org"])
+    # From the proxy: believed (the first of a list: what the proxy nearest the
+    # browser wrote); the request's own otherwise, or when it says nonsense.
+    assert Origin.of_request("http", "127.0.0.1:8080", "127.0.0.1", *said, PROXY) == Origin(
+        "https", "cards.example.org"
+    )
+    assert Origin.of_request(
+        "http", "h:1", "10.0.0.2", ["HTTPS, http"], ["[2001:db8::1]:8443"], PROXY
+    ) == Origin("https", "[2001:db8::1]:8443")
+    for proto, host in ((["ftp"], ["a b"]), (["javascript"], ["evil/path"]), ([], [])):
+        assert Origin.of_request("http", "h:1", "127.0.0.1", proto, host, PROXY) == Origin(
+            "http", "h:1"
+        )
+    # From anyone else (a browser straight to craits-web): never.
+    assert Origin.of_request("http", "h:1", "198.51.100.7", *said, PROXY) == Origin("http", "h:1")
+    assert Origin.of_request("http", "h:1", "127.0.0.1", *said, []) == Origin("http", "h:1")
+    assert Origin.of_url("https://cards.example.org/craits").base == "https://cards.example.org"
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Redirects are not followed (a 303 is raised, to be read)."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def test_behind_an_https_proxy_no_public_url_is_needed(tmp_path: Path) -> None:
+    """The proxy says X-Forwarded-Proto and -Host (nginx: proxy_set_header): the
+    page's links, websocket and cookie are made for https://cards.example.org;
+    the same headers from an address not trusted change nothing."""
+    web = WebServer(free_port(), tmp_path, more=("--trusted-proxy=127.0.0.1",))
+    plain = WebServer(free_port(), tmp_path / "plain")
+    proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "cards.example.org"}
+    try:
+        request = urllib.request.Request(web.url + "/", headers=proxied)
+        with urllib.request.urlopen(request, timeout=10) as r:
+            cookie = r.headers["Set-Cookie"]
+            page = r.read().decode()
+        assert "Secure" in cookie
+        assert 'action="https://cards.example.org/name"' in page
+        asked = {**proxied, "Cookie": cookie.split(";")[0]}
+        form = urllib.parse.urlencode({"name": "ivy"}).encode()
+        post = urllib.request.Request(web.url + "/name", data=form, headers=asked)
+        with pytest.raises(urllib.error.HTTPError) as redirect:
+            urllib.request.build_opener(NoRedirect).open(post, timeout=10)
+        assert redirect.value.code == 303
+        assert redirect.value.headers["Location"] == "https://cards.example.org/"
+        request = urllib.request.Request(web.url + "/", headers=asked)
+        with urllib.request.urlopen(request, timeout=10) as r:
+            page = r.read().decode()
+        assert 'data-session-websocket-url="wss://cards.example.org/ws/' in page
+        request = urllib.request.Request(plain.url + "/", headers=proxied)
+        with urllib.request.urlopen(request, timeout=10) as r:
+            assert "Secure" not in r.headers["Set-Cookie"]
+            assert f'action="{plain.url}/name"' in r.read().decode()
+    finally:
+        web.stop()
+        plain.stop()
+
+
+def test_the_client_names_the_game_by_the_page_s_host() -> None:
+    server = Target("10.0.0.5", 7777)
+    argv = client_argv(server, "ana", Launch(), None, "cards.example.org")
+    from craits.client.cli import build_parser as client_parser
+
+    assert client_parser().parse_args(argv[3:]).shown_address == "cards.example.org"
+    assert argv[-1] == "10.0.0.5:7777"  # (where it connects is unchanged)

@@ -149,7 +149,8 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
     try:
         dan = Visitor(browser, web, "dan", (1280, 800))
         dan.open(name="dan")
-        dan.wait_text(r"Cannot reach the game")
+        text = dan.wait_text(r"cannot reach the game server: connection refused")
+        assert f":{port}" not in text  # (the game's own address is not the visitor's)
         dan.shot("server-down")
         # At --max-sessions the next visitor gets a page saying so.
         eve = Visitor(browser, web, "eve", (800, 600))
@@ -167,7 +168,8 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
         # The server comes up: "Try again" (r) connects.
         game = GameServer(port)
         dan.keys("r")
-        dan.wait_text(r"Craits at 127\.0\.0\.1:\d+ — you are dan")
+        # (named by the page's address, which dan knows, not the game's)
+        dan.wait_text(rf"Craits at 127\.0\.0\.1:{web.port} — you are dan")
         # It goes down while the page is open: the page says so and keeps trying.
         game.stop()
         dan.wait_text(r"Connection lost: reconnecting")
@@ -177,7 +179,8 @@ def test_server_down_is_shown_in_the_page(browser: Any, tmp_path: Any) -> None:
         dan.wait_text(r"press q in the lobby to leave")
         assert dan.page.query_selector("body.-closed") is None
         dan.keys("q")
-        dan.page.wait_for_selector("body.-closed", timeout=10_000)
+        dan.page.wait_for_selector('body[data-ended="left"]', timeout=10_000)
+        assert "You left the game" in dan.page.inner_text("#left")
         dan.shot("left")
         dan.close()
     finally:
@@ -210,11 +213,14 @@ def test_a_second_page_of_one_browser_closes_the_first(visitor: Any) -> None:
     second = gil.context.new_page()
     second.goto(gil.web.url + "/")
     second.wait_for_selector("body.-first-byte", timeout=30_000)
-    # The first page is told it was left, with the way back; the second plays on.
-    gil.page.wait_for_selector("body.-closed", timeout=20_000)
-    assert "Disconnected" in gil.page.inner_text("#closed")
+    # The first page is told the game went to another tab, with the way back (and
+    # does not take it back by itself); the second plays on.
+    gil.page.wait_for_selector('body[data-ended="replaced"]', timeout=20_000)
+    assert "Open in another tab" in gil.page.inner_text("#replaced")
     gil.shot("closed-by-second-page")
-    assert second.query_selector("body.-closed") is None
+    gil.page.wait_for_timeout(3000)
+    assert gil.page.get_attribute("body", "data-ended") == "replaced"
+    assert second.query_selector("body[data-ended]") is None
 
 
 def test_two_visitors_count_as_two_addresses(browser: Any, tmp_path: Any) -> None:

@@ -4,6 +4,7 @@ websocket refused to a stranger, the client's command line built without a shell
 from __future__ import annotations
 
 import asyncio
+import html
 import http.cookiejar
 import socket
 import subprocess
@@ -19,16 +20,17 @@ from craits.client.web.visitors import (
     VISITOR_COOKIE,
     VISITOR_ENV,
     BadLink,
+    BadName,
     Launch,
     Visitors,
-    clean_display_name,
+    display_name,
     new_visitor_id,
     valid_visitor_id,
 )
 from craits.protocol.address import Target, parse_target
 from craits.protocol.client import Connection
 
-from tests.web.conftest import WebServer, free_port, stop, wait_port
+from tests.web.conftest import GameServer, WebServer, free_port, stop, wait_port
 
 
 class Browserless:
@@ -62,9 +64,15 @@ def test_first_visit_sets_an_httponly_cookie_and_asks_a_name(web: WebServer) -> 
 def test_the_name_page_keeps_the_name_and_the_link(web: WebServer) -> None:
     v = Browserless(web)
     v.open("/")
-    status, page = v.open("/name", {"name": " zoé [x]\x07 ", "table": "duel", "watch": "1"})
+    # A name the game server would refuse is refused here, with its words, and
+    # is given back to be mended (no name altered behind the visitor's back).
+    status, page = v.open("/name", {"name": " zoé [x] ", "table": "duel", "watch": "1"})
+    assert status == 400 and 'id="name-error"' in page
+    assert "Your name: must not hold control characters or square brackets." in page
+    assert 'value=" zoé [x] "' in page and 'name="table" value="duel"' in page
+    status, page = v.open("/name", {"name": " zoé ", "table": "duel", "watch": "1"})
     assert status == 200
-    assert "data-session-websocket-url=" in page and "Starting the game for zoé x" in page
+    assert "data-session-websocket-url=" in page and "Starting the game for zoé…" in page
     # Another visitor is asked for their own name.
     assert 'id="name-form"' in Browserless(web).open("/")[1]
 
@@ -141,8 +149,12 @@ def test_each_visitor_has_their_own_directories(tmp_path: Path) -> None:
     assert env_a["XDG_STATE_HOME"] != env_b["XDG_STATE_HOME"]
     assert env_a[VISITOR_ENV] == visitors.key(a) and a not in str(env_a)  # the id stays secret
     assert (visitors.home(a).stat().st_mode & 0o777) == 0o700
-    assert clean_display_name(" \x1b[] \x07") is None
-    assert clean_display_name("x" * 30) == "x" * 24
+    assert display_name(" zoé ") == "zoé"
+    for bad in (" \x1b[] \x07", "x" * 25, "  "):
+        with pytest.raises(BadName):
+            display_name(bad)
+    (visitors.home(b) / visitors.PROFILE).write_text('{"name": "[bad]"}')
+    assert visitors.name(b) is None  # a name kept under an older rule: asked again
 
 
 def test_the_clients_state_follows_the_visitors_directories(tmp_path: Path) -> None:
@@ -290,3 +302,78 @@ def test_without_a_public_url_links_follow_the_address_asked(web: WebServer) -> 
         page = r.read().decode()
     assert 'data-session-websocket-url="ws://192.0.2.7:8080/ws/' in page
     assert "http://192.0.2.7:8080/static/" in page
+
+
+async def refusal(port: int, name: str) -> str | None:
+    """Why the game server refuses ``name`` in a hello (its words after
+    ``hello.name: ``), or None when it takes it."""
+    from craits.protocol.client import ConnectError
+
+    try:
+        conn = await Connection.open("127.0.0.1", port, name)
+    except ConnectError as exc:
+        assert "hello.name: " in str(exc), exc
+        return str(exc).split("hello.name: ", 1)[1]
+    await conn.close()
+    return None
+
+
+NAMES = [
+    "ana",
+    " zoé ",
+    "zoe\u0301",  # an accent typed apart
+    "[x]",
+    "x" * 25,
+    "tab\there",
+    "\u200b",  # a zero-width space alone
+    "a\u200db",  # letters joined by a zero-width joiner
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family: emoji joined by ZWJ
+    "\U0001f1eb\U0001f1f7",  # a flag
+    "\u2066ana\u2069",  # direction isolates
+    "王小明",
+]
+
+
+def test_the_name_form_takes_and_refuses_what_the_game_server_does(
+    game: GameServer, web: WebServer
+) -> None:
+    """The name page refuses a name exactly when the game server's hello would,
+    with the server's words (the page said "letters, digits, spaces" and took
+    anything, dropping what the server refuses without a word)."""
+    v = Browserless(web)
+    v.open("/")
+    for name in NAMES:
+        status, page = v.open("/name", {"name": name})
+        why = asyncio.run(refusal(game.port, name))
+        if why is None:
+            assert status == 200 and "data-session-websocket-url=" in page, name
+        else:
+            assert status == 400 and html.escape(f"Your name: {why}.", False) in page, (name, why)
+    # The rule is said before anything is typed.
+    assert "Up to 24 characters, each drawn on its own" in Browserless(web).open("/")[1]
+
+
+@pytest.mark.parametrize(
+    ("query", "said", "button"),
+    [
+        ("?table=duel", "You are invited to table duel: you will sit there.", "Play"),
+        ("?table=duel&code=K3-x", "You are invited to the private table duel", "Play"),
+        ("?table=duel&watch=1", "You are about to watch table duel.", "Watch"),
+        ("", None, "Play"),
+    ],
+)
+def test_the_name_page_of_a_link_names_its_table(
+    web: WebServer, query: str, said: str | None, button: str
+) -> None:
+    _, page = Browserless(web).open("/" + query)
+    if said is None:
+        assert 'id="invitation"' not in page
+    else:
+        assert said in page
+    assert f'<button type="submit">{button}</button>' in page
+
+
+def test_alive_answers_while_craits_web_runs(web: WebServer) -> None:
+    """What a page whose connection dropped asks until craits-web is back."""
+    with urllib.request.urlopen(web.url + "/alive", timeout=10) as r:
+        assert r.status == 204 and r.headers["Cache-Control"] == "no-store"
