@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from craits.protocol.types import OkMsg
-from craits.server.bots.network.bot import BotClient, BotError, connect_bot
+from craits.server.bots.network.bot import BotClient, connect_bot
+from craits.server.errors import BotError
 
 EXT4_IOC_SHUTDOWN = 0x8004587D
 """``_IOR('X', 125, __u32)``: shut an ext4 file system down."""

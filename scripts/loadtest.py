@@ -61,7 +61,8 @@ from craits.protocol import MAX_SERVER_FRAME, VERSION, decode, encode
 from craits.protocol.redirect import MAX_REDIRECTS
 from craits.protocol.vocab import ClientMessage, ServerMessage
 from craits.protocol.wire import FrameReader
-from craits.server.bots.network.bot import BotClient, BotError, BotStats
+from craits.server.bots.network.bot import BotClient, BotStats
+from craits.server.errors import BotError
 
 SCRIPTS = Path(__file__).resolve().parent
 CONNECT_CONCURRENCY = 64

@@ -31,7 +31,8 @@ from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
 from .engine import Rules
-from .journal.journal import Durability, Journal, JournalError, SavedTable
+from .errors import JournalError, TableError
+from .journal.journal import Durability, Journal, SavedTable
 from .journal.recorder import Recorder
 from .journal.restore import SetAside, rebuild_table, restore_tables
 from .lobby.empty_tables import EmptyTables
@@ -47,7 +48,7 @@ from .net.tls_listener import accepting
 from .ops import logs
 from .table.access import RevokedTokens, WrongCodes
 from .table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
-from .table.ports import Lobby, TableError
+from .table.ports import Lobby
 from .table.seating import token_digest
 
 log = logging.getLogger("craits.server")

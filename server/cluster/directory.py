@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from craits.protocol.types import RedirectMsg, TableInfo
 from craits.protocol.vocab import ErrorCode, ServerMessage
 
+from ..errors import TableError
 from ..lobby.seat_tokens import token_tag
-from ..table.ports import TableError
 from .placement import place
 
 if TYPE_CHECKING:

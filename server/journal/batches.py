@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .file import JournalError
+from ..errors import JournalError
 from .writer import HEADER, WriterLink, frame
 
 log = logging.getLogger("craits.server")

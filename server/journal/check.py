@@ -16,10 +16,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..errors import JournalError
 from ..table.access import RevokedTokens
 from ..table.actor import TableConfig
 from ..table.fairness import verify_record
-from .journal import JournalError, JournalReader
+from .journal import JournalReader
 from .records import build_record
 from .restore import rebuild_table
 

@@ -30,6 +30,8 @@ import time
 from enum import StrEnum
 from pathlib import Path
 
+from ..errors import JournalDamaged, JournalError, JournalLocked, JournalUnwritable
+
 JOURNAL_FORMAT = 1
 """The journal's format, kept in SQLite's ``user_version``; written at every
 start (the write that proves the journal writable)."""
@@ -57,23 +59,6 @@ class Durability(StrEnum):
     """Commits are written, and fsynced only at checkpoints (about every
     second): an acknowledged step survives the server being killed, but a
     power cut can lose the last second or so."""
-
-
-class JournalError(Exception):
-    """The journal could not be written or read; the message says why."""
-
-
-class JournalDamaged(JournalError):
-    """The journal's file is damaged: SQLite finds it malformed or not a database."""
-
-
-class JournalUnwritable(JournalError):
-    """The journal cannot be written (a read-only file, directory or file
-    system, a full disk)."""
-
-
-class JournalLocked(JournalError):
-    """Another server holds the journal."""
 
 
 def is_damage(exc: sqlite3.Error) -> bool:

@@ -51,13 +51,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..errors import JournalError
 from .batches import Batches
 from .batches import WriteFailure as WriteFailure
 from .file import Durability as Durability
-from .file import JournalDamaged as JournalDamaged
-from .file import JournalError as JournalError
-from .file import JournalLocked as JournalLocked
-from .file import JournalUnwritable as JournalUnwritable
 from .file import as_journal_error, claim, release
 from .writer import CATCH_UP_FRAMES as CATCH_UP_FRAMES
 from .writer import SCHEMA as SCHEMA

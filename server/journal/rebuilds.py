@@ -24,7 +24,7 @@ from weakref import WeakKeyDictionary
 
 from craits.protocol.vocab import ErrorCode
 
-from ..table.ports import TableError
+from ..errors import TableError
 
 
 class RebuildBudget:

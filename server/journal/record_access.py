@@ -27,9 +27,9 @@ from typing import Any
 
 from craits.protocol.vocab import ErrorCode
 
-from ..table.ports import TableError
+from ..errors import JournalError, TableError
 from ..table.seating import token_digest
-from .journal import JournalError, JournalReader
+from .journal import JournalReader
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from craits.protocol.vocab import LogEntryKind, ServerMessage
 
 from ..engine import Event, Game, Play, Rules, event_to_dict, view
 from ..engine.events import ShufflePenalty
+from ..errors import NoSuchHand
 from .rebuilds import RebuildBudget, rebuilding
 from .records import Entry, replay
 
@@ -137,10 +138,6 @@ def with_frames(record: dict[str, Any]) -> dict[str, Any]:
 PAGE = 200
 """Most frames in one ``replay`` message (§7.3): about 140 KB for eight seats,
 well inside a client's 1 MiB (``scripts/replay_size.py`` measures it)."""
-
-
-class NoSuchHand(LookupError):
-    """``get_replay`` named a hand the game did not deal; ``str()`` says so."""
 
 
 def row_frames(game_row: dict[str, Any], hand: int) -> list[Frame]:

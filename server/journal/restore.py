@@ -19,8 +19,9 @@ from typing import Any
 from craits.protocol.vocab import ErrorCode
 
 from ..engine import Rules
+from ..errors import TableError
 from ..table.actor import Table, TableConfig
-from ..table.ports import Lobby, TableError, TableJournal
+from ..table.ports import Lobby, TableJournal
 from .journal import SavedTable
 
 log = logging.getLogger("craits.server")

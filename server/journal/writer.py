@@ -54,15 +54,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .file import (
-    Durability,
-    JournalDamaged,
-    JournalError,
-    JournalLocked,
-    JournalUnwritable,
-    as_journal_error,
-    open_for_writing,
-)
+from ..errors import JournalDamaged, JournalError, JournalLocked, JournalUnwritable
+from .file import Durability, as_journal_error, open_for_writing
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 from craits.protocol.vocab import ErrorCode
 
+from ..errors import TableError
 from ..ops import logs
-from ..table.ports import TableError
 
 if TYPE_CHECKING:
     from ..app import Server

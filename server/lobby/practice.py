@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from craits.protocol.vocab import ErrorCode
 
 from ..engine import Rules
-from ..table.ports import TableError
+from ..errors import TableError
 
 if TYPE_CHECKING:
     from ..app import Server

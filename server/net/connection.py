@@ -37,12 +37,12 @@ from craits.protocol import (
     encode,
     parse_client_message,
 )
+from craits.protocol.errors import CodedError
 from craits.protocol.types import ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
 
 from ..lobby.empty_tables import address_key
 from ..ops import logs, metrics
-from ..table.ports import TableError
 from . import handlers
 
 if TYPE_CHECKING:
@@ -553,8 +553,8 @@ class Client(asyncio.Protocol):
             was_hello = self.hello
             try:
                 handlers.dispatch(self, message)
-            except (ProtocolError, TableError):
-                raise
+            except CodedError:
+                raise  # a refusal or a bad message: answered below
             except Exception:
                 log.exception("connection %s: failed to handle a message", self.peer)
                 self.error(ErrorCode.INTERNAL, "the server failed to handle that message")
@@ -570,5 +570,5 @@ class Client(asyncio.Protocol):
             if self.errors > self.server.config.max_errors:
                 self.error(ErrorCode.TOO_MANY_ERRORS, "too many bad messages; closing")
                 self.abort_after_flush()
-        except TableError as exc:
-            self.error(exc.code, exc.message)
+        except CodedError as exc:  # a refused request (a TableError)
+            self.error(ErrorCode(exc.code), exc.message)

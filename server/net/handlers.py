@@ -73,17 +73,17 @@ from ..cluster.directory import (
     remote_tables,
 )
 from ..engine import Rules
+from ..errors import JournalError, NoSuchHand, TableError
 from ..journal import record_access
-from ..journal.journal import Journal, JournalError, JournalReader
+from ..journal.journal import Journal, JournalReader
 from ..journal.rebuilds import RebuildBudget, budget_of, rebuilding
 from ..journal.record_access import Asker
 from ..journal.records import build_record, iso_time
-from ..journal.replay_frames import NoSuchHand, cached_frames, is_cached, replay_page
+from ..journal.replay_frames import cached_frames, is_cached, replay_page
 from ..ops import metrics
 from ..ops.drain import refuse_new_game
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
-from ..table.ports import TableError
 
 log = logging.getLogger("craits.server")
 

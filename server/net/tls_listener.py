@@ -27,16 +27,13 @@ from typing import TYPE_CHECKING, cast
 
 from craits.protocol.tls import MIN_VERSION, Held, fingerprint
 
+from ..errors import TlsSetupError
 from .connection import Client, bound_buffers
 
 if TYPE_CHECKING:
     from ..app import Server
 
 log = logging.getLogger("craits.server")
-
-
-class TlsSetupError(Exception):
-    """The certificate or key cannot be used; ``str()`` says why in one line."""
 
 
 def _read(path: Path, what: str, marker: bytes) -> None:

@@ -31,19 +31,21 @@ from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from platformdirs import user_data_dir
 
 from ..app import Server, ServerConfig
-from ..journal.check import check_journal
-from ..journal.journal import (
-    Durability,
+from ..errors import (
+    BindError,
+    ConfigError,
     JournalDamaged,
     JournalError,
-    JournalReader,
     JournalUnwritable,
+    TlsSetupError,
 )
+from ..journal.check import check_journal
+from ..journal.journal import Durability, JournalReader
 from ..journal.records import build_record
 from ..journal.replay_frames import with_frames
 from ..lobby.practice import MAX_PRACTICE_TABLES
 from ..net.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
-from ..net.tls_listener import TlsSetupError, certificate_fingerprint, load_context
+from ..net.tls_listener import certificate_fingerprint, load_context
 from ..table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT
 from . import config as settings
 from . import logs, metrics
@@ -414,11 +416,6 @@ def tls_game_link(config: ServerConfig, args: argparse.Namespace | None, port: i
     return f"craitss://{game_address(config.host, port)}?fp={fp}"
 
 
-class BindError(Exception):
-    """An address besides the game's (the metrics', the web page's) cannot be
-    bound; ``str()`` says so in one line."""
-
-
 async def serve(config: ServerConfig, args: argparse.Namespace | None = None) -> None:
     """Run a server until SIGINT, SIGTERM or SIGHUP (:data:`STOP_SIGNALS`),
     then shut down cleanly; with ``args.metrics_port``, serve its metrics too;
@@ -629,7 +626,7 @@ def local_address() -> str:
     """
     try:
         values = settings.resolve(build_parser(), []).values
-    except settings.ConfigError as exc:
+    except ConfigError as exc:
         raise ValueError(str(exc)) from None
     host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(values.host, values.host)
     hostport = f"[{host}]:{values.port}" if ":" in host else f"{host}:{values.port}"
@@ -660,7 +657,7 @@ def export_main(argv: list[str]) -> int:
     args = build_export_parser().parse_args(argv)
     try:
         db = _journal_path(args)
-    except settings.ConfigError as exc:
+    except ConfigError as exc:
         print(f"craits-server export: {exc}", file=sys.stderr)
         return EXIT_USAGE
     journal = _open_reader(db, "export")
@@ -698,7 +695,7 @@ def check_main(argv: list[str]) -> int:
     args = build_check_parser().parse_args(argv)
     try:
         db = _journal_path(args)
-    except settings.ConfigError as exc:
+    except ConfigError as exc:
         print(f"craits-server check: {exc}", file=sys.stderr)
         return EXIT_USAGE
     journal = _open_reader(db, "check")
@@ -824,7 +821,7 @@ def settings_from(argv: list[str]) -> tuple[argparse.Namespace, list[str]] | int
     parser = build_parser()
     try:
         resolved = settings.resolve(parser, argv)
-    except settings.ConfigError as exc:
+    except ConfigError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_USAGE
     args = resolved.values

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from ..errors import ConfigError
+
 ENV_PREFIX = "CRAITS_"
 """Every environment variable the server reads starts with this."""
 CONFIG_ENV = "CRAITS_CONFIG"
@@ -39,12 +41,6 @@ FALSE = frozenset({"0", "false", "no", "off"})
 _OWN = frozenset({"help", "version", "config", "print_config"})
 """The parser's options that are not settings."""
 _UNSET = object()
-
-
-class ConfigError(ValueError):
-    """A setting that cannot be used: an unknown key, a value of the wrong type
-    or out of its choices, an unreadable file. ``str()`` is one line naming the
-    key and its source."""
 
 
 @dataclass(frozen=True)

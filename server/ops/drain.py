@@ -26,7 +26,7 @@ from craits.protocol.vocab import ErrorCode
 
 from ..cluster.aio import stop_if_cancelled
 from ..cluster.registry import NODES, PREFIX, node_key
-from ..table.ports import TableError
+from ..errors import TableError
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis

@@ -30,6 +30,8 @@ from typing import Any, Protocol
 
 from craits.protocol.release import version
 
+from ..errors import MetricsUnavailable
+
 log = logging.getLogger("craits.server")
 
 INSTALL_HINT = "pip install 'craits[metrics]' (the prometheus_client library)"
@@ -91,10 +93,6 @@ class ServerView(Protocol):
     @property
     def tables(self) -> dict[str, Any]:
         """The tables, by name."""
-
-
-class MetricsUnavailable(RuntimeError):
-    """``prometheus_client`` is not installed; ``str()`` says how to get it."""
 
 
 class Exporter:

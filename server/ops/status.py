@@ -35,6 +35,8 @@ from craits.protocol.tls import TlsError, TlsOptions, open_tls
 from craits.protocol.types import HelloMsg, ListTablesMsg
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 
+from ..errors import ProbeFailed
+
 EXIT_HEALTHY = 0
 EXIT_USAGE = 2
 EXIT_REFUSED = 5
@@ -50,14 +52,6 @@ EXIT_CODES = {
     EXIT_UNHEALTHY: "answered, but not healthy",
 }
 """Each exit status of ``craits-server status`` and what it means."""
-
-
-class ProbeFailed(Exception):
-    """The probe failed; ``status`` is the exit status, ``str()`` says why in one line."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass

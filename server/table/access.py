@@ -24,7 +24,7 @@ from typing import Any
 
 from craits.protocol.vocab import ErrorCode
 
-from .ports import TableError
+from ..errors import TableError
 
 KICKED_MESSAGE = "the creator of table {name!r} removed you from it"
 """What a removed person is told, in plain words (error ``kicked``)."""

@@ -41,14 +41,14 @@ from craits.protocol.types import (
 from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
 
 from ..engine import Event, Game, Rules, view
-from ..journal.journal import JournalError
+from ..errors import JournalError, TableError, TablePaused
 from .broadcast import Broadcaster
 from .clock import AbandonClock, TurnClock
 from .fairness import RecordingShuffle
 from .gamelog import GameLog
 from .membership import Membership
 from .moves import Play
-from .ports import Lobby, Member, TableError, TableJournal, TablePaused
+from .ports import Lobby, Member, TableJournal
 from .powers import Powers
 from .seating import Seat, Seating
 

@@ -25,8 +25,8 @@ from craits.protocol.vocab import DEFAULT_BOT_LEVEL, AbandonReason, NoticeKind, 
 
 from .. import bots
 from ..engine import IllegalAction, action_from_dict, view
+from ..errors import TablePaused
 from ..ops import logs
-from .ports import TablePaused
 
 if TYPE_CHECKING:
     from .actor import Table

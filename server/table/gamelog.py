@@ -22,11 +22,11 @@ from craits.protocol.vocab import LogEntryKind, Phase
 
 from ..engine import Event, Game, IllegalAction, Rules, event_to_dict
 from ..engine.events import Dealt
-from ..journal.journal import JournalError
+from ..errors import JournalError, TablePaused
 from ..journal.records import Entry, replay
 from .fairness import HandCommitments, RecordingShuffle, shuffle_entries
 from .handlog import HandLog
-from .ports import TableJournal, TablePaused
+from .ports import TableJournal
 
 log = logging.getLogger("craits.server")
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
 
 from .. import bots
-from .ports import Member, TableError
+from ..errors import TableError
+from .ports import Member
 
 if TYPE_CHECKING:
     from .actor import Table

@@ -17,7 +17,8 @@ from craits.protocol.vocab import ErrorCode, Phase, ServerMessage, TableState
 
 from ..engine import Event, IllegalAction, Moment
 from ..engine.events import Announced, Dealt, HandEnded, IdiotCalled
-from .ports import Member, TableError
+from ..errors import TableError
+from .ports import Member
 from .seating import Seat
 
 if TYPE_CHECKING:

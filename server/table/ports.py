@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from craits.protocol.types import ServerMsg
-from craits.protocol.vocab import ErrorCode
 
 from ..journal.records import Entry
 
@@ -117,19 +116,3 @@ class TableJournal(Protocol):
     def written(self, ticket: int) -> bool:
         """Whether write ``ticket`` is done: committed, or failed and reported."""
         ...
-
-
-class TableError(Exception):
-    """A lobby or table request refused; ``code`` is the wire error code (protocol §12)."""
-
-    def __init__(self, code: ErrorCode, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class TablePaused(TableError):
-    """The journal could not be written: the table paused (protocol §11.1)."""
-
-    def __init__(self, message: str):
-        super().__init__(ErrorCode.TABLE_PAUSED, message)

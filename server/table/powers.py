@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from craits.protocol.types import InviteMsg, TableInfo
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
+from ..errors import TableError
 from .access import KICKED_MESSAGE, Access, Bar, new_invite_code
-from .ports import Member, TableError
+from .ports import Member
 from .seating import token_digest
 
 if TYPE_CHECKING:

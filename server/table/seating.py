@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from craits.protocol.types import ErrorMsg, OkMsg, SeatInfo
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
 
+from ..errors import TableError
 from ..lobby.seat_tokens import new_token
 from .access import name_key
-from .ports import Lobby, Member, TableError
+from .ports import Lobby, Member
 
 if TYPE_CHECKING:
     from .actor import Table

@@ -19,10 +19,11 @@ from craits.protocol.address import parse_target
 from craits.protocol.client import ConnectError
 from craits.protocol.tls import TlsOptions, UntrustedCertificate, format_fingerprint
 from craits.server.app import Server
-from craits.server.bots.network.bot import BotClient, BotError, connect_bot
+from craits.server.bots.network.bot import BotClient, connect_bot
 from craits.server.bots.network.cli import build_parser as build_bot_parser
 from craits.server.bots.network.cli import main as bot_main
 from craits.server.bots.network.cli import tls_options
+from craits.server.errors import BotError
 
 from tests.client.conftest import wait_for, wait_text
 from tests.tls.conftest import HOST, Certs

@@ -57,9 +57,10 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 
+from ...errors import BotError
 from ..levels import LEVELS, decide
 from ..view import is_turn_action
-from .server_link import BotError, BotStats, ServerLink
+from .server_link import BotStats, ServerLink
 
 __all__ = [
     "FATAL_CODES",
@@ -68,7 +69,6 @@ __all__ = [
     "NAME_TRIES",
     "RACE_CODES",
     "BotClient",
-    "BotError",
     "BotStats",
     "connect_bot",
 ]

@@ -28,8 +28,9 @@ from craits.protocol.release import version
 from craits.protocol.tls import TlsOptions
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL
 
+from ...errors import BotError
 from ..levels import LEVELS
-from .bot import BotClient, BotError, connect_bot
+from .bot import BotClient, connect_bot
 
 __all__ = ["build_parser", "main", "run"]
 

@@ -27,16 +27,14 @@ from craits.protocol.wire import (
     encode,
 )
 
-__all__ = ["SERVER_DEPTH", "BotError", "BotStats", "ServerLink", "Throttle"]
+from ...errors import BotError
+
+__all__ = ["SERVER_DEPTH", "BotStats", "ServerLink", "Throttle"]
 
 SERVER_DEPTH = 16
 """Deepest nesting accepted in a server's message (a record's hands run deep)."""
 CLIENT_NAME = "craits-bot"
 """The ``client`` the bot names in its ``hello`` (protocol §4.1)."""
-
-
-class BotError(Exception):
-    """The bot cannot go on; ``str()`` says why in one line."""
 
 
 @dataclass

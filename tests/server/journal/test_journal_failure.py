@@ -20,7 +20,7 @@ import pytest
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 from craits.server.engine import view
-from craits.server.journal.journal import JournalError
+from craits.server.errors import JournalError
 
 from tests.server.conftest import Player, settle, strip_seat
 from tests.server.processes import SERVER, free_port, open_player, start_server, stop_server

@@ -21,8 +21,8 @@ import msgpack
 import pytest
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
+from craits.server.errors import TableError
 from craits.server.table.access import Access, WrongCodes, new_invite_code, normal_code
-from craits.server.table.ports import TableError
 
 from tests.server.conftest import Player, play_until, settle
 from tests.server.processes import free_port, open_player, start_server, stop_server

@@ -27,10 +27,10 @@ from craits.server.bots.network.bot import (
     IDLESS_ACT_CODES,
     RACE_CODES,
     BotClient,
-    BotError,
     BotStats,
     connect_bot,
 )
+from craits.server.errors import BotError
 
 from tests.server.conftest import connect  # noqa: F401  (a fixture)
 
