@@ -23,9 +23,9 @@ from craits.protocol.vocab import LogEntryKind, Phase, ServerMessage
 from craits.protocol.wire import MAX_SERVER_FRAME, encode
 from craits.server.bots import choose
 from craits.server.engine import Game, Rules, action_from_dict, view
-from craits.server.journal.records import Entry
 from craits.server.journal.replay_frames import PAGE, hand_frames
 from craits.server.table.fairness import RecordingShuffle, shuffle_entries
+from craits.server.table.ports import Entry
 
 
 def game_log(players: int, level: str, seed: int) -> list[Entry]:

@@ -62,7 +62,6 @@ DISGUISED: set[str] = {
     "client/session.py:_on_state",
     "client/session.py:_on_table_closed",
     "client/session.py:_replaced",
-    "server/app.py:_open_journal",
     "server/bots/network/server_link.py:ServerLink"
     " (only a base of server/bots/network/bot.py:BotClient)",
 }

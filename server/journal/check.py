@@ -4,7 +4,7 @@ It opens the journal read-only (safe beside a running server), runs SQLite's
 ``integrity_check``, rebuilds every open table the way the server does at
 start (:func:`craits.server.journal.restore.rebuild_table`: a table that fails would
 be set aside), and replays every game in the journal, finished or not,
-checking its shuffle commitments (:func:`craits.server.table.fairness.verify_record`)
+checking its shuffle commitments (:func:`craits.server.journal.records.verify_record`)
 and that a game marked finished replays to its end. It prints a summary and
 each problem on a line of its own.
 """
@@ -17,11 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import JournalError
-from ..table.access import RevokedTokens
 from ..table.actor import TableConfig
-from ..table.fairness import verify_record
 from .journal import JournalReader
-from .records import build_record
+from .records import build_record, verify_record
 from .restore import rebuild_table
 
 if TYPE_CHECKING:
@@ -31,23 +29,28 @@ INTEGRITY_LINES = 20
 """At most this many of ``integrity_check``'s findings are reported."""
 
 
-class _NoLobby:
-    """A lobby for tables rebuilt only to see that they can be: it keeps nothing."""
-
-    def __init__(self) -> None:
-        self.revoked = RevokedTokens()
+class _Offline:
+    """The host and token book of tables rebuilt only to see that they can be:
+    it keeps nothing, tells nothing, closes nothing."""
 
     def table_changed(self, table: Table) -> None:
         """Nothing to tell."""
 
-    def register_token(self, digest: bytes, table: Table, seat: int) -> None:
-        """Nothing to keep."""
-
-    def drop_token(self, digest: bytes) -> None:
-        """Nothing kept."""
-
     def close_table(self, table: Table) -> None:
         """Nothing to close: the table is only looked at."""
+
+    def issue(self, table: Table, seat: int) -> str:
+        """No seat is taken at a table only looked at."""
+        raise RuntimeError("a table rebuilt to be checked takes no player")
+
+    def register(self, digest: bytes, table: Table, seat: int) -> None:
+        """Nothing to keep."""
+
+    def drop(self, digest: bytes) -> None:
+        """Nothing kept."""
+
+    def revoke(self, digest: bytes, table: str | None) -> None:
+        """Nothing kept."""
 
 
 @dataclass
@@ -120,7 +123,8 @@ async def _check_tables(journal: JournalReader, report: CheckReport) -> None:
             report.tables_bad[table.name] = table.problem
             continue
         try:
-            rebuild_table(table, TableConfig(table.turn_timeout), _NoLobby(), None)
+            offline = _Offline()
+            rebuild_table(table, TableConfig(table.turn_timeout), offline, offline, None)
         except Exception as exc:  # whatever stops the server's restore, it is a finding
             report.tables_bad[table.name] = str(exc) or type(exc).__name__
 

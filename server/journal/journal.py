@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import JournalError
+from ..table.ports import Entry, TableRow
 from .batches import Batches
 from .batches import WriteFailure as WriteFailure
 from .file import Durability as Durability
@@ -74,7 +75,7 @@ class SavedGame:
     id: int
     players: list[str]
     rules: dict[str, Any]
-    entries: list[tuple[str, dict[str, Any]]]
+    entries: list[Entry]
 
 
 @dataclass
@@ -133,7 +134,7 @@ class JournalReader:
         """Close the database."""
         self.db.close()
 
-    def entries(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+    def entries(self, game_id: int) -> list[Entry]:
         """A game's log, in order.
 
         Raises:
@@ -391,7 +392,7 @@ class Journal(JournalReader):
         """
         return self.out.submit(key, op)
 
-    def _rows_for(self, game_id: int, entries: list[tuple[str, dict[str, Any]]]) -> list[int]:
+    def _rows_for(self, game_id: int, entries: list[Entry]) -> list[int]:
         """Queue the log rows of ``entries`` for game ``game_id`` (numbered on
         from its last); returns their span ``[start, end)`` in the batch."""
         n = self._next_n.get(game_id)
@@ -477,23 +478,10 @@ class Journal(JournalReader):
         self.db.close()
         release(self._lock)
 
-    def save_table(
-        self,
-        name: str,
-        capacity: int,
-        rules: dict[str, Any],
-        turn_timeout: float,
-        creator: str | None,
-        state: str,
-        seats: list[dict[str, Any]],
-        game_id: int | None,
-        vacant_since: float | None = None,
-        access: dict[str, Any] | None = None,
-    ) -> int:
-        """Write a table's row (its seats with their token digests, never tokens;
-        ``vacant_since``: when its last person went, seconds since the epoch;
-        ``access``: its invite code, lock and bars, protocol §11.9);
-        returns the write's ticket.
+    def save_table(self, row: TableRow) -> int:
+        """Write a table's row (its seats with their token digests, never
+        tokens; protocol §11.9's access; when its last person went); returns
+        the write's ticket.
 
         Raises:
             JournalError: not deferred, the write failed.
@@ -501,19 +489,19 @@ class Journal(JournalReader):
         op = [
             "t",
             0,
-            name,
-            capacity,
-            json.dumps(rules),
-            turn_timeout,
-            creator,
-            state,
-            json.dumps(seats),
-            game_id,
+            row.name,
+            row.capacity,
+            json.dumps(row.rules),
+            row.turn_timeout,
+            row.creator,
+            row.state,
+            json.dumps(row.seats),
+            row.game_id,
             time.time(),
-            vacant_since,
-            json.dumps(access) if access is not None else None,
+            row.vacant_since,
+            json.dumps(row.access) if row.access is not None else None,
         ]
-        return self._submit(("table", name), op)
+        return self._submit(("table", row.name), op)
 
     def drop_table(self, name: str) -> int:
         """Forget a closed table (its games stay, as records); returns the ticket.
@@ -528,7 +516,7 @@ class Journal(JournalReader):
         table: str,
         players: list[str],
         rules: dict[str, Any],
-        entries: list[tuple[str, dict[str, Any]]] | None = None,
+        entries: list[Entry] | None = None,
         readers: list[bytes] | None = None,
     ) -> int:
         """Open a game, with the first entries of its log, in one write; returns
@@ -555,7 +543,7 @@ class Journal(JournalReader):
     def append(
         self,
         game_id: int,
-        entries: list[tuple[str, dict[str, Any]]],
+        entries: list[Entry],
         result: dict[str, Any] | None = None,
     ) -> int:
         """Append entries to a game's log in one transaction (with ``result``,

@@ -95,7 +95,7 @@ class Recorder:
                 "journal: write %d (%s %s) failed: %s", failure.ticket, kind, key, failure.reason
             )
         else:
-            server.guard(table, table.write_failed, failure.ticket, failure.reason)
+            table.request(table.write_failed, failure.ticket, failure.reason, reraise=False)
 
     def _not_created(self, table: Table, failure: WriteFailure) -> None:
         """The row of ``table``, created in this pass, could not be written, so
@@ -103,7 +103,7 @@ class Recorder:
         gets ``table_paused`` in place of ``table_created``, and it closes."""
         log.error("table %s: not created: %s", table.name, failure.reason)
         server = self._server
-        server.guard(table, table.write_failed, failure.ticket, failure.reason)
+        table.request(table.write_failed, failure.ticket, failure.reason, reraise=False)
         creator = table.seating.creator
         if creator is not None:
             creator.discard_from(failure.ticket)

@@ -1,74 +1,26 @@
-"""Replaying a game from its log: for restoring the journal, and for game
-records (``docs/records.md``; :func:`craits.server.table.fairness.verify_record`
-checks one).
+"""Game records ("PGN for Craits", ``docs/records.md``): built from a game's
+journal row, and checked.
 
-A game's log is a list of entries ``(kind, data)``:
-
-- ``("shuffle", {"order": [...], "salt": hex, "sha256": hex})`` — a shuffle
-  the game made (the cut decks, each deal, each reshuffle of the discard pile,
-  RULES.md R2, R3, R10), written before the entry that made it;
-- ``("start", {})`` — the game starts: the cut, then hand 1 (R2);
-- ``("action", {"seat": s, "id": id or null, "action": {...}})`` — an accepted action
-  (with ``"played_for": "timeout" | "away"`` when the server played a person's seat);
-- ``("next_hand", {})`` — the next hand is dealt (R2).
+- :func:`build_record`: the record of one game, its log replayed
+  (:func:`craits.server.table.gamelog.replay`);
+- :func:`verify_record`: every shuffle of a record against its commitment, and
+  a replay of the whole game to the recorded hands and scores;
+- :func:`check_published`: a record's commitments against those a player
+  received during play (which a record forged and recomputed throughout
+  cannot match).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from craits.protocol.vocab import EventKind, LogEntryKind, Phase
+from craits.protocol.vocab import AbandonReason, EventKind, LogEntryKind, Phase
 
-from ..engine import Event, Game, Rules, action_from_dict, event_to_dict
-from ..engine.shuffles import ScriptedShuffle
-
-Entry = tuple[str, dict[str, Any]]
-"""One entry of a game's log: ``(kind, data)``, ``kind`` a
-:class:`~craits.protocol.vocab.LogEntryKind`."""
-
-
-def replay(
-    players: int,
-    rules: Rules,
-    entries: Iterable[Entry],
-    on_entry: Callable[[str, dict[str, Any], Game | None, list[Event]], None] | None = None,
-) -> Game:
-    """Rebuild a game by replaying its log with the recorded shuffles.
-
-    ``on_entry(kind, data, game, events)`` is called after each entry.
-
-    Raises:
-        ValueError: the log does not replay (an illegal action, a shuffle that
-            does not fit, an entry out of place): its message says where.
-    """
-    script = ScriptedShuffle()
-    game: Game | None = None
-    for i, (kind, data) in enumerate(entries):
-        events: list[Event] = []
-        try:
-            if kind == LogEntryKind.SHUFFLE:
-                script.feed(list(data["order"]))
-            elif kind == LogEntryKind.START:
-                game, events = Game.start(players, rules, script)
-            elif game is None:
-                raise ValueError(f"{kind} before the game started")
-            elif kind == LogEntryKind.NEXT_HAND:
-                events = game.next_hand()
-            elif kind == LogEntryKind.ACTION:
-                events = game.apply(action_from_dict(data["action"], data["seat"]))
-            else:
-                raise ValueError(f"unknown entry kind {kind!r}")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"entry {i} ({kind}): {exc}") from None
-        if on_entry is not None:
-            on_entry(kind, data, game, events)
-    if game is None:
-        raise ValueError("the log holds no start of the game")
-    if script.orders:
-        raise ValueError(f"{len(script.orders)} recorded shuffle(s) were never used")
-    return game
+from ..engine import Event, Game, Rules, event_to_dict
+from ..table.fairness import commitment
+from ..table.gamelog import replay
+from ..table.ports import Entry
 
 
 def iso_time(value: Any) -> str | None:
@@ -148,3 +100,104 @@ def build_record(game_row: dict[str, Any]) -> dict[str, Any]:
         "winners": list(game.result.winners) if over and game.result else [],
         "log": [[k, d] for k, d in log],
     }
+
+
+def _shuffle_problems(log: list[Entry]) -> list[str]:
+    """Each shuffle of a log that does not match its commitment, in words."""
+    problems: list[str] = []
+    for i, (kind, data) in enumerate(log):
+        if kind != LogEntryKind.SHUFFLE:
+            continue
+        try:
+            digest = commitment(bytes.fromhex(data["salt"]), list(data["order"]))
+        except (KeyError, ValueError, TypeError, UnicodeEncodeError) as exc:
+            problems.append(f"entry {i}: unreadable shuffle: {exc}")
+            continue
+        if digest != data.get("sha256"):
+            problems.append(f"entry {i}: the shuffle does not match its commitment")
+    return problems
+
+
+def verify_record(record: dict[str, Any]) -> list[str]:
+    """Check a record: every shuffle's commitment, and a replay of the whole
+    game to the recorded hands, results and scores.
+
+    Returns:
+        The problems found, in words; empty when the record is sound.
+    """
+    if record.get("format") != RECORD_FORMAT:
+        return ["not a Craits record (format)"]
+    try:
+        log = [(str(k), dict(d)) for k, d in record["log"]]
+        rules = Rules.from_dict(record["rules"])
+        players = list(record["players"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"malformed record: {exc}"]
+    problems = _shuffle_problems(log)
+    try:
+        rebuilt = build_record(
+            {
+                "id": record.get("game"),
+                "table": record.get("table"),
+                "players": players,
+                "rules": rules.changed(),
+                "started": record.get("started"),
+                "finished": record.get("finished"),
+                "entries": log,
+            }
+        )
+    except ValueError as exc:
+        return [*problems, f"the game does not replay: {exc}"]
+    for key in ("hands", "standings", "winners", "complete"):
+        if rebuilt[key] != record.get(key):
+            problems.append(f"the replay does not give the recorded {key}")
+    return problems + _abandon_problems(record.get("abandoned"), rebuilt["complete"])
+
+
+def _abandon_problems(abandoned: object, complete: bool) -> list[str]:
+    """What is wrong with a record's ``abandoned`` (None: played to its end, or
+    in play), given whether its log plays to the last hand."""
+    if abandoned is None:
+        return []
+    if abandoned not in set(AbandonReason):
+        return [f"unknown reason for an abandoned game: {abandoned!r}"]
+    if complete:
+        return ["a game played to its end is recorded as abandoned"]
+    return []
+
+
+def check_published(record: dict[str, Any], published: list[str]) -> list[str]:
+    """Check a record against the commitments received during play
+    (``published``: SHA-256 hex digests in the order received, as a client
+    keeps them, :mod:`craits.client.commitments`).
+
+    :func:`verify_record` alone cannot tell a true record from one whose deals
+    were changed (say, one seat's cards put in another order) and whose
+    salts, commitments, hands and results were all computed again. What was
+    published during play can: every commitment received must be one of the
+    record's shuffles, in the same order (a player who was not there the
+    whole game holds a part of them).
+
+    Returns:
+        The problems found, in words; empty when the record holds every
+        commitment published, in order.
+    """
+    try:
+        recorded = [str(d["sha256"]) for k, d in record["log"] if k == LogEntryKind.SHUFFLE]
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"malformed record: {exc}"]
+    where = {c: i for i, c in enumerate(recorded)}
+    problems: list[str] = []
+    last = -1
+    for n, c in enumerate(published, 1):
+        i = where.get(c)
+        if i is None:
+            problems.append(
+                f"commitment {n} received during play ({c[:12]}…) is not in the record: "
+                "its shuffles are not the ones published"
+            )
+        elif i < last:
+            problems.append(f"commitment {n} received during play is out of order in the record")
+        else:
+            last = i
+    return problems

@@ -26,8 +26,9 @@ from craits.protocol.vocab import LogEntryKind, ServerMessage
 from ..engine import Event, Game, Play, Rules, event_to_dict, view
 from ..engine.events import ShufflePenalty
 from ..errors import NoSuchHand
+from ..table.gamelog import replay
+from ..table.ports import Entry
 from .rebuilds import RebuildBudget, rebuilding
-from .records import Entry, replay
 
 Frame = dict[str, Any]
 """One step of a hand, as ``docs/records.md`` ("Frames") describes it."""
@@ -76,7 +77,7 @@ def hand_frames(
     hand's end, and only its frames are made.
 
     Raises:
-        ValueError: the log does not replay (:func:`craits.server.journal.records.replay`).
+        ValueError: the log does not replay (:func:`craits.server.table.gamelog.replay`).
     """
     hands: list[list[Frame]] = []
 

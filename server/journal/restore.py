@@ -1,4 +1,5 @@
-"""Restoring the journal's tables at start, and setting aside those that do not replay.
+"""Opening the journal at start: restoring its tables, and setting aside those
+that do not replay.
 
 A table whose row cannot be read, or whose game's log does not replay (a
 damaged journal, an action the rules refuse), must not keep every other table
@@ -14,15 +15,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from craits.protocol.vocab import ErrorCode
 
 from ..engine import Rules
-from ..errors import TableError
+from ..errors import JournalError, TableError
 from ..table.actor import Table, TableConfig
-from ..table.ports import Lobby, TableJournal
-from .journal import SavedTable
+from ..table.ports import TableHost, TableJournal, TokenBook
+from .journal import Durability, Journal, SavedTable
 
 log = logging.getLogger("craits.server")
 
@@ -79,26 +81,29 @@ def _digests(seats: Any) -> list[bytes]:
 
 
 def rebuild_table(
-    saved: SavedTable, config: TableConfig, lobby: Lobby, journal: TableJournal | None
+    saved: SavedTable,
+    config: TableConfig,
+    host: TableHost,
+    tokens: TokenBook,
+    journal: TableJournal | None,
 ) -> Table:
-    """The table ``saved`` rebuilt from the journal: seats and tokens
-    (registered with ``lobby``), and its game by replaying every recorded
-    shuffle and action. Every seat starts disconnected; turn timers restart
-    once a player is back.
+    """The table ``saved`` rebuilt from the journal, held by ``host``: seats
+    and tokens (registered in ``tokens``), and its game by replaying every
+    recorded shuffle and action. Every seat starts disconnected; turn timers
+    restart once a player is back.
 
     Raises:
         Exception: the table cannot be rebuilt (a row or log that does not
             read or replay); its tokens are dropped again.
     """
-    table = Table(
-        saved.name, saved.capacity, Rules.from_dict(saved.rules), config, None, lobby, journal
-    )
+    rules = Rules.from_dict(saved.rules)
+    table = Table(saved.name, saved.capacity, rules, config, None, host, tokens, journal)
     try:
         table.restore(saved)
     except BaseException:
         table.seating.drop_tokens()
         raise
-    log.info("table %s: restored (%s)", saved.name, table.state)
+    log.info("table %s: restored (%s)", saved.name, table.status.state)
     return table
 
 
@@ -128,3 +133,31 @@ def restore_tables(
     if len(aside):
         log.warning("%d table(s) set aside: %s", len(aside), ", ".join(sorted(aside.reasons)))
     return aside
+
+
+def open_journal(
+    path: Path,
+    durability: Durability,
+    on_pending: Callable[[], None],
+    restore: Callable[[SavedTable, Journal], object],
+) -> tuple[Journal, SetAside]:
+    """Open the journal at ``path`` (its writer started, ``durability`` as
+    given; ``on_pending`` is called when a write is queued) and restore each of
+    its tables with ``restore(table, journal)``; a table that does not replay
+    is set aside (:func:`restore_tables`). Returns the journal and the tables
+    set aside.
+
+    Raises:
+        JournalError: the journal cannot be opened or its tables listed
+            (:class:`~craits.server.errors.JournalDamaged`: it is damaged;
+            ``JournalUnwritable``: it cannot be written), or another server
+            holds it (``JournalLocked``).
+    """
+    journal = Journal(path, on_pending=on_pending, durability=durability)
+    try:
+        aside = restore_tables(journal.tables(), lambda saved: restore(saved, journal))
+    except JournalError:
+        journal.close()
+        raise
+    journal.look_for_damage()
+    return journal, aside

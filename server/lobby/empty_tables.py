@@ -51,7 +51,7 @@ def address_key(host: str) -> str:
 def unattended(table: Table) -> bool:
     """No person at ``table`` (seated with a connection, or watching) and no
     game held (playing or paused): it may close."""
-    return table.seating.is_empty() and not table.holds_game
+    return table.seating.is_empty() and not table.status.holds_game
 
 
 @dataclass(slots=True)
@@ -130,7 +130,7 @@ class EmptyTables:
         if not unattended(table):
             return
         server = self.server
-        if server.practice.owns(table.name) and not table.ended:
+        if server.practice.owns(table.name) and not table.status.ended:
             return
         server.close_table(table)
 

@@ -74,7 +74,7 @@ class PracticeTables:
     @staticmethod
     def _free(table: Table) -> bool:
         """Waiting with its seat open and no person at it: ready for a newcomer."""
-        return table.waiting and not table.seating.full() and table.seating.is_empty()
+        return table.status.waiting and not table.seating.full() and table.seating.is_empty()
 
     def free_one(self) -> str | None:
         """The name of a free practice table, or None (all are taken)."""
@@ -144,4 +144,4 @@ class PracticeTables:
             log.warning("table %s: no practice table opened: %s", name, exc.message)
             return
         for _ in range(self.bots):
-            table.membership.add_bot(server.config.bot_level)
+            table.request(table.membership.add_bot, server.config.bot_level)

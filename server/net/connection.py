@@ -343,7 +343,7 @@ class Client(asyncio.Protocol):
             with logs.about(self):
                 table = self.table
                 self.table = None
-                self.server.guard(table, table.membership.disconnected, self)
+                table.request(table.membership.disconnected, self, reraise=False)
                 self.server.empty_tables.left(table)
         self.server.per_address.closed(self)  # counted out of its address's connections
         self.server.forget(self)

@@ -65,13 +65,6 @@ from craits.protocol.vocab import (
     ServerMessage,
 )
 
-from ..cluster.directory import (
-    claim_name,
-    place_table,
-    redirect_resume,
-    redirect_table,
-    remote_tables,
-)
 from ..engine import Rules
 from ..errors import JournalError, NoSuchHand, TableError
 from ..journal import record_access
@@ -81,7 +74,6 @@ from ..journal.record_access import Asker
 from ..journal.records import build_record, iso_time
 from ..journal.replay_frames import cached_frames, is_cached, replay_page
 from ..ops import metrics
-from ..ops.drain import refuse_new_game
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
 
@@ -190,8 +182,8 @@ def on_list_tables(client: Client, msg: ListTablesMsg) -> None:
     tables = list(client.server.tables.values())
     offset = msg.get("offset", 0)
     page = tables[offset : offset + LIST_PAGE]
-    infos = [t.powers.lobby_info() for t in page]
-    remote = remote_tables(client.server)  # a cluster's other nodes' (docs/cluster.md)
+    infos = [t.lobby_info() for t in page]
+    remote = client.server.directory.other_tables()  # a cluster's other nodes' (docs/cluster.md)
     if remote:
         start = max(0, offset - len(tables))
         infos += remote[start : start + LIST_PAGE - len(infos)]
@@ -214,7 +206,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
     client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
-    if place_table(client, msg["name"], msg.get("placed", False)):
+    if client.server.directory.place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 
     def create() -> None:
@@ -229,7 +221,8 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
             created["creator_token"] = token  # proves the creator for the records (§7.3)
         client.send(created)
 
-    if not claim_name(client, msg["name"], create):  # a cluster's names are unique in it
+    directory = client.server.directory  # a cluster's names are unique in it
+    if not directory.claim_name(client, msg["name"], create):
         create()
 
 
@@ -257,21 +250,22 @@ def on_join(client: Client, msg: JoinMsg) -> None:
     """Take the next seat at a table (§11.3); a private table's needs its
     invite code (§11.9)."""
     _not_at_a_table(client)
-    if redirect_table(client, msg["table"]):
+    if client.server.directory.redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
-    if not table.holds_game:
-        refuse_new_game(client)  # a seat that would start a game: not while draining
+    if not table.status.holds_game:
+        # a seat that would start a game: not while draining
+        client.server.directory.refuse_new_game()
     _admit(client, table, msg.get("code"), msg["name"])
     client.name = msg["name"]
     client.table = table
     practice = client.server.practice
     try:
-        client.server.guard(table, table.membership.join, client, msg["name"], reraise=True)
+        table.request(table.membership.join, client, msg["name"])
     except TableError as exc:
         client.table = None
         raise practice.taken(table, exc) from None  # a taken practice table names a free one
-    table.powers.tell_invite(client)
+    table.request(table.powers.invite, client)
     if practice.owns(table.name):
         practice.tidy()  # its game started: the next newcomer gets another (§11.8)
 
@@ -279,31 +273,31 @@ def on_join(client: Client, msg: JoinMsg) -> None:
 def on_spectate(client: Client, msg: SpectateMsg) -> None:
     """Watch a table; a private table's needs its invite code (§11.9)."""
     _not_at_a_table(client)
-    if redirect_table(client, msg["table"]):
+    if client.server.directory.redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
     table = client.server.get_table(msg["table"])
     _admit(client, table, msg.get("code"), client.name)  # a name bar keeps from watching too
     client.table = table
-    table.membership.spectate(client)
-    table.powers.tell_invite(client)
+    table.request(table.membership.spectate, client)
+    table.request(table.powers.invite, client)
 
 
 def on_resume(client: Client, msg: ResumeMsg) -> None:
     """Take back a seat with its resume token (§4.8), leaving any other table."""
     found = client.server.find_token(msg["token"])
     if found is None:
-        if redirect_resume(client, msg["token"]):
+        if client.server.directory.redirect_resume(client, msg["token"]):
             return  # the token's table is on another node of the cluster (§7.4)
         raise TableError(ErrorCode.BAD_TOKEN, "that resume token is not valid")
     table, seat = found
     here = client.table
     if here is not None and here is not table:
-        client.server.guard(here, here.membership.leave, client)
+        here.request(here.membership.leave, client, reraise=False)
         client.server.empty_tables.left(here)  # as after a leave: nobody left, it closes
     client.table = table
     client.name = table.seats[seat].name
-    client.server.guard(table, table.membership.resume, client, seat)
-    table.powers.tell_invite(client)
+    table.request(table.membership.resume, client, seat, reraise=False)
+    table.request(table.powers.invite, client)
 
 
 def _table(client: Client) -> Table:
@@ -321,7 +315,7 @@ def on_leave(client: Client, msg: LeaveMsg) -> None:
     """Leave the table (§11.3); a table left empty may close."""
     table = _table(client)
     client.table = None
-    client.server.guard(table, table.membership.leave, client)
+    table.request(table.membership.leave, client, reraise=False)
     client.send({"type": ServerMessage.LEFT, "table": table.name})
     client.server.empty_tables.left(table)
 
@@ -329,21 +323,21 @@ def on_leave(client: Client, msg: LeaveMsg) -> None:
 def on_back(client: Client, msg: BackMsg) -> None:
     """The player is back at its seat: the server stops playing for it (§11.4)."""
     table = _table(client)
-    client.server.guard(table, table.membership.back, client, reraise=True)
+    table.request(table.membership.back, client)
 
 
 def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
-    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
-    client.server.guard(table, table.play.start, client, reraise=True)
+    client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
+    table.request(table.moves.start, client)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
-    refuse_new_game(client)  # not on a draining cluster node (docs/cluster.md)
-    client.server.guard(table, table.play.new_game, client, reraise=True)
+    client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
+    table.request(table.moves.new_game, client)
 
 
 def on_close_table(client: Client, msg: CloseTableMsg) -> None:
@@ -352,14 +346,14 @@ def on_close_table(client: Client, msg: CloseTableMsg) -> None:
     table = _table(client)
     if table.seating.creator is not client:
         raise TableError(ErrorCode.NOT_CREATOR, "only the table's creator may close it")
-    if table.playing:
+    if table.status.playing:
         if not msg.get("end_game", False):
             raise TableError(
                 ErrorCode.GAME_RUNNING,
                 "a game is running; close with end_game to end it (it is recorded as abandoned)",
             )
         reason = AbandonReason.CLOSED_BY_CREATOR
-        client.server.guard(table, table.abandon, reason, reraise=True)
+        table.request(table.abandon, reason)
         return
     client.server.close_table(table)
 
@@ -370,20 +364,20 @@ def on_add_bot(client: Client, msg: CheckedAddBot) -> None:
     if not table.seating.can_start(client):
         raise TableError(ErrorCode.NOT_CREATOR, "only the table's creator may seat bots")
     level = msg.get("level", DEFAULT_BOT_LEVEL)
-    client.server.guard(table, table.membership.add_bot, level, reraise=True)
+    table.request(table.membership.add_bot, level)
 
 
 def on_kick(client: Client, msg: KickMsg) -> None:
     """The creator removes a player (§11.9): the seat is freed before the first
     game, taken by a bot after; the person is barred."""
     table = _table(client)
-    client.server.guard(table, table.powers.kick, client, msg["seat"], reraise=True)
+    table.request(table.powers.kick, client, msg["seat"])
 
 
 def on_lock(client: Client, msg: LockMsg) -> None:
     """The creator locks or unlocks the table (§11.9)."""
     table = _table(client)
-    client.server.guard(table, table.powers.lock, client, msg["locked"], reraise=True)
+    table.request(table.powers.lock, client, msg["locked"])
 
 
 def on_mute(client: Client, msg: MuteMsg) -> None:
@@ -391,19 +385,19 @@ def on_mute(client: Client, msg: MuteMsg) -> None:
     table = _table(client)
     watchers, muted = msg.get("watchers", False), msg.get("muted", True)
     seat = msg.get("seat")
-    client.server.guard(table, table.powers.mute, client, seat, watchers, muted, reraise=True)
+    table.request(table.powers.mute, client, seat, watchers, muted)
 
 
 def on_hand_over(client: Client, msg: HandOverMsg) -> None:
     """The creator hands the role to another seated player (§11.9)."""
     table = _table(client)
-    client.server.guard(table, table.powers.hand_over, client, msg["seat"], reraise=True)
+    table.request(table.powers.hand_over, client, msg["seat"])
 
 
 def on_unbar(client: Client, msg: UnbarMsg) -> None:
     """The creator lets a removed person back, or everyone removed (§11.9)."""
     table = _table(client)
-    client.server.guard(table, table.powers.unbar, client, msg.get("name"), reraise=True)
+    table.request(table.powers.unbar, client, msg.get("name"))
 
 
 def on_chat(client: Client, msg: ChatSendMsg) -> None:
@@ -411,7 +405,7 @@ def on_chat(client: Client, msg: ChatSendMsg) -> None:
     table = _table(client)
     text = msg["text"].strip()
     if text:
-        table.membership.say(client, text)
+        table.request(table.membership.say, client, text)
 
 
 # ------------------------------------------------------------------- game
@@ -422,9 +416,7 @@ def on_act(client: Client, msg: CheckedAct) -> None:
     metrics.actions.inc()
     try:
         table = _table(client)
-        client.server.guard(
-            table, table.play.act, client, msg["id"], msg["action"], msg.get("seq"), reraise=True
-        )
+        table.request(table.moves.act, client, msg["id"], msg["action"], msg.get("seq"))
     except TableError as exc:
         client.error(exc.code, exc.message, id=msg["id"])
 

@@ -146,7 +146,7 @@ class Drain:
         )
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.timeout
-        while any(t.playing for t in server.tables.values()) and loop.time() < give_up:
+        while any(t.status.playing for t in server.tables.values()) and loop.time() < give_up:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(min(0.5, max(0.0, give_up - loop.time()))):
                     await self.stop.wait()

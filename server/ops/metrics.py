@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Sized
 from typing import Any, Protocol
 
 from craits.protocol.release import version
+from craits.protocol.vocab import TableState
 
 from ..errors import MetricsUnavailable
 
@@ -76,11 +77,19 @@ journal_commit: Any = NOTHING
 
 
 class Stateful(Protocol):
-    """A table as the gauges see it."""
+    """A table's status as the gauges see it."""
 
     @property
     def state(self) -> str:
         """Its state (``waiting``, ``playing``...)."""
+
+
+class WithStatus(Protocol):
+    """A table as the gauges see it: its status."""
+
+    @property
+    def status(self) -> Stateful:
+        """Its status."""
 
 
 class ServerView(Protocol):
@@ -122,12 +131,10 @@ def available() -> bool:
     return True
 
 
-def tables_by_state(tables: Iterable[Stateful]) -> dict[str, int]:
+def tables_by_state(tables: Iterable[WithStatus]) -> dict[str, int]:
     """How many of ``tables`` are in each state (every state of protocol §11.1
     listed, 0 when none)."""
-    from craits.protocol.vocab import TableState
-
-    counts = Counter(str(t.state) for t in tables)
+    counts = Counter(str(t.status.state) for t in tables)
     return {str(state): counts.get(str(state), 0) for state in TableState}
 
 

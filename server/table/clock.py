@@ -3,39 +3,55 @@
 - :class:`TurnClock`: the turn's deadline, and the one timer that moves the
   game on without a player (protocol §11.4): the next deal after a pause, a
   bot's move, the move played for an away seat, and the turn timeout. It
-  decides *when*; what is played comes from :mod:`craits.server.bots` and goes
-  through the table's game log like any action.
+  decides *when*, and says what is due (:class:`Due`); what is played is the
+  table's moves' (:class:`~craits.server.table.moves.Moves`), through its game
+  log like any action.
 - :class:`AbandonClock`: how long a table with a game has had no person
-  connected at its seats; after the server's abandon time the game ends as
-  abandoned and the table closes (protocol §11.1).
+  connected at its seats; after the server's abandon time it asks the table
+  to end the game as abandoned and close (protocol §11.1).
+
+Both run on the event loop thread and log as about their table
+(:func:`craits.server.ops.logs.table_context`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING
 
-from craits.protocol.types import Notice
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL, AbandonReason, NoticeKind, Phase, TableState
+from craits.protocol.vocab import AbandonReason, Phase, TableState
 
-from .. import bots
-from ..engine import IllegalAction, action_from_dict, view
-from ..errors import TablePaused
+from ..engine import Game
 from ..ops import logs
+from .seating import Seat
 
 if TYPE_CHECKING:
-    from .actor import Table
+    from .actor import TableConfig
 
 log = logging.getLogger("craits.server")
 
 
+class Due(Enum):
+    """What the turn clock's timer found due."""
+
+    NEXT_HAND = "next_hand"
+    """The pause between hands is over: the next hand is dealt."""
+    BOT = "bot"
+    """A bot's turn: it moves."""
+    TIMEOUT = "timeout"
+    """A person's turn timed out, or the seat is away: the server plays for it."""
+
+
 class TurnClock:
-    """The turn clock of ``table``; all on the event loop thread.
+    """The turn clock of table ``name``; all on the event loop thread.
+
+    It reads the table's ``seats``, ``game`` and whether the game is
+    ``moving`` (a person plays it), and calls ``due`` with what is due when its
+    timer fires (the table guards that call: an error stops that table only).
 
     Attributes:
         deadline: when the turn in play times out (event loop time), or None
@@ -44,13 +60,25 @@ class TurnClock:
             hands while the clock runs; else None.
     """
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(
+        self,
+        name: str,
+        config: TableConfig,
+        seats: list[Seat],
+        game: Callable[[], Game | None],
+        moving: Callable[[], bool],
+        due: Callable[[Due], None],
+    ) -> None:
+        self.name = name
+        self.config = config
         self.deadline: float | None = None
         self.next_deal: float | None = None
+        self._seats = seats
+        self._game = game
+        self._moving = moving
+        self._due = due
         self._timer: asyncio.TimerHandle | None = None
         self._loop = asyncio.get_running_loop()
-        self._bot_rng = random.Random(secrets.randbits(64))
 
     # ------------------------------------------------------------- deadline
 
@@ -58,14 +86,13 @@ class TurnClock:
         """Start the turn's time: a person's turn, not away, with a turn timeout;
         ``extra`` seconds more (the first turn of a hand after the first: the
         player may still be reading the last hand's summary, protocol §11.4)."""
-        table = self.table
-        game = table.gamelog.game
+        game = self._game()
         seat = game.to_act if game is not None else None
-        timeout = table.config.turn_timeout
+        timeout = self.config.turn_timeout
         if seat is None or timeout <= 0:
             self.deadline = None
             return
-        s = table.seats[seat]
+        s = self._seats[seat]
         person = s.bot is None and not s.away
         self.deadline = self._loop.time() + timeout + extra if person else None
 
@@ -103,125 +130,38 @@ class TurnClock:
             self._timer.cancel()
             self._timer = None
         self.next_deal = None
-        table = self.table
-        game = table.gamelog.game
-        if game is None or not table.moving():
+        game = self._game()
+        if game is None or not self._moving():
             return  # on hold: no player here; the table waits for one to come back
-        config = table.config
+        config = self.config
         if game.phase == Phase.HAND_OVER:
             self.next_deal = self._loop.time() + config.hand_pause
-            self._later(config.hand_pause, self._next_hand)
+            self._set(config.hand_pause, Due.NEXT_HAND)
             return
         seat = game.to_act
         if seat is None:
             return
-        s = table.seats[seat]
+        s = self._seats[seat]
         if s.bot is not None:
-            self._later(config.bot_delay, self._bot_move)
+            self._set(config.bot_delay, Due.BOT)
         elif s.away:
-            self._later(config.away_delay, self._timeout_move)
+            self._set(config.away_delay, Due.TIMEOUT)
         elif self.deadline is not None:
-            self._later(max(0.0, self.deadline - self._loop.time()), self._timeout_move)
+            self._set(max(0.0, self.deadline - self._loop.time()), Due.TIMEOUT)
 
-    def _later(self, delay: float, fn: Callable[[], None]) -> None:
-        context = logs.table_context(self.table.name)  # it logs about the table only
-        self._timer = self._loop.call_later(delay, self._fire, fn, context=context)
+    def _set(self, delay: float, due: Due) -> None:
+        context = logs.table_context(self.name)  # it logs about the table only
+        self._timer = self._loop.call_later(delay, self._fire, due, context=context)
 
-    def _fire(self, fn: Callable[[], None]) -> None:
-        """Run the table's main timer callback."""
+    def _fire(self, due: Due) -> None:
+        """The table's timer is up: say what is due."""
         self._timer = None
-        self._guard(fn)
+        self._due(due)
 
-    def _guard(self, fn: Callable[[], None]) -> None:
-        """Run a timer callback; an exception stops this table only."""
-        try:
-            fn()
-        except TablePaused:
-            pass  # already paused and reported
-        except Exception:
-            self.table.stop_on_error()
-
-    # ---------------------------------------------------------------- moves
-
-    def _next_hand(self) -> None:
-        table = self.table
-        game = table.gamelog.game
-        if game is not None and game.phase == Phase.HAND_OVER:
-            table.play.publish(table.gamelog.next_hand())
-
-    def _bot_move(self) -> None:
-        table = self.table
-        game = table.gamelog.game
-        if game is None or game.phase != Phase.PLAY:
-            return
-        seat = game.to_act
-        assert seat is not None
-        level = table.seats[seat].bot or DEFAULT_BOT_LEVEL
-        choice = bots.choose(level, view(game, seat), self._bot_rng)
-        if choice is not None:
-            self._play_for(seat, choice)
-
-    def _timeout_move(self) -> None:
-        """The turn timed out (or the seat is away): the server plays for the seat."""
-        table = self.table
-        game = table.gamelog.game
-        if game is None or game.phase != Phase.PLAY:
-            return
-        seat = game.to_act
-        assert seat is not None
-        self._play_for(seat, bots.timeout_action(view(game, seat)), timed_out=True)
-
-    def _play_for(self, seat: int, choice: dict[str, Any], timed_out: bool = False) -> None:
-        """The server plays ``choice`` (an action in dict form) for ``seat``: a
-        bot's move, or (``timed_out``) a timeout's, which marks the seat away
-        (protocol §11.4).
-
-        Raises:
-            IllegalAction: the action is illegal; nothing changed.
-            TablePaused: the journal write failed.
-        """
-        table = self.table
-        s = table.seats[seat]
-        first = not s.away
-        why = NoticeKind.TIMEOUT if first else NoticeKind.AWAY
-        action = action_from_dict(choice, seat)
-        events = table.gamelog.act(seat, action, None, why if timed_out else None)
-        notice: Notice | None = None
-        if timed_out:
-            s.away = True
-            log.info("table %s: played for %s (%s)", table.name, s.name, why)
-            if first:
-                table.broadcast_info()
-            notice = {"kind": why, "seat": seat, "name": s.name}
-        table.play.publish(events, notice)
-
-    def bots_off_turn(self) -> None:
-        """Bots not to act may announce or call idiot (R7), as their level decides."""
-        table = self.table
-        game = table.gamelog.game
-        if game is None or game.phase != Phase.PLAY or not game.unannounced:
-            return
-        for i, s in enumerate(table.seats):
-            if s.bot is None or i == game.to_act:
-                continue
-            choice = bots.choose(s.bot, view(game, i), self._bot_rng)
-            if choice is not None:
-                self._loop.call_later(
-                    table.config.bot_delay / 2,
-                    self._guard,
-                    lambda a=choice, i=i: self._bot_call(i, a),
-                    context=logs.table_context(table.name),
-                )
-
-    def _bot_call(self, seat: int, data: dict[str, Any]) -> None:
-        table = self.table
-        game = table.gamelog.game
-        if game is None or game.phase != Phase.PLAY or not table.playing:
-            return
-        try:
-            self._play_for(seat, data)
-        except IllegalAction:
-            return  # the window closed meanwhile
+    def later(self, delay: float, fn: Callable[[], None]) -> None:
+        """Call ``fn`` in ``delay`` seconds, beside the main timer (a bot's call
+        off its turn, R7), logging as about the table."""
+        self._loop.call_later(delay, fn, context=logs.table_context(self.name))
 
 
 _COUNTED = frozenset({TableState.PLAYING, TableState.FINISHED, TableState.STOPPED})
@@ -231,20 +171,22 @@ a paused one waits for a restart, its journal broken)."""
 
 
 class AbandonClock:
-    """The abandon clock of ``table`` (protocol §11.1); on the event loop thread.
+    """The abandon clock of table ``name`` (protocol §11.1); on the event loop thread.
 
-    Two counts run, and the first to reach its time ends a running game as
-    abandoned (its record kept, ``docs/records.md``) and closes the table
-    (:meth:`Table.abandon <craits.server.table.actor.Table.abandon>`):
+    It reads the table's ``seats``, its ``state`` and whether its game is
+    ``on_hold``. Two counts run, and the first to reach its time calls
+    ``abandon`` with the reason: the table ends a running game as abandoned
+    (its record kept, ``docs/records.md``) and closes (:meth:`Table.abandon
+    <craits.server.table.actor.Table.abandon>`):
 
     - *offline* (:attr:`since`): the table holds a game (running, over, or
       stopped by an error) and no person holds a seat with a connection (bots
-      and spectators do not count); after ``table.config.abandon_offline_after``
+      and spectators do not count); after ``config.abandon_offline_after``
       seconds (the shorter grace; 0: the same as ``abandon_after``). Its record
       says ``nobody_connected``;
     - *on hold* (:attr:`held_since`): a game runs and nobody plays it, every
       person's seat away or disconnected (protocol §11.4), someone connected
-      perhaps but idle; after ``table.config.abandon_after`` seconds. Its record
+      perhaps but idle; after ``config.abandon_after`` seconds. Its record
       says ``nobody_playing`` (or ``nobody_connected`` if nobody is connected by then).
 
     ``abandon_after`` 0: never abandoned. A person back (``resume``, ``back``,
@@ -266,8 +208,21 @@ class AbandonClock:
             since the epoch), or None while it is played.
     """
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(
+        self,
+        name: str,
+        config: TableConfig,
+        seats: list[Seat],
+        state: Callable[[], TableState],
+        on_hold: Callable[[], bool],
+        abandon: Callable[[AbandonReason], None],
+    ) -> None:
+        self.name = name
+        self.config = config
+        self._seats = seats
+        self._state = state
+        self._on_hold = on_hold
+        self._abandon = abandon
         self.since: float | None = None
         self.held_since: float | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -276,18 +231,17 @@ class AbandonClock:
 
     def vacant(self) -> bool:
         """The table holds a game and no person holds a seat with a connection."""
-        table = self.table
-        return table.state in _COUNTED and all(s.member is None for s in table.seats)
+        return self._state() in _COUNTED and all(s.member is None for s in self._seats)
 
     def graces(self) -> tuple[float, float]:
         """Seconds of each count: offline (never more than on hold), on hold."""
-        config = self.table.config
+        config = self.config
         after, offline = config.abandon_after, config.abandon_offline_after
         return (min(offline, after) if offline > 0 else after), after
 
     def check(self) -> None:
         """After a change of the seats or the state: start the counts, or stop them."""
-        if self.table.config.abandon_after <= 0:
+        if self.config.abandon_after <= 0:
             self.since = self.held_since = None
             self.cancel()
             return
@@ -296,7 +250,7 @@ class AbandonClock:
             self.since = None
         elif self.since is None:
             self.since = now
-        if not self.table.on_hold():
+        if not self._on_hold():
             self.held_since = None
         elif self.held_since is None:
             self.held_since = now
@@ -338,30 +292,24 @@ class AbandonClock:
         if self._timer is not None:
             self._timer.cancel()
         loop = asyncio.get_running_loop()
-        context = logs.table_context(self.table.name)
+        context = logs.table_context(self.name)
         self._timer = loop.call_later(self.left(), self._fire, context=context)
         self._armed = (self.since, self.held_since)
 
     def _fire(self) -> None:
-        """A count is up: end the game as abandoned and close the table; an
-        error stops this table only."""
+        """A count is up: the game ends as abandoned and the table closes (the
+        table guards the call: an error stops that table only)."""
         self._timer = None
         self._armed = (None, None)
-        table = self.table
         offline, held = self.graces()
         if self.vacant():
             reason, why = AbandonReason.NOBODY_CONNECTED, f"no person connected for {offline:g}s"
-        elif table.on_hold():
+        elif self._on_hold():
             reason, why = AbandonReason.NOBODY_PLAYING, f"nobody playing for {held:g}s"
         else:
             return
         if self.left() > 0:  # (a count that began again since the timer was set)
             self._start()
             return
-        log.info("table %s: %s: abandoned", table.name, why)
-        try:
-            table.abandon(reason)
-        except TablePaused:
-            pass  # already paused and reported; a restart brings it back
-        except Exception:
-            table.stop_on_error()
+        log.info("table %s: %s: abandoned", self.name, why)
+        self._abandon(reason)

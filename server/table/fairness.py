@@ -1,16 +1,13 @@
 """Provably fair deals (``docs/records.md``): every shuffle is recorded with a
-salt and a SHA-256 commitment, the commitments are published during play, and
-a game record is checked against them afterwards.
+salt and a SHA-256 commitment, and the commitments are published during play
+(a game record is checked against them afterwards:
+:func:`craits.server.journal.records.verify_record`).
 
+- :func:`commitment`: the SHA-256 commitment to one shuffled order.
 - :class:`RecordingShuffle`: the server's shuffle source; keeps each order it
   made, with its salt and commitment, until the table journals them.
 - :class:`HandCommitments`: the commitments of the hand in play, and those not
   yet sent to the table's members.
-- :func:`verify_record`: every shuffle of a record against its commitment, and
-  a replay of the whole game to the recorded hands and scores;
-- :func:`check_published`: a record's commitments against those a player
-  received during play (which a record forged and recomputed throughout
-  cannot match).
 """
 
 from __future__ import annotations
@@ -18,24 +15,16 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
 from craits.protocol.types import Commitment
-from craits.protocol.vocab import AbandonReason, LogEntryKind
+from craits.protocol.vocab import LogEntryKind
 
-from ..engine import Rules
-from ..journal.records import RECORD_FORMAT, Entry, build_record
+from ..engine import ShuffleSource
+from .ports import Entry
 
 Shuffle = dict[str, Any]
 """One recorded shuffle: ``{"order": [card codes], "salt": hex, "sha256": hex}``."""
-
-
-class ShuffleSource(Protocol):
-    """Anything that shuffles a list in place: :class:`random.Random`,
-    :class:`secrets.SystemRandom`, a recorded order's replayer."""
-
-    def shuffle(self, x: list[Any], /) -> None:
-        """Shuffle ``x`` in place."""
 
 
 def commitment(salt: bytes, order: list[str]) -> str:
@@ -121,104 +110,3 @@ class HandCommitments:
                 shuffles = shuffles[-1:]  # the shuffle of this deal
         self.hand = public(shuffles)
         self.fresh = []
-
-
-def _shuffle_problems(log: list[Entry]) -> list[str]:
-    """Each shuffle of a log that does not match its commitment, in words."""
-    problems: list[str] = []
-    for i, (kind, data) in enumerate(log):
-        if kind != LogEntryKind.SHUFFLE:
-            continue
-        try:
-            digest = commitment(bytes.fromhex(data["salt"]), list(data["order"]))
-        except (KeyError, ValueError, TypeError, UnicodeEncodeError) as exc:
-            problems.append(f"entry {i}: unreadable shuffle: {exc}")
-            continue
-        if digest != data.get("sha256"):
-            problems.append(f"entry {i}: the shuffle does not match its commitment")
-    return problems
-
-
-def verify_record(record: dict[str, Any]) -> list[str]:
-    """Check a record: every shuffle's commitment, and a replay of the whole
-    game to the recorded hands, results and scores.
-
-    Returns:
-        The problems found, in words; empty when the record is sound.
-    """
-    if record.get("format") != RECORD_FORMAT:
-        return ["not a Craits record (format)"]
-    try:
-        log = [(str(k), dict(d)) for k, d in record["log"]]
-        rules = Rules.from_dict(record["rules"])
-        players = list(record["players"])
-    except (KeyError, TypeError, ValueError) as exc:
-        return [f"malformed record: {exc}"]
-    problems = _shuffle_problems(log)
-    try:
-        rebuilt = build_record(
-            {
-                "id": record.get("game"),
-                "table": record.get("table"),
-                "players": players,
-                "rules": rules.changed(),
-                "started": record.get("started"),
-                "finished": record.get("finished"),
-                "entries": log,
-            }
-        )
-    except ValueError as exc:
-        return [*problems, f"the game does not replay: {exc}"]
-    for key in ("hands", "standings", "winners", "complete"):
-        if rebuilt[key] != record.get(key):
-            problems.append(f"the replay does not give the recorded {key}")
-    return problems + _abandon_problems(record.get("abandoned"), rebuilt["complete"])
-
-
-def _abandon_problems(abandoned: object, complete: bool) -> list[str]:
-    """What is wrong with a record's ``abandoned`` (None: played to its end, or
-    in play), given whether its log plays to the last hand."""
-    if abandoned is None:
-        return []
-    if abandoned not in set(AbandonReason):
-        return [f"unknown reason for an abandoned game: {abandoned!r}"]
-    if complete:
-        return ["a game played to its end is recorded as abandoned"]
-    return []
-
-
-def check_published(record: dict[str, Any], published: list[str]) -> list[str]:
-    """Check a record against the commitments received during play
-    (``published``: SHA-256 hex digests in the order received, as a client
-    keeps them, :mod:`craits.client.commitments`).
-
-    :func:`verify_record` alone cannot tell a true record from one whose deals
-    were changed (say, one seat's cards put in another order) and whose
-    salts, commitments, hands and results were all computed again. What was
-    published during play can: every commitment received must be one of the
-    record's shuffles, in the same order (a player who was not there the
-    whole game holds a part of them).
-
-    Returns:
-        The problems found, in words; empty when the record holds every
-        commitment published, in order.
-    """
-    try:
-        recorded = [str(d["sha256"]) for k, d in record["log"] if k == LogEntryKind.SHUFFLE]
-    except (KeyError, TypeError, ValueError) as exc:
-        return [f"malformed record: {exc}"]
-    where = {c: i for i, c in enumerate(recorded)}
-    problems: list[str] = []
-    last = -1
-    for n, c in enumerate(published, 1):
-        i = where.get(c)
-        if i is None:
-            problems.append(
-                f"commitment {n} received during play ({c[:12]}…) is not in the record: "
-                "its shuffles are not the ones published"
-            )
-        elif i < last:
-            problems.append(f"commitment {n} received during play is out of order in the record")
-        else:
-            last = i
-    return problems

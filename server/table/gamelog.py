@@ -1,12 +1,34 @@
-"""A table's game and its log: apply → journal → replay, and the hand's commitments.
+"""A table's game and its log: apply → journal → replay, the hand's
+commitments, and what the table keeps of the hand for newcomers.
 
 Every step of a game (its start, an action, the next deal) goes through
 :meth:`GameLog.commit`: the engine applies it, and if it is legal it is
 written to the journal (:class:`~craits.server.table.ports.TableJournal`) with
 the shuffles it made, before anything about it is sent. If a write fails, the
-game is rebuilt from what the journal holds, so the table shows only what was
-recorded; on a restart the game is rebuilt the same way (RULES.md R2: the same
-hands, stock order, count, scores and shuffle penalties).
+game is rebuilt from what the journal holds (:func:`replay`), so the table
+shows only what was recorded; on a restart the game is rebuilt the same way
+(RULES.md R2: the same hands, stock order, count, scores and shuffle penalties).
+
+A game's log is a list of entries ``(kind, data)`` (``docs/records.md``, "The log"):
+
+- ``("shuffle", {"order": [...], "salt": hex, "sha256": hex})`` — a shuffle
+  the game made (the cut decks, each deal, each reshuffle of the discard pile,
+  RULES.md R2, R3, R10), written before the entry that made it;
+- ``("start", {})`` — the game starts: the cut, then hand 1 (R2);
+- ``("action", {"seat": s, "id": id or null, "action": {...}})`` — an accepted action
+  (with ``"played_for": "timeout" | "away"`` when the server played a person's seat);
+- ``("next_hand", {})`` — the next hand is dealt (R2).
+
+:class:`HandLog` is what the table keeps of its game for the members who
+arrive or come back: the hand in play's events and the score sheet of the
+hands ended (the ``state`` message's ``events`` and ``score_sheet``, protocol
+§7.1). It holds the events whole, cards and all, as the engine made them; what
+a member receives of them goes through the engine's one filter
+(:func:`~craits.server.engine.events_for`), so a seat reads in them only what
+it saw happen, and a spectator no hidden card. It is fed every step of the game
+as it is committed, and again from the journal when a game is replayed (a
+restart, a failed write), so a player who comes back after either finds the
+hand's log.
 """
 
 from __future__ import annotations
@@ -14,24 +36,76 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 from craits.protocol.actions import Action, action_to_wire
-from craits.protocol.vocab import LogEntryKind, Phase
+from craits.protocol.types import LogNotice
+from craits.protocol.vocab import LogEntryKind, NoticeKind, Phase
 
-from ..engine import Event, Game, IllegalAction, Rules, event_to_dict
-from ..engine.events import Dealt
+from ..engine import (
+    Event,
+    Game,
+    HandEnded,
+    IllegalAction,
+    Rules,
+    action_from_dict,
+    event_to_dict,
+    events_for,
+    score_sheet_row,
+)
+from ..engine.events import Cut, Dealt
+from ..engine.shuffles import ScriptedShuffle
 from ..errors import JournalError, TablePaused
-from ..journal.records import Entry, replay
 from .fairness import HandCommitments, RecordingShuffle, shuffle_entries
-from .handlog import HandLog
-from .ports import TableJournal
+from .ports import Entry, TableJournal
 
 log = logging.getLogger("craits.server")
 
-Step = Callable[[Game], list[Event]]
+Apply = Callable[[Game], list[Event]]
 """A step of the game: applied to it in place, returns its events."""
+
+
+def replay(
+    players: int,
+    rules: Rules,
+    entries: Iterable[Entry],
+    on_entry: Callable[[str, dict[str, Any], Game | None, list[Event]], None] | None = None,
+) -> Game:
+    """Rebuild a game by replaying its log with the recorded shuffles.
+
+    ``on_entry(kind, data, game, events)`` is called after each entry.
+
+    Raises:
+        ValueError: the log does not replay (an illegal action, a shuffle that
+            does not fit, an entry out of place): its message says where.
+    """
+    script = ScriptedShuffle()
+    game: Game | None = None
+    for i, (kind, data) in enumerate(entries):
+        events: list[Event] = []
+        try:
+            if kind == LogEntryKind.SHUFFLE:
+                script.feed(list(data["order"]))
+            elif kind == LogEntryKind.START:
+                game, events = Game.start(players, rules, script)
+            elif game is None:
+                raise ValueError(f"{kind} before the game started")
+            elif kind == LogEntryKind.NEXT_HAND:
+                events = game.next_hand()
+            elif kind == LogEntryKind.ACTION:
+                events = game.apply(action_from_dict(data["action"], data["seat"]))
+            else:
+                raise ValueError(f"unknown entry kind {kind!r}")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"entry {i} ({kind}): {exc}") from None
+        if on_entry is not None:
+            on_entry(kind, data, game, events)
+    if game is None:
+        raise ValueError("the log holds no start of the game")
+    if script.orders:
+        raise ValueError(f"{len(script.orders)} recorded shuffle(s) were never used")
+    return game
 
 
 class GameLog:
@@ -48,7 +122,7 @@ class GameLog:
         rng: the shuffle source of the games started here.
         commitments: the hand's shuffle commitments (:mod:`craits.server.table.fairness`).
         hands: the hand in play's events and the game's score sheet
-            (:mod:`craits.server.table.handlog`), for the ``state`` message.
+            (:class:`HandLog`), for the ``state`` message.
     """
 
     def __init__(
@@ -125,7 +199,7 @@ class GameLog:
         """
         return self.commit(lambda g: g.next_hand(), (LogEntryKind.NEXT_HAND, {}))
 
-    def commit(self, step: Step, entry: Entry) -> list[Event]:
+    def commit(self, step: Apply, entry: Entry) -> list[Event]:
         """Validate and apply, then journal: run ``step`` on the game; if it is
         legal, write it (and the shuffles it made) to the journal. Nothing about
         it is sent before the write is done (the caller sends after this returns).
@@ -245,6 +319,75 @@ class GameLog:
         self.game = game
         self.commitments.replayed(entries)
         return game
+
+
+HAND_EVENTS_MAX = 1000
+"""Events of the hand in play kept (the latest; a longer hand drops its earliest).
+Each is well under 200 bytes on the wire, so ``state`` stays far below the
+client's frame limit (1 MiB, protocol §2) whatever the hand."""
+
+
+class HandLog:
+    """The events of the hand in play (from its deal; hand 1's from the cut), the
+    moves the server played for a seat among them (the updates' notices,
+    protocol §11.4), and one :class:`~craits.server.engine.HandEnded` per hand
+    ended this game."""
+
+    __slots__ = ("_taken", "ended", "events", "played_for")
+
+    def __init__(self) -> None:
+        self.events: deque[Event] = deque(maxlen=HAND_EVENTS_MAX)
+        self.ended: list[HandEnded] = []
+        self.played_for: list[tuple[int, str, int]] = []
+        """``(n, kind, seat)``: the step whose first event is the hand's ``n``-th
+        (counted from its first, the dropped included) was a move the server
+        played for ``seat`` (``kind``: a :class:`~craits.protocol.vocab.NoticeKind`)."""
+        self._taken = 0  # events of the hand taken, the dropped included
+
+    def take(self, events: Iterable[Event], played_for: tuple[str, int] | None = None) -> None:
+        """Keep a step's events: a cut starts a new game (the sheet starts over), a
+        deal a new hand (its events start over, after the cut for hand 1).
+        ``played_for``: ``(kind, seat)`` when the server played the step for a
+        seat (protocol §11.4)."""
+        kept = self.events
+        first = self._taken
+        for e in events:
+            if type(e) is Cut:
+                self._clear()
+                self.ended.clear()
+            elif type(e) is Dealt and not (kept and type(kept[-1]) is Cut):
+                self._clear()
+            elif type(e) is HandEnded:
+                self.ended.append(e)
+            kept.append(e)
+            self._taken += 1
+        if played_for is not None and first < self._taken:
+            self.played_for.append((first, *played_for))
+
+    def _clear(self) -> None:
+        self.events.clear()
+        self.played_for.clear()
+        self._taken = 0
+
+    def events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The hand's events as ``seat`` (None: a spectator) may see them, wire form."""
+        return events_for(self.events, seat)
+
+    def notices(self, names: list[str]) -> list[LogNotice]:
+        """The ``state``'s ``notices`` (protocol §7.1), ``names`` by seat: one per
+        move of the hand the server played for a seat, ``at`` the index in
+        :meth:`events_for` of its first event (moves whose events were dropped
+        are left out)."""
+        dropped = self._taken - len(self.events)
+        return [
+            {"at": n - dropped, "kind": NoticeKind(kind), "seat": seat, "name": names[seat]}
+            for n, kind, seat in self.played_for
+            if n >= dropped and seat < len(names)
+        ]
+
+    def score_sheet(self) -> list[dict[str, Any]]:
+        """The score sheet: a row per hand ended this game, oldest first (public)."""
+        return [score_sheet_row(e) for e in self.ended]
 
 
 def _played_for(kind: str, data: dict[str, Any]) -> tuple[str, int] | None:

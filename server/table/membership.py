@@ -2,63 +2,106 @@
 leaving, being back, dropping, and chat (protocol §11.2–§11.4).
 
 :class:`Membership` takes these requests for its table: it checks them
-against the table's state, changes the seating, and tells everyone.
+against the table's state, changes the seating, and says in an
+:class:`~craits.server.table.outcome.Outcome` what the table is to tell whom.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections import deque
+from collections.abc import Callable
 
-from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
+from craits.protocol.types import ChatLine, ErrorMsg, JoinedMsg, ResumedMsg
+from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage, TableState
 
 from .. import bots
+from ..engine import Game
 from ..errors import TableError
+from .outcome import Deadline, Outcome, Snapshot, TurnDeadline
 from .ports import Member
-
-if TYPE_CHECKING:
-    from .actor import Table
+from .seating import Seating
 
 log = logging.getLogger("craits.server")
 
+CHAT_HISTORY = 50
+"""Chat lines kept per table and sent to newcomers."""
+_HALTED = frozenset({TableState.STOPPED, TableState.PAUSED})
+
+
+class Chat:
+    """A table's chat: its last :data:`CHAT_HISTORY` lines, sent to newcomers."""
+
+    def __init__(self) -> None:
+        self.lines: deque[ChatLine] = deque(maxlen=CHAT_HISTORY)
+
+    def say(self, name: str, seat: int | None, text: str) -> ChatLine:
+        """Keep a line from ``name`` (at ``seat``, None: a spectator); returns it."""
+        line: ChatLine = {"name": name, "seat": seat, "text": text}
+        self.lines.append(line)
+        return line
+
 
 class Membership:
-    """The requests of ``table``'s members about their seats; all on the event
-    loop thread. Requests that cannot be met raise
-    :class:`~craits.server.table.ports.TableError`."""
+    """The requests of table ``name``'s members about their seats; all on the
+    event loop thread. It reads the table's ``state`` and ``game`` (callables:
+    they change), changes the ``seating`` and the ``chat``, and answers each
+    request with an :class:`Outcome`; requests that cannot be met raise
+    :class:`~craits.server.errors.TableError`.
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.seating = table.seating
+    Args:
+        name: the table's name.
+        seating: its seats and spectators.
+        chat: its chat.
+        state: the table's state now.
+        game: its game, or None before the first.
+        watchers_muted: whether the creator muted the spectators' chat (protocol §11.9).
+    """
 
-    def join(self, member: Member, name: str) -> tuple[int, str]:
-        """Seat ``member`` as ``name``; returns ``(seat, resume token)``. A full
-        table starts by itself.
+    def __init__(
+        self,
+        name: str,
+        seating: Seating,
+        chat: Chat,
+        state: Callable[[], TableState],
+        game: Callable[[], Game | None],
+        watchers_muted: Callable[[], bool],
+    ) -> None:
+        self.name = name
+        self.seating = seating
+        self.chat = chat
+        self._state = state
+        self._game = game
+        self._watchers_muted = watchers_muted
+
+    def join(self, member: Member, name: str) -> Outcome:
+        """Seat ``member`` as ``name``: it is told its seat and resume token
+        (``joined``), then its snapshot; a full table starts by itself.
 
         Raises:
             TableError: ``table_full`` (or the game has started), ``name_taken``,
                 ``table_stopped``.
         """
-        table = self.table
-        if table.halted:
-            raise TableError(ErrorCode.TABLE_STOPPED, f"table {table.name!r} was stopped")
-        if not table.waiting:
+        state = self._state()
+        if state in _HALTED:
+            raise TableError(ErrorCode.TABLE_STOPPED, f"table {self.name!r} was stopped")
+        if state is not TableState.WAITING:
             raise TableError(
-                ErrorCode.TABLE_FULL, f"the game is {table.state}: spectate, or resume your seat"
+                ErrorCode.TABLE_FULL, f"the game is {state}: spectate, or resume your seat"
             )
         seat, token = self.seating.seat_person(member, name)
-        log.info("table %s: %s took seat %d", table.name, name, seat)
-        member.send(
-            {"type": ServerMessage.JOINED, "table": table.name, "seat": seat, "token": token}
-        )
-        table.broadcast_info()
-        if self.seating.full():
-            table.play.start(None)
-        else:
-            member.send(table.snapshot(seat))
-        return seat, token
+        log.info("table %s: %s took seat %d", self.name, name, seat)
+        joined: JoinedMsg = {
+            "type": ServerMessage.JOINED,
+            "table": self.name,
+            "seat": seat,
+            "token": token,
+        }
+        full = self.seating.full()
+        then: list[tuple[Member, Snapshot]] = [] if full else [(member, Snapshot(seat))]
+        return Outcome(tell=[(member, joined)], changed=True, start=full, then=[*then])
 
-    def add_bot(self, level: str) -> int:
+    def add_bot(self, level: str) -> Outcome:
         """Seat a bot of ``level`` (see :mod:`craits.server.bots`); a full table starts.
 
         Raises:
@@ -67,132 +110,111 @@ class Membership:
         if level not in bots.LEVELS:
             levels = ", ".join(bots.LEVELS)
             raise TableError(ErrorCode.BAD_MESSAGE, f"bot level must be one of {levels}")
-        table = self.table
-        if not table.waiting or self.seating.full():
+        if self._state() is not TableState.WAITING or self.seating.full():
             raise TableError(ErrorCode.TABLE_FULL, "no free seat for a bot")
         seat = self.seating.seat_bot(BotLevel(level))
-        log.info("table %s: a %s bot took seat %d", table.name, level, seat)
-        table.broadcast_info()
-        if self.seating.full():
-            table.play.start(None)
-        return seat
+        log.info("table %s: a %s bot took seat %d", self.name, level, seat)
+        return Outcome(changed=True, start=self.seating.full())
 
-    def spectate(self, member: Member) -> None:
-        """Add ``member`` as a spectator and send it the spectator's snapshot."""
+    def spectate(self, member: Member) -> Outcome:
+        """Add ``member`` as a spectator; it gets the spectator's snapshot."""
         self.seating.spectators.add(member)
-        member.send(self.table.snapshot(None))
-        self.table.broadcast_info()
+        return Outcome(tell=[(member, Snapshot(None))], changed=True)
 
-    def resume(self, member: Member, seat: int) -> None:
-        """Give ``seat`` back to ``member`` (a resume token matched); the older
-        connection, if any, is told it was replaced and let go."""
-        table = self.table
+    def resume(self, member: Member, seat: int) -> Outcome:
+        """Give ``seat`` back to ``member`` (a resume token matched): it is told
+        (``resumed``, then its snapshot); the older connection, if any, is told
+        it was replaced and let go."""
         old = self.seating.resume(member, seat)
+        outcome = Outcome(deadline=Deadline.REFRESH, changed=True, reschedule=True)
         if old is not None and old is not member:
-            old.send(
-                {
-                    "type": ServerMessage.ERROR,
-                    "code": ErrorCode.REPLACED,
-                    "message": "resumed elsewhere",
-                }
-            )
-            old.detach()
-        log.info("table %s: %s resumed seat %d", table.name, table.seats[seat].name, seat)
-        table.clock.refresh()
-        member.send({"type": ServerMessage.RESUMED, "table": table.name, "seat": seat})
-        member.send(table.snapshot(seat))
-        table.broadcast_info()
-        table.clock.schedule()
+            replaced: ErrorMsg = {
+                "type": ServerMessage.ERROR,
+                "code": ErrorCode.REPLACED,
+                "message": "resumed elsewhere",
+            }
+            outcome.tell.append((old, replaced))
+            outcome.let_go.append(old)
+        log.info("table %s: %s resumed seat %d", self.name, self.seating.seats[seat].name, seat)
+        resumed: ResumedMsg = {"type": ServerMessage.RESUMED, "table": self.name, "seat": seat}
+        outcome.tell += [(member, resumed), (member, Snapshot(seat))]
+        return outcome
 
-    def leave(self, member: Member) -> None:
-        """``member`` leaves. Before the game its seat is freed; during it the
-        seat stays in the game, marked away, and can be resumed with its token."""
-        table = self.table
+    def leave(self, member: Member) -> Outcome:
+        """``member`` leaves. Before the game its seat is freed (the seats after
+        it move down one, and are told); during it the seat stays in the game,
+        marked away, and can be resumed with its token."""
         seating = self.seating
         if member in seating.spectators:
             seating.spectators.discard(member)
-            table.broadcast_info()
-            return
+            return Outcome(changed=True)
         seat = seating.seat_of(member)
         if seat is None:
-            return
+            return Outcome()
         s = seating.seats[seat]
-        if table.waiting:
+        outcome = Outcome(changed=True, reschedule=True)
+        if self._state() is TableState.WAITING:
             for i in seating.free(seat):  # they moved down one: tell them their seats
                 moved = seating.seats[i].member
                 assert moved is not None
-                moved.send(table.snapshot(i))
-            log.info("table %s: %s left", table.name, s.name)
+                outcome.tell.append((moved, Snapshot(i)))
+            log.info("table %s: %s left", self.name, s.name)
         else:
             s.member = None
             s.away = True
             log.info(
                 "table %s: %s left the game (seat %d played by the server)",
-                table.name,
+                self.name,
                 s.name,
                 seat,
             )
-        table.broadcast_info()
-        table.clock.schedule()
+        return outcome
 
-    def back(self, member: Member) -> None:
-        """``member``'s player is back at its seat: the server stops playing for it.
+    def back(self, member: Member) -> Outcome:
+        """``member``'s player is back at its seat: the server stops playing for
+        it; its turn's time starts again, and if it is its turn it is told its
+        deadline.
 
         Raises:
             TableError: ``not_seated``.
         """
-        table = self.table
         seat = self.seating.seat_of(member)
         if seat is None:
             raise TableError(ErrorCode.NOT_SEATED, "you have no seat at this table")
         s = self.seating.seats[seat]
         if not s.away:
-            return
+            return Outcome()
         s.away = False
-        log.info("table %s: %s is back", table.name, s.name)
-        table.clock.set_deadline()
-        table.broadcast_info()
-        table.clock.schedule()
-        if table.game is not None and table.game.to_act == seat:
-            deadline = table.clock.deadline_ms()
-            member.send(
-                {
-                    "type": ServerMessage.DEADLINE,
-                    "table": table.name,
-                    "seq": table.seq,
-                    "deadline_ms": deadline,
-                }
-            )
+        log.info("table %s: %s is back", self.name, s.name)
+        game = self._game()
+        its_turn = game is not None and game.to_act == seat
+        then: list[tuple[Member, TurnDeadline]] = [(member, TurnDeadline())] if its_turn else []
+        return Outcome(deadline=Deadline.RESTART, changed=True, reschedule=True, then=[*then])
 
-    def disconnected(self, member: Member) -> None:
+    def disconnected(self, member: Member) -> Outcome:
         """``member``'s connection dropped: a spectator, or a seat before the game,
         leaves; a seat in a game stays, shown disconnected, its turns covered by
         the turn timeout."""
-        table = self.table
         seat = self.seating.seat_of(member)
-        if seat is None or table.waiting:
-            self.leave(member)
-            return
+        if seat is None or self._state() is TableState.WAITING:
+            return self.leave(member)
         s = self.seating.seats[seat]
         s.member = None
-        log.info("table %s: %s disconnected", table.name, s.name)
-        table.broadcast_info()
-        table.clock.schedule()
+        log.info("table %s: %s disconnected", self.name, s.name)
+        return Outcome(changed=True, reschedule=True)
 
-    def say(self, member: Member, text: str) -> None:
-        """Send a chat line from ``member`` to everyone at the table.
+    def say(self, member: Member, text: str) -> Outcome:
+        """A chat line from ``member``, for everyone at the table.
 
         Raises:
             TableError: ``muted``: the creator muted this seat, or the spectators
                 (the creator is never muted; protocol §11.9).
         """
-        table = self.table
-        seat = self.seating.seat_of(member)
-        if member is not self.seating.creator and (
-            self.seating.seats[seat].muted
-            if seat is not None
-            else table.powers.access.watchers_muted
+        seating = self.seating
+        seat = seating.seat_of(member)
+        if member is not seating.creator and (
+            seating.seats[seat].muted if seat is not None else self._watchers_muted()
         ):
             raise TableError(ErrorCode.MUTED, "the table's creator muted your chat here")
-        line = table.chat.say(member.name, seat, text)
-        table.broadcaster.send_all({"type": ServerMessage.CHAT, "table": table.name, **line})
+        line = self.chat.say(member.name, seat, text)
+        return Outcome(everyone=[{"type": ServerMessage.CHAT, "table": self.name, **line}])

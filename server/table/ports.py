@@ -1,26 +1,33 @@
-"""What a table needs from the world around it, each as a small interface.
+"""What a table needs from the world around it, each as a small interface, and
+the row it records.
 
 - :class:`Member`: a connection at a table (a seated player or a spectator);
   :class:`craits.server.net.connection.Client` implements it.
-- :class:`Lobby`: the server that holds the tables and their resume tokens;
-  :class:`craits.server.app.Server` implements it.
-- :class:`TableJournal`: where a table records its row and its game's log;
-  :class:`craits.server.journal.journal.Journal` implements it.
+- :class:`TableHost`: the server that holds the table, told when its info
+  changes and asked to close it; :class:`craits.server.app.Server` implements it.
+- :class:`TokenBook`: where the table's resume tokens are issued, held and
+  revoked; :class:`craits.server.lobby.seat_tokens.SeatTokens` implements it.
+- :class:`TableJournal`: where a table records its row (a :class:`TableRow`)
+  and its game's log (:data:`Entry`); :class:`craits.server.journal.journal.Journal`
+  implements it.
 
-And :class:`TableError`, how a table refuses a request.
+A table refuses a request with :class:`~craits.server.errors.TableError`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from craits.protocol.types import ServerMsg
 
-from ..journal.records import Entry
-
 if TYPE_CHECKING:
-    from .access import RevokedTokens
     from .actor import Table
+
+Entry = tuple[str, dict[str, Any]]
+"""One entry of a game's log: ``(kind, data)``, ``kind`` a
+:class:`~craits.protocol.vocab.LogEntryKind` (``docs/records.md``, "The log";
+:func:`craits.server.table.gamelog.replay` reads them)."""
 
 
 class Member(Protocol):
@@ -44,23 +51,69 @@ class Member(Protocol):
         """Forget the table: it closed, or the seat was resumed on another connection."""
 
 
-class Lobby(Protocol):
-    """The server as a table sees it: the list of tables and the resume tokens."""
-
-    revoked: RevokedTokens
-    """The resume tokens the tables' creators revoked (protocol §11.9)."""
+class TableHost(Protocol):
+    """The server as a table sees it: the one that lists the table and closes it."""
 
     def table_changed(self, table: Table) -> None:
         """``table``'s info changed: tell the lobby's watchers."""
 
-    def register_token(self, digest: bytes, table: Table, seat: int) -> None:
-        """The resume token with SHA-256 ``digest`` now holds ``seat`` at ``table``."""
-
-    def drop_token(self, digest: bytes) -> None:
-        """The resume token with SHA-256 ``digest`` no longer holds a seat."""
-
     def close_table(self, table: Table) -> None:
         """Close ``table`` and remove it from the lobby (its members are told)."""
+
+
+class TokenBook(Protocol):
+    """The resume tokens of the server's tables (protocol §4.8, §11.9): only
+    their SHA-256 digests are kept."""
+
+    def issue(self, table: Table, seat: int) -> str:
+        """A fresh resume token for ``seat`` at ``table``, held from now on;
+        given to its player once, never kept (its digest is)."""
+        ...
+
+    def register(self, digest: bytes, table: Table, seat: int) -> None:
+        """The token with SHA-256 ``digest`` now holds ``seat`` at ``table``."""
+
+    def drop(self, digest: bytes) -> None:
+        """The token with SHA-256 ``digest`` no longer holds a seat."""
+
+    def revoke(self, digest: bytes, table: str | None) -> None:
+        """The token with SHA-256 ``digest`` was revoked at ``table`` (its
+        creator removed its player; ``resume`` with it is answered ``kicked``);
+        None: no longer (the bar was lifted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table's row in the journal (``docs/records.md``): what a restart
+    restores it from. Seats hold token digests, never tokens.
+
+    Attributes:
+        name: the table's name.
+        capacity: its number of seats.
+        rules: its house rules, those that differ from the rule book's
+            (:meth:`~craits.server.engine.Rules.changed`).
+        turn_timeout: seconds a person has for a turn (0: no timeout).
+        creator: the creator's name, or None (a server's table).
+        state: its :class:`~craits.protocol.vocab.TableState`.
+        seats: the seats as :meth:`Seating.rows
+            <craits.server.table.seating.Seating.rows>` gives them.
+        game_id: the journal's id of its game, or None before the first.
+        vacant_since: when its last person's connection left a seat, seconds
+            since the epoch (its abandon clock, protocol §11.1), or None.
+        access: its invite code, lock and bars (protocol §11.9,
+            :meth:`Access.row <craits.server.table.access.Access.row>`).
+    """
+
+    name: str
+    capacity: int
+    rules: dict[str, Any]
+    turn_timeout: float
+    creator: str | None
+    state: str
+    seats: list[dict[str, Any]]
+    game_id: int | None
+    vacant_since: float | None = None
+    access: dict[str, Any] | None = None
 
 
 class TableJournal(Protocol):
@@ -68,26 +121,12 @@ class TableJournal(Protocol):
     log of shuffles and actions. Every write returns its *ticket*; a deferred
     journal reports failed writes later, by ticket.
 
-    Each write raises :class:`craits.server.journal.journal.JournalError` if it fails
+    Each write raises :class:`~craits.server.errors.JournalError` if it fails
     at once (a journal that does not defer its writes).
     """
 
-    def save_table(
-        self,
-        name: str,
-        capacity: int,
-        rules: dict[str, Any],
-        turn_timeout: float,
-        creator: str | None,
-        state: str,
-        seats: list[dict[str, Any]],
-        game_id: int | None,
-        vacant_since: float | None = None,
-        access: dict[str, Any] | None = None,
-    ) -> int:
-        """Write the table's row (seats with token digests, never tokens;
-        ``vacant_since``: when its last person went, seconds since the epoch;
-        ``access``: its invite code, lock and bars, protocol §11.9)."""
+    def save_table(self, row: TableRow) -> int:
+        """Write the table's row; returns the write's ticket."""
         ...
 
     def start_game(

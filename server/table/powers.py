@@ -1,33 +1,34 @@
 """The creator's powers at a table (protocol §11.9): remove a player, lock the
-table, mute chat, hand the role over, let a removed person back; and what the
-table says of its privacy.
+table, mute chat, hand the role over, let a removed person back; and who may
+read a private table's games' records.
 
 :class:`Powers` takes these requests for its table, all on the event loop
 thread; each is allowed to the table's creator only (the connection that
 created it, or to whom the role was handed, §11.2) and refused with
-:class:`~craits.server.table.ports.TableError` otherwise. Every change is
-recorded with the table's row (:meth:`Table.persist
-<craits.server.table.actor.Table.persist>`), so it survives a restart.
+:class:`~craits.server.errors.TableError` otherwise. Each answers with an
+:class:`~craits.server.table.outcome.Outcome` whose info changed: the table
+records its row (:meth:`Table.persist <craits.server.table.actor.Table.persist>`),
+so every change survives a restart.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-from craits.protocol.types import InviteMsg, TableInfo
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
+from craits.protocol.types import ErrorMsg, InviteMsg
+from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage, TableState
 
+from ..engine import Game
 from ..errors import TableError
 from .access import KICKED_MESSAGE, Access, Bar, new_invite_code
-from .ports import Member
-from .seating import token_digest
-
-if TYPE_CHECKING:
-    from .actor import Table
-    from .seating import Seat
+from .outcome import Deadline, Outcome, Snapshot
+from .ports import Member, TokenBook
+from .seating import Seat, Seating, token_digest
 
 log = logging.getLogger("craits.server")
+_HALTED = frozenset({TableState.STOPPED, TableState.PAUSED})
 
 
 def address_of(member: Member | None) -> str | None:
@@ -37,42 +38,31 @@ def address_of(member: Member | None) -> str | None:
 
 
 class Powers:
-    """The creator's requests at ``table`` (protocol §11.9), and the table's
-    :class:`~craits.server.table.access.Access`: its invite code, lock and bars."""
+    """The creator's requests at table ``name`` (protocol §11.9), and the table's
+    :class:`~craits.server.table.access.Access`: its invite code, lock and bars.
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.seating = table.seating
+    Args:
+        name: the table's name.
+        seating: its seats.
+        tokens: the resume tokens' book (a removed person's token is revoked there).
+        state: the table's state now.
+        game: its game, or None before the first.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        seating: Seating,
+        tokens: TokenBook,
+        state: Callable[[], TableState],
+        game: Callable[[], Game | None],
+    ) -> None:
+        self.name = name
+        self.seating = seating
         self.access = Access()
-
-    # ------------------------------------------------------------ describing
-
-    def describe(self, info: TableInfo) -> TableInfo:
-        """``info`` with the fields of §11.9: seats taken, private, locked,
-        muted seats, muted spectators, the names barred; and the seats held by
-        people and how many of them are connected (§10: counts, which a
-        private table's lobby entry shows too, naming nobody)."""
-        access = self.access
-        seats = self.seating.seats
-        info["seated"] = len(seats)
-        people = [s for s in seats if s.bot is None]
-        info["people"] = len(people)
-        info["people_connected"] = sum(1 for s in people if s.member is not None)
-        info["private"] = access.private
-        info["locked"] = access.locked
-        info["muted"] = [i for i, s in enumerate(self.seating.seats) if s.muted]
-        info["watchers_muted"] = access.watchers_muted
-        info["barred"] = [b.name for b in access.bars]
-        return info
-
-    def lobby_info(self) -> TableInfo:
-        """The table as the lobby shows it to everyone: a private table's entry
-        names nobody (no players, creator or bars) and no game."""
-        info = self.table.info()
-        if self.access.private:
-            info["players"], info["creator"], info["barred"] = [], None, []
-            info["may_start"], info["game"] = [], None
-        return info
+        self._tokens = tokens
+        self._state = state
+        self._game = game
 
     def make_private(self, creator_token: str) -> None:
         """Make the table private (§11.9): a fresh invite code; the SHA-256 of
@@ -94,17 +84,17 @@ class Powers:
             readers.append(self.access.creator_key)
         return readers
 
-    def tell_invite(self, member: Member) -> None:
-        """Send a private table's invite code to ``member`` if it is the creator."""
-        table = self.table
+    def invite(self, member: Member) -> Outcome:
+        """A private table's invite code, told to ``member`` if it is the creator."""
         code = self.access.code
-        if code is not None and member is self.seating.creator:
-            invite: InviteMsg = {"type": ServerMessage.INVITE, "table": table.name, "code": code}
-            member.send(invite)
+        if code is None or member is not self.seating.creator:
+            return Outcome()
+        invite: InviteMsg = {"type": ServerMessage.INVITE, "table": self.name, "code": code}
+        return Outcome(tell=[(member, invite)])
 
     def restore(self, row: dict[str, Any] | None) -> None:
-        """Take back the access the journal kept (:meth:`Access.row`); revoked
-        tokens are told to the lobby again.
+        """Take back the access the journal kept (:meth:`Access.row`); its
+        revoked tokens are revoked in the book again.
 
         Raises:
             KeyError, ValueError, TypeError, AttributeError: the row does not read.
@@ -112,7 +102,7 @@ class Powers:
         self.access = Access.from_row(row)
         for bar in self.access.bars:
             if bar.token is not None:
-                self.table.lobby.revoked.set(bar.token, self.table.name)
+                self._tokens.revoke(bar.token, self.name)
 
     # -------------------------------------------------------------- requests
 
@@ -120,8 +110,8 @@ class Powers:
         """Raises: TableError: ``not_creator``; ``table_stopped`` at a halted table."""
         if member is not self.seating.creator:
             raise TableError(ErrorCode.NOT_CREATOR, "only the table's creator may do this")
-        if self.table.halted:
-            raise TableError(ErrorCode.TABLE_STOPPED, f"table {self.table.name!r} was stopped")
+        if self._state() in _HALTED:
+            raise TableError(ErrorCode.TABLE_STOPPED, f"table {self.name!r} was stopped")
 
     def _person(self, member: Member, seat: int, what: str) -> Seat:
         """The seat ``seat`` if a person other than ``member`` holds it.
@@ -135,7 +125,7 @@ class Powers:
             raise TableError(ErrorCode.BAD_SEAT, f"there is no one at seat {seat} to {what}")
         return s
 
-    def kick(self, member: Member, seat: int) -> None:
+    def kick(self, member: Member, seat: int) -> Outcome:
         """Remove the player at ``seat``: before the first game its seat is
         freed; once a game has been played a bot takes it (the game goes on).
         Its resume token is revoked, and the person is barred (their name, the
@@ -146,41 +136,41 @@ class Powers:
             TableError: ``not_creator``, ``table_stopped``, ``bad_seat``.
         """
         self._creator(member)
-        table, seating = self.table, self.seating
+        seating = self.seating
         seats = seating.seats
-        bot_seat = 0 <= seat < len(seats) and seats[seat].bot is not None and table.waiting
+        waiting = self._state() is TableState.WAITING
+        bot_seat = 0 <= seat < len(seats) and seats[seat].bot is not None and waiting
         s = seats[seat] if bot_seat else self._person(member, seat, "remove")
         target = s.member
         if s.bot is None:
             self.access.bars.append(Bar(s.name, s.token_digest, address_of(target)))
             if s.token_digest is not None:
-                table.lobby.drop_token(s.token_digest)
-                table.lobby.revoked.set(s.token_digest, table.name)
-        if table.waiting:
+                self._tokens.drop(s.token_digest)
+                self._tokens.revoke(s.token_digest, self.name)
+        outcome = Outcome(changed=True, reschedule=True)
+        if waiting:
             for i in seating.free(seat):  # they moved down one: tell them their seats
                 moved = seats[i].member
                 assert moved is not None
-                moved.send(table.snapshot(i))
+                outcome.tell.append((moved, Snapshot(i)))
         else:
             s.member, s.away, s.muted = None, False, False
             s.token_digest, s.bot = None, DEFAULT_BOT_LEVEL
-        log.info("table %s: the creator removed %s (seat %d)", table.name, s.name, seat)
+        log.info("table %s: the creator removed %s (seat %d)", self.name, s.name, seat)
         if target is not None:
-            target.send(
-                {
-                    "type": ServerMessage.ERROR,
-                    "code": ErrorCode.KICKED,
-                    "message": KICKED_MESSAGE.format(name=table.name),
-                }
-            )
-            target.detach()
-        game = table.gamelog.game
+            kicked: ErrorMsg = {
+                "type": ServerMessage.ERROR,
+                "code": ErrorCode.KICKED,
+                "message": KICKED_MESSAGE.format(name=self.name),
+            }
+            outcome.tell.append((target, kicked))
+            outcome.let_go.append(target)
+        game = self._game()
         if game is not None and game.to_act == seat:
-            table.clock.set_deadline()  # a bot's turn now: no deadline
-        table.broadcast_info()
-        table.clock.schedule()
+            outcome.deadline = Deadline.RESTART  # a bot's turn now: no deadline
+        return outcome
 
-    def lock(self, member: Member, locked: bool) -> None:
+    def lock(self, member: Member, locked: bool) -> Outcome:
         """Lock the table (no new player or spectator; resuming a seat still
         works), or unlock it.
 
@@ -189,9 +179,9 @@ class Powers:
         """
         self._creator(member)
         self.access.locked = locked
-        self.table.broadcast_info()
+        return Outcome(changed=True)
 
-    def mute(self, member: Member, seat: int | None, watchers: bool, muted: bool) -> None:
+    def mute(self, member: Member, seat: int | None, watchers: bool, muted: bool) -> Outcome:
         """Mute (or unmute) the chat of the player at ``seat``, or of every
         spectator (``watchers``): exactly one of the two.
 
@@ -206,9 +196,9 @@ class Powers:
             self.access.watchers_muted = muted
         else:
             self._person(member, seat, "mute").muted = muted
-        self.table.broadcast_info()
+        return Outcome(changed=True)
 
-    def hand_over(self, member: Member, seat: int) -> None:
+    def hand_over(self, member: Member, seat: int) -> Outcome:
         """Make the person at ``seat`` (connected) the creator; the sender is
         an ordinary player from now on. The new creator's chat is no longer
         muted (the creator never is). A private table's new creator gets its
@@ -226,11 +216,10 @@ class Powers:
         s.creator, s.muted = True, False  # the creator is never muted (§11.9)
         self.access.creator_key = None  # the next games' records: the new creator's seat's
         self.seating.creator = s.member
-        log.info("table %s: %s is the creator now", self.table.name, s.name)
-        self.table.broadcast_info()
-        self.tell_invite(s.member)
+        log.info("table %s: %s is the creator now", self.name, s.name)
+        return Outcome(changed=True, then=self.invite(s.member).tell)
 
-    def unbar(self, member: Member, name: str | None) -> None:
+    def unbar(self, member: Member, name: str | None) -> Outcome:
         """Let back the person removed under ``name`` (or everyone removed).
 
         Raises:
@@ -239,5 +228,5 @@ class Powers:
         self._creator(member)
         for bar in self.access.unbar(name):
             if bar.token is not None:
-                self.table.lobby.revoked.set(bar.token, None)
-        self.table.broadcast_info()
+                self._tokens.revoke(bar.token, None)
+        return Outcome(changed=True)

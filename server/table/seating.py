@@ -2,8 +2,9 @@
 and creator (protocol §11.2, §11.3).
 
 The seating knows who sits where and who may do what; it sends nothing and
-knows nothing of the game: :class:`craits.server.table.actor.Table` decides when
-seats may change and tells everyone.
+knows nothing of the game: the table's parts decide when seats may change,
+and :class:`craits.server.table.actor.Table` tells everyone. Its resume
+tokens are issued and held by the server's :class:`~craits.server.table.ports.TokenBook`.
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from craits.protocol.types import ErrorMsg, OkMsg, SeatInfo
 from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage
 
 from ..errors import TableError
-from ..lobby.seat_tokens import new_token
 from .access import name_key
-from .ports import Lobby, Member
+from .ports import Member, TokenBook
 
 if TYPE_CHECKING:
     from .actor import Table
@@ -78,17 +78,18 @@ class Seat:
 class Seating:
     """The seats of ``table``, in order of joining, its spectators and its creator.
 
-    Resume tokens are registered with the ``lobby`` by their SHA-256 digest
-    (the token itself is given to its player once and never kept).
+    Resume tokens are issued by the ``tokens`` book and held there by their
+    SHA-256 digest, as ``table``'s (the token itself is given to its player
+    once and never kept).
     """
 
-    def __init__(self, table: Table, capacity: int, creator: Member | None, lobby: Lobby):
-        self.table = table
+    def __init__(self, table: Table, capacity: int, creator: Member | None, tokens: TokenBook):
         self.capacity = capacity
         self.creator = creator
         self.seats: list[Seat] = []
         self.spectators: set[Member] = set()
-        self._lobby = lobby
+        self._table = table
+        self._tokens = tokens
 
     def full(self) -> bool:
         """Every seat is taken."""
@@ -173,11 +174,9 @@ class Seating:
             raise TableError(ErrorCode.TABLE_FULL, f"all {self.capacity} seats are taken")
         if any(name_key(s.name) == name_key(name) for s in self.seats):
             raise TableError(ErrorCode.NAME_TAKEN, f"someone at this table is called {name!r}")
-        token = new_token(self.table.name)  # names its table for a cluster (§11.7)
-        digest = token_digest(token)
-        self.seats.append(Seat(name, digest, member, creator=member is self.creator))
-        seat = len(self.seats) - 1
-        self._lobby.register_token(digest, self.table, seat)
+        seat = len(self.seats)
+        token = self._tokens.issue(self._table, seat)  # names its table for a cluster (§11.7)
+        self.seats.append(Seat(name, token_digest(token), member, creator=member is self.creator))
         return seat, token
 
     def seat_bot(self, level: BotLevel) -> int:
@@ -195,12 +194,12 @@ class Seating:
         the seats that moved and hold a connection."""
         s = self.seats.pop(seat)
         if s.token_digest is not None:
-            self._lobby.drop_token(s.token_digest)
+            self._tokens.drop(s.token_digest)
         moved = []
         for i in range(seat, len(self.seats)):
             after = self.seats[i]
             if after.token_digest is not None:
-                self._lobby.register_token(after.token_digest, self.table, i)
+                self._tokens.register(after.token_digest, self._table, i)
             if after.member is not None:
                 moved.append(i)
         return moved
@@ -238,10 +237,10 @@ class Seating:
             creator, muted = bool(row.get("creator")), bool(row.get("muted"))
             self.seats.append(Seat(row["name"], digest, bot=level, creator=creator, muted=muted))
             if digest is not None:
-                self._lobby.register_token(digest, self.table, i)
+                self._tokens.register(digest, self._table, i)
 
     def drop_tokens(self) -> None:
         """The table closes: its resume tokens stop working."""
         for s in self.seats:
             if s.token_digest is not None:
-                self._lobby.drop_token(s.token_digest)
+                self._tokens.drop(s.token_digest)

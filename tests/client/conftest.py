@@ -45,7 +45,7 @@ class ScriptedShuffle:
 
 def script(table: Any, *orders: Sequence[str]) -> None:
     """Make ``table``'s next shuffles put ``orders`` on top (see :class:`ScriptedShuffle`)."""
-    table._rng = RecordingShuffle(ScriptedShuffle(*orders))
+    table.gamelog.rng = RecordingShuffle(ScriptedShuffle(*orders))
 
 
 def deal_order(dealer_hand: Sequence[str], first_hand: Sequence[str], turned: str) -> list[str]:

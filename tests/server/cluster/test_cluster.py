@@ -89,7 +89,7 @@ async def test_a_player_lists_on_one_node_and_plays_at_a_table_held_by_another(
         return ana.seq >= 10
 
     assert await play_until([ana, ben], ten_moves, random.Random(5)) > 0
-    assert c.tables["evening"].playing and "evening" not in a.tables
+    assert c.tables["evening"].status.playing and "evening" not in a.tables
 
 
 async def test_a_spectator_is_redirected(nodes: list[Server], open_player: Open) -> None:

@@ -56,7 +56,7 @@ async def test_a_draining_node_sends_new_tables_elsewhere_and_waits_for_its_game
     assert not draining.done()  # the game at "last" is still running
     await ana.send({"type": "close_table", "end_game": True})  # its game ends
     await asyncio.wait_for(draining, 10)
-    assert "last" not in c.tables or not c.tables["last"].playing
+    assert "last" not in c.tables or not c.tables["last"].status.playing
 
 
 async def test_a_second_signal_ends_the_wait(
@@ -71,7 +71,7 @@ async def test_a_second_signal_ends_the_wait(
     assert not draining.done()
     stop.set()
     await asyncio.wait_for(draining, 5)
-    assert c.tables["long"].playing  # it stops with the game running, as told
+    assert c.tables["long"].status.playing  # it stops with the game running, as told
 
 
 # ------------------------------------------------- real processes: the command, signals

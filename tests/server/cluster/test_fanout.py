@@ -105,7 +105,7 @@ async def test_a_burst_of_changes_is_written_once_and_its_last_state_reaches_eve
         await zed.send({"type": "leave"})
     await zed.send({"type": "spectate", "table": "busy"})
     await zed.expect("state", where=lambda m: m["table"]["spectators"] == 1 and _last(zed))
-    final = table.powers.lobby_info()
+    final = table.lobby_info()
     assert final["spectators"] == 1
     for eve in watchers:
         await eve.expect("table_info", where=lambda m: m["table"] == final)

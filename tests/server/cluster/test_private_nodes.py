@@ -66,7 +66,7 @@ async def test_a_private_table_is_private_everywhere_and_joined_with_its_code_th
 ) -> None:
     a, b, c = three
     ana, code = await private_table_on_c(three, open_player)
-    here = c.tables["den"].powers.lobby_info()
+    here = c.tables["den"].lobby_info()
     for node in (a, b):  # every node's lobby lists it as C lists it: private, no names
         await until(lambda n=node: n.cluster is not None and n.cluster.lobby.tables() == [here])
         eve = await open_player(node.port, "Eve")

@@ -16,7 +16,7 @@ from typing import Any
 
 from craits.server.engine import Rules
 from craits.server.journal.journal import Journal
-from craits.server.journal.records import replay
+from craits.server.table.gamelog import replay
 
 from tests.server.conftest import Player, play_until, settle
 from tests.server.processes import free_port, open_player, start_server, stop_server

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.server.table.fairness import verify_record
+from craits.server.journal.records import verify_record
 
 from tests.server.faulty import (
     FINISHED,

@@ -115,7 +115,7 @@ async def test_a_failed_write_sends_nothing_pauses_the_table_and_a_restart_resto
         for p in other:
             await p.drain(0.05)
             assert not any(m.get("code") == "table_paused" for m in p.received)
-        assert server.tables["u"].state == "playing"
+        assert server.tables["u"].status.state == "playing"
     finally:
         await server.stop()
     # a restart on the same journal restores the table at that recorded state
@@ -123,7 +123,7 @@ async def test_a_failed_write_sends_nothing_pauses_the_table_and_a_restart_resto
     await restarted.start()
     try:
         table = restarted.tables["t"]
-        assert table.game is not None and table.state == "playing"
+        assert table.game is not None and table.status.state == "playing"
         assert public(view(table.game, 0)) == public(recorded[0])
         assert view(table.game, 0)["hand"] == recorded[0]["hand"]
         assert view(table.game, 1)["hand"] == recorded[1]["hand"]

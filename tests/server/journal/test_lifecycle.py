@@ -22,7 +22,8 @@ from typing import Any
 
 from craits.server.app import Server, ServerConfig
 from craits.server.journal.journal import Journal
-from craits.server.table.fairness import verify_record
+from craits.server.journal.records import verify_record
+from craits.server.table.ports import TableRow
 
 from tests.conftest import REPO
 from tests.server.conftest import Player, finished_game, play_until, settle
@@ -242,7 +243,7 @@ async def test_a_player_back_stops_the_count(config: ServerConfig) -> None:
         await ben.close()
         back = await resumed(srv.port, ana)  # before the time is up
         await asyncio.sleep(0.8)
-        assert "c" in srv.tables and srv.tables["c"].playing
+        assert "c" in srv.tables and srv.tables["c"].status.playing
         assert srv.tables["c"].abandon_clock.since is None
         await back.close()  # gone again: the count starts over
         await asyncio.sleep(0.8)
@@ -284,7 +285,7 @@ async def test_no_abandon_time_means_never(config: ServerConfig) -> None:
             await p.close()
         await asyncio.sleep(0.3)
         table = srv.tables["e"]
-        assert table.playing and table.abandon_clock.since is None
+        assert table.status.playing and table.abandon_clock.since is None
     finally:
         await srv.stop()
 
@@ -326,7 +327,7 @@ async def test_the_creator_closes_a_running_table_after_asking(
         assert (await ben.expect("error"))["code"] == "not_creator"
         await ana.send({"type": "close_table", "end_game": False})
         assert (await ana.expect("error"))["code"] == "game_running"
-        assert srv.tables["f"].playing
+        assert srv.tables["f"].status.playing
         await ana.send({"type": "close_table", "end_game": True})
         for p in (ana, ben):
             assert (await p.expect("table_closed"))["name"] == "f"
@@ -412,7 +413,7 @@ def test_a_journal_from_before_the_abandon_clock_gains_its_column(tmp_path: Path
     journal = Journal(path)
     (old,) = journal.tables()
     assert old.name == "t" and old.vacant_since is None
-    journal.save_table("u", 2, {}, 60, None, "playing", [], None, 1234.5)
+    journal.save_table(TableRow("u", 2, {}, 60, None, "playing", [], None, 1234.5))
     assert {t.name: t.vacant_since for t in journal.tables()} == {"t": None, "u": 1234.5}
     journal.close()
 

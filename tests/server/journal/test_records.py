@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from craits.server.app import Server, ServerConfig
-from craits.server.table.fairness import commitment, verify_record
+from craits.server.journal.records import verify_record
+from craits.server.table.fairness import commitment
 
 from tests.conftest import REPO
 from tests.server.conftest import finished_game, unfinished_journal

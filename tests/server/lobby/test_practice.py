@@ -94,7 +94,7 @@ async def test_practice_tables_close_when_done_and_one_stays_free(config: Server
         await wes.expect("table_closed", timeout=10, where=lambda m: m["name"] == "practice")
         await wes.expect("table_closed", timeout=10, where=lambda m: m["name"] == "practice-2")
         assert practice_tables(srv) == ["practice"]
-        assert srv.tables["practice"].waiting
+        assert srv.tables["practice"].status.waiting
         await wes.close()
     finally:
         await srv.stop()

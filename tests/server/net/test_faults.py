@@ -194,7 +194,7 @@ async def start_table(
     await players[0].send(create)
     await players[0].expect("table_created")
     if seed is not None:
-        srv.tables[table]._rng = RecordingShuffle(random.Random(seed))
+        srv.tables[table].gamelog.rng = RecordingShuffle(random.Random(seed))
     for p in players:
         await p.send({"type": "join", "table": table, "name": p.name})
         await p.expect("joined")
@@ -824,7 +824,7 @@ async def goes_on_without(srv: Server, players: list[Player], seat: int) -> None
     for p in players:
         await p.expect("table_info", where=lambda m: not m["table"]["players"][seat]["connected"])
     table = srv.tables["t"]
-    assert table.seats[seat].member is None and table.state == "playing"
+    assert table.seats[seat].member is None and table.status.state == "playing"
     start = players[0].seq
     steps = await play_until(players, lambda: False, random.Random(1), max_steps=8)
     assert steps == 8
@@ -1136,7 +1136,7 @@ async def test_13_an_exception_in_one_table_stops_that_table_only(
         "table_info",
         where=lambda m: m["table"]["name"] == "t1" and m["table"]["state"] == "stopped",
     )
-    assert t1.state == "stopped"
+    assert t1.status.state == "stopped"
     records = [r for r in caplog.records if "t1" in r.getMessage() and r.exc_info]
     assert records and records[0].levelno == logging.ERROR
     assert isinstance(records[0].exc_info[1], RuntimeError)
@@ -1149,7 +1149,7 @@ async def test_13_an_exception_in_one_table_stops_that_table_only(
     action_id = await actor2.act(strip_seat(actor2.view["legal"][0]))
     await actor2.expect("ok", where=lambda m: m.get("id") == action_id)
     await settle([a2, b2], 2)
-    assert t2.state == "playing"
+    assert t2.status.state == "playing"
     steps = await play_until([a2, b2], lambda: False, random.Random(3), max_steps=10)
     assert steps == 10
     assert not [m for p in (a2, b2) for m in p.received if m.get("type") == "error"]
@@ -1170,7 +1170,7 @@ async def test_13_an_exception_in_a_table_timer_stops_that_table_only(
     # nobody acts at t1: the turn timeout's own move hits the fault
     for p in (a1, b1):
         await p.expect("error", where=lambda m: m["code"] == "table_stopped")
-    assert srv.tables["t1"].state == "stopped"
+    assert srv.tables["t1"].status.state == "stopped"
     steps = await play_until([a2, b2], lambda: False, random.Random(4), max_steps=6)
     assert steps == 6
 
@@ -1216,11 +1216,11 @@ async def test_faults_at_one_table_leave_the_others_alone(
     results = await asyncio.gather(faults(), *(play(g, i) for i, g in enumerate(good)))
     assert results[1:] == [15, 15, 15]
     async with asyncio.timeout(3.0):
-        while srv.tables["bad"].state != "stopped":
+        while srv.tables["bad"].status.state != "stopped":
             await asyncio.sleep(0.02)
     for i, players in enumerate(good):
         name = f"good{i}"
-        assert srv.tables[name].state == "playing"
+        assert srv.tables[name].status.state == "playing"
         assert srv.tables[name].seq >= before[name] + 15
         for p in players:
             assert not [m for m in p.received if m.get("type") == "error"]

@@ -14,6 +14,7 @@ from craits.protocol import DEFAULT_PORT
 from craits.server.app import Server, ServerConfig
 from craits.server.journal.journal import Durability, Journal
 from craits.server.ops.cli import build_parser, config_from, join_address
+from craits.server.table.ports import TableRow
 
 from tests.server.conftest import finished_game, unfinished_journal
 from tests.server.processes import SERVER, free_port, run_export
@@ -126,7 +127,7 @@ async def test_export_beside_a_running_server_only_reads(
     a reader holding a snapshot, that held the server's writes up to 5 s)."""
     data = await unfinished_journal(config, tmp_path / "data")
     live = Journal(data / "craits.db", checkpoint_every=3600)  # the server's; no checkpoint
-    live.save_table("later", 2, {}, 60.0, "Ana", "waiting", [], None)
+    live.save_table(TableRow("later", 2, {}, 60.0, "Ana", "waiting", [], None))
     wal = data / "craits.db-wal"
     files = {p: p.read_bytes() for p in (data / "craits.db", wal)}
     assert files[wal], "the last write is in the write-ahead log"
@@ -135,7 +136,7 @@ async def test_export_beside_a_running_server_only_reads(
     assert run.returncode == 0, run.stderr
     assert [p.name for p in out.iterdir()] == ["craits-game-1.json"]
     assert {p: p.read_bytes() for p in files} == files  # database and log untouched
-    live.save_table("later", 2, {}, 60.0, "Ana", "waiting", [], None)
+    live.save_table(TableRow("later", 2, {}, 60.0, "Ana", "waiting", [], None))
     assert {t.name for t in live.tables()} == {"later", "u"}  # the server writes on
     live.close()
 

@@ -122,7 +122,7 @@ async def test_no_frame_holds_a_card_its_recipient_may_not_know(
     await players[0].expect("table_created")
     # the deals are seeded too: the kinds asserted at the end (a count, a 5's
     # draws) happen in this game, not in most games
-    server.tables["audit"]._rng = RecordingShuffle(random.Random(seed))
+    server.tables["audit"].gamelog.rng = RecordingShuffle(random.Random(seed))
     # a spectator from the start: the join path of a spectator
     await watcher.send({"type": "spectate", "table": "audit"})
     await watcher.expect("state")

@@ -13,7 +13,7 @@ from craits.protocol import wire
 from craits.server.app import Server, ServerConfig
 from craits.server.engine import Event, events_for
 from craits.server.engine.events import Dealt, Drew, HandEnded
-from craits.server.table.handlog import HAND_EVENTS_MAX, HandLog
+from craits.server.table.gamelog import HAND_EVENTS_MAX, HandLog
 
 from tests.server.conftest import Player, play_until, settle
 from tests.server.processes import open_player

@@ -81,7 +81,7 @@ async def test_a_table_whose_people_are_all_offline_closes_sooner_than_one_on_ho
         assert entry["table"]["players"] == []  # the lobby tells it, naming nobody
         await wes.expect("table_closed", timeout=10, where=lambda m: m["name"] == "gone")
         held = srv.tables["held"]  # someone is still at this one: it stays
-        assert held.playing and held.on_hold()
+        assert held.status.playing and held.status.on_hold()
         assert (await record_of(wes, "gone", ana.token))["abandoned"] == "nobody_connected"
         for p in (wes, cy, di):
             await p.close()

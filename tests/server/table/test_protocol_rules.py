@@ -32,7 +32,7 @@ async def test_an_act_answering_an_older_update_between_hands_is_stale(net: Net)
         return ana.view is not None and ana.view["phase"] == "hand_over"
 
     await play_until(players, between_hands, random.Random(5))
-    assert srv.tables["t"].playing and ana.view is not None
+    assert srv.tables["t"].status.playing and ana.view is not None
     await settle(players, ana.seq)
     # a call made on the update before the hand's end arrives after it
     late = await ana.act({"idiot": ben.seat}, seq=False)
@@ -56,7 +56,7 @@ async def test_an_act_answering_an_older_update_between_hands_is_stale(net: Net)
 async def test_an_act_answering_an_older_update_after_the_game_is_stale(server: Server) -> None:
     players, last = await finished_game(server)
     ana = players[0]
-    assert last["phase"] == "game_over" and server.tables["r"].state == "finished"
+    assert last["phase"] == "game_over" and server.tables["r"].status.state == "finished"
     await ana.send({"type": "act", "id": 10**6, "action": {"draw": True}, "seq": ana.seq - 1})
     reply = await ana.expect("error", where=lambda m: m.get("id") == 10**6)
     assert reply["code"] == "stale", reply

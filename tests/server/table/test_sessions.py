@@ -14,6 +14,7 @@ from typing import Any
 from craits.protocol.client import Connection
 from craits.server.app import Server
 from craits.server.ops.vectors import load_position
+from craits.server.table.outcome import Step
 
 from tests.server.conftest import Player, settle
 from tests.server.processes import SERVER, free_port
@@ -61,7 +62,7 @@ async def test_turn_timeout_plays_for_the_seat_marks_it_away_until_it_is_back(
     game = table.game
     assert game is not None
     if game.phase == "play" and game.to_act == late_seat:
-        assert table.deadline is None
+        assert table.clock.deadline is None
     # the player says it is back: its turns wait for it again
     await late.send({"type": "back"})
     info = await until(
@@ -77,7 +78,7 @@ async def test_pending_suit_times_out_to_the_turned_up_cards_own_suit(
     ana, _ben = await seated_pair(connect, turn_timeout_ms=100)
     table = server.tables["t"]
     table.close_timers()
-    table.game = load_position(
+    table.gamelog.game = load_position(
         {
             "players": 2,
             "turn": 1,
@@ -89,7 +90,7 @@ async def test_pending_suit_times_out_to_the_turned_up_cards_own_suit(
         },
         table.rules,
     )
-    table._after([])
+    table.publish(Step([]))
     update = await ana.expect("update", where=lambda m: "notice" in m)
     assert [e["event"] for e in update["events"]] == ["suit_named"]
     assert update["events"][0] == {"event": "suit_named", "seat": 0, "suit": "H"}
@@ -322,7 +323,7 @@ async def test_a_table_where_every_player_is_away_waits(server: Server, connect:
     seq = table.seq
     await ana.drain(0.5)
     assert table.seq == seq  # nothing was played while everyone was away
-    assert table.deadline is None
+    assert table.clock.deadline is None
     await ben.send({"type": "back"})
     await until(ben, lambda m: m["type"] == "table_info" and not m["table"]["players"][1]["away"])
     # the game goes on: the server plays again (at once for Ana, after the timeout for Ben)

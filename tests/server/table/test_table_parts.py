@@ -21,11 +21,15 @@ def test_every_client_message_has_one_handler() -> None:
 
 async def test_a_table_changes_state_only_as_the_protocol_draws_it(server: Server) -> None:
     table = server.create_table("s", 2, Rules(), None, None)
-    assert table.state is TableState.WAITING and table.waiting
+    assert table.status.state is TableState.WAITING and table.status.waiting
     with pytest.raises(RuntimeError, match="no way from stopped to playing"):
-        table.become(TableState.STOPPED)
-        table.become(TableState.PLAYING)
-    assert table.state is TableState.STOPPED and table.halted and not table.holds_game
+        table.status.become(TableState.STOPPED)
+        table.status.become(TableState.PLAYING)
+    assert (
+        table.status.state is TableState.STOPPED
+        and table.status.halted
+        and not table.status.holds_game
+    )
     server.close_table(table)
 
 
@@ -40,11 +44,11 @@ async def test_a_finished_game_can_start_again_and_a_stopped_table_refuses(
         await p.expect("joined")
     await settle([ana, ben], 1)
     table = server.tables["f"]
-    assert table.playing and table.holds_game
-    table.become(TableState.FINISHED)
+    assert table.status.playing and table.status.holds_game
+    table.status.become(TableState.FINISHED)
     await ana.send({"type": "new_game"})
     await settle([ana, ben], 2)
-    assert table.playing
+    assert table.status.playing
     table.stop_on_error()  # what an unexpected error does
     await ana.expect("error", where=lambda m: m["code"] == "table_stopped")
     await ana.send({"type": "start"})

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from craits.server.app import Server, ServerConfig
 from craits.server.table.actor import MIN_TURN_TIMEOUT
+from craits.server.table.outcome import Step
 
 from tests.client.conftest import deal_order, script
 from tests.client.test_table import ANA, BEN
@@ -98,7 +99,7 @@ async def test_the_first_turn_of_a_new_hand_gets_the_pause_between_hands(
     assert "next_hand_ms" not in first
     # Ana is down to 7♥ (a test shortcut inside the server) and goes out with it
     table.game.hands[1] = ["7H"]
-    table._after([])
+    table.publish(Step([]))
     await ana.expect("update")
     await ana.act({"play": "7H"})
     ended = await ana.expect("update", where=lambda m: m["view"]["phase"] == "hand_over")

@@ -1,0 +1,98 @@
+"""What a table's part hands back to the table: an :class:`Outcome`.
+
+The parts of a table (:class:`~craits.server.table.membership.Membership`,
+:class:`~craits.server.table.moves.Moves`, :class:`~craits.server.table.powers.Powers`)
+change what they own and say what came of it; they send nothing, record
+nothing and start no timer. The :class:`~craits.server.table.actor.Table`
+alone publishes and persists: it applies an outcome in one fixed order
+(:meth:`Table.request <craits.server.table.actor.Table.request>`), so what its
+members receive, and when, is decided in one place (lila's round: the player
+returns events, the actor publishes them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from craits.protocol.types import Notice, ServerMsg
+from craits.protocol.vocab import TableState
+
+from ..engine import Event
+from ..engine.events import HandEnded
+from .ports import Member
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The full ``state`` message for ``seat`` (None: a spectator), built by the
+    table when it is sent, after the outcome's changes (protocol §7.1)."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDeadline:
+    """A ``deadline`` message: the turn's time left, as the table's clock has it
+    when it is sent (protocol §11.4)."""
+
+
+Reply = ServerMsg | Snapshot | TurnDeadline
+"""A message to one member: ready, or built by the table as it is sent."""
+
+
+class Deadline(Enum):
+    """What becomes of the turn's deadline (the table's clock) before the rest."""
+
+    KEEP = "keep"
+    RESTART = "restart"
+    """The turn's time starts again (a player is back, a bot took a seat)."""
+    REFRESH = "refresh"
+    """A deadline already over starts again; one that runs stays (a seat resumed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A step of the game to publish: an update for every member (protocol §6.3).
+
+    Attributes:
+        events: what the step did, as the engine made them.
+        notice: the server played it for a seat (protocol §11.4), or None.
+        deadline_extra: the turn's deadline starts again with this many seconds
+            more (0.0: none); None: the deadline stands (a call off the turn).
+        ended: the hand's end among ``events``, or None.
+    """
+
+    events: list[Event]
+    notice: Notice | None = None
+    deadline_extra: float | None = 0.0
+    ended: HandEnded | None = None
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a request (or a timer) did at a table, for the table to publish, in
+    this order:
+
+    1. ``state``: the table's new state (protocol §11.1), if it changes;
+    2. ``deadline``: the turn's deadline (:class:`Deadline`);
+    3. ``tell``: messages to members, in order; ``everyone``: messages to every member;
+    4. ``let_go``: connections no longer at the table (told already);
+    5. ``changed``: the table's info changed: its row is recorded and every
+       member and the lobby are told;
+    6. ``start``: the last seat was taken: the game starts;
+    7. ``step``: the game moved: every member gets its update;
+    8. ``reschedule``: the table's timer is set again (the seats changed);
+    9. ``then``: messages to members after all that.
+    """
+
+    state: TableState | None = None
+    deadline: Deadline = Deadline.KEEP
+    tell: list[tuple[Member, Reply]] = field(default_factory=list)
+    everyone: list[ServerMsg] = field(default_factory=list)
+    let_go: list[Member] = field(default_factory=list)
+    changed: bool = False
+    start: bool = False
+    step: Step | None = None
+    reschedule: bool = False
+    then: list[tuple[Member, Reply]] = field(default_factory=list)
