@@ -11,6 +11,6 @@
   (and a worker's shared listener).
 - :mod:`~craits.server.cluster.directory`: the few calls the server's handlers make
   (redirects, placement, the merged table list).
-- :mod:`~craits.server.ops.cluster_options`: ``craits-server``'s cluster options.
+
 - :mod:`~craits.server.ops.workers`: ``--workers N``, N nodes behind one port.
 """

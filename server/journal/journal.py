@@ -411,6 +411,21 @@ class Journal(JournalReader):
         """Hand the queued writes to the writer (:meth:`Batches.send`)."""
         self.out.send()
 
+    def recorded(self, game_id: int) -> list[Entry]:
+        """Game ``game_id``'s log as recorded, in order (a table rebuilding its
+        game after a failed write, :class:`~craits.server.table.ports.TableJournal`).
+
+        Raises:
+            JournalError: the log cannot be read (a damaged journal), or an entry
+                is not JSON.
+        """
+        try:
+            return self.entries(game_id)
+        except sqlite3.Error as exc:
+            raise as_journal_error(self.path, exc, "read") from None
+        except ValueError as exc:
+            raise JournalError(f"game {game_id}'s log is not readable: {exc}") from None
+
     def written(self, ticket: int) -> bool:
         """Whether write ``ticket`` is done: committed, or failed and reported."""
         return ticket <= self.out.processed

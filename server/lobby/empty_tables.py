@@ -15,7 +15,6 @@ tables nobody sits at, nor keep them across a restart.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,21 +30,6 @@ if TYPE_CHECKING:
     from ..table.actor import Table
 
 log = logging.getLogger("craits.server")
-
-
-def address_key(host: str) -> str:
-    """What a connection from ``host`` counts against: the IPv4 address (an
-    IPv4-mapped IPv6 address as its IPv4 one), the /64 of an IPv6 address
-    (one subscriber's usual share), or ``host`` as given if it is neither."""
-    try:
-        ip = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
 
 
 def unattended(table: Table) -> bool:

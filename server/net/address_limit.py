@@ -5,7 +5,7 @@ The server's connection cap (``max_connections``) is for the whole server:
 without a rule per address, one address could open every connection there is
 and, from each, create and join a table. :class:`ConnectionsPerAddress`
 counts the open connections of each address (an IPv4 address, or an IPv6
-/64: :func:`~craits.server.lobby.empty_tables.address_key`, the same unit as the
+/64: :func:`address_key`, the same unit as the
 limit of tables nobody sits at) and refuses one more past the limit; the
 :class:`~craits.server.net.connection.Client` that is refused is told
 ``too_many_connections`` and closed, before its ``hello``. Loopback is not
@@ -35,11 +35,24 @@ from typing import Protocol
 
 from craits.protocol.vocab import ErrorCode
 
-from ..lobby.empty_tables import address_key
-
 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64
 """Connections one address may hold at once by default: far more than one
 household's players and spectators, far fewer than the server's cap."""
+
+
+def address_key(host: str) -> str:
+    """What a connection from ``host`` counts against: the IPv4 address (an
+    IPv4-mapped IPv6 address as its IPv4 one), the /64 of an IPv6 address
+    (one subscriber's usual share), or ``host`` as given if it is neither."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class Gated(Protocol):

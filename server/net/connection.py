@@ -41,9 +41,9 @@ from craits.protocol.errors import CodedError
 from craits.protocol.types import ErrorMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode, ServerMessage
 
-from ..lobby.empty_tables import address_key
 from ..ops import logs, metrics
 from . import handlers
+from .address_limit import address_key
 
 if TYPE_CHECKING:
     from ..app import Server

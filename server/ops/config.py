@@ -262,21 +262,37 @@ def resolve(
             sources[s.dest] = f"flag {s.flag}"
             continue
         same = [t for t in known if t.dest == s.dest]
-        from_env = next((t for t in same if t.env in environ), None)
-        if from_env is not None:
-            where = f"env {from_env.env}"
-            value = from_env.convert(environ[from_env.env], where)
-        elif s.dest in in_file:
-            where = f"config file {config_path}"
-            setting, raw = in_file[s.dest]
-            value = setting.convert(raw, where)
-        else:
-            value, where = _default(parser, s), "default"
-        sources[s.dest] = where
+        value, sources[s.dest] = _unflagged(parser, s, same, environ, in_file, config_path)
         setattr(args, s.dest, value)
     names = {t.env for t in known} | {CONFIG_ENV}
     ignored = sorted(k for k in environ if k.startswith(ENV_PREFIX) and k not in names)
     return Resolved(args, sources, config_path, ignored)
+
+
+def _unflagged(
+    parser: argparse.ArgumentParser,
+    s: Setting,
+    same: list[Setting],
+    environ: Mapping[str, str],
+    in_file: dict[str, tuple[Setting, object]],
+    config_path: Path | None,
+) -> tuple[object, str]:
+    """The value of setting ``s`` (``same``: the settings of its dest) that the
+    command line left unset, and where it comes from: the environment over the
+    config file over the default.
+
+    Raises:
+        ConfigError: the environment's or the file's value does not convert.
+    """
+    from_env = next((t for t in same if t.env in environ), None)
+    if from_env is not None:
+        where = f"env {from_env.env}"
+        return from_env.convert(environ[from_env.env], where), where
+    if s.dest in in_file:
+        where = f"config file {config_path}"
+        setting, raw = in_file[s.dest]
+        return setting.convert(raw, where), where
+    return _default(parser, s), "default"
 
 
 def _takes_none(action: argparse.Action) -> bool:

@@ -2,7 +2,8 @@
 stops (docs/cluster.md, "Operations").
 
 A drain starts with a stop signal (SIGTERM, SIGINT, SIGHUP) to a node run with
-``--drain-timeout``, or with ``craits-server drain`` (:func:`drain_main`),
+``--drain-timeout``, or with ``craits-server drain``
+(:func:`craits.server.ops.commands.drain_main`),
 which asks through the cluster's Redis, so no port is opened for it: the
 command sets the key ``craits:drain:ADDR`` (its value: the seconds to wait)
 and each node takes its own key out (``GETDEL``) at every heartbeat
@@ -13,26 +14,20 @@ node drains stops it at once (the journal is closed cleanly all the same).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
 import logging
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from craits.protocol.vocab import ErrorCode
-
 from ..cluster.aio import stop_if_cancelled
 from ..cluster.registry import NODES, PREFIX, node_key
-from ..errors import TableError
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
     from ..app import Server
-    from ..net.connection import Client
 
 log = logging.getLogger("craits.server.cluster")
 
@@ -42,9 +37,6 @@ command (``--timeout``) nor the node (``--drain-timeout``) says: half an hour,
 about one game of 15 hands."""
 CONFIRM = 10.0
 """Seconds ``craits-server drain`` waits for the node to take its request."""
-EXIT_NOT_TAKEN = 1
-"""``craits-server drain``'s status when no node took the request, or Redis is out of reach."""
-EXIT_USAGE = 2
 
 
 def drain_key(address: str) -> str:
@@ -156,67 +148,7 @@ class Drain:
         log.info("drained" if loop.time() < give_up else "drain: timed out; stopping")
 
 
-def refuse_new_game(client: Client) -> None:
-    """Raise if ``client``'s node is draining: it starts no new game (docs/cluster.md).
-
-    Raises:
-        TableError: ``cannot_start``.
-    """
-    node = client.server.cluster
-    if node is not None and node.draining:
-        raise TableError(ErrorCode.CANNOT_START, "this server is stopping: no new games")
-
-
 # ------------------------------------------------------------- the command
-
-
-def build_drain_parser() -> argparse.ArgumentParser:
-    """The command line of ``craits-server drain``."""
-    p = argparse.ArgumentParser(
-        prog="craits-server drain",
-        description="Drain a node of a cluster: it takes no new tables or games, lets "
-        "its games end, then stops. Asked through the cluster's Redis (no port is opened "
-        "for it); the node takes the request within a heartbeat. Exit status 0: taken; "
-        f"{EXIT_NOT_TAKEN}: no node took it (or Redis is out of reach).",
-    )
-    p.add_argument(
-        "--cluster",
-        default=None,
-        metavar="redis://HOST:PORT",
-        help="the cluster's Redis (default: the server's own setting: CRAITS_CLUSTER or "
-        "the --config file's)",
-    )
-    p.add_argument(
-        "--node",
-        action="append",
-        default=None,
-        metavar="HOST:PORT",
-        help="the node to drain, by its advertised address; the shared address of a "
-        "--workers server drains all its workers; may be repeated (default: this "
-        "machine's server, from its settings)",
-    )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="stop after this long even if games are running (default: the node's "
-        f"--drain-timeout, or {COMMAND_TIMEOUT:g} when it has none)",
-    )
-    p.add_argument(
-        "--confirm",
-        type=float,
-        default=CONFIRM,
-        metavar="SECONDS",
-        help=f"how long the node has to take the request (default {CONFIRM:g}; a node "
-        "looks once a heartbeat)",
-    )
-    p.add_argument("--wait", action="store_true", help="return once the node has stopped")
-    p.add_argument("--list", action="store_true", help="list the cluster's nodes and exit")
-    p.add_argument(
-        "--config", default=None, metavar="FILE", help="the server's TOML settings (for defaults)"
-    )
-    return p
 
 
 async def request_drain(
@@ -276,76 +208,3 @@ async def wait_gone(url: str, address: str, every: float = 0.5) -> None:
             await asyncio.sleep(every)
     finally:
         await redis.aclose()
-
-
-def _defaults(args: argparse.Namespace) -> tuple[str | None, list[str]]:
-    """The Redis and nodes the command is about: its options, else the server's settings."""
-    from ..cluster.start import advertised
-    from . import config as settings
-    from .cli import build_parser
-
-    server = settings.resolve(
-        build_parser(), [] if args.config is None else ["--config", args.config]
-    )
-    values = server.values
-    url = args.cluster or values.cluster
-    nodes = args.node or [advertised(values.advertise, values.host, values.port)]
-    return (str(url).replace("valkey://", "redis://", 1) if url else None), nodes
-
-
-async def _command(args: argparse.Namespace, url: str, nodes: list[str]) -> int:
-    if args.list:
-        for s in await node_states(url):
-            shown = "down" if s.get("down") else ("draining" if s.get("draining") else "up")
-            tables, connections = s.get("tables", "-"), s.get("connections", "-")
-            print(f"{s['address']}\t{shown}\ttables {tables}\tconnections {connections}")
-        return 0
-    status = 0
-    for address in nodes:
-        if await request_drain(url, address, args.timeout, args.confirm):
-            print(f"craits-server drain: {address} is draining", file=sys.stderr)
-        else:
-            print(
-                f"craits-server drain: no node at {address} took the request within "
-                f"{args.confirm:g}s (is it running, in the cluster at {url}?)",
-                file=sys.stderr,
-            )
-            status = EXIT_NOT_TAKEN
-    if args.wait and status == 0:
-        for address in nodes:
-            await wait_gone(url, address)
-            print(f"craits-server drain: {address} has stopped", file=sys.stderr)
-    return status
-
-
-def drain_main(argv: list[str]) -> int:
-    """``craits-server drain``: ask nodes of a cluster to drain (or list them); the exit status."""
-    args = build_drain_parser().parse_args(argv)
-    if (args.timeout is not None and not args.timeout >= 0) or not args.confirm > 0:
-        print("craits-server drain: --timeout must be >= 0, --confirm > 0", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        url, nodes = _defaults(args)
-    except Exception as exc:  # the server's settings cannot be read: said in one line
-        print(f"craits-server drain: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if url is None:
-        print("craits-server drain: no cluster: give --cluster redis://HOST:PORT", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        import redis  # noqa: F401
-    except ImportError:
-        print(
-            "craits-server drain: needs the redis package: pip install 'craits[cluster]'",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    from redis.exceptions import RedisError
-
-    try:
-        return asyncio.run(_command(args, url, nodes))
-    except (RedisError, OSError) as exc:
-        print(f"craits-server drain: cannot reach Redis at {url}: {exc}", file=sys.stderr)
-        return EXIT_NOT_TAKEN
-    except KeyboardInterrupt:
-        return 130

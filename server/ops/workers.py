@@ -22,6 +22,7 @@ exits once every worker has.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import ctypes
@@ -36,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from ..cluster.start import advertised
+from ..net.tls_listener import certificate_fingerprint
 from .drain import COMMAND_TIMEOUT, request_drain, watch
-from .web import WebChild, game_address, start_web, stop_web, web_url
+from .web import WebChild, game_address, start_web, stop_web, web_options, web_url
 
 log = logging.getLogger("craits.server.cluster")
 
@@ -319,3 +321,38 @@ async def supervise(plan: Plan, argv: list[str]) -> int:
             redis.kill()
             await redis.wait()
     return 0
+
+
+def workers_plan(args: argparse.Namespace, data: Path | None) -> Plan:
+    """What ``--workers N`` runs, from the settings (``data``: the data directory)."""
+    game = None
+    if getattr(args, "tls_cert", None) is not None:  # craits-web pins the certificate
+        fp = certificate_fingerprint(args.tls_cert)
+        game = f"craitss://{game_address(args.host, args.port)}?fp={fp}"
+    return Plan(
+        workers=args.workers,
+        port=args.port,
+        host=args.host,
+        advertise=args.advertise,
+        cluster=args.cluster,
+        data=data,
+        drain_timeout=args.drain_timeout,
+        web=getattr(args, "web", None),
+        web_options=tuple(web_options(args)),
+        web_game=game,
+        heartbeat=args.cluster_heartbeat,
+    )
+
+
+def run_workers(args: argparse.Namespace, argv: list[str], data: Path | None) -> int | None:
+    """With ``--workers N`` (N > 1), run them (:mod:`~craits.server.ops.workers`)
+    and return the exit status; None otherwise (the server runs as usual)."""
+    if args.workers <= 1:
+        return None
+    try:
+        return asyncio.run(supervise(workers_plan(args, data), argv))
+    except OSError as exc:
+        print(f"craits-server: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -34,7 +34,6 @@ hand's log.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
@@ -291,8 +290,8 @@ class GameLog:
         if self.journal is None or self.game_id is None or self.game is None:
             return  # nothing to rebuild from: the caller stops the table
         try:
-            self.replay(self.journal.entries(self.game_id), self.game.players)
-        except (JournalError, sqlite3.Error, ValueError) as exc:
+            self.replay(self.journal.recorded(self.game_id), self.game.players)
+        except JournalError as exc:
             log.error("table %s: cannot rebuild the game from the journal: %s", self.table, exc)
             self.game = None
 

@@ -148,8 +148,12 @@ class TableJournal(Protocol):
         """Append entries to a game's log (with ``result``, it is finished); returns the ticket."""
         ...
 
-    def entries(self, game_id: int) -> list[Entry]:
-        """A game's log as recorded, in order."""
+    def recorded(self, game_id: int) -> list[Entry]:
+        """A game's log as recorded, in order.
+
+        Raises:
+            JournalError: it cannot be read (a damaged journal).
+        """
         ...
 
     def written(self, ticket: int) -> bool:

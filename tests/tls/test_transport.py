@@ -355,7 +355,7 @@ def test_craits_web_beside_a_tls_server_reaches_it_pinned(certs: Certs) -> None:
     from craits.protocol.address import parse_target
     from craits.server.app import ServerConfig
     from craits.server.net.tls_listener import load_context
-    from craits.server.ops.cli import tls_game_link
+    from craits.server.ops.serve import tls_game_link
 
     args = argparse.Namespace(tls_cert=certs.server.cert)
     assert tls_game_link(ServerConfig(host="0.0.0.0"), args, 7000) is None

@@ -128,7 +128,7 @@ def test_a_game_server_that_does_not_trust_craits_web_is_said_at_start(tmp_path:
 def test_craits_server_web_hands_the_web_settings_to_craits_web() -> None:
     """``--web-public-url``, ``--web-trusted-proxy``, ``--web-max-sessions`` (here from
     the environment, as a container sets them) reach the page craits-server starts."""
-    from craits.server.ops.cli import build_parser
+    from craits.server.ops.options import build_parser
     from craits.server.ops.web import web_options
 
     parser = build_parser()

@@ -14,14 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from craits.server.app import Server
-from craits.server.ops.drain import (
-    EXIT_NOT_TAKEN,
-    Drain,
-    client,
-    drain_key,
-    node_states,
-    watch,
-)
+from craits.server.ops.commands import EXIT_NOT_TAKEN
+from craits.server.ops.drain import Drain, client, drain_key, node_states, watch
 
 from tests.server.cluster.conftest import HEARTBEAT, RedisProcess, address, until
 from tests.server.cluster.test_cluster import a_game_on

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from craits.server.cluster.start import advertised
-from craits.server.ops.cli import EXIT_USAGE, build_parser, config_from, main
+from craits.server.ops.cli import main
+from craits.server.ops.options import EXIT_USAGE, build_parser, config_from
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,8 @@ from craits.server.net.address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
 )
-from craits.server.ops.cli import build_parser, config_from, main
+from craits.server.ops.cli import main
+from craits.server.ops.options import build_parser, config_from
 
 from tests.server.net.test_abuse import create, raw_from
 from tests.server.net.test_faults import HOST, Net, Raw, net  # noqa: F401 - net is a fixture

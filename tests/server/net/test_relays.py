@@ -22,7 +22,8 @@ from craits.protocol.messages import parse_client_message
 from craits.protocol.wire import ProtocolError
 from craits.server.app import Server, ServerConfig
 from craits.server.net.address_limit import LOOPBACK_RELAYS, TrustedRelays, relay_network
-from craits.server.ops.cli import build_parser, config_from, main, settings_from
+from craits.server.ops.cli import main
+from craits.server.ops.options import build_parser, config_from, settings_from
 
 from tests.server.net.test_address_limit import connect_from, held_becomes
 from tests.server.net.test_faults import HOST, Net, Raw, net  # noqa: F401 - net is a fixture

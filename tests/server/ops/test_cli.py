@@ -13,7 +13,7 @@ from pathlib import Path
 from craits.protocol import DEFAULT_PORT
 from craits.server.app import Server, ServerConfig
 from craits.server.journal.journal import Durability, Journal
-from craits.server.ops.cli import build_parser, config_from, join_address
+from craits.server.ops.options import build_parser, config_from, join_address
 from craits.server.table.ports import TableRow
 
 from tests.server.conftest import finished_game, unfinished_journal

@@ -29,7 +29,7 @@ import pytest
 from craits.protocol import encode
 from craits.protocol.client import Connection
 from craits.server.ops import config as settings
-from craits.server.ops.cli import build_parser
+from craits.server.ops.options import build_parser
 from craits.server.ops.status import (
     EXIT_REFUSED,
     EXIT_TIMEOUT,

@@ -43,7 +43,7 @@ class Journal:
     def append(self, *args: Any, **kwargs: Any) -> int:
         return len(self.rows)
 
-    def entries(self, game_id: int) -> list[Any]:
+    def recorded(self, game_id: int) -> list[Any]:
         return []
 
     def written(self, ticket: int) -> bool:
