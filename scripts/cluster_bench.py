@@ -188,7 +188,7 @@ async def seat(make: Any, port: int, keep: bool = False) -> tuple[BotClient, int
     for hop in range(3):
         bot = make()
         bot.placed = keep or hop > 0  # keep: stay on the node asked (no placement)
-        await loop.create_connection(lambda b=bot: b, "127.0.0.1", port)  # type: ignore[misc]
+        await loop.create_connection(lambda b=bot: b.link, "127.0.0.1", port)  # type: ignore[misc]
         await asyncio.wait({bot.joined, bot.done}, return_when=asyncio.FIRST_COMPLETED)
         if bot.joined.done() and not bot.joined.cancelled() and not bot.joined.exception():
             return bot, port

@@ -72,7 +72,7 @@ class NotingBot(BotClient):
         self.acked = acked
 
     def _on_ok(self, msg: OkMsg) -> None:
-        if msg["id"] == self._pending and self.seat is not None:
+        if msg["id"] == self.in_flight.pending and self.seat is not None:
             self.acked[(self.table, self.seat, msg["id"])] = time.monotonic()
         super()._on_ok(msg)
 

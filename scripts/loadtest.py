@@ -323,7 +323,7 @@ async def open_tables(
             bot = make()
             bot.placed = hop > 0
             async with sem:
-                await loop.create_connection(lambda b=bot: b, *address)  # type: ignore[misc]
+                await loop.create_connection(lambda b=bot: b.link, *address)  # type: ignore[misc]
                 async with asyncio.timeout(30):
                     await asyncio.wait({bot.joined, bot.done}, return_when=FIRST_COMPLETED)
             if bot.joined.done() and not bot.joined.cancelled() and not bot.joined.exception():

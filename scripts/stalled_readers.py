@@ -223,7 +223,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 games=0,
                 rng=random.Random(k),
             )
-            await loop.create_connection(lambda b=bot: b, "127.0.0.1", port)  # type: ignore[misc]
+            await loop.create_connection(lambda b=bot: b.link, "127.0.0.1", port)  # type: ignore[misc]
             await asyncio.wait_for(bot.joined, 10)
             bots.append(bot)
         reader_ = Spectator("busy", stall=False)  # keeps reading: the rate a spectator is sent

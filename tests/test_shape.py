@@ -65,8 +65,6 @@ DISGUISED: set[str] = {
     "client/session.py:_on_state",
     "client/session.py:_on_table_closed",
     "client/session.py:_replaced",
-    "server/bots/network/server_link.py:ServerLink"
-    " (only a base of server/bots/network/bot.py:BotClient)",
 }
 
 

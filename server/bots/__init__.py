@@ -48,7 +48,7 @@ from .levels import (
     policy,
     random_policy,
 )
-from .selfplay import GameRecord, play_game
+from .selfplay import GameFigures, play_game
 from .timeout import timeout_action, timeout_move
 from .view import ActionDict, as_dict, seat_view
 
@@ -57,7 +57,7 @@ __all__ = [
     "POLICIES",
     "RANDOM_OFF_TURN_RATE",
     "ActionDict",
-    "GameRecord",
+    "GameFigures",
     "Policy",
     "as_dict",
     "basic_policy",

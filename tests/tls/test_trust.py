@@ -174,7 +174,8 @@ async def test_a_bot_joins_over_tls_with_a_pin(tls_server: Server, certs: Certs)
         HOST, tls_server.port, bot, tls=TlsOptions(fingerprint=certs.server.fingerprint)
     )
     await bot.joined
-    assert bot.transport is not None and bot.transport.get_extra_info("ssl_object")
+    transport = bot.link.transport
+    assert transport is not None and transport.get_extra_info("ssl_object")
     bot.close()
     other = BotClient("t", "Other", think=0)
     with pytest.raises(BotError, match="not the one expected"):

@@ -8,11 +8,12 @@ update it answers (protocol §11.5, §11.6), takes its "one card" and "idiot"
 chances off its turn (R7), waits out the pause between hands, answers the
 heartbeat, and stops at the end of the game (or plays on, ``games=0``).
 
-Frames are read by the protocol's one reader, into the protocol's typed
-messages (:class:`~.link.ServerLink`); every code it reads or writes comes
-from :mod:`craits.protocol.vocab`.
+Its connection is a :class:`~.server_link.ServerLink` (its :attr:`BotClient.link`),
+which reads frames with the protocol's one reader into the protocol's typed
+messages and hands each to the bot; every code it reads or writes comes from
+:mod:`craits.protocol.vocab`.
 
-The same :class:`BotClient` drives ``scripts/loadtest.py``: it is an
+The same :class:`BotClient` drives ``scripts/loadtest.py``: its link is an
 :class:`asyncio.Protocol` (no task per connection), so thousands of bots fit
 in one process, and it can record round trips and errors in a shared
 :class:`BotStats`. ``craits-bot`` (:mod:`.cli`) is its command line.
@@ -26,7 +27,6 @@ import random
 import socket
 import time
 from collections.abc import Callable
-from typing import Any
 
 from craits.protocol import MAX_NAME
 from craits.protocol.tls import TlsError, TlsOptions, start_tls
@@ -103,6 +103,50 @@ NAME_TRIES = 5
 """Names tried when the one asked for is taken at the table."""
 
 
+class InFlight:
+    """The bot's ``act`` in flight (protocol §11.5): its id, whether its ``ok``
+    came, and when it was sent (its round trip ends with the update after the
+    ``ok``). Ids start at a microsecond clock reading and go up by one, so they
+    never repeat at a seat, not even across restarts."""
+
+    __slots__ = ("acked", "next_id", "pending", "sent_at")
+
+    def __init__(self) -> None:
+        self.next_id = time.time_ns() // 1000
+        self.pending: int | None = None
+        """The id of the action sent and not yet answered (None: none)."""
+        self.acked = False
+        self.sent_at = 0.0
+
+    def send(self) -> int:
+        """A new action goes out now: its id."""
+        self.next_id += 1
+        self.pending, self.acked, self.sent_at = self.next_id, False, time.perf_counter()
+        return self.next_id
+
+    def ok(self, action_id: int) -> bool:
+        """An ``ok`` came: whether it answers the action in flight."""
+        if self.pending is None or action_id != self.pending:
+            return False
+        self.acked = True
+        return True
+
+    def answers(self, msg: ErrorMsg) -> bool:
+        """Whether ``msg`` refuses the action in flight (an id-less refusal of
+        an ``act`` included, :data:`IDLESS_ACT_CODES`)."""
+        return self.pending is not None and (
+            msg.get("id") == self.pending or ("id" not in msg and msg["code"] in IDLESS_ACT_CODES)
+        )
+
+    def done(self) -> float | None:
+        """An update came: the round trip's seconds if it follows the ``ok`` of
+        the action in flight (which is then done), else None."""
+        if self.pending is None or not self.acked:
+            return None
+        self.pending = None
+        return time.perf_counter() - self.sent_at
+
+
 def join_message(table: str, name: str, code: str | None) -> JoinMsg:
     """The ``join`` of ``table`` as ``name``, with the invite ``code`` of a
     private table (protocol §11.9) if there is one."""
@@ -112,13 +156,15 @@ def join_message(table: str, name: str, code: str | None) -> JoinMsg:
     return message
 
 
-class BotClient(ServerLink):
-    """One bot on one connection: an :class:`asyncio.Protocol` that plays by itself.
+class BotClient:
+    """One bot on one connection, that plays by itself: the
+    :class:`~.server_link.LinkListener` of its :attr:`link`.
 
-    Create it, hand it to :meth:`asyncio.loop.create_connection` (or use
-    :func:`connect_bot`), then await :attr:`done`: it resolves to 0 once the
-    bot has played ``games`` games (0: never), or fails with
-    :class:`BotError`. :attr:`joined` resolves once the bot is seated.
+    Create it, hand its :attr:`link` to :meth:`asyncio.loop.create_connection`
+    (or use :func:`connect_bot`), then await :attr:`done`: it resolves to 0 once
+    the bot has played ``games`` games (0: never), or fails with
+    :class:`~craits.server.errors.BotError`. :attr:`joined` resolves once the
+    bot is seated.
     """
 
     def __init__(
@@ -156,7 +202,13 @@ class BotClient(ServerLink):
         """
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
-        super().__init__(name[:MAX_NAME], stats)
+        self.name = name[:MAX_NAME]
+        self.link = ServerLink(self.name, self, stats)
+        """The connection (an :class:`asyncio.Protocol`) the bot plays over."""
+        self.stats = self.link.stats
+        self.welcomed = self.link.welcomed
+        self.done = self.link.done
+        self._loop = asyncio.get_running_loop()
         self.table = table
         self.level = level
         self.think = think
@@ -166,7 +218,7 @@ class BotClient(ServerLink):
         self.games = games
         self.rng = rng or random.Random()
         self.say = say or (lambda _line: None)
-        self.joined: asyncio.Future[int] = self._new_wait()
+        self.joined: asyncio.Future[int] = self.link.new_wait()
         self.seat: int | None = None
         self.view: View | None = None
         self.seq = 0
@@ -174,12 +226,7 @@ class BotClient(ServerLink):
         self.created = False
         self._creator: str | None = None
         self._people: set[str] = set()
-        # Action ids: a microsecond clock reading to start with, then +1 per
-        # action, so ids never repeat at a seat — not even across restarts.
-        self._next_id = time.time_ns() // 1000
-        self._pending: int | None = None
-        self._acked = False
-        self._sent_at = 0.0
+        self.in_flight = InFlight()
         self._timer: asyncio.TimerHandle | None = None
         self._want = False
         self._refusals = 0
@@ -189,15 +236,17 @@ class BotClient(ServerLink):
         self.placed = False  # its create_table was redirected here: sent with placed (§7.4)
         self.redirect: str | None = None  # where a cluster sent it: it ends, to start there
 
-    def _waits(self) -> tuple[asyncio.Future[Any], ...]:
-        return (self.welcomed, self.joined)
+    def close(self) -> None:
+        """Leave: close the link (the seat stays in a running game, protocol §11.3)."""
+        self.link.close()
 
-    def _stop_timers(self) -> None:
+    def on_end(self) -> None:
+        """The link is ending: no decision is due any more."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
-    def _after_reading(self) -> None:
+    def on_frames_read(self) -> None:
         """Decide once on the newest view, if one of the messages asked for it."""
         if self._want:
             self._want = False
@@ -210,7 +259,7 @@ class BotClient(ServerLink):
 
     # -------------------------------------------------------------- messages
 
-    def _handle(self, msg: ServerMsg) -> None:
+    def on_message(self, msg: ServerMsg) -> None:
         """Handle one message from the server; it needs no other (protocol §7)."""
         if msg["type"] == ServerMessage.UPDATE or msg["type"] == ServerMessage.STATE:
             self._on_view(msg)
@@ -234,8 +283,7 @@ class BotClient(ServerLink):
 
     def _on_ok(self, msg: OkMsg) -> None:
         """The pending ``act`` was applied; its round trip ends with the next update."""
-        if msg["id"] == self._pending and self._pending is not None:
-            self._acked = True
+        if self.in_flight.ok(msg["id"]):
             self._refusals = 0
             if self.stats.recording:
                 self.stats.moves += 1
@@ -254,7 +302,7 @@ class BotClient(ServerLink):
             message["rules"] = self.rules
         if self.placed:
             message["placed"] = True
-        self._send(message)
+        self.link.send(message)
 
     def _on_table_created(self) -> None:
         """The bot created its table: it sits down at it."""
@@ -271,10 +319,10 @@ class BotClient(ServerLink):
     def _on_table_closed(self, msg: TableClosedMsg) -> None:
         """A table was closed: the end, if it was the bot's."""
         if msg["name"] == self.table:
-            self._fail(f"table {self.table!r} was closed")
+            self.link.fail(f"table {self.table!r} was closed")
 
     def _join(self) -> None:
-        self._send(join_message(self.table, self.name, self.code))
+        self.link.send(join_message(self.table, self.name, self.code))
 
     def _on_table_info(self, msg: TableInfoMsg) -> None:
         """Note the table's creator and the people connected at it (protocol §10):
@@ -296,31 +344,27 @@ class BotClient(ServerLink):
         if v is None:
             return
         self.view = v
-        if self._pending is not None and self._acked and msg["type"] == ServerMessage.UPDATE:
-            # The update after our ok is our own move's: the round trip ends here.
-            if self.stats.recording:
-                self.stats.rtts.append(time.perf_counter() - self._sent_at)
-            self._pending = None
+        if msg["type"] == ServerMessage.UPDATE:
+            rtt = self.in_flight.done()  # the update after our ok: our own move's
+            if rtt is not None and self.stats.recording:
+                self.stats.rtts.append(rtt)
         phase = v["phase"]
         if phase == _GAME_OVER:
             self._game_over(v)
-        elif phase == _IN_PLAY and v["legal"] and self._pending is None:
+        elif phase == _IN_PLAY and v["legal"] and self.in_flight.pending is None:
             self._want = True
 
     def _on_error(self, msg: ErrorMsg) -> None:
         """An error: the answer to the pending ``act``, or to a lobby request."""
         code, text = msg["code"], msg["message"]
-        answered = self._pending is not None and (
-            msg.get("id") == self._pending or ("id" not in msg and code in IDLESS_ACT_CODES)
-        )
-        if answered:
+        if self.in_flight.answers(msg):
             self._on_refusal(code, text)
         else:
             self._on_request_error(code, text)
 
     def _on_refusal(self, code: str, text: str) -> None:
         """The pending ``act`` was refused: decide again, or give up (protocol §11.6, §12)."""
-        self._pending = None
+        self.in_flight.pending = None
         if code in _RETRY_CODES:
             # Someone acted first (or the hand ended): look at the newest view again.
             self.stats.races[code] += 1
@@ -329,9 +373,9 @@ class BotClient(ServerLink):
         self.stats.errors[code] += 1
         self._refusals += 1
         if code in FATAL_CODES:
-            self._fail(f"the server refused: {text} ({code})")
+            self.link.fail(f"the server refused: {text} ({code})")
         elif self._refusals >= MAX_REFUSALS:
-            self._fail(f"{self._refusals} actions refused in a row, last: {text} ({code})")
+            self.link.fail(f"{self._refusals} actions refused in a row, last: {text} ({code})")
         else:
             self._want = True
 
@@ -351,7 +395,7 @@ class BotClient(ServerLink):
         self.stats.errors[code] += 1
         if code == ErrorCode.NO_SUCH_TABLE:
             text += "; create it with --create SEATS"
-        self._fail(f"server: {text} ({code})")
+        self.link.fail(f"server: {text} ({code})")
 
     # -------------------------------------------------------------- deciding
 
@@ -364,9 +408,11 @@ class BotClient(ServerLink):
         """Take the bot's action now, from the newest view, if it has one to take."""
         self._timer = None
         v = self.view
-        if v is None or self._closing or self._pending is not None or v["phase"] != _IN_PLAY:
+        if v is None or self.link.closing or self.in_flight.pending is not None:
             return
-        wait = self.throttle.wait(self._loop.time())
+        if v["phase"] != _IN_PLAY:
+            return
+        wait = self.link.throttle.wait(self._loop.time())
         if wait > 0:  # the server's rate limit (protocol §14): decide once it allows
             self._timer = self._loop.call_later(wait, self._decide)
             return
@@ -374,21 +420,17 @@ class BotClient(ServerLink):
         if choice is None:
             return
         action = action_map(choice)
-        self._next_id += 1
-        message: ActMsg = {"type": ClientMessage.ACT, "id": self._next_id, "action": action}
+        message: ActMsg = {"type": ClientMessage.ACT, "id": self.in_flight.send(), "action": action}
         if is_turn_action(action):
             message["seq"] = self.seq  # protocol §11.6
-        self._pending = self._next_id
-        self._acked = False
-        self._sent_at = time.perf_counter()
-        self._send(message)
+        self.link.send(message)
 
     def _game_over(self, v: View) -> None:
         """The game is over: say how it went; stop, or start the next one if the bot may."""
         if self._over_seq == self.seq:
             return
         self._over_seq = self.seq
-        self._stop_timers()
+        self.on_end()
         self.games_played += 1
         self.stats.games += 1
         result = v["result"]
@@ -399,7 +441,7 @@ class BotClient(ServerLink):
             f"{'won' if won else 'lost'} (seat {seat})"
         )
         if self.games and self.games_played >= self.games:
-            self._finish(0)
+            self.link.finish(0)
             return
         # Start the next game: the creator may; so may anyone once the creator is gone.
         if self.created or self._creator is None or self._creator not in self._people:
@@ -411,7 +453,7 @@ class BotClient(ServerLink):
     def _new_game(self) -> None:
         v = self.view
         if v is not None and v["phase"] == _GAME_OVER:
-            self._send({"type": ClientMessage.NEW_GAME})
+            self.link.send({"type": ClientMessage.NEW_GAME})
 
 
 async def connect_bot(
@@ -428,10 +470,10 @@ async def connect_bot(
     try:
         async with asyncio.timeout(timeout):
             if tls is None:
-                await loop.create_connection(lambda: bot, host, port)
+                await loop.create_connection(lambda: bot.link, host, port)
             else:
                 raw, _ = await loop.create_connection(asyncio.Protocol, host, port)
-                await start_tls(raw, bot, host, port, tls)  # says hello once trusted
+                await start_tls(raw, bot.link, host, port, tls)  # says hello once trusted
             await bot.welcomed
     except TlsError as exc:
         bot.close()

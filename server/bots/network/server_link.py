@@ -3,9 +3,11 @@
 :class:`ServerLink` says ``hello``, reads frames with the protocol's one reader
 (:class:`~craits.protocol.wire.FrameReader`, :func:`~craits.protocol.wire.decode`)
 into typed messages (:func:`~craits.protocol.messages.parse_server_message`),
-answers the heartbeat (protocol §4.2), sends typed messages, and ends: closed
-by the bot, or failed with a one-line :class:`BotError`. It decides nothing
-about the game: :class:`~.client.BotClient` builds on it.
+answers the heartbeat (protocol §4.2), sends typed messages within the
+server's rate (:class:`Throttle`), and ends: closed by the bot, or failed with
+a one-line :class:`~craits.server.errors.BotError`. It decides nothing about
+the game: it hands every message to its :class:`LinkListener`, the
+:class:`~.bot.BotClient` that plays.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from craits.protocol.messages import parse_server_message
 from craits.protocol.types import ClientMsg, PongMsg, ServerMsg, WelcomeMsg
@@ -29,7 +31,7 @@ from craits.protocol.wire import (
 
 from ...errors import BotError
 
-__all__ = ["SERVER_DEPTH", "BotStats", "ServerLink", "Throttle"]
+__all__ = ["SERVER_DEPTH", "BotStats", "LinkListener", "ServerLink", "Throttle"]
 
 SERVER_DEPTH = 16
 """Deepest nesting accepted in a server's message (a record's hands run deep)."""
@@ -120,56 +122,58 @@ def _read_failure(fut: asyncio.Future[Any]) -> None:
         fut.exception()
 
 
+class LinkListener(Protocol):
+    """Who plays over a :class:`ServerLink`: it is handed what the link reads."""
+
+    def on_message(self, msg: ServerMsg) -> None:
+        """One message from the server (not a heartbeat ``ping``)."""
+
+    def on_frames_read(self) -> None:
+        """The frames that arrived together are all handled (unless the link is ending)."""
+
+    def on_end(self) -> None:
+        """The link is ending: cancel whatever was scheduled."""
+
+
 class ServerLink(asyncio.Protocol):
-    """One connection to a Craits server, from the ``hello`` to its end.
+    """One connection to a Craits server, from the ``hello`` to its end, for ``listener``.
 
     Hand it to :meth:`asyncio.loop.create_connection`. :attr:`welcomed`
     resolves to the server's ``welcome``; :attr:`done` resolves to an exit
-    code once the link is closed (:meth:`close`: 0), or fails with
-    :class:`BotError`. A subclass handles each message (:meth:`_handle`),
-    and may act once the frames that arrived together are all handled
-    (:meth:`_after_reading`).
+    code once the link is closed (:meth:`close`: 0, :meth:`finish`), or fails
+    with :class:`~craits.server.errors.BotError` (:meth:`fail`), and so does
+    every future made by :meth:`new_wait`.
 
     Args:
         name: the player name sent in ``hello`` (protocol §4.1).
+        listener: who is handed every message (:class:`LinkListener`).
         stats: counters to add to (frames in and out, connections dropped).
     """
 
-    def __init__(self, name: str, stats: BotStats | None = None) -> None:
+    def __init__(self, name: str, listener: LinkListener, stats: BotStats | None = None) -> None:
         self.name = name
+        self.listener = listener
         self.stats = stats if stats is not None else BotStats()
         loop = asyncio.get_running_loop()
         self._loop = loop
-        self.welcomed: asyncio.Future[WelcomeMsg] = self._new_wait()
+        self._waits: list[asyncio.Future[Any]] = []
+        self.welcomed: asyncio.Future[WelcomeMsg] = self.new_wait()
         self.done: asyncio.Future[int] = loop.create_future()
         self.transport: asyncio.Transport | None = None
         self.throttle = Throttle()
         """The bot's own rate limit, set from ``welcome.limits`` (protocol §14)."""
         self._frames = FrameReader(MAX_SERVER_FRAME)
-        self._closing = False
+        self.closing = False
+        """The link is ending (closed or failed): nothing more is sent or handed on."""
         self._sent = 0
 
-    # ------------------------------------------------------------ for subclasses
-
-    def _handle(self, msg: ServerMsg) -> None:
-        """Handle one message from the server (not a heartbeat ``ping``)."""
-
-    def _after_reading(self) -> None:
-        """Called once the frames that arrived together are handled, unless closing."""
-
-    def _stop_timers(self) -> None:
-        """Cancel whatever the subclass has scheduled: the link is ending."""
-
-    def _new_wait(self) -> asyncio.Future[Any]:
-        """A future for a step of the link (welcomed, seated…) that fails with it
-        (list it in :meth:`_waits`); its failure need not be read, :attr:`done` has it."""
+    def new_wait(self) -> asyncio.Future[Any]:
+        """A future for a step of the link (welcomed, seated…) that fails with it;
+        its failure need not be read, :attr:`done` has it."""
         fut: asyncio.Future[Any] = self._loop.create_future()
         fut.add_done_callback(_read_failure)
+        self._waits.append(fut)
         return fut
-
-    def _waits(self) -> tuple[asyncio.Future[Any], ...]:
-        """The futures that fail with the link, besides :attr:`done`."""
-        return (self.welcomed,)
 
     # ------------------------------------------------------------ transport
 
@@ -177,7 +181,7 @@ class ServerLink(asyncio.Protocol):
         """Say hello (protocol §4.1)."""
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
-        self._send(
+        self.send(
             {
                 "type": ClientMessage.HELLO,
                 "version": VERSION,
@@ -187,19 +191,19 @@ class ServerLink(asyncio.Protocol):
         )
 
     def data_received(self, data: bytes) -> None:
-        """Read the frames now complete and handle each; a bad frame ends the link
+        """Read the frames now complete and hand each on; a bad frame ends the link
         (the good frames before it are handled first)."""
         try:
             for body in self._frames.frames(data):
                 self._receive(
                     decode(body, MAX_SERVER_FRAME, depth=SERVER_DEPTH, check_values=False)
                 )
-                if self._closing:
+                if self.closing:
                     return
         except ProtocolError as exc:
-            self._fail(f"the server does not speak the Craits protocol ({exc.message})")
+            self.fail(f"the server does not speak the Craits protocol ({exc.message})")
             return
-        self._after_reading()
+        self.listener.on_frames_read()
 
     def _receive(self, data: dict[str, Any]) -> None:
         """Count one message; answer a heartbeat, note the welcome, hand on the rest.
@@ -219,24 +223,24 @@ class ServerLink(asyncio.Protocol):
             nonce = data.get("nonce")
             if isinstance(nonce, int):
                 pong["nonce"] = nonce
-            self._send(pong)
+            self.send(pong)
             return
         if msg["type"] == ServerMessage.WELCOME and not self.welcomed.done():
             limits = msg["limits"]
             self.throttle.limit(limits["rate"], limits["burst"], self._loop.time(), self._sent)
             self.welcomed.set_result(msg)
-        self._handle(msg)
+        self.listener.on_message(msg)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """The connection ended: fine if the bot closed it, a failure otherwise."""
-        self._stop_timers()
-        if not self._closing:
+        self.listener.on_end()
+        if not self.closing:
             self.stats.dropped += 1
-            self._fail("the server closed the connection")
+            self.fail("the server closed the connection")
 
-    def _send(self, message: ClientMsg) -> None:
+    def send(self, message: ClientMsg) -> None:
         """Send one message, unless the link is ending."""
-        if self.transport is not None and not self._closing:
+        if self.transport is not None and not self.closing:
             self.transport.write(encode(message))
             self.throttle.spend(self._loop.time())
             self._sent += 1
@@ -246,30 +250,30 @@ class ServerLink(asyncio.Protocol):
 
     def close(self) -> None:
         """Leave: close the connection (the seat stays in a running game, protocol §11.3)."""
-        self._closing = True
-        self._stop_timers()
+        self.closing = True
+        self.listener.on_end()
         if self.transport is not None:
             self.transport.close()
-        for fut in self._waits():
+        for fut in self._waits:
             if not fut.done():
                 fut.cancel()
         if not self.done.done():
             self.done.set_result(0)
 
-    def _finish(self, code: int) -> None:
+    def finish(self, code: int) -> None:
         """End with exit code ``code``."""
         if not self.done.done():
             self.done.set_result(code)
         self.close()
 
-    def _fail(self, reason: str) -> None:
-        """End with a :class:`BotError` saying ``reason``."""
+    def fail(self, reason: str) -> None:
+        """End with a :class:`~craits.server.errors.BotError` saying ``reason``."""
         if not self.done.done():
             self.done.set_exception(BotError(reason))
-        for fut in self._waits():
+        for fut in self._waits:
             if not fut.done():
                 fut.set_exception(BotError(reason))
-        self._closing = True
-        self._stop_timers()
+        self.closing = True
+        self.listener.on_end()
         if self.transport is not None:
             self.transport.close()

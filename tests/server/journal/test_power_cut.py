@@ -55,7 +55,7 @@ class NotingBot(BotClient):
         self.acked = acked
 
     def _on_ok(self, msg: OkMsg) -> None:
-        if msg["id"] == self._pending and self.seat is not None:
+        if msg["id"] == self.in_flight.pending and self.seat is not None:
             self.acked.add((self.table, self.seat, msg["id"]))
         super()._on_ok(msg)
 

@@ -39,14 +39,14 @@ pytestmark = pytest.mark.timeout(60)
 
 def _record_acts(bot: BotClient, sent: list[dict[str, Any]]) -> None:
     """Keep a copy of every ``act`` the bot sends."""
-    send = bot._send
+    send = bot.link.send
 
     def spy(message: dict[str, Any]) -> None:
         if message.get("type") == "act":
             sent.append(message)
         send(message)
 
-    bot._send = spy  # type: ignore[method-assign]
+    bot.link.send = spy  # type: ignore[method-assign]
 
 
 async def test_two_network_bots_play_a_whole_short_game(server: Server) -> None:
@@ -87,9 +87,9 @@ async def test_two_network_bots_play_a_whole_short_game(server: Server) -> None:
     # That is the only act that may go unanswered: its bot's last, not a turn's.
     unanswered = 0
     for bot in (ana, ben):
-        if bot._pending is not None and not bot._acked:
+        if bot.in_flight.pending is not None and not bot.in_flight.acked:
             last = acts[bot.name][-1]
-            assert last["id"] == bot._pending, (bot.name, last)
+            assert last["id"] == bot.in_flight.pending, (bot.name, last)
             assert not any(k in last["action"] for k in TURN_KEYS), (bot.name, last)
             unanswered += 1
     assert stats.moves == len(sent) - sum(stats.races.values()) - unanswered
