@@ -44,7 +44,7 @@ class Node:
     """It is stopping: no new table goes there."""
 
 
-class RemoteLobby:
+class LobbyCopy:
     """The tables and loads of the cluster's other live nodes."""
 
     def __init__(self) -> None:

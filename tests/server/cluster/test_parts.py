@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from craits.server.cluster.lobby_copy import RemoteLobby
+from craits.server.cluster.lobby_copy import LobbyCopy
 from craits.server.cluster.placement import margin, place
 from craits.server.lobby.seat_tokens import new_token, table_tag, token_tag
 
@@ -26,7 +26,7 @@ def test_a_token_names_its_table_and_nothing_else() -> None:
 
 
 def test_the_copy_follows_each_nodes_tables() -> None:
-    lobby = RemoteLobby()
+    lobby = LobbyCopy()
     assert lobby.put("b:1", info("t1")).infos == [info("t1")]
     lobby.put("c:1", info("t2"))
     lobby.put("b:1", info("t3"))
@@ -51,7 +51,7 @@ def test_the_copy_follows_each_nodes_tables() -> None:
 
 
 def test_a_node_down_keeps_its_tables_listed_as_unavailable_until_it_is_back() -> None:
-    lobby = RemoteLobby()
+    lobby = LobbyCopy()
     lobby.replace("b:1", [info("t1"), info("t2")], load=1)
     changes = lobby.mark_down("b:1")
     assert [(t["name"], t.get("unavailable")) for t in changes.infos] == [
@@ -68,7 +68,7 @@ def test_a_node_down_keeps_its_tables_listed_as_unavailable_until_it_is_back() -
 
 
 def test_a_table_that_moved_is_listed_once_where_it_was_last_seen() -> None:
-    lobby = RemoteLobby()
+    lobby = LobbyCopy()
     lobby.put("b:1", info("t"))
     lobby.put("c:1", info("t"))  # b restarted without it, c opened one by that name
     assert lobby.node_of("t") == "c:1" and len(lobby.tables()) == 1

@@ -32,8 +32,6 @@ from craits.server.bots.network.bot import (
 )
 from craits.server.errors import BotError
 
-from tests.server.conftest import connect  # noqa: F401  (a fixture)
-
 pytestmark = pytest.mark.timeout(60)
 
 
@@ -168,7 +166,7 @@ async def test_refused_join_fails_with_the_reason(server: Server) -> None:
 
 async def test_craits_bot_sits_at_a_private_table_with_its_invite(
     server: Server,
-    connect: Any,  # noqa: F811  (the fixture)
+    connect: Any,
 ) -> None:
     """``craits-bot LINK`` (an invite link) or ``--table T --code CODE`` sits at
     a private table (issue 23); a wrong code fails with the server's reason."""
