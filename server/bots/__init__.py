@@ -22,16 +22,19 @@ Levels (:data:`LEVELS`, the :class:`~craits.protocol.vocab.BotLevel` codes):
 The modules, each with one job:
 
 - :mod:`.view` — reading the typed view, picking legal actions by kind;
-- :mod:`.cards` — wilds, suits held, follow-ups, picking a legal variant;
+- :mod:`.card_sense` — wilds, suits held, follow-ups, picking a legal variant;
 - :mod:`.scoring` — how the basic bot weighs a candidate play, one term per concern;
 - :mod:`.basic`, :mod:`.levels` — the policies, and :func:`choose` by level;
 - :mod:`.timeout` — :func:`timeout_move`, the server's move for a seat whose
   turn timed out;
 - :mod:`.selfplay` — :func:`play_game`, a whole game between policies through
   the engine only (``scripts/selfplay.py`` drives it);
-- :mod:`.link`, :mod:`.client`, :mod:`.cli` — the network bot, ``craits-bot``:
-  a client of the server like any other, on the protocol's frame reader and
-  typed messages (imported on demand, not by this package).
+- :mod:`.network` — the network bot, ``craits-bot``: a client of the server
+  like any other, on the protocol's frame reader and typed messages (imported
+  on demand, not by this package).
+
+The policies may import the engine and the protocol's types only; the table
+(the server's own bots and timeouts) imports them.
 """
 
 from __future__ import annotations

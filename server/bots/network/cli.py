@@ -3,7 +3,7 @@
 It connects to a Craits server, joins a table (or creates it first with
 ``--create SEATS``), plays one game with a policy of :mod:`craits.server.bots`
 (``--level``), and exits 0 when the game is over (``--forever``: it keeps
-playing new games). See :class:`~.client.BotClient`.
+playing new games). See :class:`~.bot.BotClient`.
 
 Example::
 
