@@ -48,7 +48,7 @@ from typing import Any
 from craits.protocol.client import Connection
 from craits.server.bots.network.bot import BotClient, BotStats
 
-SERVER = [sys.executable, "-m", "craits.server.ops.cli"]
+SERVER = [sys.executable, "-m", "craits.server"]
 FAST = ["--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst", "1000000"]
 FAST += ["--max-empty-tables", "10000", "--max-empty-tables-per-address", "10000"]
 FAST += ["--log-level", "warning", "--empty-table-grace", "600"]

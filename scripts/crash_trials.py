@@ -2,7 +2,7 @@
 """Crash trials: is every acknowledged action in the journal after the server
 dies at a random moment?
 
-Each trial starts ``craits-server`` (``python -m craits.server.ops.cli``, no turn
+Each trial starts ``craits-server`` (``python -m craits.server``, no turn
 timeout, no pause between hands, the rate limit and the per-address limit of
 connections lifted), seats ``--tables`` tables of 4 network bots
 (``craits.server.bots.network.bot.BotClient``, playing game after game) and lets
@@ -101,7 +101,7 @@ async def start_server(
     """
     with open(log, "ab") as err:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "craits.server.ops.cli", "--port", "0", "--data-dir", str(data),
+            sys.executable, "-m", "craits.server", "--port", "0", "--data-dir", str(data),
             "--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst",
             "1000000", "--max-tables", "100000", "--log-level", "warning",
             "--max-connections-per-address", "0",  # every bot is 127.0.0.1

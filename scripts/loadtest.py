@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load test: T tables x 4 network bots over real TCP against a Craits server.
 
-By default it starts a server subprocess (``python -m craits.server.ops.cli``) on
+By default it starts a server subprocess (``python -m craits.server``) on
 a free loopback port, with no turn timeout, no pause between hands, the
 per-connection rate limit and the per-address limits of tables nobody sits
 at and of connections lifted (``--rate``/``--burst``,
@@ -189,7 +189,7 @@ def raise_fd_limit(needed: int) -> int:
 
 
 class ServerProcess:
-    """``python -m craits.server.ops.cli`` on a free loopback port, stopped at the end."""
+    """``python -m craits.server`` on a free loopback port, stopped at the end."""
 
     def __init__(self, args: argparse.Namespace, connections: int, tables: int) -> None:
         self.args = args
@@ -217,7 +217,7 @@ class ServerProcess:
         cmd = [sys.executable]
         if a.profile:
             cmd += ["-m", "cProfile", "-o", str(a.profile)]
-        cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server.ops.cli"]
+        cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server"]
         workers = a.workers
         cmd += [
             "--host",
@@ -878,7 +878,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--server-wrapper",
         type=Path,
-        help="diagnosis: a Python file run instead of -m craits.server.ops.cli, same arguments",
+        help="diagnosis: a Python file run instead of -m craits.server, same arguments",
     )
     p.add_argument(
         "--log-tail", type=int, default=10, help="server warnings shown at the end (default 10)"

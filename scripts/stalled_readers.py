@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Stalled readers: what N spectators that stop reading pin on the server, and how soon they go.
 
-Starts a server subprocess (``python -m craits.server.ops.cli`` of the Python that
+Starts a server subprocess (``python -m craits.server`` of the Python that
 runs this script, so a second checkout's interpreter measures that checkout)
 on a free loopback port without a journal, seats network bots at one table
 (``craits.server.bots.network.bot.BotClient``, playing game after game with
@@ -190,7 +190,7 @@ class Watch:
 
 async def start_server(extra: list[str]) -> tuple[subprocess.Popen[bytes], int]:
     """A server subprocess on a free port; returns it and its port."""
-    cmd = [sys.executable, "-m", "craits.server.ops.cli", "--host", "127.0.0.1", "--port", "0"]
+    cmd = [sys.executable, "-m", "craits.server", "--host", "127.0.0.1", "--port", "0"]
     cmd += ["--no-journal", "--turn-timeout", "0", "--hand-pause", "0"]
     cmd += ["--rate", "1000000", "--burst", "1000000", "--log-level", "warning"]
     cmd += ["--max-connections-per-address", "0", *extra]  # every reader is 127.0.0.1
