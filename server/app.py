@@ -190,7 +190,7 @@ class Server:
         Raises:
             OSError: the address cannot be bound.
             JournalError: the journal cannot be opened or its tables listed
-                (:class:`~craits.server.journal.journal.JournalDamaged`: it is damaged;
+                (:class:`~craits.server.errors.JournalDamaged`: it is damaged;
                 ``JournalUnwritable``: it cannot be written), or another server
                 holds it (``JournalLocked``). A table that does not replay is
                 set aside (:attr:`set_aside`), not raised.

@@ -4,7 +4,7 @@
 its handler, a function of the connection and the message, checked against its
 schema and typed (:func:`craits.protocol.parse_client_message`);
 :func:`dispatch` picks it. A refused request raises
-:class:`~craits.server.table.ports.TableError` (or
+:class:`~craits.server.errors.TableError` (or
 :class:`~craits.protocol.ProtocolError`), which the connection answers as an
 ``error``.
 """

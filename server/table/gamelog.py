@@ -113,7 +113,7 @@ class GameLog:
     calls ``answered(seat, action_id)`` for every player's action in the log,
     so a resent action is not applied again; a failed write calls
     ``pause(reason)`` (the table pauses) and raises
-    :class:`~craits.server.table.ports.TablePaused`.
+    :class:`~craits.server.errors.TablePaused`.
 
     Attributes:
         game: the game, or None before the first.
