@@ -18,7 +18,7 @@ from craits.protocol.vocab import BotLevel, ErrorCode, ServerMessage, TableState
 from .. import bots
 from ..engine import Game
 from ..errors import TableError
-from .outcome import Deadline, Outcome, Snapshot, TurnDeadline
+from .outcome import Deadline, Outcome, Reply, Snapshot, TurnDeadline
 from .ports import Member
 from .seating import Seating
 
@@ -126,19 +126,22 @@ class Membership:
         (``resumed``, then its snapshot); the older connection, if any, is told
         it was replaced and let go."""
         old = self.seating.resume(member, seat)
-        outcome = Outcome(deadline=Deadline.REFRESH, changed=True, reschedule=True)
+        tell: list[tuple[Member, Reply]] = []
+        let_go: list[Member] = []
         if old is not None and old is not member:
             replaced: ErrorMsg = {
                 "type": ServerMessage.ERROR,
                 "code": ErrorCode.REPLACED,
                 "message": "resumed elsewhere",
             }
-            outcome.tell.append((old, replaced))
-            outcome.let_go.append(old)
+            tell.append((old, replaced))
+            let_go.append(old)
         log.info("table %s: %s resumed seat %d", self.name, self.seating.seats[seat].name, seat)
         resumed: ResumedMsg = {"type": ServerMessage.RESUMED, "table": self.name, "seat": seat}
-        outcome.tell += [(member, resumed), (member, Snapshot(seat))]
-        return outcome
+        tell += [(member, resumed), (member, Snapshot(seat))]
+        return Outcome(
+            deadline=Deadline.REFRESH, tell=tell, let_go=let_go, changed=True, reschedule=True
+        )
 
     def leave(self, member: Member) -> Outcome:
         """``member`` leaves. Before the game its seat is freed (the seats after
@@ -152,12 +155,12 @@ class Membership:
         if seat is None:
             return Outcome()
         s = seating.seats[seat]
-        outcome = Outcome(changed=True, reschedule=True)
+        tell: list[tuple[Member, Reply]] = []
         if self._state() is TableState.WAITING:
             for i in seating.free(seat):  # they moved down one: tell them their seats
                 moved = seating.seats[i].member
                 assert moved is not None
-                outcome.tell.append((moved, Snapshot(i)))
+                tell.append((moved, Snapshot(i)))
             log.info("table %s: %s left", self.name, s.name)
         else:
             s.member = None
@@ -168,7 +171,7 @@ class Membership:
                 s.name,
                 seat,
             )
-        return outcome
+        return Outcome(tell=tell, changed=True, reschedule=True)
 
     def back(self, member: Member) -> Outcome:
         """``member``'s player is back at its seat: the server stops playing for

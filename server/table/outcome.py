@@ -12,8 +12,10 @@ returns events, the actor publishes them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from craits.protocol.types import Notice, ServerMsg
 from craits.protocol.vocab import TableState
@@ -51,8 +53,7 @@ class Deadline(Enum):
     """A deadline already over starts again; one that runs stays (a seat resumed)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """A step of the game to publish: an update for every member (protocol §6.3).
 
     Attributes:
@@ -84,15 +85,17 @@ class Outcome:
     7. ``step``: the game moved: every member gets its update;
     8. ``reschedule``: the table's timer is set again (the seats changed);
     9. ``then``: messages to members after all that.
+
+    One is made for every move: its sequences default to empty tuples, made once.
     """
 
     state: TableState | None = None
     deadline: Deadline = Deadline.KEEP
-    tell: list[tuple[Member, Reply]] = field(default_factory=list)
-    everyone: list[ServerMsg] = field(default_factory=list)
-    let_go: list[Member] = field(default_factory=list)
+    tell: Sequence[tuple[Member, Reply]] = ()
+    everyone: Sequence[ServerMsg] = ()
+    let_go: Sequence[Member] = ()
     changed: bool = False
     start: bool = False
     step: Step | None = None
     reschedule: bool = False
-    then: list[tuple[Member, Reply]] = field(default_factory=list)
+    then: Sequence[tuple[Member, Reply]] = ()

@@ -23,7 +23,7 @@ from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage, T
 from ..engine import Game
 from ..errors import TableError
 from .access import KICKED_MESSAGE, Access, Bar, new_invite_code
-from .outcome import Deadline, Outcome, Snapshot
+from .outcome import Deadline, Outcome, Reply, Snapshot
 from .ports import Member, TokenBook
 from .seating import Seat, Seating, token_digest
 
@@ -147,12 +147,13 @@ class Powers:
             if s.token_digest is not None:
                 self._tokens.drop(s.token_digest)
                 self._tokens.revoke(s.token_digest, self.name)
-        outcome = Outcome(changed=True, reschedule=True)
+        tell: list[tuple[Member, Reply]] = []
+        let_go: list[Member] = []
         if waiting:
             for i in seating.free(seat):  # they moved down one: tell them their seats
                 moved = seats[i].member
                 assert moved is not None
-                outcome.tell.append((moved, Snapshot(i)))
+                tell.append((moved, Snapshot(i)))
         else:
             s.member, s.away, s.muted = None, False, False
             s.token_digest, s.bot = None, DEFAULT_BOT_LEVEL
@@ -163,12 +164,12 @@ class Powers:
                 "code": ErrorCode.KICKED,
                 "message": KICKED_MESSAGE.format(name=self.name),
             }
-            outcome.tell.append((target, kicked))
-            outcome.let_go.append(target)
+            tell.append((target, kicked))
+            let_go.append(target)
         game = self._game()
-        if game is not None and game.to_act == seat:
-            outcome.deadline = Deadline.RESTART  # a bot's turn now: no deadline
-        return outcome
+        its_turn = game is not None and game.to_act == seat  # a bot's turn now: no deadline
+        deadline = Deadline.RESTART if its_turn else Deadline.KEEP
+        return Outcome(deadline=deadline, tell=tell, let_go=let_go, changed=True, reschedule=True)
 
     def lock(self, member: Member, locked: bool) -> Outcome:
         """Lock the table (no new player or spectator; resuming a seat still

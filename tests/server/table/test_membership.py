@@ -37,7 +37,7 @@ def test_the_last_seat_taken_starts_the_game_with_no_snapshot_before_it() -> Non
     part, _ = membership(capacity=2)
     part.join(Conn("Ana"), "Ana")
     outcome = part.join(Conn("Ben"), "Ben")
-    assert outcome.start and outcome.then == []
+    assert outcome.start and not outcome.then
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,7 @@ def test_leaving_a_game_keeps_the_seat_away_for_its_token() -> None:
     outcome = part.leave(ana)
     (seat,) = part.seating.seats
     assert seat.member is None and seat.away and seat.token_digest is not None
-    assert outcome.changed and outcome.reschedule and outcome.tell == []
+    assert outcome.changed and outcome.reschedule and not outcome.tell
 
 
 def test_a_spectator_leaving_is_only_a_change_of_the_info() -> None:
