@@ -40,7 +40,9 @@ from .summary import SummaryScreen
 from .widgets import FixedText, HandView, WrappedLog, freeze_heap_once
 
 BOT_LEVELS = [
+    ("e", Text("easy: a beginner, who slips now and then"), BotLevel.EASY),
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
+    ("x", Text("expert: thinks ahead about the cards it cannot see"), BotLevel.EXPERT),
     ("r", Text("random: any legal move"), BotLevel.RANDOM),
 ]
 """The choices of the add-bot dialog: key, words, level."""

@@ -4,7 +4,10 @@ in the table and network rooms.
 
 The shells are the server outside its rules engine, the client and the
 protocol; the engine's ``Game`` may stay one class, as python-chess's ``Board``
-is. Function complexity is also held by ruff (``C901``, ``max-complexity`` in
+is, and so may its fast twin for the expert bot's rollouts
+(``server/bots/expert/sim.py``'s ``Sim``: the same rules on integer cards,
+held to ``Game`` move by move by ``tests/server/bots/expert/test_sim.py``).
+Function complexity is also held by ruff (``C901``, ``max-complexity`` in
 ``pyproject.toml``, mccabe's count), run by CI; radon counts boolean operators
 and comprehensions too.
 """
@@ -19,13 +22,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHELLS = ("server", "client", "protocol")
 MAX_CLASS_LINES = 300
+RULES_TWINS = {ROOT / "server" / "bots" / "expert" / "sim.py"}
+"""Rules engines outside ``server/engine/``, one class as ``Game`` is (see above)."""
 
 
 def _shell_files() -> list[Path]:
     files = []
     for part in SHELLS:
         for path in sorted((ROOT / part).rglob("*.py")):
-            if "engine" not in path.relative_to(ROOT).parts:
+            if "engine" not in path.relative_to(ROOT).parts and path not in RULES_TWINS:
                 files.append(path)
     return files
 

@@ -305,6 +305,9 @@ class Table:
             self.clock.schedule()
         for member, reply in outcome.then:
             self._send(member, reply)
+        if outcome.search is not None:  # played when it is done, through the part again
+            search, searched = outcome.search, self.moves.searched
+            self.clock.search(search, lambda a: self.request(searched, search, a, reraise=False))
 
     def _send(self, member: Member, reply: Reply) -> None:
         if isinstance(reply, Snapshot):

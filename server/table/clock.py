@@ -5,7 +5,8 @@
   bot's move, the move played for an away seat, and the turn timeout. It
   decides *when*, and says what is due (:class:`Due`); what is played is the
   table's moves' (:class:`~craits.server.table.moves.Moves`), through its game
-  log like any action.
+  log like any action. An expert bot's move is searched in a worker process
+  (:meth:`TurnClock.search`) and played when the answer comes.
 - :class:`AbandonClock`: how long a table with a game has had no person
   connected at its seats; after the server's abandon time it asks the table
   to end the game as abandoned and close (protocol §11.1).
@@ -25,8 +26,10 @@ from typing import TYPE_CHECKING
 
 from craits.protocol.vocab import AbandonReason, Phase, TableState
 
+from ..bots.expert.worker import default_pool
 from ..engine import Game
 from ..ops import logs
+from .outcome import Search
 from .seating import Seat
 
 if TYPE_CHECKING:
@@ -162,6 +165,19 @@ class TurnClock:
         """Call ``fn`` in ``delay`` seconds, beside the main timer (a bot's call
         off its turn, R7), logging as about the table."""
         self._loop.call_later(delay, fn, context=logs.table_context(self.name))
+
+    def search(self, search: Search, then: Callable[[asyncio.Future[int | None]], None]) -> None:
+        """Start an expert bot's ``search`` in the server's worker processes (never
+        on the event loop, :mod:`craits.server.bots.expert.worker`); call ``then``
+        with its answer when it is done, if a person still plays the game (the
+        clock runs only then), logging as about the table."""
+        answer = default_pool().decide(search.view, search.events, search.seed)
+
+        def done(answer: asyncio.Future[int | None]) -> None:
+            if self._moving():
+                then(answer)
+
+        answer.add_done_callback(done, context=logs.table_context(self.name))
 
 
 _COUNTED = frozenset({TableState.PLAYING, TableState.FINISHED, TableState.STOPPED})

@@ -10,6 +10,7 @@ framed update per member) before it sets its next timer.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -21,6 +22,7 @@ from craits.protocol.errors import CodedError
 from craits.protocol.types import ErrorMsg, Notice, OkMsg
 from craits.protocol.vocab import (
     DEFAULT_BOT_LEVEL,
+    BotLevel,
     ErrorCode,
     NoticeKind,
     Phase,
@@ -34,7 +36,7 @@ from ..engine.events import Announced, Dealt, HandEnded, IdiotCalled
 from ..errors import TableError
 from .clock import Due
 from .gamelog import GameLog
-from .outcome import Outcome, Step
+from .outcome import Outcome, Search, Step
 from .ports import Member
 from .seating import Seat, Seating
 
@@ -214,8 +216,33 @@ class Moves:
         seat = game.to_act
         assert seat is not None
         level = self.seating.seats[seat].bot or DEFAULT_BOT_LEVEL
+        if level == BotLevel.EXPERT:  # searched in a worker process: see searched
+            events = self.gamelog.hands.events_for(seat)
+            seed = self._bot_rng.getrandbits(64)
+            return Outcome(search=Search(seat, self._seq(), view(game, seat), events, seed))
         choice = bots.choose(level, view(game, seat), self._bot_rng)
         return self._play_for(seat, choice) if choice is not None else Outcome()
+
+    def searched(self, search: Search, answer: asyncio.Future[int | None]) -> Outcome:
+        """An expert's :class:`~craits.server.table.outcome.Search` is done: its
+        move (``answer``: an index into the view's ``legal``, or None) is played,
+        unless the game moved on meanwhile. A failed search falls back on the
+        basic bot's move (logged)."""
+        game = self.gamelog.game
+        if answer.cancelled() or game is None or self._seq() != search.seq:
+            return Outcome()
+        if self._state() is not TableState.PLAYING or game.phase != Phase.PLAY:
+            return Outcome()
+        if game.to_act != search.seat:
+            return Outcome()
+        error = answer.exception()
+        if error is not None:
+            log.warning("table %s: the expert's search failed (%r); basic plays", self.name, error)
+            choice = bots.choose(BotLevel.BASIC, search.view, self._bot_rng)
+        else:
+            index = answer.result()
+            choice = None if index is None else search.view["legal"][index]
+        return self._play_for(search.seat, choice) if choice is not None else Outcome()
 
     def timeout_move(self) -> Outcome:
         """The turn timed out (or the seat is away): the server plays for the seat."""

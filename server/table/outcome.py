@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from craits.protocol.types import Notice, ServerMsg
 from craits.protocol.vocab import TableState
@@ -53,6 +53,27 @@ class Deadline(Enum):
     """A deadline already over starts again; one that runs stays (a seat resumed)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Search:
+    """An expert bot's search for its move (``docs/bots.md``), for the table to
+    start in a worker process, never on the event loop; its answer goes back to
+    :meth:`Moves.searched <craits.server.table.moves.Moves.searched>`.
+
+    Attributes:
+        seat: the expert's seat.
+        seq: the table's ``seq`` when it started: an answer to an older update is dropped.
+        view: the seat's view, as the engine's plain data (protocol §8).
+        events: the hand's events as the seat saw them.
+        seed: the search's random seed.
+    """
+
+    seat: int
+    seq: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    seed: int
+
+
 class Step(NamedTuple):
     """A step of the game to publish: an update for every member (protocol §6.3).
 
@@ -84,7 +105,8 @@ class Outcome:
     6. ``start``: the last seat was taken: the game starts;
     7. ``step``: the game moved: every member gets its update;
     8. ``reschedule``: the table's timer is set again (the seats changed);
-    9. ``then``: messages to members after all that.
+    9. ``then``: messages to members after all that;
+    10. ``search``: an expert bot's search starts (its move comes later).
 
     One is made for every move: its sequences default to empty tuples, made once.
     """
@@ -99,3 +121,4 @@ class Outcome:
     step: Step | None = None
     reschedule: bool = False
     then: Sequence[tuple[Member, Reply]] = ()
+    search: Search | None = None

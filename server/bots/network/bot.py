@@ -60,6 +60,7 @@ from craits.protocol.vocab import (
 from ...errors import BotError
 from ..levels import LEVELS, decide
 from ..view import is_turn_action
+from .seen import SeenEvents
 from .server_link import BotStats, ServerLink
 
 __all__ = [
@@ -188,8 +189,7 @@ class BotClient:
             name: the player name to ask for (another is tried if taken).
             level: a level of :data:`craits.server.bots.LEVELS`.
             think: seconds to wait before each decision, on average.
-            jitter: each wait is ``think`` times a uniform draw in
-                ``[1 - jitter, 1 + jitter]`` (0: always ``think``).
+            jitter: each wait is ``think`` times a uniform draw in ``[1 - jitter, 1 + jitter]``.
             create: create the table with this many seats first (unless it exists).
             rules: house rules for a table it creates (protocol §5).
             games: games to play before :attr:`done` resolves; 0 for ever.
@@ -221,6 +221,7 @@ class BotClient:
         self.joined: asyncio.Future[int] = self.link.new_wait()
         self.seat: int | None = None
         self.view: View | None = None
+        self.seen = SeenEvents()
         self.seq = 0
         self.games_played = 0
         self.created = False
@@ -341,6 +342,7 @@ class BotClient:
         """An ``update`` or ``state``: the newest view, and whether to act on it."""
         v = msg["view"]
         self.seq = msg["seq"]
+        self.seen.take(msg)
         if v is None:
             return
         self.view = v
@@ -416,7 +418,7 @@ class BotClient:
         if wait > 0:  # the server's rate limit (protocol §14): decide once it allows
             self._timer = self._loop.call_later(wait, self._decide)
             return
-        choice = decide(self.level, v, self.rng)
+        choice = decide(self.level, v, self.rng, self.seen.events)
         if choice is None:
             return
         action = action_map(choice)

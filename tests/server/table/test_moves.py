@@ -5,6 +5,9 @@ refuses."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
+
 import pytest
 from craits.protocol.actions import parse_action
 from craits.protocol.vocab import ErrorCode, TableState
@@ -17,7 +20,7 @@ from tests.server.table.parts import Conn, Now, gamelog, legal, seating
 class Table:
     """What a table gives its moves: its state and its seq, set by the test."""
 
-    def __init__(self, seats: int = 2, bots: int = 0) -> None:
+    def __init__(self, seats: int = 2, bots: int = 0, level: str = "basic") -> None:
         self.creator = Conn("Ana")
         self.seating, _ = seating(seats, self.creator)
         self.now = Now()
@@ -30,7 +33,7 @@ class Table:
         for p in self.people:
             self.seating.seat_person(p, p.name)
         for _ in range(bots):
-            self.seating.seat_bot("basic")
+            self.seating.seat_bot(level)
 
     def start(self) -> None:
         outcome = self.moves.start(self.creator)
@@ -41,6 +44,17 @@ class Table:
         game = self.log.game
         assert game is not None and game.to_act is not None
         return game.to_act
+
+    def play_to_the_bot(self) -> None:
+        """The people play legal actions until seat 1, the bot's, is to act."""
+        for _ in range(10):
+            if self.to_act() == 1:
+                return
+            seat = self.to_act()
+            action = parse_action(legal(self.log.game, seat))  # type: ignore[arg-type]
+            self.moves.act(self.people[seat], self.seq + 100, action)
+            self.seq += 1
+        raise AssertionError("the bot's turn never came")
 
 
 def test_a_game_starts_for_the_creator_with_the_deal_to_publish() -> None:
@@ -121,19 +135,58 @@ def test_a_turn_timed_out_is_played_for_the_seat_which_goes_away() -> None:
 def test_a_bot_moves_on_its_turn_and_calls_off_it_only_as_its_level_says() -> None:
     t = Table(seats=2, bots=1)
     t.start()
-    for _ in range(10):
-        if t.to_act() == 1:
-            break
-        seat = t.to_act()
-        action = parse_action(legal(t.log.game, seat))  # type: ignore[arg-type]
-        t.moves.act(t.people[seat], t.seq + 100, action)
-        t.seq += 1
-    assert t.to_act() == 1, "the bot's turn never came"
+    t.play_to_the_bot()
     outcome = t.moves.bot_move()
     assert outcome.step is not None and outcome.step.notice is None
     assert not outcome.changed
     for seat, _call in t.moves.bot_calls():
         assert t.seating.seats[seat].bot is not None
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """An event loop to make the searches' answers (futures) on; never run."""
+    loop = asyncio.new_event_loop()
+    yield loop
+    loop.close()
+
+
+def test_an_expert_asks_for_a_search_and_its_answer_is_played(
+    loop: asyncio.AbstractEventLoop,
+) -> None:
+    """An expert's turn starts a search (nothing is played meanwhile); its answer,
+    an index into the seat's legal actions, is played then."""
+    t = Table(seats=2, bots=1, level="expert")
+    t.start()
+    t.play_to_the_bot()
+    outcome = t.moves.bot_move()
+    search = outcome.search
+    assert outcome.step is None and search is not None
+    assert search.seat == 1 and search.seq == t.seq and search.view["legal"]
+    answer: asyncio.Future[int | None] = loop.create_future()
+    answer.set_result(len(search.view["legal"]) - 1)
+    played = t.moves.searched(search, answer)
+    assert played.step is not None and played.step.notice is None
+    assert played.step.events[0].seat == 1
+
+
+def test_an_expert_answer_is_dropped_once_the_game_moved_on_and_a_failed_search_plays_basic(
+    loop: asyncio.AbstractEventLoop,
+) -> None:
+    t = Table(seats=2, bots=1, level="expert")
+    t.start()
+    t.play_to_the_bot()
+    search = t.moves.bot_move().search
+    assert search is not None
+    late: asyncio.Future[int | None] = loop.create_future()
+    late.set_result(0)
+    t.seq += 1  # an update went out meanwhile (protocol §11.6)
+    assert t.moves.searched(search, late).step is None
+    t.seq -= 1
+    failed: asyncio.Future[int | None] = loop.create_future()
+    failed.set_exception(RuntimeError("the worker died"))
+    outcome = t.moves.searched(search, failed)
+    assert outcome.step is not None and outcome.step.events[0].seat == 1
 
 
 def test_the_next_hand_is_dealt_only_once_the_hand_is_over() -> None:
