@@ -1,15 +1,11 @@
 """The codebase's shape (issues 10, 24): no class in the shells over ~300 lines, by its
-purpose; no server function over a cyclomatic complexity of 20 by radon, none over 15
-in the table and network rooms.
+purpose (functions' complexity: ``tests/test_complexity.py``).
 
 The shells are the server outside its rules engine, the client and the
 protocol; the engine's ``Game`` may stay one class, as python-chess's ``Board``
 is, and so may its fast twin for the expert bot's rollouts
 (``server/bots/expert/sim.py``'s ``Sim``: the same rules on integer cards,
 held to ``Game`` move by move by ``tests/server/bots/expert/test_sim.py``).
-Function complexity is also held by ruff (``C901``, ``max-complexity`` in
-``pyproject.toml``, mccabe's count), run by CI; radon counts boolean operators
-and comprehensions too.
 """
 
 from __future__ import annotations
@@ -151,39 +147,3 @@ def test_no_class_split_by_its_letter() -> None:
     found |= {f"{base} (only a base of {sub})" for base, sub in single_use_bases().items()}
     assert found <= DISGUISED, f"methods moved out of their class: {sorted(found - DISGUISED)}"
     assert found >= DISGUISED, f"undone, strike from DISGUISED: {sorted(DISGUISED - found)}"
-
-
-# --- complexity by radon (issue 24) ---------------------------------------------------------
-
-SERVER_MAX_COMPLEXITY = 20
-"""No function of the server over this cyclomatic complexity (radon's count)."""
-ROOM_MAX_COMPLEXITY = {"server/table": 15, "server/net": 15}
-"""Rooms held lower: the table (the game's hot path) and the network (every frame)."""
-
-
-def complexities(folder: str = "server") -> list[tuple[str, str, int]]:
-    """``(path, function, complexity)`` of every function and method under ``folder``
-    (radon's :func:`~radon.complexity.cc_visit`, closures included)."""
-    from radon.complexity import cc_visit
-    from radon.visitors import Function
-
-    found = []
-    for path in sorted((ROOT / folder).rglob("*.py")):
-        where = str(path.relative_to(ROOT))
-        pending = list(cc_visit(path.read_text(encoding="utf-8")))
-        while pending:
-            block = pending.pop()
-            if isinstance(block, Function):
-                found.append((where, block.fullname, block.complexity))
-                pending.extend(block.closures)
-    return found
-
-
-def _limit(path: str) -> int:
-    rooms = [n for room, n in ROOM_MAX_COMPLEXITY.items() if path.startswith(room + "/")]
-    return min(rooms, default=SERVER_MAX_COMPLEXITY)
-
-
-def test_no_server_function_over_its_complexity() -> None:
-    over = {f"{path}:{name}": cc for path, name, cc in complexities() if cc > _limit(path)}
-    assert over == {}, f"functions over their room's complexity (radon): {over}"
