@@ -9,11 +9,15 @@ surely as one at the top, only later. This test reads every module of
 ``server/``, ``client/`` and ``protocol/`` itself: every ``import`` and
 ``from … import``, at any depth, except those under ``if TYPE_CHECKING:``
 (types only, never run), and fails on any cycle among the modules they name.
+Every module is also imported, in a fresh interpreter: the graph read is the
+package that runs.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -156,3 +160,14 @@ def test_no_runtime_import_cycle() -> None:
     )
     gone = [c for c in KNOWN if c not in found]
     assert gone == [], f"undone, strike from KNOWN: {gone}"
+
+
+def test_every_module_imports() -> None:
+    """Each module of the graph imports, in a fresh interpreter (none started:
+    ``__main__`` modules are left out), so no module of it is dead or broken."""
+    names = sorted(n for n in module_files() if not n.endswith(".__main__"))
+    script = "import importlib, sys\nfor n in sys.argv[1:]:\n    importlib.import_module(n)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script, *names], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
