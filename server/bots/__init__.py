@@ -27,7 +27,7 @@ The modules, each with one job:
 
 - :mod:`.view` — reading the typed view, picking legal actions by kind;
 - :mod:`.card_sense` — wilds, suits held, follow-ups, picking a legal variant;
-- :mod:`.scoring` — how the basic bot weighs a candidate play, one term per concern;
+- :mod:`.weighing` — how the basic bot weighs a candidate play, one term per concern;
 - :mod:`.basic`, :mod:`.easy`, :mod:`.levels` — the policies, and :func:`choose` by level;
 - :mod:`.expert` — the expert: its simulator, knowledge, search and worker processes;
 - :mod:`.timeout` — :func:`timeout_move`, the server's move for a seat whose

@@ -75,7 +75,7 @@ def _follow_ups(cards: list[int], suit: int, rank: int) -> int:
 
 class _Seat:
     """What the basic bot reads off its seat's view, from the simulator
-    (:class:`craits.server.bots.scoring.Situation`)."""
+    (:class:`craits.server.bots.weighing.Situation`)."""
 
     __slots__ = ("seat", "sim", "sizes")
 
@@ -101,7 +101,7 @@ class _Seat:
         return 0.0
 
     def harm(self, card: int, suit: int, rest: list[int]) -> float:
-        """:func:`craits.server.bots.scoring.harm_term`: the harm ``card``'s function
+        """:func:`craits.server.bots.weighing.harm_term`: the harm ``card``'s function
         does (one method per function, :data:`_HARMS`; none for A, 3, 8, 9, nor for
         the face cards without ``face_cards``)."""
         term = _HARMS[RANK[card]]
@@ -160,7 +160,7 @@ class _Seat:
         return self.face_harm(card, suit, rest) if self.sim.rules.face else 0.0
 
     def score(self, card: int, suit: int, rest: list[int]) -> float:
-        """:func:`craits.server.bots.scoring.play_score` of playing ``card``."""
+        """:func:`craits.server.bots.weighing.play_score` of playing ``card``."""
         if self.sim.count:
             return _KEEP[RANK[card]]
         rank = RANK[card]

@@ -1,4 +1,4 @@
-"""The basic bot's play score, term by term (craits.server.bots.scoring), the levels
+"""The basic bot's play score, term by term (craits.server.bots.weighing), the levels
 taken from the vocabulary, and self-play pinned to its figures: same seed, same game."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, BotLevel
 from craits.server.bots import LEVELS, POLICIES, basic_policy, choose, play_game, random_policy
-from craits.server.bots.scoring import (
+from craits.server.bots.weighing import (
     Situation,
     continuity_term,
     five_term,
