@@ -13,6 +13,7 @@ from craits.client.tui.dialogs.private import InviteDialog
 from craits.client.tui.screens.lobby_screen import COLUMNS, PADDING, lobby_columns
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.client.tui.widgets.key_footer import Key, fit_keys
+from craits.server.table.outcome import Step
 from rich.text import Text
 
 from tests.client.support import footer_keys, screen_text, segments, shown_in, wait_for
@@ -259,7 +260,7 @@ async def test_at_the_least_stacked_size_the_prompt_stays(
             # twelve cards: two rows of them, the prompt still there, the log gives way
             # (the server may play one of them for her at once: she is away)
             table.game.hands[1] = [*ANA_TWELVE]
-            table._after([])
+            table.publish(Step([]))
             await wait_for(pilot, lambda: len(app.model.hand) >= 11, what="twelve cards")
             await wait_for(
                 pilot,
