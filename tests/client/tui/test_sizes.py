@@ -254,7 +254,7 @@ async def test_at_the_least_stacked_size_the_prompt_stays(
             assert "Ben drew a card" in text and "Ben: nice one" in text  # log and chat
             table = server.tables["t1"]
             table.seats[1].away = True  # (a test shortcut inside the server)
-            table.broadcast_info()
+            table.info_changed()
             await wait_for(pilot, lambda: app.model.away, what="away")
             assert "b: I'm back" in await prompt()
             # twelve cards: two rows of them, the prompt still there, the log gives way
