@@ -22,6 +22,7 @@ its worker processes.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -186,7 +187,29 @@ def judge_range(
         AnalysisStopped: ``stop`` said so.
     """
     search = _search(budget)
-    return [judge_moment(search, m, seed, stop) for m in moments(record)[start:end]]
+    return [judge_moment(search, m, seed, stop) for m in _walked(record)[start:end]]
+
+
+_WALKED: tuple[bytes, list[Moment]] | None = None
+"""The last record :func:`judge_range` walked, by digest, and its decisions: a worker
+judges an analysis' parts one after another, and walks the record once (a tenth of
+a second or more, as long as judging one part's decisions)."""
+
+
+def _walked(record: Mapping[str, Any]) -> list[Moment]:
+    """:func:`~.moments.moments` of ``record``, kept for the next part of the same record."""
+    global _WALKED
+    text = json.dumps(
+        [record.get("players"), record.get("rules"), record.get("log")],
+        sort_keys=True,
+        default=repr,
+    )
+    key = hashlib.blake2b(text.encode(), digest_size=16).digest()
+    if _WALKED is not None and _WALKED[0] == key:
+        return _WALKED[1]
+    found = moments(record)
+    _WALKED = (key, found)
+    return found
 
 
 def _summary(players: Sequence[str], entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -79,8 +79,9 @@ class Appraisal:
         """At most ``most`` options as plain data, ``{"action", "points", "se"}``: the
         expert's choice first, then the others fewest expected points first;
         ``action`` in the form of a record's moves (None: the call not made, "one
-        card" not said), ``points`` the expected points (:func:`rounded`), ``se`` the
-        standard error of its difference from the expert's choice (None: unknown)."""
+        card" not said), ``points`` the expected points (:func:`rounded`; None when
+        nothing was judged, a single option), ``se`` the standard error of its
+        difference from the expert's choice (None: unknown)."""
         order = [self.expert] + [i for i in self.ranked() if i != self.expert]
         out = []
         for i in order[:most]:
@@ -88,7 +89,7 @@ class Appraisal:
             out.append(
                 {
                     "action": wire(self.options[i]),
-                    "points": rounded(self.mean(i)),
+                    "points": rounded(self.mean(i)) if self.worlds else None,
                     "se": rounded(se) if se != math.inf else None,
                 }
             )

@@ -84,10 +84,10 @@ def hint_capped(
     return hint(view, events, seed, budget, lambda: time.thread_time() - start > CPU_CAP)
 
 
-PART = 8
-"""Decisions per part of an analysis (about a second and a half of one core): a
-cancelled analysis stops within one part, and a part re-reads the record (a few
-hundredths of a second)."""
+PART = 4
+"""Decisions per part of an analysis (well under a second of one core): a cancelled
+analysis stops within a part, and a decision asked of the same pool waits a part
+at most. A worker walks the record once for all its parts (:func:`~.analysis.judge_range`)."""
 
 
 class ExpertPool:
