@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -200,23 +201,25 @@ def _name(players: Sequence[str], seat: int) -> str:
     return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
 
 
-def _decision_line(e: Mapping[str, Any], players: Sequence[str]) -> str:
+def _decision_lines(e: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """A decision in one line (no points lost) or two (the expert's move and the points)."""
     kind, target = e["kind"], e.get("target")
     played = describe_action(e["played"], kind, target)
-    expert = describe_action(e["expert"], kind, target)
-    se = "" if e["se"] is None else f" ± {e['se']:.1f}"
     late = " (said late)" if e.get("late") else ""
-    line = (
-        f"hand {e['hand']:2} move {e['move']:3}  {_name(players, e['seat'])}  {kind}: "
-        f"{played}{late}"
-    )
-    if e["played"] == e["expert"] or e["lost"] == 0:
-        return f"{line}  (the expert's choice too)" if e["played"] == e["expert"] else line
-    mark = f"  {e['mark'].upper()}" if e["mark"] else ""
-    return (
-        f"{line}  | expert: {expert}  | {e['points']:.1f} against {e['expert_points']:.1f} "
-        f"expected points, {e['lost']:.1f}{se} lost{mark}"
-    )
+    who = _name(players, e["seat"])
+    head = f"hand {e['hand']:2} move {e['move']:3}  {who}, {kind}: {played}{late}"
+    if e["played"] == e["expert"]:
+        return [f"{head}  (the expert's choice)"]
+    if e["lost"] == 0:
+        return [f"{head}  (no points lost)"]
+    se = "" if e["se"] is None else f" ± {e['se']:.1f}"
+    mark = f"{e['mark'].upper()}: " if e["mark"] else ""
+    expert = describe_action(e["expert"], kind, target)
+    return [
+        f"{head}  {mark}{e['lost']:.1f}{se} points lost",
+        f"    the expert: {expert}; expected points {e['points']:.1f} against "
+        f"{e['expert_points']:.1f}",
+    ]
 
 
 def render_text(analysis: Mapping[str, Any], record: Mapping[str, Any], every: bool = False) -> str:
@@ -227,33 +230,41 @@ def render_text(analysis: Mapping[str, Any], record: Mapping[str, Any], every: b
     by_index = {e["index"]: e for e in decisions}
     hands = max((e["hand"] for e in decisions), default=0)
     t = analysis["thresholds"]
-    out = [
+    intro = (
         f"Game {analysis['game']}"
         + (f" at table {record['table']!r}" if record.get("table") else "")
         + f": {len(players)} players, {hands} hands, {len(decisions)} decisions judged "
-        f"by the expert (seed {analysis['seed']}, {analysis['budget']:,} simulated actions each)",
-        f"Points are the player's expected points at the end of the hand (low is good). "
+        f"by the expert (seed {analysis['seed']}, {analysis['budget']:,} simulated actions each)."
+    )
+    legend = (
+        "Points are the player's expected points at the end of the hand (low is good). "
         f"Marks: inaccuracy from {t['inaccuracy']:g} points lost, mistake from "
         f"{t['mistake']:g}, blunder from {t['blunder']:g} (and over {t['z']:g} "
-        "standard errors).",
+        "standard errors)."
+    )
+    out = [
+        *textwrap.wrap(intro, 79),
+        *textwrap.wrap(legend, 79),
         "",
-        f"{'seat':>4}  {'player':<16} {'decisions':>9} {'lost':>8} {'per decision':>12} "
+        f"{'seat':>4}  {'player':<12} {'decisions':>9} {'lost':>7} {'lost/dec':>8} "
         f"{'inaccuracies':>12} {'mistakes':>8} {'blunders':>8}",
     ]
     for s in analysis["players"]:
         out.append(
-            f"{s['seat']:>4}  {s['name'][:16]:<16} {s['decisions']:>9} {s['lost']:>8.1f} "
-            f"{s['average_lost']:>12.2f} {s['inaccuracies']:>12} {s['mistakes']:>8} "
+            f"{s['seat']:>4}  {s['name'][:12]:<12} {s['decisions']:>9} {s['lost']:>7.1f} "
+            f"{s['average_lost']:>8.2f} {s['inaccuracies']:>12} {s['mistakes']:>8} "
             f"{s['blunders']:>8}"
         )
     for s in analysis["players"]:
         if s["costliest"]:
             out += ["", f"{s['name']}'s costliest moments:"]
-            out += ["  " + _decision_line(by_index[i], players) for i in s["costliest"]]
+            for i in s["costliest"]:
+                out += ["  " + line for line in _decision_lines(by_index[i], players)]
     shown = [e for e in decisions if every or e["mark"] in MARKS]
     title = "Every decision:" if every else "Marked decisions:"
     out += ["", title if shown else "No decision marked."]
-    out += ["  " + _decision_line(e, players) for e in shown]
+    for e in shown:
+        out += ["  " + line for line in _decision_lines(e, players)]
     return "\n".join(out) + "\n"
 
 
