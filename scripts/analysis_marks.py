@@ -8,7 +8,10 @@ the shipped budget, and prints per level: decisions, average points lost, the
 quantiles of the points lost, and the share of decisions losing at least 1, 2,
 3, 5, 8, 12, 20 and 30 points by a clear margin (more than ``z`` standard
 errors, as a mark needs); then the same per kind of decision over all levels.
-``--out FILE`` keeps every decision's ``(level, kind, lost, se)`` as JSON.
+Last, per level, the share of decisions marked at the shipped thresholds for the
+margins ``z`` of 2, 3 and 4 standard errors. ``--out FILE`` keeps every decision's
+``(level, kind, lost, se)`` as JSON; ``--load FILE`` prints the tables from such a
+file instead of playing.
 
     python scripts/analysis_marks.py --games 8 --out /tmp/losses.json
 """
@@ -40,6 +43,27 @@ def _line(name: str, rows: list[tuple[float, float | None]], z: float) -> str:
     return f"{name:12} {len(rows):6} {sum(lost) / len(rows):6.2f}  {quant}   {shares}"
 
 
+def _marks(rows: list[tuple[str, str, float, float | None]], levels: list[str]) -> None:
+    """Per level, the share of decisions marked (any mark / mistake or worse / blunder)
+    at the shipped thresholds, for a few margins ``z`` beside the shipped one."""
+    t = THRESHOLDS
+    print(
+        f"\nmarked (%: any / mistake or worse / blunder) at {t.inaccuracy:g} / {t.mistake:g} / "
+        f"{t.blunder:g} points lost, by the margin z (shipped: {t.z:g})"
+    )
+    for z in sorted({2.0, 3.0, 4.0, t.z}):
+        line = f"z = {z:g}:"
+        for level in levels:
+            mine = [r for r in rows if r[0] == level]
+            clear = [r[2] for r in mine if r[3] is not None and r[2] > z * r[3]]
+            shares = [
+                100 * sum(1 for x in clear if x >= limit) / max(1, len(mine))
+                for limit in (t.inaccuracy, t.mistake, t.blunder)
+            ]
+            line += f"  {level} {shares[0]:.1f} / {shares[1]:.1f} / {shares[2]:.1f}"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=8)
@@ -47,12 +71,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=300)
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--out")
+    parser.add_argument("--load")
     args = parser.parse_args()
     levels = args.levels.split(",")
     n = len(levels)
     rows: list[tuple[str, str, float, float | None]] = []
     start = time.perf_counter()
-    for g in range(args.games):
+    if args.load:
+        with open(args.load) as f:
+            rows = [(r[0], r[1], r[2], r[3]) for r in json.load(f)]
+    for g in range(0 if args.load else args.games):
         lineup = [levels[(s - g) % n] for s in range(n)]
         record = bot_record(lineup, args.seed + g)
         result = analyse(record, seed=g, budget=args.budget)
@@ -81,6 +109,7 @@ def main() -> None:
         kinds[r[1]].append((r[2], r[3]))
     for kind, mine in sorted(kinds.items()):
         print(_line(kind, mine, z))
+    _marks(rows, levels)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from craits.protocol.vocab import Phase
 from craits.server.bots import basic_policy
 from craits.server.bots.expert.analysis import (
     FORMAT,
+    THRESHOLDS,
     VERSION,
     AnalysisStopped,
     analyse,
@@ -150,7 +151,7 @@ def test_an_eight_played_that_kept_the_six_when_six_then_eight_went_out_is_a_blu
         assert e["expert"]["play"] == "6H"
         if blunder:
             assert e["played"] == {"play": "8S", "suit": "S", "announce": True}
-            assert e["mark"] == "blunder" and e["lost"] >= 12
+            assert e["mark"] == "blunder" and e["lost"] >= THRESHOLDS.blunder
             assert e["expert_points"] <= 0 < e["points"]
             summary = result["players"][seat]
             assert summary["blunders"] >= 1 and e["index"] in summary["costliest"]
@@ -181,7 +182,7 @@ def test_a_play_without_one_card_is_marked_and_one_card_said_in_time_counts() ->
     e = _entry(forgot, 7, 0)
     assert e["played"] == {"play": "QH"}
     assert e["expert"] == {"play": "QH", "announce": True}
-    assert e["mark"] in ("mistake", "blunder") and e["lost"] >= 5
+    assert e["mark"] in ("mistake", "blunder") and e["lost"] >= THRESHOLDS.mistake
     called = _entry(forgot, 7, 1)
     assert called["kind"] == IDIOT and called["played"] == {"idiot": e["seat"]}
     assert called["target"] == e["seat"] and called["mark"] is None

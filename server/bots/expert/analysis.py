@@ -74,10 +74,10 @@ class Thresholds:
     standard errors the loss must exceed too (a loss the worlds sampled cannot
     tell from nought is not marked)."""
 
-    inaccuracy: float = 2.0
-    mistake: float = 5.0
-    blunder: float = 12.0
-    z: float = 2.0
+    inaccuracy: float = 5.0
+    mistake: float = 10.0
+    blunder: float = 20.0
+    z: float = 4.0
 
     def as_dict(self) -> dict[str, float]:
         """The thresholds as plain data."""
