@@ -9,7 +9,8 @@ See ``docs/protocol.md`` for every message. The modules:
 - :mod:`~craits.protocol.wire`: framing, encoding, the one frame reader;
 - :mod:`~craits.protocol.messages`: the client messages' schemas and their
   check, and the typed reading of a server message;
-- :mod:`~craits.protocol.client`: a minimal asyncio client connection.
+- :mod:`~craits.protocol.client`: a minimal asyncio client connection;
+- :mod:`~craits.protocol.errors`: the one base of the errors that carry a wire code.
 
 This package imports nothing of the server or the client.
 """

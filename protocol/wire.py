@@ -16,6 +16,7 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]  # msgpack ships no type information
 
+from .errors import CodedError
 from .vocab import ErrorCode
 
 VERSION = 1
@@ -34,9 +35,10 @@ HEADER = struct.Struct(">I")
 """The 4-byte big-endian length prefix."""
 
 
-class ProtocolError(Exception):
-    """A message that breaks the protocol. ``code`` is the wire error code
-    (an :class:`~craits.protocol.vocab.ErrorCode`), ``message`` says why.
+class ProtocolError(CodedError):
+    """A message that breaks the protocol (a :class:`~craits.protocol.errors.CodedError`).
+    ``code`` is the wire error code (an :class:`~craits.protocol.vocab.ErrorCode`),
+    ``message`` says why.
 
     Codes: ``bad_frame`` (not msgpack, bad UTF-8, trailing bytes…),
     ``frame_too_large``, ``bad_message`` (fails its schema), ``unknown_type``;
@@ -48,10 +50,10 @@ class ProtocolError(Exception):
         ValueError: ``code`` is not an error code of the vocabulary.
     """
 
+    code: ErrorCode
+
     def __init__(self, code: str, message: str, id: int | None = None):
-        super().__init__(message)
-        self.code = ErrorCode(code)
-        self.message = message
+        super().__init__(ErrorCode(code), message)
         self.id = id
 
 

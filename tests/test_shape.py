@@ -1,12 +1,11 @@
-"""The codebase's shape (issues 10, 24): no class in the shells over ~300 lines, by its purpose.
+"""The codebase's shape (issues 10, 24): no class in the shells over ~300 lines, by its
+purpose (functions' complexity: ``tests/test_complexity.py``).
 
 The shells are the server outside its rules engine, the client and the
 protocol; the engine's ``Game`` may stay one class, as python-chess's ``Board``
 is, and so may its fast twin for the expert bot's rollouts
 (``server/bots/expert/sim.py``'s ``Sim``: the same rules on integer cards,
-held to ``Game`` move by move by ``tests/bots/test_sim.py``). Function
-complexity is held by ruff (``C901``, ``max-complexity`` in ``pyproject.toml``),
-run by CI.
+held to ``Game`` move by move by ``tests/server/bots/expert/test_sim.py``).
 """
 
 from __future__ import annotations
@@ -67,8 +66,6 @@ DISGUISED: set[str] = {
     "client/session.py:_on_state",
     "client/session.py:_on_table_closed",
     "client/session.py:_replaced",
-    "server/app.py:_open_journal",
-    "server/bots/link.py:ServerLink (only a base of server/bots/client.py:BotClient)",
 }
 
 

@@ -14,7 +14,7 @@ from craits.client.app import CraitsApp
 from craits.client.footer import KeyFooter
 from craits.client.store import TokenStore
 from craits.server.app import Server
-from craits.server.fairness import RecordingShuffle
+from craits.server.table.fairness import RecordingShuffle
 from rich.console import Console
 from textual.app import App
 from textual.widgets import Footer
@@ -45,7 +45,7 @@ class ScriptedShuffle:
 
 def script(table: Any, *orders: Sequence[str]) -> None:
     """Make ``table``'s next shuffles put ``orders`` on top (see :class:`ScriptedShuffle`)."""
-    table._rng = RecordingShuffle(ScriptedShuffle(*orders))
+    table.gamelog.rng = RecordingShuffle(ScriptedShuffle(*orders))
 
 
 def deal_order(dealer_hand: Sequence[str], first_hand: Sequence[str], turned: str) -> list[str]:

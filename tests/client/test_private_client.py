@@ -16,7 +16,7 @@ from craits.client.dialogs import ChoiceDialog, ConfirmDialog, CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.table import TableScreen
 from craits.protocol.address import parse_target
-from craits.server.seating import token_digest
+from craits.server.table.seating import token_digest
 from textual.widgets import Checkbox, DataTable, Input
 
 from tests.client.conftest import screen_text, shown_in, wait_for, wait_text

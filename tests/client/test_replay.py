@@ -20,8 +20,8 @@ from craits.client.widgets import FeltView, HandView, WrappedLog
 from craits.protocol.client import ConnectError
 from craits.server.app import Server
 from craits.server.engine import Rules
-from craits.server.records import build_record
-from craits.server.replay import with_frames
+from craits.server.journal.records import build_record
+from craits.server.journal.replay_frames import with_frames
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 

@@ -21,6 +21,7 @@ from craits.client.dialogs import CreateTableDialog
 from craits.client.lobby import LobbyScreen
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
+from craits.server.table.outcome import Step
 from textual.widgets import Input, Select
 
 from tests.client.conftest import (
@@ -135,7 +136,7 @@ async def test_screenshot_the_hand_summary(
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
         table = server.tables["t1"]
         table.game.hands[1] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
@@ -191,7 +192,7 @@ async def test_screenshot_the_end_of_a_game(server: Any, make_app: Any) -> None:
             await wait_for(pilot, lambda: app.model.view is not None, what="the game")
             table.game.hand_number = 15
             table.game.hands[0] = ["7H"]
-            table._after([])
+            table.publish(Step([]))
             await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
             await pilot.press("enter")
             await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")

@@ -13,6 +13,7 @@ from craits.client.dialogs import CreateTableDialog, OptionBox
 from craits.client.footer import Key, fit_keys
 from craits.client.lobby import COLUMNS, PADDING, lobby_columns
 from craits.client.table import TableScreen
+from craits.server.table.outcome import Step
 from rich.text import Text
 
 from tests.client.conftest import footer_keys, screen_text, shown_in, wait_for
@@ -260,7 +261,7 @@ async def test_at_the_least_stacked_size_the_prompt_stays(
             # twelve cards: two rows of them, the prompt still there, the log gives way
             # (the server may play one of them for her at once: she is away)
             table.game.hands[1] = [*ANA_TWELVE]
-            table._after([])
+            table.publish(Step([]))
             await wait_for(pilot, lambda: len(app.model.hand) >= 11, what="twelve cards")
             await wait_for(
                 pilot,

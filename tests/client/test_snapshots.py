@@ -32,6 +32,7 @@ from craits.client.lobby import LobbyScreen
 from craits.client.summary import GRACE, SummaryScreen
 from craits.client.table import TableScreen
 from craits.server.app import ServerConfig
+from craits.server.table.outcome import Step
 
 from tests.client.conftest import (
     deal_order,
@@ -327,7 +328,7 @@ async def end_the_first_hand(pilot: Any, server: Any, app: Any) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
     table = server.tables["t1"]
     table.game.hands[1] = ["7H"]
-    table._after([])
+    table.publish(Step([]))
     await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="the summary")

@@ -12,6 +12,7 @@ from craits.client import summary
 from craits.client.presenter import digit_choice
 from craits.client.summary import SummaryScreen
 from craits.client.table import TableScreen
+from craits.server.table.outcome import Step
 
 from tests.client.conftest import footer_keys, screen_text, shown_in, wait_for, wait_text
 from tests.client.test_table import ANA, BEN, ben_at_table
@@ -87,7 +88,7 @@ async def test_at_game_over_the_footer_shows_what_can_be_done(
         table = server.tables["t1"]
         table.game.hand_number = 8
         table.game.hands[1] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
@@ -126,7 +127,7 @@ async def test_every_card_of_a_long_hand_has_its_digit(
         # Ana holds twelve cards (test shortcut inside the server)
         table = server.tables["t1"]
         table.game.hands[1] = list(LONG)
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: len(app.model.hand) == 12, what="twelve cards")
         await pilot.pause(0.05)
         assert app.model.hand == LONG

@@ -1,12 +1,14 @@
 """The post-game analysis from the command line (``docs/bots.md``, "Post-game analysis").
 
-    python -m craits.server.bots.expert.analyse GAME_ID [--data-dir DIR] [--json]
+    python scripts/analyse_game.py GAME_ID [--data-dir DIR] [--json]
     python -m craits.server.bots.expert.analyse craits-game-12.json [--json]
 
-:func:`analyse_main` reads a finished game's record — a game of the server's
-journal by its id (``craits.db`` in the data directory, read only: safe beside a
-running server; built as ``craits-server export`` builds it), or a record file
-(``docs/records.md``; ``-`` reads standard input) — and analyses it
+:func:`analyse_main` reads a finished game's record — a record file
+(``docs/records.md``; ``-`` reads standard input), or a game of the server's
+journal by its id, through the ``load_game`` its caller gives (the bots stand
+under the journal in the server's layers: they do not read it themselves;
+``scripts/analyse_game.py`` gives one, and so will ``craits-server analyse``) —
+and analyses it
 (:func:`~.analysis.analyse`, in this process or over ``--workers`` worker
 processes: the same result). It prints the analysis as text (:func:`render_text`:
 each player's summary and costliest moments, then the marked decisions) or, with
@@ -22,23 +24,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
-
-from ...journal import JournalError, JournalReader
-from ...records import build_record
 from .analysis import BUDGET, MARKS, analyse
 
 __all__ = [
     "EXIT_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
+    "GameLoader",
     "RecordError",
     "analyse_main",
     "build_parser",
@@ -60,6 +58,14 @@ class RecordError(Exception):
     """The game asked for cannot be analysed: its message says why."""
 
 
+GameLoader = Callable[[int, Path | None, bool], dict[str, Any]]
+"""``load_game(game_id, data_dir, unfinished)``: game ``game_id``'s record from the
+server's journal in ``data_dir`` (None: the server's own setting), as ``craits-server
+export`` builds it; a game still in play only with ``unfinished``. Raises
+:class:`RecordError` (no journal, no such game, still in play, a log that does not
+replay)."""
+
+
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     """The command line of the analysis (``prog``: the name it is called by)."""
     p = argparse.ArgumentParser(
@@ -77,8 +83,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "--data-dir",
         type=Path,
         default=None,
-        help="the server's data directory, for a game id (default: CRAITS_DATA_DIR, "
-        f"else {user_data_dir('craits')})",
+        help="the server's data directory, for a game id (default: the server's own)",
     )
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument(
@@ -103,39 +108,6 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     return p
 
 
-def _data_dir(given: Path | None) -> Path:
-    if given is not None:
-        return given
-    env = os.environ.get("CRAITS_DATA_DIR")
-    return Path(env) if env else Path(user_data_dir("craits"))
-
-
-def _from_journal(game_id: int, data_dir: Path, unfinished: bool) -> dict[str, Any]:
-    db = data_dir / "craits.db"
-    if not db.exists():
-        raise RecordError(f"no journal at {db}")
-    try:
-        journal = JournalReader(db)
-    except JournalError as exc:
-        raise RecordError(str(exc)) from None
-    try:
-        row = journal.game(game_id)
-    except JournalError as exc:
-        raise RecordError(str(exc)) from None
-    finally:
-        journal.close()
-    if row is None:
-        raise RecordError(f"no game {game_id} in {db}")
-    if row["finished"] is None and not unfinished:
-        raise RecordError(
-            f"game {game_id} is still in play (--unfinished analyses it as it stands)"
-        )
-    try:
-        return build_record(row)
-    except ValueError as exc:
-        raise RecordError(f"game {game_id}'s log does not replay: {exc}") from None
-
-
 def _from_file(path: str, unfinished: bool) -> dict[str, Any]:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -150,18 +122,27 @@ def _from_file(path: str, unfinished: bool) -> dict[str, Any]:
 
 
 def load_record(
-    source: str, data_dir: Path | None = None, unfinished: bool = False
+    source: str,
+    data_dir: Path | None = None,
+    unfinished: bool = False,
+    load_game: GameLoader | None = None,
 ) -> dict[str, Any]:
-    """The record to analyse: ``source`` a game id of the journal in ``data_dir`` (its
-    default: ``CRAITS_DATA_DIR``, else the server's default folder), else a record
-    file's path (``-``: standard input).
+    """The record to analyse: ``source`` a game id, read by ``load_game`` from the
+    journal in ``data_dir``; else a record file's path (``-``: standard input).
 
     Raises:
-        RecordError: no journal, no such game, a game still in play (unless
-            ``unfinished``), a file that is no record; the message says which.
+        RecordError: a file that is no record, a game still in play (unless
+            ``unfinished``), a game id with no ``load_game``, or what ``load_game``
+            raised (no journal, no such game); the message says which.
     """
     if source.isdigit():
-        return _from_journal(int(source), _data_dir(data_dir), unfinished)
+        if load_game is None:
+            raise RecordError(
+                f"{source}: a game id is read from the server's journal by "
+                "scripts/analyse_game.py (or craits-server analyse); give a record file "
+                "(craits-server export writes them)"
+            )
+        return load_game(int(source), data_dir, unfinished)
     return _from_file(source, unfinished)
 
 
@@ -287,15 +268,18 @@ def _run(record: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
         pool.close()
 
 
-def analyse_main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+def analyse_main(
+    argv: Sequence[str] | None = None, prog: str = PROG, load_game: GameLoader | None = None
+) -> int:
     """The command: analyse the game ``argv`` names and print it (see the module's
-    text); returns the exit status. Errors are one line on standard error."""
+    text), a game id read by ``load_game``; returns the exit status. Errors are one
+    line on standard error."""
     args = build_parser(prog).parse_args(argv)
     if args.budget < 1 or args.workers < 1:
         print(f"{prog}: --budget and --workers must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     try:
-        record = load_record(args.record, args.data_dir, args.unfinished)
+        record = load_record(args.record, args.data_dir, args.unfinished, load_game)
         result = _run(record, args)
     except RecordError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
