@@ -130,9 +130,15 @@ def language_argument(value: str) -> str:
     """``--lang``'s value checked, as an argparse ``type``: the language it names.
 
     Raises:
-        ValueError: not a language Craits speaks (argparse says so, and exits).
+        argparse.ArgumentTypeError: not a language Craits speaks, with the known
+            ones (argparse says so, and exits).
     """
-    return choose_language(value)
+    import argparse
+
+    try:
+        return choose_language(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def speak_as_asked(argv: Sequence[str] | None = None) -> str:

@@ -1,0 +1,289 @@
+"""``craits-client HOST --plain`` as its users meet it: the real client in a
+pseudo-terminal (pexpect) against a real ``craits-server --bots 2`` on a loopback
+port, playing turns against the bots by what it prints alone (never its state):
+it says each event in a sentence, offers numbered choices on the player's turn,
+answers ``hand``, ``table``, ``scores``, ``say``, and never writes an escape
+sequence, a colour or any other control character. In English, German and Greek."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pexpect
+import pytest
+from craits.protocol.i18n import PSEUDO_OPEN, pseudo
+
+from tests.server.processes import SERVER, free_port
+
+WAIT = 30
+"""Seconds to wait for a sentence (a generous ceiling: the bots play at once)."""
+
+
+@pytest.fixture
+def bot_server(tmp_path: Path) -> Iterator[int]:
+    """A real server with practice tables of two bots; yields its port."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            *SERVER,
+            "--port",
+            str(port),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--bots",
+            "2",
+            "--turn-timeout",
+            "0",
+            "--hand-pause",
+            "0.01",
+        ],
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise
+            time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@dataclass
+class Words:
+    """What the test types and expects, in one language."""
+
+    lang: str
+    your_turn: str
+    mine: str  # the sentence of the player's own move, as a regex
+    hand: str
+    table: str
+    scores: str
+    writes: str
+    goodbye: str
+    commands: dict[str, str]
+
+
+ENGLISH = Words(
+    "en",
+    "Your turn: ",
+    r"You (played|draw|named|kept|say)",
+    r"You hold \d+ cards?: ",
+    "The discard pile shows the ",
+    "Scores after ",
+    "Tess writes: hello",
+    "Goodbye.",
+    {"hand": "hand", "table": "table", "scores": "scores", "say": "say", "quit": "quit"},
+)
+GERMAN = Words(
+    "de",
+    "Du bist am Zug: ",
+    r"Du (spielst|ziehst|wünschst|behältst|sagst)",
+    r"Du hast \d+ Karten?: ",
+    "Auf dem Ablagestapel liegt ",
+    "Punkte nach ",
+    "Tess schreibt: hello",
+    "Auf Wiedersehen.",
+    {"hand": "hand", "table": "tisch", "scores": "punkte", "say": "sagen", "quit": "beenden"},
+)
+GREEK = Words(
+    "el",
+    "Σειρά σου: ",
+    r"(Έπαιξες|Τραβάς|Δήλωσες|Κράτησες|Λες)",
+    r"Κρατάς \d+ φύλλ(ο|α): ",
+    "Στη στοίβα απόρριψης φαίνεται: ",
+    "Βαθμολογία μετά από ",
+    "Tess γράφει: hello",
+    "Αντίο.",
+    {"hand": "χέρι", "table": "τραπέζι", "scores": "σκορ", "say": "πες", "quit": "έξοδος"},
+)
+
+
+def spawn(port: int, tmp_path: Path, *args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    """The real client in a pseudo-terminal of 80x24, its output kept."""
+    env = {
+        **os.environ,
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "share"),
+        "TERM": "xterm-256color",  # readline would send its escapes to such a terminal
+        "PYTHONIOENCODING": "utf-8",
+    }
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"):
+        env.pop(var, None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "craits.client.cli", f"127.0.0.1:{port}", "--plain", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=WAIT,
+        dimensions=(24, 80),
+    )
+    seen = io.StringIO()
+    child.logfile_read = seen
+    return child, seen
+
+
+def play_turns(child: pexpect.spawn, words: Words, turns: int) -> list[str]:
+    """Take ``turns`` turns, each by the first choice offered; the menus said."""
+    menus = []
+    for _turn in range(turns):
+        child.expect_exact(words.your_turn)
+        child.expect(r"(.*)\.\r\n")
+        menus.append(child.match.group(1))
+        child.sendline("1")
+        child.expect(words.mine)
+    return menus
+
+
+def clean_lines(seen: str) -> list[str]:
+    """The output's lines, after checking that no byte of it but CR and LF is a
+    control character: no escape sequence, no colour, no cursor motion."""
+    bad = sorted({f"{ord(c):#04x}" for c in seen if ord(c) < 32 and c not in "\r\n"})
+    assert not bad and "\x1b" not in seen and "\x9b" not in seen, f"control characters: {bad}"
+    return [line for line in seen.split("\r\n") if line]
+
+
+@pytest.mark.parametrize("words", [ENGLISH, GERMAN, GREEK], ids=lambda w: w.lang)
+def test_a_player_plays_turns_against_bots_by_what_the_client_says(
+    bot_server: int, tmp_path: Path, words: Words
+) -> None:
+    child, seen = spawn(
+        bot_server, tmp_path, "--table", "practice", "--name", "Tess", "--lang", words.lang
+    )
+    try:
+        menus = play_turns(child, words, 3)
+        for menu in menus:  # numbered choices, cards in words, never a suit's symbol
+            assert re.match(r"1 \S", menu) and not re.search("[♠♥♦♣]", menu), menu
+        child.sendline(words.commands["hand"])
+        child.expect(words.hand)
+        child.sendline(words.commands["table"])
+        child.expect_exact(words.table)
+        child.sendline(words.commands["scores"])
+        child.expect_exact(words.scores)
+        child.sendline(f"{words.commands['say']} hello")
+        child.expect_exact(words.writes)
+        child.sendline(words.commands["quit"])
+        child.expect_exact(words.goodbye)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0, seen.getvalue()[-2000:]
+    lines = clean_lines(seen.getvalue())
+    assert not any(re.search("[♠♥♦♣]", line) for line in lines)
+
+
+def test_english_sentences_of_a_game(bot_server: int, tmp_path: Path) -> None:
+    """The sentences themselves: the seat taken, the deal, each player's moves by
+    name, the count or the direction when they change, and the cards in words."""
+    child, seen = spawn(
+        bot_server, tmp_path, "--table", "practice", "--name", "Tess", "--lang", "en"
+    )
+    try:
+        play_turns(child, ENGLISH, 2)
+        child.sendline("help")
+        child.expect_exact("quit: end the client.")
+        child.sendline("play zz")
+        child.expect_exact("Which card? For example: play 8h")
+        child.sendline("42")
+        child.expect_exact("There is no choice 42 now.")
+        child.sendline("frobnicate")
+        child.expect_exact("Unknown command frobnicate. Type help for the commands.")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    lines = clean_lines(seen.getvalue())
+    assert "You sit at table practice." in lines
+    assert any(
+        re.fullmatch(r"Hand 1: (you deal|basic-bot-\d deals) 8 cards to each player\.", x)
+        for x in lines
+    )
+    rank = "(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king)"
+    card = rf"{rank} of (spades|hearts|diamonds|clubs)"
+    assert any(
+        re.fullmatch(rf"basic-bot-\d played the {card}( and named \w+)?\.", x) for x in lines
+    )
+    assert any(
+        re.fullmatch(rf"Your turn: 1 (play the {card}|draw|name|keep).*\.", x) for x in lines
+    )
+
+
+def test_german_help_and_commands_in_either_language(bot_server: int, tmp_path: Path) -> None:
+    child, seen = spawn(
+        bot_server, tmp_path, "--table", "practice", "--name", "Tess", "--lang", "de"
+    )
+    try:
+        child.expect_exact("Du sitzt am Tisch practice.")
+        child.sendline("hilfe")
+        child.expect_exact("beenden: das Programm beenden.")
+        child.sendline("tables")  # the English word is understood too
+        child.expect_exact("Tisch practice: 3 von 3 Plätzen besetzt, im Spiel.")
+        child.sendline("quit")
+        child.expect_exact("Auf Wiedersehen.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    clean_lines(seen.getvalue())
+
+
+def test_the_output_check_catches_an_escape_sequence() -> None:
+    with pytest.raises(AssertionError, match="0x1b"):
+        clean_lines("You played the \x1b[31mseven of hearts\x1b[0m.\r\n")
+
+
+def test_in_the_pseudo_language_every_line_is_translated(bot_server: int, tmp_path: Path) -> None:
+    """Every sentence the client says goes through the catalogs: in the
+    pseudo-language each line is marked (a line without the marks would be one
+    left untranslated), the typed lines (echoed by the terminal) aside."""
+    child, seen = spawn(
+        bot_server, tmp_path, "--table", "practice", "--name", "Tess", "--lang", "qps"
+    )
+    turn = pseudo("Your turn: {choices}.").partition("{choices}")[0]
+    typed = ["1", "1", "hand", "table", "scores", "help", "quit"]
+    try:
+        for _turn in range(2):
+            child.expect_exact(turn)
+            child.sendline("1")
+        for command in typed[2:]:
+            child.sendline(command)
+        child.expect_exact(pseudo("Goodbye."))
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    unmarked = [
+        line
+        for line in clean_lines(seen.getvalue())
+        if line not in typed and not line.startswith(PSEUDO_OPEN)
+    ]
+    assert not unmarked, f"lines not translated: {unmarked}"
+
+
+def test_an_unknown_language_is_refused_with_the_known_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from craits.client.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["localhost", "--plain", "--lang", "fr"])
+    assert stopped.value.code == 2
+    assert "known: en, de, el" in capsys.readouterr().err
