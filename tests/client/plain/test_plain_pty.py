@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -155,6 +156,40 @@ def play_turns(child: pexpect.spawn, words: Words, turns: int) -> list[str]:
     return menus
 
 
+SPOKEN_PUNCTUATION = frozenset(" .,:;!?'\"()[]-–„“”«»·")
+"""The punctuation a line may hold besides letters and digits: what a speech
+synthesizer reads as a pause or a quote, never a symbol dropped or spelled out."""
+
+
+def assert_speakable(lines: list[str], lang: str) -> None:
+    """Every line holds letters, digits and :data:`SPOKEN_PUNCTUATION` only (no ♥,
+    no arrow, no box drawing), and, where espeak-ng is installed, it speaks each
+    in ``lang``'s voice (phonemes out, no error)."""
+    odd = {c for line in lines for c in line if not (c.isalnum() or c in SPOKEN_PUNCTUATION)}
+    assert not odd, f"characters a screen reader drops or spells out: {sorted(odd)}"
+    espeak = shutil.which("espeak-ng")
+    if espeak is None:
+        return  # (the test's name says it is skipped: test_espeak_is_here)
+    for line in lines:
+        spoken = subprocess.run(
+            [espeak, "-q", "-x", "-v", lang, line], capture_output=True, text=True, timeout=30
+        )
+        assert spoken.returncode == 0 and spoken.stdout.strip(), (line, spoken.stderr)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_espeak_is_here() -> None:
+    """Marks in the summary whether the sentences were spoken by espeak-ng (the
+    other tests check their characters either way)."""
+    spoken = subprocess.run(
+        ["espeak-ng", "-q", "-x", "-v", "de", "Du spielst Herz-Sieben."],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert "h'Erts" in spoken.stdout
+
+
 def clean_lines(seen: str) -> list[str]:
     """The output's lines, after checking that no byte of it but CR and LF is a
     control character: no escape sequence, no colour, no cursor motion."""
@@ -189,7 +224,7 @@ def test_a_player_plays_turns_against_bots_by_what_the_client_says(
         child.close(force=True)
     assert child.exitstatus == 0, seen.getvalue()[-2000:]
     lines = clean_lines(seen.getvalue())
-    assert not any(re.search("[♠♥♦♣]", line) for line in lines)
+    assert_speakable(lines, words.lang)
 
 
 def test_english_sentences_of_a_game(bot_server: int, tmp_path: Path) -> None:
