@@ -248,8 +248,12 @@ class BotLevel(StrEnum):
 
     RANDOM = "random"
     """Uniformly among its legal actions."""
+    EASY = "easy"
+    """The basic player with a beginner's slips."""
     BASIC = "basic"
     """A sensible player."""
+    EXPERT = "expert"
+    """Searches the hidden cards for the move that scores least."""
 
 
 DEFAULT_BOT_LEVEL = BotLevel.BASIC

@@ -21,9 +21,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.types import Notice
-from craits.protocol.vocab import DEFAULT_BOT_LEVEL, AbandonReason, NoticeKind, Phase, TableState
+from craits.protocol.vocab import (
+    DEFAULT_BOT_LEVEL,
+    AbandonReason,
+    BotLevel,
+    NoticeKind,
+    Phase,
+    TableState,
+)
 
 from . import bots, logs
+from .bots.expert.worker import default_pool
 from .engine import IllegalAction, action_from_dict, view
 from .interfaces import TablePaused
 
@@ -156,7 +164,47 @@ class TurnClock:
         seat = game.to_act
         assert seat is not None
         level = table.seats[seat].bot or DEFAULT_BOT_LEVEL
+        if level == BotLevel.EXPERT:
+            self._expert_move(seat)
+            return
         choice = bots.choose(level, view(game, seat), self._bot_rng)
+        if choice is not None:
+            self._play_for(seat, choice)
+
+    def _expert_move(self, seat: int) -> None:
+        """Start the expert's search for ``seat`` in a worker process (never on the
+        loop); its move is played when it is done, if the game has not moved on."""
+        table = self.table
+        game = table.gamelog.game
+        assert game is not None
+        v = view(game, seat)
+        events = table.gamelog.hands.events_for(seat)
+        seq = table.seq
+        future = default_pool().decide(v, events, self._bot_rng.getrandbits(64))
+        context = logs.table_context(table.name)
+        future.add_done_callback(
+            lambda f: self._guard(lambda: self._expert_done(seat, seq, v, f)), context=context
+        )
+
+    def _expert_done(
+        self, seat: int, seq: int, v: dict[str, Any], future: asyncio.Future[int | None]
+    ) -> None:
+        """The expert's search for ``seat`` at update ``seq`` is done: play its choice,
+        unless the game moved on meanwhile. A failed search falls back on the basic
+        bot's move (logged)."""
+        table = self.table
+        game = table.gamelog.game
+        if future.cancelled() or game is None or table.seq != seq or not table.moving():
+            return
+        if game.phase != Phase.PLAY or game.to_act != seat:
+            return
+        error = future.exception()
+        if error is not None:
+            log.warning("table %s: the expert's search failed (%r); basic plays", table.name, error)
+            choice = bots.choose(BotLevel.BASIC, v, self._bot_rng)
+        else:
+            index = future.result()
+            choice = None if index is None else v["legal"][index]
         if choice is not None:
             self._play_for(seat, choice)
 

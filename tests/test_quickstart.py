@@ -69,3 +69,21 @@ def test_the_pins_cover_every_dependency_of_the_tests() -> None:
         name = canonicalize_name(requirement.name)
         assert name in pins, f"{name} is not pinned: run scripts/refresh_pins.sh"
         assert requirement.specifier.contains(pins[name]), f"{name}=={pins[name]} not in {text}"
+
+
+def test_every_package_folder_is_installed() -> None:
+    """``pip install .`` (not editable) installs only the packages pyproject.toml lists: a
+    folder of modules left out of the list works in the tests' editable install and is
+    missing from the players' (the expert bot's package was, at first)."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]
+    roots: dict[str, str] = setuptools["package-dir"]
+    found = set()
+    for package, folder in roots.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            parts = init.parent.relative_to(ROOT / folder).parts
+            found.add(".".join((package, *parts)))
+    assert set(setuptools["packages"]) == found

@@ -3,7 +3,8 @@
 The session (no Textual) owns the connection and everything the server said; it
 runs in one async worker and tells each change to a
 :class:`~.messages.NewsRelay`, which posts it as a message (:mod:`.messages`) to
-the App and to every screen. Each reacts with ``@on`` to what concerns it: the
+the App and to every screen that follows the news (from its ``on_mount``). Each
+reacts with ``@on`` to what concerns it: the
 App shows the table (pushed over the lobby, the bottom screen) or the lobby
 again, says the session's lines and asks what coming to a table needs (an invite
 code, whether to watch: :class:`~.dialogs.arrival.ArrivalQuestions`, in the
@@ -136,11 +137,13 @@ class CraitsApp(App[None]):
         self.style = CardStyle(ascii, underline_red=self.no_color)
         if ascii:
             self._filters.append(AsciiFilter())  # nothing but ASCII reaches the terminal
+        self.news = NewsRelay(self)
+        """The session's news, posted as messages to the App and the screens that follow it."""
         self.session = Session(
             host,
             port,
             name,
-            NewsRelay(self),
+            self.news,
             narrator=Narrator(self.style),
             store=store if store is not None else TokenStore(),
             table=table,
@@ -212,7 +215,9 @@ class CraitsApp(App[None]):
         return LobbyScreen(self.session, self.style)
 
     def on_mount(self) -> None:
-        """Start the session in a worker (in the kept theme and motion)."""
+        """Follow the session's news, and start the session in a worker (in the kept
+        theme and motion)."""
+        self.news.follow(self)
         self.appearance.apply()
         self.run_worker(self.session.run(), name="network", group="network", exit_on_error=False)
 

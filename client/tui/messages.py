@@ -1,13 +1,16 @@
 """The session's news as Textual messages.
 
 The session (no Textual) tells a :class:`~craits.client.core.news.Listener` of every
-change; :class:`NewsRelay` is the terminal client's: it posts each piece of news as
-one of the messages below to the App and to every screen on its stack. Each reacts
-to those that concern it with ``@on`` (the App shows a table or the lobby, says a
-line, asks for a code; the lobby redraws its list; the table, its summary and score
-sheet redraw the table), so nothing routes the news by screen type, and no screen
-looks for another. The messages do not bubble (each class says so: Textual's default
-is to bubble): each is handled where it is posted.
+change; :class:`NewsRelay` is the terminal client's: it publishes each piece of news
+on a Textual :class:`~textual.signal.Signal`, and every node that follows the news
+(:func:`follow_news`, in its ``on_mount``: the App, the lobby, the table, its summary
+and score sheet) is posted it as one of the messages below. Each reacts to those that
+concern it with ``@on`` (the App shows a table or the lobby, says a line, asks for a
+code; the lobby redraws its list; the table, its summary and score sheet redraw the
+table), so nothing routes the news by screen type, nothing walks the screen stack,
+and no screen looks for another. A node that leaves stops following (the signal
+forgets removed nodes). The messages do not bubble (each class says so: Textual's
+default is to bubble): each is handled where it is posted.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any, TypeVar
 from textual.app import App
 from textual.dom import DOMNode
 from textual.message import Message
+from textual.signal import Signal
 
 from ..core.news import Severity
 
@@ -113,21 +117,32 @@ class Failed(SessionMessage, bubble=False):
 
 
 class NewsRelay:
-    """The session's listener in the terminal client: posts each piece of news as a
-    message to ``app`` and to each screen on its stack (a message of its own each).
+    """The session's listener in the terminal client: publishes each piece of news on
+    :attr:`signal`; each node that follows it (:meth:`follow`) is posted the news as a
+    message of its own, in the order the nodes began to follow.
 
     Args:
-        app: the client.
+        app: the client (the signal's owner).
     """
 
     def __init__(self, app: App[Any]):
-        self.app = app
+        self.signal: Signal[Callable[[], SessionMessage]] = Signal(app, "session-news")
+        """The news, each as a maker of its message (a message is posted once)."""
+
+    def follow(self, node: DOMNode) -> None:
+        """Post the news to ``node`` from now on, until it is removed.
+
+        Raises:
+            textual.signal.SignalError: ``node`` is not mounted yet.
+        """
+
+        def post(make: Callable[[], SessionMessage]) -> None:
+            node.post_message(make())
+
+        self.signal.subscribe(node, post, immediate=True)
 
     def _post(self, make: Callable[[], SessionMessage]) -> None:
-        app = self.app
-        app.post_message(make())
-        for screen in app.screen_stack:
-            screen.post_message(make())
+        self.signal.publish(make)
 
     def link_changed(self) -> None:
         """Post :class:`LinkChanged`."""
@@ -172,6 +187,16 @@ class NewsRelay:
     def failed(self, message: str) -> None:
         """Post :class:`Failed`."""
         self._post(lambda: Failed(message))
+
+
+def follow_news(node: DOMNode) -> None:
+    """Have ``node`` (mounted: call it from ``on_mount``) posted the session's news as
+    messages, if its App relays any (an App given a :class:`NewsRelay` as ``news``,
+    :class:`~craits.client.tui.app.CraitsApp`); elsewhere (a screen shown by another
+    App, as in a test) nothing."""
+    relay = getattr(node.app, "news", None)
+    if isinstance(relay, NewsRelay):
+        relay.follow(node)
 
 
 NodeT = TypeVar("NodeT", bound=DOMNode)

@@ -17,19 +17,25 @@ Levels (:data:`LEVELS`, the :class:`~craits.protocol.vocab.BotLevel` codes):
   and without an announcement, draws, announcements, idiot calls alike). Off
   its turn it takes one of its legal actions (an announcement or an idiot
   call, R7) only now and then (:data:`RANDOM_OFF_TURN_RATE`).
+- ``"easy"`` — the basic player with a beginner's slips (:mod:`.easy`).
 - ``"basic"`` — a sensible player; see :func:`basic_policy`.
+- ``"expert"`` — searches the hidden cards for the move that scores least
+  (:mod:`.expert`, ``docs/bots.md``); it also reads the hand's events as its
+  seat saw them, where the caller has them (:func:`decide`'s ``events``).
 
 The modules, each with one job:
 
 - :mod:`.view` — reading the typed view, picking legal actions by kind;
 - :mod:`.cards` — wilds, suits held, follow-ups, picking a legal variant;
 - :mod:`.scoring` — how the basic bot weighs a candidate play, one term per concern;
-- :mod:`.basic`, :mod:`.levels` — the policies, and :func:`choose` by level;
+- :mod:`.basic`, :mod:`.easy`, :mod:`.levels` — the policies, and :func:`choose` by level;
+- :mod:`.expert` — the expert: its simulator, knowledge, search and worker processes;
 - :mod:`.timeout` — :func:`timeout_move`, the server's move for a seat whose
   turn timed out;
 - :mod:`.selfplay` — :func:`play_game`, a whole game between policies through
   the engine only (``scripts/selfplay.py`` drives it);
-- :mod:`.link`, :mod:`.client`, :mod:`.cli` — the network bot, ``craits-bot``:
+- :mod:`.duel` — duplicate deals between levels (``scripts/duel.py`` drives it);
+- :mod:`.link`, :mod:`.client`, :mod:`.seen`, :mod:`.cli` — the network bot, ``craits-bot``:
   a client of the server like any other, on the protocol's frame reader and
   typed messages (imported on demand, not by this package).
 """

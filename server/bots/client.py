@@ -59,6 +59,7 @@ from craits.protocol.vocab import (
 
 from .levels import LEVELS, decide
 from .link import BotError, BotStats, ServerLink
+from .seen import SeenEvents
 from .view import is_turn_action
 
 __all__ = [
@@ -115,10 +116,9 @@ def join_message(table: str, name: str, code: str | None) -> JoinMsg:
 class BotClient(ServerLink):
     """One bot on one connection: an :class:`asyncio.Protocol` that plays by itself.
 
-    Create it, hand it to :meth:`asyncio.loop.create_connection` (or use
-    :func:`connect_bot`), then await :attr:`done`: it resolves to 0 once the
-    bot has played ``games`` games (0: never), or fails with
-    :class:`BotError`. :attr:`joined` resolves once the bot is seated.
+    Create it, hand it to :meth:`asyncio.loop.create_connection` (or use :func:`connect_bot`),
+    then await :attr:`done`: it resolves to 0 once the bot has played ``games`` games (0:
+    never), or fails with :class:`BotError`. :attr:`joined` resolves once the bot is seated.
     """
 
     def __init__(
@@ -142,8 +142,7 @@ class BotClient(ServerLink):
             name: the player name to ask for (another is tried if taken).
             level: a level of :data:`craits.server.bots.LEVELS`.
             think: seconds to wait before each decision, on average.
-            jitter: each wait is ``think`` times a uniform draw in
-                ``[1 - jitter, 1 + jitter]`` (0: always ``think``).
+            jitter: each wait is ``think`` times a uniform draw in ``[1 - jitter, 1 + jitter]``.
             create: create the table with this many seats first (unless it exists).
             rules: house rules for a table it creates (protocol §5).
             games: games to play before :attr:`done` resolves; 0 for ever.
@@ -169,6 +168,7 @@ class BotClient(ServerLink):
         self.joined: asyncio.Future[int] = self._new_wait()
         self.seat: int | None = None
         self.view: View | None = None
+        self.seen = SeenEvents()
         self.seq = 0
         self.games_played = 0
         self.created = False
@@ -293,6 +293,7 @@ class BotClient(ServerLink):
         """An ``update`` or ``state``: the newest view, and whether to act on it."""
         v = msg["view"]
         self.seq = msg["seq"]
+        self.seen.take(msg)
         if v is None:
             return
         self.view = v
@@ -370,7 +371,7 @@ class BotClient(ServerLink):
         if wait > 0:  # the server's rate limit (protocol §14): decide once it allows
             self._timer = self._loop.call_later(wait, self._decide)
             return
-        choice = decide(self.level, v, self.rng)
+        choice = decide(self.level, v, self.rng, self.seen.events)
         if choice is None:
             return
         action = action_map(choice)

@@ -4,13 +4,15 @@ and :func:`choose`, which asks a level for its action."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, assert_never
 
 from craits.protocol.types import LegalAction, View
 from craits.protocol.vocab import BotLevel
 
 from .basic import basic_policy
+from .easy import easy_policy
+from .expert.policy import expert_choose, expert_policy
 from .view import ActionDict, as_dict, seat_view, to_act
 
 __all__ = [
@@ -67,8 +69,12 @@ def _policy_of(level: BotLevel) -> Policy:
     match level:
         case BotLevel.RANDOM:
             return random_policy
+        case BotLevel.EASY:
+            return easy_policy
         case BotLevel.BASIC:
             return basic_policy
+        case BotLevel.EXPERT:
+            return expert_policy
         case _:
             assert_never(level)
 
@@ -77,7 +83,8 @@ POLICIES: dict[str, Policy] = {level: _policy_of(level) for level in BotLevel}
 """The policy of each level, by its code."""
 
 LEVELS: tuple[BotLevel, ...] = tuple(BotLevel)
-"""The bot levels :func:`choose` knows, in the vocabulary's order: ``"random"``, ``"basic"``."""
+"""The bot levels :func:`choose` knows, in the vocabulary's order: ``"random"``,
+``"easy"``, ``"basic"``, ``"expert"``."""
 
 
 def policy(level: str) -> Policy:
@@ -92,8 +99,14 @@ def policy(level: str) -> Policy:
     return found
 
 
-def decide(level: str, v: View, rng: random.Random) -> LegalAction | None:
-    """The action bot ``level`` takes now, from its seat's view ``v`` only (protocol §8).
+def decide(
+    level: str,
+    v: View,
+    rng: random.Random,
+    events: Sequence[Mapping[str, Any]] | None = None,
+) -> LegalAction | None:
+    """The action bot ``level`` takes now, from its seat's view ``v`` only (protocol §8),
+    and for the expert the hand's ``events`` as the seat saw them (§9), if given.
 
     ``rng`` is used for the random level's choices. Call it whenever the view
     changes: on the seat's turn it always answers; off its turn it may answer
@@ -106,6 +119,8 @@ def decide(level: str, v: View, rng: random.Random) -> LegalAction | None:
     Raises:
         ValueError: ``level`` is not one of :data:`LEVELS`.
     """
+    if level == BotLevel.EXPERT and events is not None:
+        return expert_choose(v, events, rng.getrandbits(64))
     return policy(level)(v, rng)
 
 

@@ -66,6 +66,19 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+def port_free(host: str, port: int) -> bool:
+    """Whether a listener could bind ``host``:``port`` now (as a worker does:
+    with SO_REUSEADDR, so a closed connection's TIME_WAIT does not count)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
 def find_redis() -> str | None:
     """The path of ``redis-server`` or ``valkey-server``, or None."""
     for program in REDIS_PROGRAMS:
@@ -157,9 +170,11 @@ class Supervisor:
         self.plan = plan
         self.argv = argv
         self.url = url
-        own = plan.host if plan.host not in ("", "0.0.0.0", "::") else "127.0.0.1"
-        self.ports = [free_port(own) for _ in range(plan.workers)]
-        """Each worker's own port, kept across its restarts (so is its address)."""
+        self.own = plan.host if plan.host not in ("", "0.0.0.0", "::") else "127.0.0.1"
+        """The host a worker's own port is picked free on."""
+        self.ports = [free_port(self.own) for _ in range(plan.workers)]
+        """Each worker's own port, kept across its restarts (so is its address)
+        unless something else took it meanwhile (see :meth:`_own_port`)."""
         self.stopping = asyncio.Event()
         """Set by the first stop signal or drain request: drain the workers."""
         self.now = asyncio.Event()
@@ -236,8 +251,8 @@ class Supervisor:
         """Run worker ``index``; start it again when it exits, until told to
         stop; then drain it, stop it at once at a second signal, and kill it
         if it outlives its grace."""
-        cmd = worker_argv(self.argv, index, self.url, self.plan, self.ports[index])
         while True:
+            cmd = worker_argv(self.argv, index, self.url, self.plan, self._own_port(index))
             # its own process group: a terminal's Ctrl-C reaches the supervisor
             # only, which passes it on once (a worker signalled twice would not drain)
             proc = await asyncio.create_subprocess_exec(
@@ -263,6 +278,20 @@ class Supervisor:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
             await proc.wait()
+
+    def _own_port(self, index: int) -> int:
+        """Worker ``index``'s port for its next start: the one it had, unless
+        that port is no longer free (a port picked free is an ephemeral port, which
+        any outgoing connection, the other worker's to Redis included, may take
+        before the worker binds it; a worker started again on a taken port would
+        fail for ever): then a new free one, with a warning."""
+        port = self.ports[index]
+        if not port_free(self.plan.host, port):
+            self.ports[index] = free_port(self.own)
+            log.warning(
+                "worker %d's port %d is taken; it moves to port %d", index, port, self.ports[index]
+            )
+        return self.ports[index]
 
     async def _ask(self, index: int) -> bool:
         """Pass ``craits-server drain``'s request on to worker ``index``; whether it took it."""

@@ -433,13 +433,18 @@ class Game:
         elif seat == self.turn:
             # the plays of playable_cards(seat), inline: this runs for every view of every move
             hand = self.hands[seat]
-            allowed = self._allowed(seat)
+            allowed = _COUNT if self.count else _MATCH[self.suit][self.discard[-1][0]]
+            drawn = self.drawn
+            if drawn is not None:  # _allowed(seat), inline: the seat is the turn's
+                allowed = _ALONE[drawn] if drawn in allowed else _NONE
             plays = (_PLAYS_ANNOUNCING if len(hand) == 2 else _PLAYS)[seat]
             acts = []
-            for card in dict.fromkeys(hand):  # distinct: two decks give two copies
+            if self.players > 5:  # two decks: a card held twice is offered once
+                hand = list(dict.fromkeys(hand))
+            for card in hand:
                 if card in allowed:
                     acts += plays[card]
-            if self.drawn is not None:
+            if drawn is not None:
                 acts.append(_PASSES[seat])
             elif not acts:
                 acts.append(_DRAWS[seat])
@@ -513,7 +518,12 @@ class Game:
         if self.pending is not None or seat != self.turn:
             self._check_turn(seat)
         hand = self.hands[seat]
-        if card not in hand or card not in self._allowed(seat):
+        # _allowed(seat), inline (the seat is the turn's): this runs for every play
+        allowed = _COUNT if self.count else _MATCH[self.suit][self.discard[-1][0]]
+        drawn = self.drawn
+        if drawn is not None:
+            allowed = _ALONE[drawn] if drawn in allowed else _NONE
+        if card not in allowed or card not in hand:
             raise self._unplayable(seat, card)
         if suit is None:
             suit = card[1]
@@ -530,7 +540,21 @@ class Game:
         self.drawn = None
         self.again = False
         self.suit = suit
-        ev.append(Played(seat, card, suit, left == 1 and announce))
+        ev.append(_new(Played, (seat, card, suit, left == 1 and announce)))
+        rank = card[0]
+        if rank in _NO_FUNCTION and not (self.jacks or self.king_cards) and left:
+            # a card without a function (R5) that does not go out: the turn passes on
+            # (_take_effect and _pass_turn, inline: the most common play)
+            d = self.direction
+            n = self.players
+            t = (seat + d) % n
+            lost = self.lost_turns
+            while lost[t]:
+                lost[t] -= 1
+                ev.append(Skipped(t, _SKIP_LOST_TURN))
+                t = (t + d) % n
+            self.turn = t
+            return
         self._take_effect(seat, card, left, ev)
 
     def _take_effect(self, seat: int, card: str, left: int, ev: list[Event]) -> None:
@@ -756,7 +780,7 @@ class Game:
         if self.stock:  # _draw's work, inline for the common case
             card = self.stock.pop()
             self.hands[seat].append(card)
-            ev.append(Drew(seat, 1, (card,), reason))
+            ev.append(_new(Drew, (seat, 1, (card,), reason)))
         else:
             (card,) = self._draw(seat, 1, reason, ev)
         if self.rules.play_drawn_card and card in allowed:
@@ -889,6 +913,14 @@ class Game:
             "drawn": self.drawn,
         }
 
+
+_new = tuple.__new__
+"""An event (a named tuple) made from its fields' tuple: what its class's generated
+``__new__`` does, without that extra Python call."""
+
+_NO_FUNCTION = frozenset("389")
+"""Ranks whose play has no function under any rules (R5; J, Q, K have one with
+``face_cards``, and an ace during the count)."""
 
 _Effect = Callable[[Game, int, str, list[Event]], int]
 

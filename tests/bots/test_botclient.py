@@ -364,7 +364,7 @@ def test_craits_bot_entry_point_is_the_bots_cli() -> None:
     done = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0
     assert done.stdout.startswith("usage: craits-bot")
-    assert "--level {random,basic}" in done.stdout
+    assert "--level {random,easy,basic,expert}" in done.stdout
 
 
 @pytest.mark.parametrize("module", ["craits.server.bots", "craits.server.botclient"])

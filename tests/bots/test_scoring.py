@@ -59,8 +59,10 @@ def test_choose_takes_a_level_as_a_plain_string() -> None:
     """A seat's level arrives as a string (the journal, the wire): it picks the policy."""
     view = {"seat": 0, "phase": "play", "to_act": 1, "legal": []}
     assert choose("basic", view, random.Random(1)) is None
-    with pytest.raises(ValueError, match="unknown bot level 'expert'; known: random, basic"):
-        choose("expert", view, random.Random(1))
+    with pytest.raises(
+        ValueError, match="unknown bot level 'grandmaster'; known: random, easy, basic, expert"
+    ):
+        choose("grandmaster", view, random.Random(1))
 
 
 # ----------------------------------------------------------------- the terms

@@ -24,7 +24,7 @@ from craits.client.present.card_style import unicode_suits_ok
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from rich.cells import cell_len
 
-from tests.client.conftest import screen_text, wait_for
+from tests.client.support import screen_text, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -21,7 +21,7 @@ from craits.protocol.wire import FrameReader, decode
 from craits.server.app import Server
 from craits.server.bots.cli import build_parser, run
 
-from tests.client.core.test_session import Told
+from tests.client.support import Told
 from tests.cluster.conftest import until
 
 

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import sys
+import tempfile
 import time
 import urllib.request
 from asyncio.subprocess import PIPE
 from pathlib import Path
+from typing import IO
 
 import pytest
 from craits.protocol.client import Connection
 from craits.protocol.redirect import request
 from craits.server.cluster.drain import node_states
-from craits.server.cluster.workers import find_redis
+from craits.server.cluster.workers import Plan, Supervisor, find_redis, port_free
 from redis.exceptions import RedisError
 
 from tests.cluster.conftest import RedisProcess
@@ -35,16 +38,18 @@ async def start_workers(port: int, *extra: str) -> asyncio.subprocess.Process:
     shared port: until then every connection reaches the other one).
 
     Raises:
-        OSError: it did not within 20 s, or it exited.
+        OSError: it did not within 30 s, or it exited (with its last lines).
     """
     if find_redis() is None:
         pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    # the server's stderr, shown when it fails to start; it outlives this function
+    log = tempfile.TemporaryFile()  # noqa: SIM115
     proc = await asyncio.create_subprocess_exec(
         *SERVER,
         *("--workers", "2", "--port", str(port), "--turn-timeout", "0", *FAST, *extra),
-        stderr=asyncio.subprocess.DEVNULL,
+        stderr=log,
     )
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 30
     while True:
         try:
             _, w = await asyncio.open_connection("127.0.0.1", port)
@@ -52,13 +57,19 @@ async def start_workers(port: int, *extra: str) -> asyncio.subprocess.Process:
             break
         except OSError:
             if time.monotonic() > deadline or proc.returncode is not None:
-                raise
+                raise OSError(f"the server did not answer within 30 s:\n{_tail(log)}") from None
             await asyncio.sleep(0.1)
     while await workers_up(proc.pid) < 2:
         if time.monotonic() > deadline or proc.returncode is not None:
-            raise OSError("the two workers did not both join their cluster within 20 s")
+            raise OSError(f"the two workers did not both join within 30 s:\n{_tail(log)}")
         await asyncio.sleep(0.1)
     return proc
+
+
+def _tail(log: IO[bytes]) -> str:
+    """The last lines the server wrote to ``log``."""
+    log.seek(0)
+    return "\n".join(log.read().decode(errors="replace").splitlines()[-30:])
 
 
 async def workers_up(pid: int) -> int:
@@ -236,3 +247,25 @@ async def test_the_drain_command_for_the_shared_address_drains_every_worker(
         assert await live(redis.url) == []
     finally:
         await stop_workers(proc)
+
+
+def test_a_worker_whose_port_was_taken_meanwhile_starts_again_on_a_free_one() -> None:
+    """A worker's own port is picked free, then anything may take it before the
+    worker binds it (it is an ephemeral port: an outgoing connection, the other
+    worker's to Redis, can get it). Started again on it, the worker would fail for
+    ever and the supervisor's cluster would never be whole (seen in CI: "the two
+    workers did not both join"). The supervisor moves it to a free port instead,
+    and keeps a port nobody took."""
+    supervisor = Supervisor(Plan(workers=2, port=free_port()), [], "redis://127.0.0.1:1")
+    kept = supervisor.ports[0]
+    assert supervisor._own_port(0) == kept
+    taken = supervisor.ports[1]
+    with socket.socket() as listener, socket.socket() as outgoing:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        outgoing.bind(("127.0.0.1", taken))  # an established connection from that port
+        outgoing.connect(listener.getsockname())
+        assert not port_free("127.0.0.1", taken)
+        moved = supervisor._own_port(1)
+        assert moved != taken and port_free("127.0.0.1", moved)
+        assert supervisor.ports[1] == moved

@@ -13,8 +13,7 @@ import pytest
 from craits.server.app import Server, ServerConfig
 from craits.server.table import MIN_TURN_TIMEOUT
 
-from tests.client.conftest import deal_order, script
-from tests.client.tui.screens.test_table import ANA, BEN
+from tests.client.support import ANA, BEN, deal_order, script
 from tests.server.conftest import strip_seat
 from tests.server.processes import SERVER
 

@@ -25,7 +25,7 @@ from craits.server.bots.cli import main as bot_main
 from craits.server.bots.cli import tls_options
 from craits.server.bots.client import BotClient, BotError, connect_bot
 
-from tests.client.conftest import wait_for, wait_text
+from tests.client.support import wait_for, wait_text
 from tests.tls.conftest import HOST, Certs
 
 Ask = Callable[[UntrustedCertificate, Path], Awaitable[bool]]

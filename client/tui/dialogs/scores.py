@@ -12,7 +12,7 @@ from ...core.model import TableModel
 from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.sheet import score_sheet
-from ..messages import TableChanged, TableShown, reported
+from ..messages import TableChanged, TableShown, follow_news, reported
 from .base import Dialog
 
 
@@ -56,7 +56,9 @@ class ScoreSheetScreen(Dialog[bool]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Draw the sheet; focus it so the arrows scroll."""
+        """Draw the sheet, follow the game (the session's news); focus it so the
+        arrows scroll."""
+        follow_news(self)
         self.sync()
         self.query_one("#score-sheet").focus()
 

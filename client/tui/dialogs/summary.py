@@ -20,7 +20,7 @@ from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.results import new_game_key, overtaken, summary, what_next
 from ...present.sheet import score_sheet
-from ..messages import LinkChanged, TableChanged, TableShown, reported
+from ..messages import LinkChanged, TableChanged, TableShown, follow_news, reported
 from .base import Dialog
 
 GRACE = 0.8
@@ -75,13 +75,14 @@ class SummaryScreen(Dialog[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Show the result."""
+        """Show the result, and follow the game under it (the session's news)."""
         self._opened = time.monotonic()
         self._ready = True
         self._turn_at_open = self._next_turn_is_mine()
         model = self.session.model
         over = model is not None and model.view is not None and not overtaken(self.result, model)
         self._over_at_open = self.result["game_over"] and over
+        follow_news(self)
         self.sync()
         self.query_one("#summary").focus()
         self.set_interval(1.0, self._tick)

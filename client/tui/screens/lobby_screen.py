@@ -30,7 +30,7 @@ from ...present.card_style import CardStyle
 from ..dialogs.base import AskDialog
 from ..dialogs.new_table import CreateTableDialog
 from ..dialogs.rules import RulesScreen
-from ..messages import LinkChanged, LobbyChanged, NameTaken, reported
+from ..messages import LinkChanged, LobbyChanged, NameTaken, follow_news, reported
 from ..widgets.key_footer import KeyFooter
 
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -176,9 +176,11 @@ class LobbyScreen(Screen[None]):
         yield KeyFooter(essential=LOBBY_ESSENTIAL, short=LOBBY_SHORT)
 
     def on_mount(self) -> None:
-        """Show what is known (the columns are laid out by :meth:`sync`)."""
+        """Follow the session's news and show what is known (the columns are laid
+        out by :meth:`sync`)."""
         self.query_one("#tables", DataTable).focus()
         self._ready = True
+        follow_news(self)
         self.sync()
 
     def on_resize(self) -> None:

@@ -33,7 +33,7 @@ from ...present.card_style import CardStyle
 from ..dialogs.base import ChoiceDialog
 from ..dialogs.private import CreatorMenu
 from ..dialogs.rules import RulesScreen
-from ..messages import LinkChanged, TableChanged, TableShown, reported
+from ..messages import LinkChanged, TableChanged, TableShown, follow_news, reported
 from ..widgets.cached import CachedLines
 from ..widgets.fixed_text import FixedText
 from ..widgets.hand_view import HandView
@@ -46,7 +46,9 @@ from .table_logs import TableLogs
 from .table_questions import TableQuestions
 
 BOT_LEVELS = [
+    ("e", Text("easy: a beginner, who slips now and then"), BotLevel.EASY),
     ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
+    ("x", Text("expert: thinks ahead about the cards it cannot see"), BotLevel.EXPERT),
     ("r", Text("random: any legal move"), BotLevel.RANDOM),
 ]
 """The choices of the add-bot dialog: key, words, level."""
@@ -158,7 +160,7 @@ class TableScreen(Screen[None], CachedLines):
         yield KeyFooter(essential=TABLE_ESSENTIAL, short=TABLE_SHORT, show_command_palette=False)
 
     def on_mount(self) -> None:
-        """Titles, the timer tick, and the first drawing."""
+        """Titles, the timer tick, the session's news followed, and the first drawing."""
         if not self.query("#log"):
             return  # the app is closing as the table opens: nothing to draw
         self.query_one("#log").border_title = "Game"
@@ -170,6 +172,7 @@ class TableScreen(Screen[None], CachedLines):
             self.query_one("#log", WrappedLog), self.query_one("#chatlog", WrappedLog), self.style
         )
         self._ready = True
+        follow_news(self)
         self.sync()
         self.call_after_refresh(freeze_heap_once)
 

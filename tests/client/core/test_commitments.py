@@ -25,7 +25,7 @@ from craits.server.engine import hand_size
 from craits.server.fairness import check_published, commitment, verify_record
 from craits.server.records import build_record
 
-from tests.client.conftest import wait_for
+from tests.client.support import wait_for
 from tests.conftest import REPO
 from tests.server.conftest import Player, strip_seat
 

@@ -10,7 +10,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from craits.client.core.news import Severity
 from craits.client.core.requests import IDLE, Intent, Want
 from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.core.session import Session
@@ -18,6 +17,8 @@ from craits.client.present.card_style import CardStyle
 from craits.client.present.describe import Narrator
 from craits.protocol.types import CreateTableMsg
 from craits.protocol.vocab import ClientMessage
+
+from tests.client.support import Told
 
 
 async def until(cond: Callable[[], object], what: str, timeout: float = 5.0) -> None:
@@ -28,57 +29,6 @@ async def until(cond: Callable[[], object], what: str, timeout: float = 5.0) -> 
         if loop.time() > end:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.01)
-
-
-class Told:
-    """The news a session told (it is the session's listener), kept in order as
-    ``(kind, arguments)``."""
-
-    def __init__(self) -> None:
-        self.news: list[tuple[str, tuple[Any, ...]]] = []
-
-    def _keep(self, kind: str, *args: Any) -> None:
-        self.news.append((kind, args))
-
-    def link_changed(self) -> None:
-        self._keep("link_changed")
-
-    def lobby_changed(self) -> None:
-        self._keep("lobby_changed")
-
-    def table_shown(self) -> None:
-        self._keep("table_shown")
-
-    def table_changed(self, new_update: bool) -> None:
-        self._keep("table_changed", new_update)
-
-    def table_left(self) -> None:
-        self._keep("table_left")
-
-    def said(self, text: str, severity: Severity, timeout: float, table: str | None) -> None:
-        self._keep("said", text, severity, timeout, table)
-
-    def name_taken(self, table: str, why: str) -> None:
-        self._keep("name_taken", table, why)
-
-    def watch_offered(self, table: str, question: str) -> None:
-        self._keep("watch_offered", table, question)
-
-    def code_needed(self, table: str, watch: bool, why: str) -> None:
-        self._keep("code_needed", table, watch, why)
-
-    def invite_ready(self, table: str, link: str) -> None:
-        self._keep("invite_ready", table, link)
-
-    def failed(self, message: str) -> None:
-        self._keep("failed", message)
-
-    def of(self, kind: str) -> list[tuple[Any, ...]]:
-        """The arguments of each piece of news of ``kind``, in order."""
-        return [args for k, args in self.news if k == kind]
-
-    def notices(self) -> list[str]:
-        return [str(args[0]) for args in self.of("said")]
 
 
 @asynccontextmanager

@@ -9,7 +9,7 @@ from craits.client.present.sheet import score_sheet
 from craits.protocol.types import ScoreSheetRow
 from rich.console import Console
 
-from tests.client.present.test_presenter import model, seat, table_info
+from tests.client.views import model, seat, table_info
 
 STYLE = CardStyle()
 ASCII = CardStyle(ascii=True)

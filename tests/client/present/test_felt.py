@@ -21,40 +21,15 @@ from craits.client.present.felt import (
     hand_rows,
 )
 from craits.client.present.tableview import (
-    BOT,
-    DEALER,
-    LOSES_TURN,
-    ONE_CARD,
     MiddleView,
-    SeatView,
     Side,
     sides,
 )
 from rich.cells import cell_len
 
+from tests.client.views import table_of
+
 SIZES = {FaceSize.COMPACT: (50, 14), FaceSize.FULL: (75, 27), FaceSize.LARGE: (130, 36)}
-
-
-def table_of(players: int) -> list[SeatView]:
-    """``players`` seats, seat 0 at the bottom and to act, the others with badges."""
-    placed = [Side.BOTTOM, *sides(players - 1)]
-    seats = []
-    for seat, side in enumerate(placed):
-        badges = (DEALER, BOT) if seat == 1 else ((ONE_CARD, LOSES_TURN) if seat == 2 else ())
-        seats.append(
-            SeatView(
-                seat,
-                side,
-                f"P{seat}",
-                me=seat == 0,
-                to_act=seat == 0,
-                cards=5 + seat,
-                score=10 * seat,
-                seconds=42 if seat == 0 else None,
-                badges=badges,
-            )
-        )
-    return seats
 
 
 def overlaps(a: Rect, b: Rect) -> bool:

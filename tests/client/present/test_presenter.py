@@ -12,85 +12,15 @@ from craits.client.present.card_style import CardStyle
 from craits.client.present.describe import Describer
 from craits.client.present.presenter import KeyContext, table_key
 from craits.client.present.results import hand_table, new_game_key, what_next
-from craits.protocol.types import HandEndedEvent, SeatInfo, TableInfo, View
-from craits.protocol.vocab import BotLevel, EventKind, Phase, Suit, TableState
+from craits.protocol.types import HandEndedEvent
+from craits.protocol.vocab import BotLevel, EventKind, Suit, TableState
 from rich.console import Console
+
+from tests.client.views import model, seat, table_info
 
 STYLE = CardStyle()
 ONLINE = KeyContext(online=True, player_name="Ana")
 OFFLINE = KeyContext(online=False, player_name="Ana")
-
-
-def seat(n: int, name: str, **flags: Any) -> SeatInfo:
-    info = SeatInfo(seat=n, name=name, connected=True, away=False, bot=None)
-    info.update(flags)
-    return info
-
-
-def table_info(**fields: Any) -> TableInfo:
-    info = TableInfo(
-        name="t1",
-        seats=2,
-        players=[seat(0, "Ben"), seat(1, "Ana")],
-        state=TableState.PLAYING,
-        rules={},
-        turn_timeout_ms=0,
-        spectators=0,
-        creator="Ben",
-        hand_number=1,
-        hands_in_game=15,
-        on_hold=False,
-        may_start=[0],
-    )
-    info.update(fields)
-    return info
-
-
-def view(**fields: Any) -> View:
-    v = View(
-        seat=1,
-        hand=["7H", "3C"],
-        drawn=None,
-        legal=[],
-        players=2,
-        rules={},
-        phase=Phase.PLAY,
-        hand_number=1,
-        hands_in_game=15,
-        hand_size=8,
-        dealer=0,
-        direction=1,
-        turn=1,
-        to_act=1,
-        hand_sizes=[8, 2],
-        top="KH",
-        suit=Suit.HEARTS,
-        count=0,
-        again=False,
-        jacks=0,
-        king_cards=0,
-        pending=None,
-        deciding_drawn=False,
-        stock_size=30,
-        discard_size=1,
-        scores=[0, 0],
-        pressure=[0, 0],
-        next_penalty=[5, 5],
-        penalties_paid=[0, 0],
-        lost_turns=[0, 0],
-        unannounced=[],
-        one_card=[],
-        result=None,
-    )
-    v.update(fields)
-    return v
-
-
-def model(seat_: int | None = 1, *, info: TableInfo | None = None, **fields: Any) -> TableModel:
-    m = TableModel("t1", seat=seat_, me=None if seat_ is None else ["Ben", "Ana"][seat_])
-    m.info = info if info is not None else table_info()
-    m.view = view(seat=seat_, **fields)
-    return m
 
 
 # ------------------------------------------------------------------- keys

@@ -9,7 +9,7 @@ from __future__ import annotations
 from craits.client.present import presenter
 from craits.protocol.vocab import TableState
 
-from tests.client.present.test_presenter import seat, table_info
+from tests.client.views import seat, table_info
 
 
 def test_an_unavailable_table_is_listed_dimmed_and_cannot_be_joined_or_watched() -> None:

@@ -10,9 +10,8 @@ from craits.client.present.canvas import Canvas
 from craits.client.present.felt import TablePainter, face_size
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.conftest import shown_in, wait_for
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
-from tests.client.tui.test_snapshots import mid_game
+from tests.client.support import ANA, BEN, ben_at_table, shown_in, wait_for
+from tests.client.tui.scenes import mid_game
 
 
 async def palette(pilot: Any, app: Any, command: str) -> None:

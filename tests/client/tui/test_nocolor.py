@@ -2,32 +2,12 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from craits.client.tui.screens.table_screen import TableScreen
 from rich.color import ColorType
-from rich.console import Console
-from rich.segment import Segment
 
-from tests.client.conftest import screen_text, wait_for
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
-
-
-def segments(app: Any) -> list[Segment]:
-    """The current screen as styled segments, after the app's filters."""
-    width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        record=True,
-        color_system="truecolor",
-        force_terminal=True,
-    )
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    console.print(update)
-    return list(console._record_buffer)
+from tests.client.support import ANA, BEN, ben_at_table, screen_text, segments, wait_for
 
 
 def coloured(app: Any) -> list[str]:

@@ -23,7 +23,10 @@ from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from textual.widgets import Input, Select
 
-from tests.client.conftest import (
+from tests.client.support import (
+    ANA,
+    BEN,
+    ben_at_table,
     deal_order,
     footer_keys,
     screen_text,
@@ -31,7 +34,6 @@ from tests.client.conftest import (
     wait_for,
     wait_text,
 )
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
 from tests.server.conftest import strip_seat
 
 FOLDER = os.environ.get("CRAITS_SCREENSHOTS")

@@ -15,9 +15,8 @@ from craits.client.tui.screens.table_screen import TableScreen
 from craits.client.tui.widgets.key_footer import Key, fit_keys
 from rich.text import Text
 
-from tests.client.conftest import footer_keys, screen_text, shown_in, wait_for
-from tests.client.tui.test_nocolor import segments
-from tests.client.tui.test_snapshots import (
+from tests.client.support import footer_keys, screen_text, segments, shown_in, wait_for
+from tests.client.tui.scenes import (
     config,  # noqa: F401  (the long heartbeat of the snapshots' server)
     listening,
     lobby_with_tables,

@@ -18,7 +18,10 @@ from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.app import Server, ServerConfig
 from textual.widgets import Input, Select
 
-from tests.client.conftest import (
+from tests.client.support import (
+    ANA,
+    BEN,
+    ben_at_table,
     deal_order,
     log_text,
     screen_text,
@@ -26,7 +29,6 @@ from tests.client.conftest import (
     wait_for,
     wait_text,
 )
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
 from tests.server.conftest import strip_seat
 from tests.server.processes import open_player
 

@@ -11,7 +11,7 @@ from craits.client.tui.app import CraitsApp
 from craits.client.tui.dialogs.problem import ProblemScreen
 from craits.server.app import Server, ServerConfig
 
-from tests.client.conftest import wait_for, wait_text
+from tests.client.support import wait_for, wait_text
 from tests.server.processes import free_port
 
 

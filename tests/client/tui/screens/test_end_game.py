@@ -19,10 +19,8 @@ from craits.protocol.vocab import TableState
 from rich.console import Console
 from textual.widgets import Input
 
-from tests.client.conftest import deal_order, footer_keys, script, wait_for, wait_text
-from tests.client.present.test_presenter import table_info, view
-from tests.client.tui.screens.test_replay import record, watched  # noqa: F401  (fixtures)
-from tests.client.tui.screens.test_table import ANA, BEN
+from tests.client.support import ANA, BEN, deal_order, footer_keys, script, wait_for, wait_text
+from tests.client.views import table_info, view
 
 
 def test_end_game_is_the_creators_during_a_game_only() -> None:
@@ -131,7 +129,7 @@ async def test_the_creators_footer_in_play_fits_80_columns(
         assert any(label.endswith("Leave") for label in shown), shown
 
 
-def test_the_replay_of_an_abandoned_game_says_so(record: dict[str, Any]) -> None:  # noqa: F811
+def test_the_replay_of_an_abandoned_game_says_so(record: dict[str, Any]) -> None:
     abandoned = {
         **record,
         "complete": False,

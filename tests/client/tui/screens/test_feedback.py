@@ -20,8 +20,18 @@ from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.protocol.client import Connection
 from rich.text import Text
 
-from tests.client.conftest import log_text, screen_text, script, shown_in, wait_for, wait_text
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table, on_table
+from tests.client.support import (
+    ANA,
+    BEN,
+    ben_at_table,
+    log_text,
+    on_table,
+    screen_text,
+    script,
+    shown_in,
+    wait_for,
+    wait_text,
+)
 from tests.server.conftest import Player, play_until, settle, strip_seat
 from tests.server.test_hand_log import hand_so_far
 

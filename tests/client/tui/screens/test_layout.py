@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.conftest import (
+from tests.client.support import (
+    ANA,
+    BEN,
     deal_order,
     footer_keys,
     screen_text,
@@ -17,7 +19,6 @@ from tests.client.conftest import (
     shown_in,
     wait_for,
 )
-from tests.client.tui.screens.test_table import ANA, BEN
 from tests.server.conftest import play_until, settle
 
 

@@ -14,7 +14,7 @@ from craits.protocol.client import Connection
 from rich.text import Text
 from textual.widgets import DataTable
 
-from tests.client.conftest import screen_text, script, wait_for, wait_text
+from tests.client.support import screen_text, script, wait_for, wait_text
 from tests.server.conftest import Player
 
 RULES = {"short_game": True, "face_cards": True, "play_drawn_card": True, "idiot_card": True}

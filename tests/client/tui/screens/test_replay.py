@@ -29,21 +29,9 @@ from craits.server.replay import with_frames
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tests.client.conftest import screen_text, shown_in
+from tests.client.support import screen_text, shown_in
 from tests.server.processes import free_port
 from tests.server.replays import WatchedGame, quick_config, random_game_log
-
-
-@pytest.fixture
-def watched(watched_game: WatchedGame) -> WatchedGame:
-    """The session's watched and exported game (``tests/conftest.py``)."""
-    return watched_game
-
-
-@pytest.fixture
-def record(watched: WatchedGame) -> dict[str, Any]:
-    """The record of that game (its hands with their frames)."""
-    return watched.record
 
 
 def label(card: str) -> str:

@@ -16,7 +16,10 @@ from craits.client.tui.screens.table_screen import TableScreen
 from craits.protocol.client import Connection
 from textual.widgets import Checkbox, Input, Select
 
-from tests.client.conftest import (
+from tests.client.support import (
+    ANA,
+    BEN,
+    ben_at_table,
     deal_order,
     footer_keys,
     log_text,
@@ -25,7 +28,6 @@ from tests.client.conftest import (
     wait_for,
     wait_text,
 )
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
 from tests.server.conftest import strip_seat
 
 

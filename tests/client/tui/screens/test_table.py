@@ -8,39 +8,21 @@ from craits.client.tui.dialogs.base import AskDialog, ChoiceDialog
 from craits.client.tui.screens.table_screen import TableScreen
 from textual.widgets import Input
 
-from tests.client.conftest import (
+from tests.client.support import (
+    ANA,
+    BEN,
+    ben_at_table,
     click_card,
     deal_order,
     hand_cards,
     log_text,
+    on_table,
     screen_text,
     script,
     shown_in,
     wait_for,
     wait_text,
 )
-
-BEN = ["2C", "3D", "4C", "5D", "6C", "TD", "JS", "QS"]
-ANA = ["8S", "7H", "3C", "4D", "JC", "QD", "9S", "TS"]
-"""Ana (seat 1, to play first) holds 8♠ 9♠ 10♠ 7♥ 3♣ J♣ 4♦ Q♦ (sorted) on a turned-up K♥."""
-
-
-def on_table(app: Any) -> bool:
-    """Whether the table screen is the one shown."""
-    return isinstance(app.screen, TableScreen)
-
-
-async def ben_at_table(
-    server: Any, connect: Any, ben_hand: list[str], ana_hand: list[str], turned: str, **rules: Any
-) -> Any:
-    """Ben opens a two-seat table t1 and sits at seat 0; he will deal (cut 2♣ to A♣)."""
-    ben = await connect("Ben")
-    await ben.send({"type": "create_table", "name": "t1", "seats": 2, "rules": rules})
-    await ben.expect("table_created")
-    await ben.send({"type": "join", "table": "t1", "name": "Ben"})
-    await ben.expect("joined")
-    script(server.tables["t1"], ["2C", "AC"], deal_order(ben_hand, ana_hand, turned))
-    return ben
 
 
 async def test_join_shows_the_hand_and_plays_a_card(

@@ -13,8 +13,16 @@ from craits.client.tui.dialogs import summary
 from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.conftest import footer_keys, screen_text, shown_in, wait_for, wait_text
-from tests.client.tui.screens.test_table import ANA, BEN, ben_at_table
+from tests.client.support import (
+    ANA,
+    BEN,
+    ben_at_table,
+    footer_keys,
+    screen_text,
+    shown_in,
+    wait_for,
+    wait_text,
+)
 
 GAME_KEYS = ("←→ Card", "⏎ Play", "d Draw", "o One card", "i Idiot")
 """The Footer's keys that play, at Ana's turn (no drawn-card option: no ``p``)."""

@@ -15,9 +15,9 @@ from craits.client.present.felt import FaceSize, TablePainter, face_size
 from craits.client.present.tableview import MiddleView
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.conftest import script, shown_in, wait_for
 from tests.client.present.feltcheck import felt_faults
-from tests.client.present.test_felt import table_of
+from tests.client.support import script, shown_in, wait_for
+from tests.client.views import table_of
 from tests.server.conftest import strip_seat
 
 ANA = ["3C", "4C", "5C", "6C", "7C", "9C", "JC", "QC"]

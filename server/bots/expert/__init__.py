@@ -1,0 +1,29 @@
+"""The ``expert`` bot: a search over the hidden cards (``docs/bots.md``).
+
+- :mod:`.cards` — cards as integers and bit sets;
+- :mod:`.sim` — :class:`~.sim.Sim`, a fast simulator of a hand, held to the
+  engine by ``tests/bots/test_sim.py``;
+- :mod:`.rollout` — the basic bot's choices on the simulator (the rollout
+  policy and the prior), held to :func:`craits.server.bots.basic_policy`;
+- :mod:`.belief` — what a seat knows of the hidden cards, and worlds sampled
+  consistently with it;
+- :mod:`.search` — :class:`~.search.Search`: determinized rollouts with common
+  random numbers, the basic bot's move unless another is clearly better;
+- :mod:`.policy` — the level's policy (:func:`expert_choose`, :func:`expert_policy`);
+- :mod:`.worker` — decisions in a worker process, off the server's event loop.
+"""
+
+from __future__ import annotations
+
+from .policy import expert_choose, expert_policy, searcher
+from .search import DEFAULT_BUDGET, Judged, Judgement, Search
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "Judged",
+    "Judgement",
+    "Search",
+    "expert_choose",
+    "expert_policy",
+    "searcher",
+]
