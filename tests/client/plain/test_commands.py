@@ -3,18 +3,10 @@ and in the player's language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from craits.client.plain.commands import card_of, command_of, suit_of
 from craits.client.plain.output import speakable
-from craits.protocol.i18n import SOURCE, set_language
-
-
-@pytest.fixture(autouse=True)
-def english_after() -> Iterator[None]:
-    yield
-    set_language(SOURCE)
+from craits.protocol.i18n import set_language
 
 
 @pytest.mark.parametrize(
