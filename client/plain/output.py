@@ -101,11 +101,15 @@ class Speaker:
 
     def _say_log(self, model: TableModel) -> None:
         log = model.log
+        first = log.added - len(log.lines)  # the number of lines[0]
         if log.rewrites != self._rewrites:  # a state rewrote the hand in play's lines
             self._rewrites = log.rewrites
             start = log.hand_start if log.hand_start is not None else 0
+            before = start - 1 - first  # the line that leads the hand so far, if any
+            back = _("Back at the table. The hand so far:")  # (the core's model adds it)
+            if 0 <= before < len(log.lines) and log.lines[before].plain == back:
+                start -= 1
             self._printed = min(self._printed, start)
-        first = log.added - len(log.lines)  # the number of lines[0]
         for line in log.lines[max(0, self._printed - first) :]:
             self.line(line.plain)
         self._printed = log.added

@@ -322,3 +322,54 @@ def test_an_unknown_language_is_refused_with_the_known_ones(
         main(["localhost", "--plain", "--lang", "fr"])
     assert stopped.value.code == 2
     assert "known: en, de, el" in capsys.readouterr().err
+
+
+def test_the_client_comes_back_after_the_server_restarts(tmp_path: Path) -> None:
+    """The connection drops (the server stops); the client says so, connects again
+    when the server is back (its journal kept the table), takes its seat back and
+    says the hand so far once, led by a line that says so; then the player plays on."""
+    port = free_port()
+    command = [
+        *SERVER,
+        "--port",
+        str(port),
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--bots",
+        "2",
+        "--turn-timeout",
+        "0",
+    ]
+
+    def started() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return proc
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "no server"
+                time.sleep(0.05)
+
+    server = started()
+    child, seen = spawn(port, tmp_path, "--table", "practice", "--name", "Tess", "--lang", "en")
+    try:
+        child.expect_exact("Your turn: ")
+        server.terminate()
+        server.wait(15)
+        child.expect_exact("The connection dropped; trying again.")
+        server = started()
+        child.expect_exact("Back at the table. The hand so far:")
+        child.expect_exact("Your turn: ")
+        child.sendline("1")
+        child.expect(ENGLISH.mine)
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+        server.terminate()
+        server.wait(15)
+    lines = clean_lines(seen.getvalue())
+    assert lines.count("Back at the table. The hand so far:") == 1
+    assert lines.count("You sit at table practice.") == 1  # the intro is not said again
