@@ -28,7 +28,7 @@ from typing import cast
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
-from craits.protocol.i18n import CATALOGS, SOURCE, language_argument, speak_as_asked
+from craits.protocol.i18n import CATALOGS, SOURCE, _, language_argument, speak_as_asked
 from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
@@ -373,6 +373,20 @@ def print_tables(target: Target, name: str, trust: ServerTrust | None) -> int:
     return 0
 
 
+def ask_address() -> str | None:
+    """``--plain`` without an address: ask for one, on a line of its own (None at
+    the end of input)."""
+    from .plain.app import quiet_readline
+
+    if sys.stdin.isatty():
+        quiet_readline()
+    print(_("Which server? Type its address, e.g. localhost or 192.168.1.5:7777:"), flush=True)
+    try:
+        return input().strip() or None
+    except EOFError:
+        return None
+
+
 def plain(args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None) -> int:
     """Run the plain client (``--plain``); returns the exit status."""
     from .plain.app import PlainClient
@@ -400,7 +414,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.replay is not None:
         return replay(args.replay, args.ascii)
-    if args.address is None:
+    if args.address is None and args.plain:
+        args.address = ask_address()
+    if not args.address:
         parser.error("the server's address is required (or --replay FILE)")
     try:
         target = start_point(args.address, args.table, args.spectate, args.code)

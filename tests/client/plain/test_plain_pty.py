@@ -373,3 +373,24 @@ def test_the_client_comes_back_after_the_server_restarts(tmp_path: Path) -> None
     lines = clean_lines(seen.getvalue())
     assert lines.count("Back at the table. The hand so far:") == 1
     assert lines.count("You sit at table practice.") == 1  # the intro is not said again
+
+
+def test_without_an_address_it_asks_for_one_and_reads_piped_input(
+    bot_server: int, tmp_path: Path
+) -> None:
+    """``craits-client --plain`` alone asks where to connect; its input may be a
+    pipe as well as a terminal (lines read the same way, no readline)."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONIOENCODING": "utf-8"}
+    run = subprocess.run(
+        [sys.executable, "-m", "craits.client.cli", "--plain", "--lang", "de", "--name", "Tess"],
+        input=f"127.0.0.1:{bot_server}\ntables\nbeenden\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("Welcher Server?")
+    assert "Auf Wiedersehen." in lines
+    clean_lines(run.stdout.replace("\n", "\r\n"))
