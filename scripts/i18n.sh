@@ -25,7 +25,7 @@ KEYWORDS="-k _l -k lazy_pgettext:1c,2 -k lazy_ngettext:1,2"
 extract() {
   # file names without line numbers: moving code does not change the template
   # shellcheck disable=SC2086
-  "$PYBABEL" -q extract $KEYWORDS --add-location=file --sort-output \
+  "$PYBABEL" -q extract $KEYWORDS --width=100 --add-location=file --sort-output \
     --project=Craits --copyright-holder="the Craits authors" \
     --msgid-bugs-address="" --add-comments=TRANSLATORS: \
     -o "$POT" client protocol server
@@ -33,7 +33,7 @@ extract() {
 
 update() {
   extract
-  "$PYBABEL" -q update -D craits -i "$POT" -d "$LOCALE" --no-fuzzy-matching \
+  "$PYBABEL" -q update -D craits --width=100 -i "$POT" -d "$LOCALE" --no-fuzzy-matching \
     --ignore-obsolete
 }
 
