@@ -24,7 +24,7 @@ from ..core.reconnecting import LinkState
 from . import describe
 from .sentences import Sentences
 
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_UNSAFE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 """What never reaches the terminal: control characters (escape sequences start with one)."""
 
 

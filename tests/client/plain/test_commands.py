@@ -52,4 +52,4 @@ def test_commands_in_english_and_in_the_player_s_language() -> None:
 
 
 def test_network_text_loses_its_control_characters() -> None:
-    assert speakable("hi\x1b[2Jthere\x07") == "hi [2Jthere "
+    assert speakable("hi\x1b[2Jthere\x07\tnow") == "hi [2Jthere  now"
