@@ -96,7 +96,8 @@ _SUIT, _ANNOUNCE = PLAY_FIELDS
 _PLAY_KEYS = frozenset((_PLAY, *PLAY_FIELDS))
 
 
-def _at(where: str, key: str) -> str:
+def _field_path(where: str, key: str) -> str:
+    """The path of field ``key`` inside ``where`` (``action.suit``), for error messages."""
     return f"{where}.{key}" if where else key
 
 
@@ -127,12 +128,12 @@ def _play(data: Mapping[str, Any], seat: int, where: str) -> Play:
             raise ActionFormError(where, f"unexpected field {str(key)[:40]!r} with play")
     card = data[_PLAY]
     if not is_card(card):
-        raise ActionFormError(_at(where, _PLAY), "must be a card code such as 'TD'")
+        raise ActionFormError(_field_path(where, _PLAY), "must be a card code such as 'TD'")
     # optional fields are left out when not used: null is refused, never "no suit" (§3)
-    suit = _suit(data[_SUIT], _at(where, _SUIT)) if _SUIT in data else None
+    suit = _suit(data[_SUIT], _field_path(where, _SUIT)) if _SUIT in data else None
     announce = data.get(_ANNOUNCE, False)
     if not isinstance(announce, bool):
-        raise ActionFormError(_at(where, _ANNOUNCE), "must be true or false")
+        raise ActionFormError(_field_path(where, _ANNOUNCE), "must be true or false")
     return Play(seat, card, suit, announce)
 
 
@@ -156,7 +157,7 @@ def parse_action(data: object, seat: int = NO_SEAT, where: str = "action") -> Ac
     if len(data) != 1:
         raise ActionFormError(where, f"must be one of {_KINDS}")
     ((key, value),) = data.items()
-    field = _at(where, str(key))
+    field = _field_path(where, str(key))
     if key == ActionKind.DRAW:
         _flag(value, field)
         return Draw(seat)

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .errors import ConnectError
 from .messages import parse_server_message
 from .types import HelloMsg, PongMsg, ServerMsg
 from .vocab import ClientMessage, ServerMessage
@@ -34,10 +35,6 @@ READ_SIZE = 256 * 1024
 """Most bytes taken from the stream at a time."""
 SERVER_DEPTH = 16
 """Deepest nesting accepted in a server's message (the server's go to 9, §2)."""
-
-
-class ConnectError(Exception):
-    """The server could not be reached, or refused the handshake; ``str()`` says why in one line."""
 
 
 def parse_address(address: str, default_port: int) -> tuple[str, int]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from .address import normalize_fingerprint
-from .client import ConnectError
+from .errors import ConnectError
 
 
 class TlsError(ConnectError):

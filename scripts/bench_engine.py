@@ -11,7 +11,7 @@ as the machine's other work slows some rounds down):
 - ``engine``: :class:`craits.server.engine.Game` (``--views``: every action is
   also shown to every seat and a spectator, as a table does);
 - ``sim``: the expert's simulator, :class:`craits.server.bots.expert.sim.Sim`
-  (the same rules, held to the engine by ``tests/bots/test_sim.py``);
+  (the same rules, held to the engine by ``tests/server/bots/expert/test_sim.py``);
 - ``openspiel``: ``pyspiel.load_game("crazy_eights")`` (C++, through its Python
   binding; default parameters: 5 players), if installed;
 - ``rlcard``: ``rlcard.make("uno")`` (2 players), if installed.

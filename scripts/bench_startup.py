@@ -29,7 +29,7 @@ def one_start(extra: list[str]) -> float:
     port = free_port()
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "craits.server.cli", "--port", str(port), *extra],
+        [sys.executable, "-m", "craits.server", "--port", str(port), *extra],
         stderr=subprocess.DEVNULL,
     )
     try:

@@ -89,7 +89,7 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
         [
             sys.executable,
             "-m",
-            "craits.server.cli",
+            "craits.server",
             "--port",
             str(port),
             "--no-journal",

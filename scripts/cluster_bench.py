@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from craits.protocol.client import Connection
-from craits.server.bots.client import BotClient, BotStats
+from craits.server.bots.network.bot import BotClient, BotStats
 
-SERVER = [sys.executable, "-m", "craits.server.cli"]
+SERVER = [sys.executable, "-m", "craits.server"]
 FAST = ["--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst", "1000000"]
 FAST += ["--max-empty-tables", "10000", "--max-empty-tables-per-address", "10000"]
 FAST += ["--log-level", "warning", "--empty-table-grace", "600"]
@@ -188,7 +188,7 @@ async def seat(make: Any, port: int, keep: bool = False) -> tuple[BotClient, int
     for hop in range(3):
         bot = make()
         bot.placed = keep or hop > 0  # keep: stay on the node asked (no placement)
-        await loop.create_connection(lambda b=bot: b, "127.0.0.1", port)  # type: ignore[misc]
+        await loop.create_connection(lambda b=bot: b.link, "127.0.0.1", port)  # type: ignore[misc]
         await asyncio.wait({bot.joined, bot.done}, return_when=asyncio.FIRST_COMPLETED)
         if bot.joined.done() and not bot.joined.cancelled() and not bot.joined.exception():
             return bot, port

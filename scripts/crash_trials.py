@@ -2,10 +2,10 @@
 """Crash trials: is every acknowledged action in the journal after the server
 dies at a random moment?
 
-Each trial starts ``craits-server`` (``python -m craits.server.cli``, no turn
+Each trial starts ``craits-server`` (``python -m craits.server``, no turn
 timeout, no pause between hands, the rate limit and the per-address limit of
 connections lifted), seats ``--tables`` tables of 4 network bots
-(``craits.server.bots.client.BotClient``, playing game after game) and lets
+(``craits.server.bots.network.bot.BotClient``, playing game after game) and lets
 them play for a random time; every ``ok`` a bot receives is noted (table,
 seat, action id). Then the trial ends in one of two ways:
 
@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from craits.protocol.types import OkMsg
-from craits.server.bots.client import BotClient, BotError, connect_bot
+from craits.server.bots.network.bot import BotClient, connect_bot
+from craits.server.errors import BotError
 
 EXT4_IOC_SHUTDOWN = 0x8004587D
 """``_IOR('X', 125, __u32)``: shut an ext4 file system down."""
@@ -71,7 +72,7 @@ class NotingBot(BotClient):
         self.acked = acked
 
     def _on_ok(self, msg: OkMsg) -> None:
-        if msg["id"] == self._pending and self.seat is not None:
+        if msg["id"] == self.in_flight.pending and self.seat is not None:
             self.acked[(self.table, self.seat, msg["id"])] = time.monotonic()
         super()._on_ok(msg)
 
@@ -100,7 +101,7 @@ async def start_server(
     """
     with open(log, "ab") as err:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "craits.server.cli", "--port", "0", "--data-dir", str(data),
+            sys.executable, "-m", "craits.server", "--port", "0", "--data-dir", str(data),
             "--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst",
             "1000000", "--max-tables", "100000", "--log-level", "warning",
             "--max-connections-per-address", "0",  # every bot is 127.0.0.1

@@ -41,7 +41,7 @@ def start_server(data: Path, durability: str, tables: int) -> tuple[subprocess.P
     """The server on a free loopback port; returns it and its port once it listens."""
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "craits.server.cli", "--host", "127.0.0.1", "--port", "0",
+            sys.executable, "-m", "craits.server", "--host", "127.0.0.1", "--port", "0",
             "--turn-timeout", "0", "--hand-pause", "0", "--rate", "1000000", "--burst",
             "1000000", "--max-connections", str(4 * tables + 100), "--max-tables",
             str(tables + 100), "--log-level", "warning", "--data-dir", str(data),

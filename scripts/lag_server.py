@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """``craits-server`` with a probe of its event loop's stalls (for ``scripts/expert_load.py``).
 
-Runs :func:`craits.server.cli.main` with the same arguments, on an event loop
+Runs :func:`craits.server.ops.cli.main` with the same arguments, on an event loop
 that also wakes a probe every 2 ms: how late each wake-up comes is how long
 the loop was held — by work on the loop, or by the machine giving the process
 no core. So every callback the loop runs is also timed in CPU time
@@ -19,7 +19,7 @@ import os
 import sys
 import time
 
-from craits.server import cli
+from craits.server.ops import cli
 
 TICK = 0.002
 

@@ -8,7 +8,7 @@ game in ten public, and every game private but the oldest hundred (the worst
 case for a stranger, whose list must reach back to the public games). Prints,
 for each, the best of ``--tries`` timings of: every finished game read and the
 newest 100 kept (the list as it was made before private games were kept from
-strangers, :meth:`~craits.server.journal.JournalReader.games`); the list a
+strangers, :meth:`~craits.server.journal.journal.JournalReader.games`); the list a
 stranger gets, with no token and with 100 tokens that prove nothing; and the
 list of a player whose tokens prove 100 of the private games. Milliseconds,
 on the event loop's thread (the server does nothing else meanwhile).
@@ -23,9 +23,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from craits.server.journal import Journal
-from craits.server.record_access import Asker, listed
-from craits.server.seating import token_digest
+from craits.server.journal.journal import Journal
+from craits.server.journal.record_access import Asker, listed
+from craits.server.table.seating import token_digest
 
 
 def fill(journal: Journal, games: int, public: Callable[[int], bool]) -> list[str]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load test: T tables x 4 network bots over real TCP against a Craits server.
 
-By default it starts a server subprocess (``python -m craits.server.cli``) on
+By default it starts a server subprocess (``python -m craits.server``) on
 a free loopback port, with no turn timeout, no pause between hands, the
 per-connection rate limit and the per-address limits of tables nobody sits
 at and of connections lifted (``--rate``/``--burst``,
@@ -13,7 +13,7 @@ server with the same limits lifted, or it refuses the 65th connection from
 this one address, ``too_many_connections``, and the 11th table made at once).
 
 All bots run in this one process, on one asyncio loop: each bot is a
-:class:`craits.server.botclient.BotClient` (a ``Protocol``, no task per
+:class:`craits.server.bots.network.bot.BotClient` (a ``Protocol``, no task per
 connection), deciding from its own view with ``craits.server.bots``. Per table
 one bot creates the table and joins, three more join; the game starts when
 the fourth sits down. Bots wait ``--think-ms`` before each decision.
@@ -61,7 +61,8 @@ from craits.protocol import MAX_SERVER_FRAME, VERSION, decode, encode
 from craits.protocol.redirect import MAX_REDIRECTS
 from craits.protocol.vocab import ClientMessage, ServerMessage
 from craits.protocol.wire import FrameReader
-from craits.server.bots.client import BotClient, BotError, BotStats
+from craits.server.bots.network.bot import BotClient, BotStats
+from craits.server.errors import BotError
 
 SCRIPTS = Path(__file__).resolve().parent
 CONNECT_CONCURRENCY = 64
@@ -188,7 +189,7 @@ def raise_fd_limit(needed: int) -> int:
 
 
 class ServerProcess:
-    """``python -m craits.server.cli`` on a free loopback port, stopped at the end."""
+    """``python -m craits.server`` on a free loopback port, stopped at the end."""
 
     def __init__(self, args: argparse.Namespace, connections: int, tables: int) -> None:
         self.args = args
@@ -216,7 +217,7 @@ class ServerProcess:
         cmd = [sys.executable]
         if a.profile:
             cmd += ["-m", "cProfile", "-o", str(a.profile)]
-        cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server.cli"]
+        cmd += [str(a.server_wrapper)] if a.server_wrapper else ["-m", "craits.server"]
         workers = a.workers
         cmd += [
             "--host",
@@ -322,7 +323,7 @@ async def open_tables(
             bot = make()
             bot.placed = hop > 0
             async with sem:
-                await loop.create_connection(lambda b=bot: b, *address)  # type: ignore[misc]
+                await loop.create_connection(lambda b=bot: b.link, *address)  # type: ignore[misc]
                 async with asyncio.timeout(30):
                     await asyncio.wait({bot.joined, bot.done}, return_when=FIRST_COMPLETED)
             if bot.joined.done() and not bot.joined.cancelled() and not bot.joined.exception():
@@ -877,7 +878,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--server-wrapper",
         type=Path,
-        help="diagnosis: a Python file run instead of -m craits.server.cli, same arguments",
+        help="diagnosis: a Python file run instead of -m craits.server, same arguments",
     )
     p.add_argument(
         "--log-tail", type=int, default=10, help="server warnings shown at the end (default 10)"

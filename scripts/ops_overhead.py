@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import timeit
 
-from craits.server import logs, metrics
+from craits.server.ops import logs, metrics
 
 
 def main() -> None:

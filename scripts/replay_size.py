@@ -6,7 +6,7 @@ hands: random bots draw and pass more than basic ones) and of basic bots, 2 to
 Usage: ``python scripts/replay_size.py [--games N] [--seed S]``. Prints, per
 number of players and bot level: the largest and the mean hand's frames in one
 message, in bytes (what an unpaged reply would weigh); the largest page the
-server sends (at most :data:`craits.server.replay.PAGE` frames); the most
+server sends (at most :data:`craits.server.journal.replay_frames.PAGE` frames); the most
 frames in one hand; the time to build a whole game's frames and one hand's (as
 ``get_replay`` does: the game replayed, one hand's frames made); and the
 client's frame limit (1 MiB) for comparison.
@@ -23,9 +23,9 @@ from craits.protocol.vocab import LogEntryKind, Phase, ServerMessage
 from craits.protocol.wire import MAX_SERVER_FRAME, encode
 from craits.server.bots import choose
 from craits.server.engine import Game, Rules, action_from_dict, view
-from craits.server.fairness import RecordingShuffle, shuffle_entries
-from craits.server.records import Entry
-from craits.server.replay import PAGE, hand_frames
+from craits.server.journal.replay_frames import PAGE, hand_frames
+from craits.server.table.fairness import RecordingShuffle, shuffle_entries
+from craits.server.table.ports import Entry
 
 
 def game_log(players: int, level: str, seed: int) -> list[Entry]:

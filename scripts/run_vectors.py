@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from craits.server.vectors import run_files
+from craits.server.ops.vectors import run_files
 
 
 def main(argv: list[str]) -> int:

@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 
 from craits.protocol.vocab import BotLevel
-from craits.server.bots import LEVELS, GameRecord, play_game
+from craits.server.bots import LEVELS, GameFigures, play_game
 from craits.server.engine import Rules
 
 DEFAULT_SEATS = ",".join([BotLevel.BASIC] + [BotLevel.RANDOM] * 3)
@@ -51,7 +51,7 @@ def parse_seats(text: str, players: int | None) -> list[str]:
     return levels
 
 
-def win_shares(records: list[GameRecord]) -> list[float]:
+def win_shares(records: list[GameFigures]) -> list[float]:
     """Wins of each seat over ``records``; a win shared by k seats counts 1/k to each (R2)."""
     wins = [0.0] * len(records[0].levels)
     for r in records:
@@ -60,7 +60,7 @@ def win_shares(records: list[GameRecord]) -> list[float]:
     return wins
 
 
-def seat_rows(records: list[GameRecord], wins: list[float]) -> list[str]:
+def seat_rows(records: list[GameFigures], wins: list[float]) -> list[str]:
     """One line per seat: level, win rate, mean score, how often it went out (R8),
     its shuffle penalties (R10) and idiot calls (R7)."""
     games = len(records)
@@ -80,7 +80,7 @@ def seat_rows(records: list[GameRecord], wins: list[float]) -> list[str]:
     return rows
 
 
-def level_rows(records: list[GameRecord], wins: list[float]) -> list[str]:
+def level_rows(records: list[GameFigures], wins: list[float]) -> list[str]:
     """One line per level: its seats' share of the wins, mean score, idiot calls suffered (R7)."""
     games = len(records)
     by_level: dict[str, list[int]] = defaultdict(list)
@@ -100,7 +100,7 @@ def level_rows(records: list[GameRecord], wins: list[float]) -> list[str]:
     return rows
 
 
-def hand_figures(records: list[GameRecord], seconds: float) -> list[tuple[str, str]]:
+def hand_figures(records: list[GameFigures], seconds: float) -> list[tuple[str, str]]:
     """Figures per hand and per game: actions, turns, shuffle penalties (R10),
     counts (R6), idiot calls (R7), and the speed of the run."""
     games = len(records)
@@ -124,7 +124,7 @@ def hand_figures(records: list[GameRecord], seconds: float) -> list[tuple[str, s
     ]
 
 
-def report(records: list[GameRecord], seconds: float) -> None:
+def report(records: list[GameFigures], seconds: float) -> None:
     """Print the figures of ``records`` (all with the same seats), played in ``seconds``."""
     levels = records[0].levels
     wins = win_shares(records)

@@ -37,7 +37,7 @@ from craits.protocol.vocab import Phase
 from craits.server.engine import Action, Announce, CallIdiot, Game, HandEnded, Rules, full_deck
 from craits.server.engine.events import ShufflePenalty
 from craits.server.engine.scoring import penalties_paid
-from craits.server.vectors import load_position
+from craits.server.ops.vectors import load_position
 
 BOOL_OPTIONS = tuple(k for k, v in Rules().to_dict().items() if isinstance(v, bool))
 

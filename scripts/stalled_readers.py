@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Stalled readers: what N spectators that stop reading pin on the server, and how soon they go.
 
-Starts a server subprocess (``python -m craits.server.cli`` of the Python that
+Starts a server subprocess (``python -m craits.server`` of the Python that
 runs this script, so a second checkout's interpreter measures that checkout)
 on a free loopback port without a journal, seats network bots at one table
-(``craits.server.bots.client.BotClient``, playing game after game with
+(``craits.server.bots.network.bot.BotClient``, playing game after game with
 ``--think-ms`` between decisions), and opens ``--spectators`` raw connections
 that say ``hello``, ``spectate`` the table, read its ``state`` and then never
 read again (their receive buffer is left as the kernel sets it), while they
@@ -50,7 +50,7 @@ from typing import Any
 
 from craits.protocol import MAX_SERVER_FRAME, VERSION, decode, encode
 from craits.protocol.wire import FrameReader
-from craits.server.bots.client import BotClient
+from craits.server.bots.network.bot import BotClient
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 _SS_LINE = re.compile(r"^(\S+)\s+(\d+)\s+(\d+)\s+(\S+):(\d+)\s+(\S+):(\d+)")
@@ -190,7 +190,7 @@ class Watch:
 
 async def start_server(extra: list[str]) -> tuple[subprocess.Popen[bytes], int]:
     """A server subprocess on a free port; returns it and its port."""
-    cmd = [sys.executable, "-m", "craits.server.cli", "--host", "127.0.0.1", "--port", "0"]
+    cmd = [sys.executable, "-m", "craits.server", "--host", "127.0.0.1", "--port", "0"]
     cmd += ["--no-journal", "--turn-timeout", "0", "--hand-pause", "0"]
     cmd += ["--rate", "1000000", "--burst", "1000000", "--log-level", "warning"]
     cmd += ["--max-connections-per-address", "0", *extra]  # every reader is 127.0.0.1
@@ -223,7 +223,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 games=0,
                 rng=random.Random(k),
             )
-            await loop.create_connection(lambda b=bot: b, "127.0.0.1", port)  # type: ignore[misc]
+            await loop.create_connection(lambda b=bot: b.link, "127.0.0.1", port)  # type: ignore[misc]
             await asyncio.wait_for(bot.joined, 10)
             bots.append(bot)
         reader_ = Spectator("busy", stall=False)  # keeps reading: the rate a spectator is sent

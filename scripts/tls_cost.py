@@ -53,7 +53,7 @@ def start_server(extra: Sequence[str]) -> tuple[subprocess.Popen[str], int]:
     """``craits-server`` on a free loopback port; returns it and its port once it listens."""
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "craits.server.cli", "--port", "0", "--no-journal",
+            sys.executable, "-m", "craits.server", "--port", "0", "--no-journal",
             "--log-level", "warning", "--rate", "1000000", "--burst", "1000000", *extra,
         ],
         stderr=subprocess.PIPE,

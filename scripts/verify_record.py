@@ -24,7 +24,7 @@ from typing import Any
 
 from craits.client.core.saved.commitments import GameCommitments, default_root, find_saved, read
 from craits.protocol.vocab import AbandonReason
-from craits.server.fairness import check_published, verify_record
+from craits.server.journal.records import check_published, verify_record
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -249,7 +249,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
         env[key] = value
     game = subprocess.Popen(
         [
-            *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}", "--no-journal"),
+            *(sys.executable, "-m", "craits.server", f"--port={game_port}", "--no-journal"),
             *("--turn-timeout=0", "--max-empty-tables=100", "--max-empty-tables-per-address=100"),
             "--trusted-relay=127.0.0.1",  # craits-web: each visitor's address (protocol §4.1)
         ],

@@ -118,7 +118,7 @@ async def trial(visitors: int) -> tuple[float, float, float, int]:
     game_port, web_port = free_port(), free_port()
     with tempfile.TemporaryDirectory() as data:
         command = [
-            *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}"),
+            *(sys.executable, "-m", "craits.server", f"--port={game_port}"),
             *(f"--web={web_port}", f"--data-dir={data}"),
         ]
         proc, _ = start(command, game_port, web_port)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A journal writer beside a busy event loop: a thread, or a process?
 
-Why the journal's writer is a process (:mod:`craits.server.journal_writer`).
+Why the journal's writer is a process (:mod:`craits.server.journal.writer`).
 A stand-in for a busy server loop (Python work, ~0.1 ms at a time, and a
 socket round trip between) hands a batch of 20 log rows to a writer, goes on
 working, and notes how long each batch took to come back committed (fsynced,

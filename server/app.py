@@ -1,54 +1,56 @@
 """The asyncio server: it listens, keeps the lobby, and runs the tables.
 
 One :class:`Server` listens on TCP. Each connection is a
-:class:`~craits.server.connection.Client` (framing, rate limit, output
-queue), whose messages :mod:`craits.server.handlers` answers, in the lobby or
-at the connection's :class:`~craits.server.table.Table`. The server
-implements the tables' :class:`~craits.server.interfaces.Lobby`: it keeps the
-resume tokens and tells lobby watchers when a table changes. At the end of
+:class:`~craits.server.net.connection.Client` (framing, rate limit, output
+queue), whose messages :mod:`craits.server.net.handlers` answers, in the lobby or
+at the connection's :class:`~craits.server.table.actor.Table`. The server is
+the tables' :class:`~craits.server.table.ports.TableHost`: it tells the lobby's
+watchers when a table changes, and closes tables; its
+:class:`~craits.server.lobby.seat_tokens.SeatTokens` keeps the resume tokens,
+and its :class:`~craits.server.lobby.directory.Directory` says where a table is
+(here, or on another node of its cluster). At the end of
 each pass of the event loop it hands the journal's writes to the journal's
 writer, and sends what was queued that waits on no write still in flight; the
 rest goes when the writer has committed what it waits on
-(:mod:`craits.server.outbound`).
+(:mod:`craits.server.net.outbound`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import ssl
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVarTuple
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
-from . import logs
-from .access import RevokedTokens, WrongCodes
-from .address_limit import (
+from .cluster.directory import ClusterDirectory
+from .cluster.registry import ClusterNode
+from .cluster.start import start_node
+from .engine import Rules
+from .errors import JournalError, TableError
+from .journal.journal import Durability, Journal, SavedTable
+from .journal.recorder import Recorder
+from .journal.restore import SetAside, open_journal, rebuild_table
+from .lobby.directory import Directory, LocalDirectory
+from .lobby.empty_tables import EmptyTables
+from .lobby.practice import MAX_PRACTICE_TABLES, PracticeTables
+from .lobby.seat_tokens import SeatTokens
+from .net.address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
     TrustedRelays,
 )
-from .cluster.registry import ClusterNode
-from .cluster.start import start_node
-from .connection import Client
-from .empty_tables import EmptyTables
-from .engine import Rules
-from .interfaces import Lobby, TableError
-from .journal import Durability, Journal, JournalError, SavedTable
-from .outbound import Outbound
-from .practice import MAX_PRACTICE_TABLES, PracticeTables
-from .recorder import Recorder
-from .restore import SetAside, rebuild_table, restore_tables
-from .seating import token_digest
-from .table import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
-from .tls import accepting
+from .net.connection import Client
+from .net.outbound import Outbound
+from .net.tls_listener import accepting
+from .ops import logs
+from .table.access import WrongCodes
+from .table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
 
 log = logging.getLogger("craits.server")
 
@@ -110,14 +112,14 @@ class ServerConfig:
     bots: int = 0
     """Keep practice tables with this many bots, one free at a time (0: none)."""
     max_practice_tables: int = MAX_PRACTICE_TABLES
-    """The practice tables open at once, at most (:mod:`craits.server.practice`)."""
+    """The practice tables open at once, at most (:mod:`craits.server.lobby.practice`)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
     durability: Durability = Durability.FULL
     """Whether each journal commit is fsynced before its messages go out."""
     tls: ssl.SSLContext | None = None
-    """Serve TLS with this context (:func:`craits.server.tls.load_context`);
+    """Serve TLS with this context (:func:`craits.server.net.tls_listener.load_context`);
     None: plain TCP (protocol §2)."""
     cluster: str | None = None
     """Redis's URL (``redis://HOST:PORT``) to join a cluster; None: a single server
@@ -142,15 +144,12 @@ class ServerConfig:
     records_share: float = 0.1
     """The share of the server's time that rebuilding finished games (``get_record``,
     ``get_replay``) may take on average; past it they are answered ``records_busy``
-    (0: no limit; :mod:`craits.server.rebuilds`, protocol §7.3)."""
+    (0: no limit; :mod:`craits.server.journal.rebuilds`, protocol §7.3)."""
     records_burst: float = 2.0
     """Seconds of rebuilding that may be spent at once, before ``records_share`` applies."""
 
 
-Ts = TypeVarTuple("Ts")
-
-
-class Server(Lobby):
+class Server:
     """The Craits server: listens, keeps the lobby, and runs the tables."""
 
     def __init__(self, config: ServerConfig | None = None):
@@ -161,8 +160,7 @@ class Server(Lobby):
         self.out = Outbound(self)
         """The connections' messages on their way out."""
         self._watchers: set[Client] = set()
-        self._tokens: dict[bytes, tuple[Table, int]] = {}
-        self.revoked = RevokedTokens()  # by the tables' creators (protocol §11.9)
+        self.tokens = SeatTokens()  # the seats' resume tokens, and those revoked (§11.9)
         self.wrong_codes = WrongCodes.of(self.config)  # the budget of wrong invite codes
         self._server: asyncio.Server | None = None
         self.accept = accepting(self)  # the protocol factory of each port it listens on
@@ -175,10 +173,13 @@ class Server(Lobby):
             self.config.max_connections_per_address, TrustedRelays(self.config.trusted_relays)
         )  # and who may forward a visitor's address (protocol §4.1)
         self.set_aside = SetAside()
-        """The journal's tables that did not replay at start (:mod:`craits.server.restore`)."""
+        """The journal's tables that did not replay at start
+        (:mod:`craits.server.journal.restore`)."""
         self.recorder: Recorder | None = None
         """Commits the journal's writes (None: no journal)."""
         self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
+        self.directory: Directory = LocalDirectory()
+        """Where a table is: here, or on another node of the cluster."""
 
     # ------------------------------------------------------------- lifecycle
 
@@ -189,14 +190,20 @@ class Server(Lobby):
         Raises:
             OSError: the address cannot be bound.
             JournalError: the journal cannot be opened or its tables listed
-                (:class:`~craits.server.journal.JournalDamaged`: it is damaged;
+                (:class:`~craits.server.errors.JournalDamaged`: it is damaged;
                 ``JournalUnwritable``: it cannot be written), or another server
                 holds it (``JournalLocked``). A table that does not replay is
                 set aside (:attr:`set_aside`), not raised.
         """
         config = self.config
         if config.data_dir is not None:
-            _open_journal(self, config.data_dir)
+            path, durability, pending = (
+                config.data_dir / "craits.db",
+                config.durability,
+                self.out.schedule,
+            )
+            self.journal, self.set_aside = open_journal(path, durability, pending, self._restore)
+            self.recorder = Recorder(self, self.journal)
         loop = asyncio.get_running_loop()
         try:
             self._server = await loop.create_server(self.accept, config.host, config.port)
@@ -207,6 +214,8 @@ class Server(Lobby):
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
         self.cluster = await start_node(self)  # with --cluster: joins it in the background
+        if self.cluster is not None:
+            self.directory = ClusterDirectory(self.cluster, self)
         self.practice.start()  # with --bots: practice tables, one free
         log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
 
@@ -264,22 +273,6 @@ class Server(Lobby):
                     # mid-frame: the pong would be read as the rest of the frame
                     client.send(ping)
 
-    def guard(
-        self, table: Table, fn: Callable[[*Ts], object], *args: *Ts, reraise: bool = False
-    ) -> None:
-        """Call a table method; an unexpected exception stops that table only.
-
-        Raises:
-            TableError: with ``reraise``, a refused request (for the caller to answer).
-        """
-        try:
-            fn(*args)
-        except TableError:
-            if reraise:
-                raise
-        except Exception:
-            table.stop_on_error()
-
     # ------------------------------------------------------------------ lobby
 
     def get_table(self, name: str) -> Table:
@@ -327,7 +320,8 @@ class Server(Lobby):
         if len(self.tables) >= self.config.max_tables:
             raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds no more tables")
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
-        table = Table(name, seats, rules, self._table_config(timeout), creator, self, self.journal)
+        config = self._table_config(timeout)
+        table = Table(name, seats, rules, config, creator, self, self.tokens, self.journal)
         self.tables[name] = table
         if creator_token is not None:
             table.powers.make_private(creator_token)
@@ -344,12 +338,13 @@ class Server(Lobby):
 
     def close_table(self, table: Table, recorded: bool = True) -> None:
         """Close and remove a table (``recorded``: its row is in the journal, to
-        drop); the ``--bots`` practice tables keep one free (:mod:`craits.server.practice`)."""
+        drop); the ``--bots`` practice tables keep one free
+        (:mod:`craits.server.lobby.practice`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
         self.empty_tables.forget(table)
-        self.revoked.forget(table.powers.access.bars)
+        self.tokens.revoked.forget(table.powers.access.bars)
         table.close()
         if self.journal is not None and recorded:
             try:
@@ -358,18 +353,17 @@ class Server(Lobby):
                 log.error("table %s: %s", table.name, exc)
         message: TableClosedMsg = {"type": ServerMessage.TABLE_CLOSED, "name": table.name}
         self.tell_lobby(message)
-        if self.cluster is not None:
-            self.cluster.table_closed(table.name)
+        self.directory.table_closed(table.name)
         self.practice.closed(table)
 
-    def _restore(self, saved: SavedTable) -> None:
-        """Rebuild a table from the journal (:func:`~craits.server.restore.rebuild_table`).
+    def _restore(self, saved: SavedTable, journal: Journal) -> None:
+        """Rebuild a table from ``journal`` (:func:`~craits.server.journal.restore.rebuild_table`).
 
         Raises:
             Exception: the table cannot be rebuilt.
         """
         config = self._table_config(saved.turn_timeout)
-        table = rebuild_table(saved, config, self, self.journal)
+        table = rebuild_table(saved, config, self, self.tokens, journal)
         self.tables[saved.name] = table
         self.empty_tables.restored(table)  # closed if nobody is back within the grace
 
@@ -386,75 +380,22 @@ class Server(Lobby):
         else:
             self._watchers.discard(client)
 
-    # ------------------------------------------- the tables' Lobby interface
+    # ----------------------------------------- the tables' TableHost interface
 
     def table_changed(self, table: Table) -> None:
         """``table``'s info changed: tell the lobby watchers (and a cluster's nodes)."""
-        if self.cluster is not None and table.name in self.tables:
-            self.cluster.table_changed(table.name)
-        if self._watchers and table.name in self.tables:
-            info = table.powers.lobby_info()
+        if table.name not in self.tables:
+            return
+        self.directory.table_changed(table.name)
+        if self._watchers:
+            info = table.lobby_info()
             self.tell_lobby({"type": ServerMessage.TABLE_INFO, "table": info})
 
-    def register_token(self, digest: bytes, table: Table, seat: int) -> None:
-        """The resume token with SHA-256 ``digest`` now holds ``seat`` at ``table``."""
-        self._tokens[digest] = (table, seat)
-
-    def drop_token(self, digest: bytes) -> None:
-        """The resume token with SHA-256 ``digest`` no longer holds a seat."""
-        self._tokens.pop(digest, None)
-
     def find_token(self, token: str) -> tuple[Table, int] | None:
-        """The table and seat of a resume token, or None (:func:`find_seat`).
+        """The table and seat of a resume token, or None (:meth:`SeatTokens.find
+        <craits.server.lobby.seat_tokens.SeatTokens.find>`).
 
         Raises:
             TableError: ``kicked`` (revoked, protocol §11.9); ``bad_token`` (set aside).
         """
-        return find_seat(self._tokens, token_digest(token), self.revoked, self.set_aside)
-
-
-def find_seat(
-    tokens: dict[bytes, tuple[Table, int]],
-    digest: bytes,
-    revoked: RevokedTokens,
-    set_aside: SetAside,
-) -> tuple[Table, int] | None:
-    """The table and seat the resume token with SHA-256 ``digest`` holds, or
-    None. Tokens are kept only as digests and compared in constant time.
-
-    Raises:
-        TableError: ``kicked`` (revoked by the table's creator, protocol §11.9);
-            ``bad_token`` naming the table (its table was set aside, §4.8).
-    """
-    found = tokens.get(digest)
-    if found is None:
-        revoked.refuse(digest)
-        set_aside.refuse_token(digest)
-        return None
-    table, seat = found
-    stored = table.seats[seat].token_digest if seat < len(table.seats) else None
-    if stored is None or not hmac.compare_digest(stored, digest):
-        return None
-    return found
-
-
-def _open_journal(server: Server, data_dir: Path) -> None:
-    """Open ``server``'s journal in ``data_dir`` and restore its tables (a
-    table that does not replay is set aside, :attr:`Server.set_aside`).
-
-    Raises:
-        JournalError: as :meth:`Server.start` says.
-    """
-    journal = Journal(
-        data_dir / "craits.db",
-        on_pending=server.out.schedule,
-        durability=server.config.durability,
-    )
-    server.journal = journal
-    server.recorder = Recorder(server, journal)
-    try:
-        server.set_aside = restore_tables(journal.tables(), server._restore)
-    except JournalError:
-        journal.close()
-        raise
-    journal.look_for_damage()
+        return self.tokens.find(token, self.set_aside)

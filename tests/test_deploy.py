@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from craits.protocol.client import Connection
 
+from tests.server.ops.test_ops import Running, start, stop
 from tests.server.processes import free_port
-from tests.server.test_ops import Running, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "deploy" / "craits-server.service"

@@ -6,7 +6,7 @@ the kernel closes that end, and the read end, in the child, reads end of file
 at once. Each level of the web side hangs on one:
 
 * ``craits-server --web`` → ``craits-web`` (``craits-web --lifeline FD``,
-  :mod:`craits.server.web`): craits-web stops as on SIGTERM — its port freed
+  :mod:`craits.server.ops.web`): craits-web stops as on SIGTERM — its port freed
   first, its visitors' pages told to come back (they reconnect once the web
   side is up again);
 * ``craits-web`` → its pre-forked client (:mod:`.zygote`) and every visitor's

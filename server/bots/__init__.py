@@ -26,8 +26,8 @@ Levels (:data:`LEVELS`, the :class:`~craits.protocol.vocab.BotLevel` codes):
 The modules, each with one job:
 
 - :mod:`.view` — reading the typed view, picking legal actions by kind;
-- :mod:`.cards` — wilds, suits held, follow-ups, picking a legal variant;
-- :mod:`.scoring` — how the basic bot weighs a candidate play, one term per concern;
+- :mod:`.card_sense` — wilds, suits held, follow-ups, picking a legal variant;
+- :mod:`.weighing` — how the basic bot weighs a candidate play, one term per concern;
 - :mod:`.basic`, :mod:`.easy`, :mod:`.levels` — the policies, and :func:`choose` by level;
 - :mod:`.expert` — the expert: its simulator, knowledge, search and worker processes;
 - :mod:`.timeout` — :func:`timeout_move`, the server's move for a seat whose
@@ -35,9 +35,12 @@ The modules, each with one job:
 - :mod:`.selfplay` — :func:`play_game`, a whole game between policies through
   the engine only (``scripts/selfplay.py`` drives it);
 - :mod:`.duel` — duplicate deals between levels (``scripts/duel.py`` drives it);
-- :mod:`.link`, :mod:`.client`, :mod:`.seen`, :mod:`.cli` — the network bot, ``craits-bot``:
-  a client of the server like any other, on the protocol's frame reader and
-  typed messages (imported on demand, not by this package).
+- :mod:`.network` — the network bot, ``craits-bot``: a client of the server
+  like any other, on the protocol's frame reader and typed messages (imported
+  on demand, not by this package).
+
+The policies may import the engine and the protocol's types only; the table
+(the server's own bots and timeouts) imports them.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ from .levels import (
     policy,
     random_policy,
 )
-from .selfplay import GameRecord, play_game
+from .selfplay import GameFigures, play_game
 from .timeout import timeout_action, timeout_move
 from .view import ActionDict, as_dict, seat_view
 
@@ -63,7 +66,7 @@ __all__ = [
     "POLICIES",
     "RANDOM_OFF_TURN_RATE",
     "ActionDict",
-    "GameRecord",
+    "GameFigures",
     "Policy",
     "as_dict",
     "basic_policy",

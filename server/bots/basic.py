@@ -9,8 +9,7 @@ from typing import Any
 from craits.protocol.types import LegalAction, LegalNameSuit, LegalPlay, View
 
 from ..engine.cards import POINTS
-from .cards import best_suit, follow_ups, is_wild, pick, rest_after, suit_to_name
-from .scoring import Situation, play_score
+from .card_sense import best_suit, follow_ups, is_wild, pick, rest_after, suit_to_name
 from .view import (
     ANNOUNCE,
     PLAY,
@@ -26,6 +25,7 @@ from .view import (
     suit_namings,
     to_act,
 )
+from .weighing import Situation, play_score
 
 __all__ = ["basic_policy", "choose_basic", "endgame"]
 

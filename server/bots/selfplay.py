@@ -1,6 +1,6 @@
 """Self-play: whole games between bot levels, through the rules engine only (no server).
 
-:func:`play_game` plays one game and returns its figures, a :class:`GameRecord`;
+:func:`play_game` plays one game and returns its figures, a :class:`GameFigures`;
 ``scripts/selfplay.py`` drives it over many games. Each bot decides from its
 own seat's view only, as it would at a server's table.
 """
@@ -19,7 +19,7 @@ from ..engine.events import CountChanged, Event, HandEnded, IdiotCalled, Shuffle
 from .levels import Policy, policy
 from .view import is_turn_action, seat_view
 
-__all__ = ["GameRecord", "play_game"]
+__all__ = ["GameFigures", "play_game"]
 
 # The engine's phase (a literal type) compared with the vocabulary's codes.
 _PLAY: str = Phase.PLAY.value
@@ -27,7 +27,7 @@ _GAME_OVER: str = Phase.GAME_OVER.value
 
 
 @dataclass
-class GameRecord:
+class GameFigures:
     """The figures of one self-play game (:func:`play_game`).
 
     Attributes:
@@ -69,7 +69,7 @@ class _SelfPlay:
         self.rng = rng
         self.max_actions = max_actions
         self.game, _ = Game.start(n, rules, random.Random(rng.getrandbits(64)))
-        self.record = GameRecord(
+        self.record = GameFigures(
             tuple(levels),
             shuffle_penalties=[0] * n,
             idiot_calls=[0] * n,
@@ -80,7 +80,7 @@ class _SelfPlay:
         # Offered off-turn calls in a random order, shuffled afresh (in place) each round.
         self.others = list(range(n))
 
-    def run(self) -> GameRecord:
+    def run(self) -> GameFigures:
         """Play every hand to the end of the game (R2); the record."""
         game = self.game
         while True:
@@ -184,7 +184,7 @@ def play_game(
     rng: random.Random,
     rules: Rules | None = None,
     max_actions: int = 1_000_000,
-) -> GameRecord:
+) -> GameFigures:
     """Play one whole game between bots, through the engine only (R2).
 
     ``levels[s]`` is the level of seat ``s`` (2–8 seats). The game and its
@@ -195,7 +195,7 @@ def play_game(
     skipped while nobody owes an announcement, as no seat then has any.
 
     Returns:
-        The game's :class:`GameRecord`.
+        The game's :class:`GameFigures`.
 
     Raises:
         ValueError: an unknown level, or a number of seats outside 2–8.

@@ -8,7 +8,7 @@ from typing import Any
 from craits.protocol.types import LegalAction, LegalNameSuit, LegalPlay, View
 
 from ..engine.cards import POINTS
-from .cards import is_wild, pick, rest_after, suit_to_name
+from .card_sense import is_wild, pick, rest_after, suit_to_name
 from .view import ActionDict, as_dict, draw_or_pass, own_hand, plays, seat_view, suit_namings
 
 __all__ = ["timeout_action", "timeout_move"]

@@ -1,16 +1,17 @@
 """craits-server as a cluster: nodes sharing one lobby through Redis/Valkey (docs/cluster.md).
 
-- :mod:`~craits.server.cluster.tokens`: resume tokens that name their table.
-- :mod:`~craits.server.cluster.lobby`: the in-memory copy of the other nodes'
-  tables and loads, which every decision on the request path reads (no Redis
-  there).
-- :mod:`~craits.server.cluster.placement`: where a new table goes.
-- :mod:`~craits.server.cluster.registry`: the node's Redis link: heartbeat,
-  publishing its tables, following the others' (imports ``redis`` only there).
-- :mod:`~craits.server.cluster.start`: the node started with the server
-  (and a worker's shared listener).
-- :mod:`~craits.server.cluster.hooks`: the few calls the server's handlers make
-  (redirects, placement, the merged table list).
-- :mod:`~craits.server.cluster.options`: ``craits-server``'s cluster options.
-- :mod:`~craits.server.cluster.workers`: ``--workers N``, N nodes behind one port.
+- :mod:`.lobby_copy`: the in-memory copy of the other nodes' tables and loads,
+  which every decision on the request path reads (no Redis there);
+- :mod:`.placement`: where a new table goes;
+- :mod:`.registry`: the node's Redis link: heartbeat, publishing its tables,
+  following the others' (imports ``redis`` only there; :mod:`.names`: claiming
+  table names, :mod:`.aio`: redis-py and cancellation);
+- :mod:`.start`: the node started with the server (and a worker's shared listener);
+- :mod:`.directory`: the node's :class:`~craits.server.lobby.directory.Directory`
+  (redirects, placement, the merged table list, the drain's refusals).
+
+Resume tokens that name their table are the lobby's
+(:mod:`craits.server.lobby.seat_tokens`); ``--workers`` and the drain command
+are the operator's (:mod:`craits.server.ops`). It may import the lobby, the
+table's types and the kit; only the app and the operator's commands import it.
 """

@@ -33,7 +33,7 @@ from craits.protocol.types import ErrorMsg, TableClosedMsg, TableInfo, TableInfo
 from craits.protocol.vocab import ErrorCode, ServerMessage
 
 from .aio import stop_if_cancelled
-from .lobby import Changes, RemoteLobby
+from .lobby_copy import Changes, LobbyCopy
 from .names import NameClaims
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class ClusterNode:
         self.url = url
         self.address = address
         self.heartbeat = heartbeat
-        self.lobby = RemoteLobby()
+        self.lobby = LobbyCopy()
         """The other live nodes' tables and loads (empty while Redis is out of reach)."""
         self.connected = False
         """Whether Redis answers (this node's lobby lists the cluster's tables)."""

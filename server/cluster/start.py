@@ -33,7 +33,7 @@ class ServerHost:
         """The table info (§10) of the server's table ``name``, as its lobby lists it (a private
         table names nobody: protocol §11.9)."""
         table = self.server.tables.get(name)
-        return table.powers.lobby_info() if table is not None else None
+        return table.lobby_info() if table is not None else None
 
     def local_load(self) -> int:
         """The server's connections."""

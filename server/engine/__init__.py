@@ -5,7 +5,7 @@ in. The main entry points:
 
 - :class:`Game` — a game's state; :meth:`Game.start`, :meth:`Game.apply`,
   :meth:`Game.legal_actions`, :meth:`Game.to_position` (loading a position is
-  the rule vectors' :func:`craits.server.vectors.load_position`).
+  the rule vectors' :func:`craits.server.ops.vectors.load_position`).
 - :class:`Rules` — the house variants, with the rule book's defaults.
 - the actions (:class:`Play`, :class:`Draw`, …) and events, and one error
   class per kind of illegal action (:mod:`.errors`).

@@ -3,23 +3,28 @@
 Every illegal action raises a subclass of :class:`IllegalAction` and leaves the
 game exactly as it was. Each class has a stable ``code``, the vocabulary's
 :class:`~craits.protocol.vocab.ErrorCode` sent on the wire, and cites the rule
-it enforces.
+it enforces. :class:`IllegalAction` is a
+:class:`~craits.protocol.errors.CodedError`, the one base of every error that
+carries a wire code.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
+from craits.protocol.errors import CodedError
 from craits.protocol.vocab import ACTION_ERRORS, ErrorCode
 
 
-class IllegalAction(ValueError):
-    """Base class: the action is refused and nothing changed.
+class IllegalAction(CodedError, ValueError):
+    """Base class: the action is refused and nothing changed (``str()`` and
+    ``message`` say why).
 
     Only its subclasses are raised; each names its own :attr:`code`.
     """
 
-    code: ClassVar[ErrorCode] = ErrorCode.INVALID_ACTION
+    code: ErrorCode = ErrorCode.INVALID_ACTION
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(type(self).code, message)
 
 
 class InvalidAction(IllegalAction):

@@ -124,7 +124,7 @@ class Game:
     """One game of Craits (R2): the hand in play and the running totals.
 
     Build one with :meth:`start` (cut for the dealer, deal hand 1); the rule
-    vectors load one from a saved position (:func:`craits.server.vectors.load_position`).
+    vectors load one from a saved position (:func:`craits.server.ops.vectors.load_position`).
     The attributes mirror the position format of the rule vectors
     (``shared/vectors/README.md``), except that :attr:`stock` is kept with its
     top card *last* (use :meth:`to_position` for the top-first form).
@@ -889,7 +889,7 @@ class Game:
         """The position of the hand in play, in the vector format (all fields written).
 
         Card lists are copies; ``stock`` is top first. Loading one back is
-        :func:`craits.server.vectors.load_position`'s.
+        :func:`craits.server.ops.vectors.load_position`'s.
         """
         return {
             "players": self.players,

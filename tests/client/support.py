@@ -13,7 +13,7 @@ from typing import Any
 from craits.client.core.news import Severity
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.client.tui.widgets.key_footer import KeyFooter
-from craits.server.fairness import RecordingShuffle
+from craits.server.table.fairness import RecordingShuffle
 from rich.console import Console
 from rich.segment import Segment
 from textual.app import App
@@ -43,7 +43,7 @@ class ScriptedShuffle:
 
 def script(table: Any, *orders: Sequence[str]) -> None:
     """Make ``table``'s next shuffles put ``orders`` on top (see :class:`ScriptedShuffle`)."""
-    table._rng = RecordingShuffle(ScriptedShuffle(*orders))
+    table.gamelog.rng = RecordingShuffle(ScriptedShuffle(*orders))
 
 
 def deal_order(dealer_hand: Sequence[str], first_hand: Sequence[str], turned: str) -> list[str]:

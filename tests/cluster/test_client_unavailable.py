@@ -17,7 +17,7 @@ from craits.client.tui.screens.lobby_screen import LobbyScreen
 from textual.widgets import DataTable
 
 from tests.client.support import screen_text, wait_for
-from tests.cluster.conftest import RedisProcess, address, node_config, start_nodes, until
+from tests.server.cluster.conftest import RedisProcess, address, node_config, start_nodes, until
 
 Open = Callable[..., Any]
 

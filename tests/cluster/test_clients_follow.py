@@ -19,10 +19,10 @@ from craits.protocol.client import ConnectError, Connection
 from craits.protocol.redirect import request
 from craits.protocol.wire import FrameReader, decode
 from craits.server.app import Server
-from craits.server.bots.cli import build_parser, run
+from craits.server.bots.network.cli import build_parser, run
 
 from tests.client.support import Told
-from tests.cluster.conftest import until
+from tests.server.cluster.conftest import until
 
 
 async def evening_on(node: Server, open_player: Callable[..., Any], seats: int) -> Any:

@@ -15,7 +15,7 @@ from craits.protocol.client import Connection
 
 from tests.server.conftest import Player
 
-SERVER = [sys.executable, "-m", "craits.server.cli"]
+SERVER = [sys.executable, "-m", "craits.server.ops.cli"]
 """The ``craits-server`` command, as this interpreter runs it."""
 
 
@@ -27,7 +27,7 @@ def free_port() -> int:
 
 
 async def start_server(port: int, data: Path, *extra: str) -> asyncio.subprocess.Process:
-    """``python -m craits.server.cli`` with its journal in ``data``, no turn
+    """``python -m craits.server.ops.cli`` with its journal in ``data``, no turn
     timeout, a 10 ms pause between hands and the rate limit lifted (test
     players act at machine speed, far above a person's 100/s) and ``extra``
     arguments; returns once it accepts connections.

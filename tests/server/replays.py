@@ -16,8 +16,8 @@ from craits.protocol.vocab import LogEntryKind, Phase
 from craits.server.app import Server, ServerConfig
 from craits.server.bots import choose
 from craits.server.engine import Game, Rules, action_from_dict, view
-from craits.server.fairness import RecordingShuffle, shuffle_entries
-from craits.server.records import Entry
+from craits.server.table.fairness import RecordingShuffle, shuffle_entries
+from craits.server.table.ports import Entry
 
 from tests.server.conftest import Player, strip_seat
 from tests.server.processes import run_export

@@ -13,7 +13,7 @@ import trustme
 from craits.protocol.client import Connection
 from craits.protocol.tls import TlsOptions
 from craits.server.app import Server, ServerConfig
-from craits.server.tls import load_context
+from craits.server.net.tls_listener import load_context
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 

@@ -133,7 +133,7 @@ async def test_a_full_tls_server_says_so_and_handshakes_are_capped(
     ``server_full``; handshakes in progress are capped at the connection cap."""
     from dataclasses import replace
 
-    from craits.server.tls import load_context
+    from craits.server.net.tls_listener import load_context
 
     context = load_context(certs.server.cert, certs.server.key)
     srv = Server(replace(config, tls=context, max_connections=1, hello_timeout=5.0))
@@ -195,7 +195,7 @@ async def test_an_idle_tls_connection_is_not_taken_for_one_that_stopped_reading(
     limit of 0 paused every connection after its first write, for good.)"""
     from dataclasses import replace
 
-    from craits.server.tls import load_context
+    from craits.server.net.tls_listener import load_context
 
     context = load_context(certs.server.cert, certs.server.key)
     srv = Server(replace(config, tls=context, write_timeout=0.2))
@@ -230,7 +230,7 @@ async def test_a_tls_spectator_that_stops_reading_is_dropped(
     the write timeout is dropped, whatever waits in the TLS layer."""
     from dataclasses import replace
 
-    from craits.server.tls import load_context
+    from craits.server.net.tls_listener import load_context
 
     context = load_context(certs.server.cert, certs.server.key)
     srv = Server(replace(config, tls=context, write_timeout=0.5, out_buffer=64 << 20))
@@ -354,8 +354,8 @@ def test_craits_web_beside_a_tls_server_reaches_it_pinned(certs: Certs) -> None:
 
     from craits.protocol.address import parse_target
     from craits.server.app import ServerConfig
-    from craits.server.cli import tls_game_link
-    from craits.server.tls import load_context
+    from craits.server.net.tls_listener import load_context
+    from craits.server.ops.serve import tls_game_link
 
     args = argparse.Namespace(tls_cert=certs.server.cert)
     assert tls_game_link(ServerConfig(host="0.0.0.0"), args, 7000) is None

@@ -20,10 +20,11 @@ from craits.protocol.address import parse_target
 from craits.protocol.client import ConnectError
 from craits.protocol.tls import TlsOptions, UntrustedCertificate, format_fingerprint
 from craits.server.app import Server
-from craits.server.bots.cli import build_parser as build_bot_parser
-from craits.server.bots.cli import main as bot_main
-from craits.server.bots.cli import tls_options
-from craits.server.bots.client import BotClient, BotError, connect_bot
+from craits.server.bots.network.bot import BotClient, connect_bot
+from craits.server.bots.network.cli import build_parser as build_bot_parser
+from craits.server.bots.network.cli import main as bot_main
+from craits.server.bots.network.cli import tls_options
+from craits.server.errors import BotError
 
 from tests.client.support import wait_for, wait_text
 from tests.tls.conftest import HOST, Certs
@@ -174,7 +175,8 @@ async def test_a_bot_joins_over_tls_with_a_pin(tls_server: Server, certs: Certs)
         HOST, tls_server.port, bot, tls=TlsOptions(fingerprint=certs.server.fingerprint)
     )
     await bot.joined
-    assert bot.transport is not None and bot.transport.get_extra_info("ssl_object")
+    transport = bot.link.transport
+    assert transport is not None and transport.get_extra_info("ssl_object")
     bot.close()
     other = BotClient("t", "Other", think=0)
     with pytest.raises(BotError, match="not the one expected"):

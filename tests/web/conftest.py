@@ -116,7 +116,7 @@ class GameServer:
             [
                 sys.executable,
                 "-m",
-                "craits.server.cli",
+                "craits.server.ops.cli",
                 f"--port={self.port}",
                 "--no-journal",
                 "--turn-timeout=0",

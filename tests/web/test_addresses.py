@@ -99,7 +99,7 @@ def test_the_client_is_given_the_address_and_says_it_in_its_hello() -> None:
 def test_a_game_server_that_does_not_trust_craits_web_is_said_at_start(tmp_path: Path) -> None:
     """Its operator reads, once, what to change (else every visitor is refused)."""
     game = subprocess.Popen(
-        [sys.executable, "-m", "craits.server.cli", f"--port={free_port()}", "--no-journal"],
+        [sys.executable, "-m", "craits.server.ops.cli", f"--port={free_port()}", "--no-journal"],
         stderr=subprocess.DEVNULL,
     )
     port = int(game.args[3].split("=")[1])
@@ -128,8 +128,8 @@ def test_a_game_server_that_does_not_trust_craits_web_is_said_at_start(tmp_path:
 def test_craits_server_web_hands_the_web_settings_to_craits_web() -> None:
     """``--web-public-url``, ``--web-trusted-proxy``, ``--web-max-sessions`` (here from
     the environment, as a container sets them) reach the page craits-server starts."""
-    from craits.server.cli import build_parser
-    from craits.server.web import web_options
+    from craits.server.ops.options import build_parser
+    from craits.server.ops.web import web_options
 
     parser = build_parser()
     assert web_options(parser.parse_args(["--web", "8080"])) == ["--max-sessions=50"]
@@ -144,7 +144,7 @@ def test_craits_server_web_hands_the_web_settings_to_craits_web() -> None:
     ]
     for bad in (["--web-public-url", "cards.example.org"], ["--web-max-sessions", "0"]):
         done = subprocess.run(
-            [sys.executable, "-m", "craits.server.cli", "--no-journal", *bad],
+            [sys.executable, "-m", "craits.server.ops.cli", "--no-journal", *bad],
             capture_output=True,
             text=True,
             timeout=30,
@@ -154,7 +154,7 @@ def test_craits_server_web_hands_the_web_settings_to_craits_web() -> None:
     game_port, web_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CRAITS_")}
     env.update(CRAITS_WEB_PUBLIC_URL="https://cards.example.org", CRAITS_WEB_MAX_SESSIONS="1")
-    command = [sys.executable, "-m", "craits.server.cli", "--no-journal"]
+    command = [sys.executable, "-m", "craits.server.ops.cli", "--no-journal"]
     proc = subprocess.Popen(
         [*command, f"--port={game_port}", f"--web={web_port}"],
         stderr=subprocess.DEVNULL,

@@ -84,7 +84,7 @@ class ServerWithWeb:
         self.game_port = game_port
         self.url = f"http://127.0.0.1:{web_port}"
         self.command = [
-            *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}"),
+            *(sys.executable, "-m", "craits.server.ops.cli", f"--port={game_port}"),
             *(f"--web={web_port}", f"--data-dir={data}", "--bots=1"),
             *("--turn-timeout=0", "--hand-pause=0.01"),
         ]

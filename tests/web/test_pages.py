@@ -193,7 +193,7 @@ def test_craits_server_web_hosts_the_game_and_the_page() -> None:
     game_port, web_port = free_port(), free_port()
     proc = subprocess.Popen(
         [
-            *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}"),
+            *(sys.executable, "-m", "craits.server.ops.cli", f"--port={game_port}"),
             *("--no-journal", f"--web={web_port}"),
         ],
         stderr=subprocess.PIPE,
@@ -216,7 +216,7 @@ def test_craits_server_web_hosts_the_game_and_the_page() -> None:
 
 def test_craits_server_web_port_is_checked() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "craits.server.cli", "--no-journal", "--web=70000"],
+        [sys.executable, "-m", "craits.server.ops.cli", "--no-journal", "--web=70000"],
         capture_output=True,
         text=True,
         timeout=30,
@@ -243,7 +243,7 @@ def test_a_web_port_in_use_is_said_in_one_line() -> None:
         game_port = free_port()
         both = subprocess.run(
             [
-                *(sys.executable, "-m", "craits.server.cli", f"--port={game_port}"),
+                *(sys.executable, "-m", "craits.server.ops.cli", f"--port={game_port}"),
                 *("--no-journal", f"--web={taken}"),
             ],
             capture_output=True,

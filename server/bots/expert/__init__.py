@@ -1,8 +1,8 @@
 """The ``expert`` bot: a search over the hidden cards (``docs/bots.md``).
 
-- :mod:`.cards` — cards as integers and bit sets;
+- :mod:`.card_codes` — cards as integers and bit sets;
 - :mod:`.sim` — :class:`~.sim.Sim`, a fast simulator of a hand, held to the
-  engine by ``tests/bots/test_sim.py``;
+  engine by ``tests/server/bots/expert/test_sim.py``;
 - :mod:`.rollout` — the basic bot's choices on the simulator (the rollout
   policy and the prior), held to :func:`craits.server.bots.basic_policy`;
 - :mod:`.belief` — what a seat knows of the hidden cards, and worlds sampled

@@ -35,7 +35,7 @@ from typing import Any
 
 from ...engine import Rules
 from ...engine.cards import full_deck
-from .cards import ALL, CODE, COUNT_MASK, MATCH, RANK, SUIT, SUIT_CODE, codes
+from .card_codes import ALL, CODE, COUNT_MASK, MATCH, RANK, SUIT, SUIT_CODE, codes
 from .sim import PLAY, Sim, SimRules
 
 __all__ = ["Belief"]

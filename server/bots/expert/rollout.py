@@ -3,7 +3,7 @@
 :func:`basic_action` is :func:`craits.server.bots.basic_policy` (the ``basic``
 level) computed on a :class:`~.sim.Sim` for one seat, term for term (the same
 scores, the same order of candidates, the same ties), without building a
-view: ``tests/bots/test_expert.py`` holds the two equal on random positions
+view: ``tests/server/bots/expert/test_expert.py`` holds the two equal on random positions
 under every rules option. It reads only what the seat's view holds (its own
 hand, hand sizes, the top card, the suit in force, the count, jacks, the stock's
 size, each seat's next shuffle penalty), so in a sampled world it plays as the
@@ -14,7 +14,9 @@ seat's basic bot would.
 
 from __future__ import annotations
 
-from .cards import (
+from collections.abc import Callable
+
+from .card_codes import (
     ACE,
     EIGHT,
     FIVE,
@@ -73,7 +75,7 @@ def _follow_ups(cards: list[int], suit: int, rank: int) -> int:
 
 class _Seat:
     """What the basic bot reads off its seat's view, from the simulator
-    (:class:`craits.server.bots.scoring.Situation`)."""
+    (:class:`craits.server.bots.weighing.Situation`)."""
 
     __slots__ = ("seat", "sim", "sizes")
 
@@ -99,36 +101,48 @@ class _Seat:
         return 0.0
 
     def harm(self, card: int, suit: int, rest: list[int]) -> float:
-        """:func:`craits.server.bots.scoring.harm_term`: the harm ``card``'s function does."""
-        rank = RANK[card]
+        """:func:`craits.server.bots.weighing.harm_term`: the harm ``card``'s function
+        does (one method per function, :data:`_HARMS`; none for A, 3, 8, 9, nor for
+        the face cards without ``face_cards``)."""
+        term = _HARMS[RANK[card]]
+        return term(self, card, suit, rest) if term is not None else 0.0
+
+    def two_harm(self, card: int, suit: int, rest: list[int]) -> float:
+        """A 2 starts the count on the next seat (R8)."""
+        counters = sum(1 for c in rest if RANK[c] in (ACE, TWO))
+        score = 15 + (10 if self.close(self.at(1)) else 0) + (8 if counters else -5)
+        return score + self.pays(self.at(1), 0, 2) / 2
+
+    def four_harm(self, card: int, suit: int, rest: list[int]) -> float:
+        """A 4 skips the next seat (R9)."""
+        score = 12 + (20 if self.close(self.at(1)) else 0)
+        if self.sim.n == 2:
+            score += 10 if _follow_ups(rest, suit, FOUR) else -10
+        return score
+
+    def five_harm(self, card: int, suit: int, rest: list[int]) -> float:
+        """A 5: every other seat draws one (R9)."""
+        n = self.sim.n
+        near = any(self.close(s) for s in range(n) if s != self.seat)
+        score = 8 * (n - 1) + (10 if near else 0)
+        return score + sum(self.pays(self.at(i), i - 1, 1) for i in range(1, n))
+
+    def six_harm(self, card: int, suit: int, rest: list[int]) -> float:
+        """A 6 must be covered by its player (R9)."""
+        return 25 if _follow_ups(rest, suit, SIX) else -30
+
+    def seven_harm(self, card: int, suit: int, rest: list[int]) -> float:
+        """A 7: a seat draws one (R9; the next, or the one after with more than three)."""
         sim = self.sim
-        n = sim.n
-        if rank == TWO:
-            counters = sum(1 for c in rest if RANK[c] in (ACE, TWO))
-            score = 15 + (10 if self.close(self.at(1)) else 0) + (8 if counters else -5)
-            return score + self.pays(self.at(1), 0, 2) / 2
-        if rank == FOUR:
-            score = 12 + (20 if self.close(self.at(1)) else 0)
-            if n == 2:
-                score += 10 if _follow_ups(rest, suit, rank) else -10
-            return score
-        if rank == FIVE:
-            near = any(self.close(s) for s in range(n) if s != self.seat)
-            score = 8 * (n - 1) + (10 if near else 0)
-            return score + sum(self.pays(self.at(i), i - 1, 1) for i in range(1, n))
-        if rank == SIX:
-            return 25 if _follow_ups(rest, suit, rank) else -30
-        if rank == SEVEN:
-            victim = self.at(1) if n <= 3 or sim.rules.seven_next else self.at(2)
-            return 10 + (15 if self.close(victim) else 0) + self.pays(victim, 0, 1)
-        if rank == TEN:
-            nxt, prev = self.at(1), self.at(-1)
-            if n > 2 and self.close(nxt) and self.sizes[prev] > self.sizes[nxt]:
-                return 15
-            return 0
-        if rank >= JACK and sim.rules.face:
-            return self.face_harm(card, suit, rest)
-        return 0.0
+        victim = self.at(1) if sim.n <= 3 or sim.rules.seven_next else self.at(2)
+        return 10 + (15 if self.close(victim) else 0) + self.pays(victim, 0, 1)
+
+    def ten_harm(self, card: int, suit: int, rest: list[int]) -> float:
+        """A 10 reverses the direction of play (R9)."""
+        nxt, prev = self.at(1), self.at(-1)
+        if self.sim.n > 2 and self.close(nxt) and self.sizes[prev] > self.sizes[nxt]:
+            return 15
+        return 0
 
     def face_harm(self, card: int, suit: int, rest: list[int]) -> float:
         """The harm terms of J, Q♠ and K under ``face_cards`` (R11)."""
@@ -141,8 +155,12 @@ class _Seat:
             return 0 if card != QUEEN_OF_SPADES else 40 + self.pays(nxt, 0, 5)
         return 10 if _follow_ups(rest, suit, KING) >= 2 else -25
 
+    def face_harm_if_played(self, card: int, suit: int, rest: list[int]) -> float:
+        """:meth:`face_harm` under ``face_cards``; none without."""
+        return self.face_harm(card, suit, rest) if self.sim.rules.face else 0.0
+
     def score(self, card: int, suit: int, rest: list[int]) -> float:
-        """:func:`craits.server.bots.scoring.play_score` of playing ``card``."""
+        """:func:`craits.server.bots.weighing.play_score` of playing ``card``."""
         if self.sim.count:
             return _KEEP[RANK[card]]
         rank = RANK[card]
@@ -162,6 +180,24 @@ class _Seat:
             if RANK[c] == SIX:
                 last -= 10
         return _KEEP[rank] + self.harm(card, suit, rest) + cont + last
+
+
+_Harm = Callable[[_Seat, int, int, list[int]], float]
+_HARMS: tuple[_Harm | None, ...] = tuple(
+    {
+        TWO: _Seat.two_harm,
+        FOUR: _Seat.four_harm,
+        FIVE: _Seat.five_harm,
+        SIX: _Seat.six_harm,
+        SEVEN: _Seat.seven_harm,
+        TEN: _Seat.ten_harm,
+        JACK: _Seat.face_harm_if_played,
+        QUEEN: _Seat.face_harm_if_played,
+        KING: _Seat.face_harm_if_played,
+    }.get(rank)
+    for rank in range(13)
+)
+"""The harm term of each rank (:meth:`_Seat.harm`), None where its function does none."""
 
 
 def _suit_for(card: int, rest: list[int]) -> int:

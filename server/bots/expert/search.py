@@ -39,7 +39,7 @@ from craits.protocol.types import LegalAction, View
 from ..basic import basic_policy
 from ..view import ActionDict, as_dict, seat_view, to_act
 from .belief import Belief
-from .cards import CODE, SUIT, SUIT_CODE
+from .card_codes import CODE, SUIT, SUIT_CODE
 from .rollout import rollout
 from .sim import ANNOUNCE, DRAW, IDIOT, NAME_SUIT, PASS, PLAY, play_code, score_hand
 

@@ -8,7 +8,7 @@ It allocates nothing per action but the lists the rules themselves grow. It
 trusts its caller: an illegal action is not refused (the search only takes
 actions from :meth:`Sim.legal` or the rollout policy, which takes legal ones).
 
-``tests/bots/test_sim.py`` holds it to the engine: random positions under every
+``tests/server/bots/expert/test_sim.py`` holds it to the engine: random positions under every
 rules option, played move by move in both, equal states and equal legal actions
 after every move. The reshuffles of the discard pile (R10) take ``rng.shuffle``
 as the engine does, so the same seeded ``random.Random`` gives the same order.
@@ -24,7 +24,7 @@ from craits.protocol.vocab import Phase
 from ...engine import Game, Rules
 from ...engine.cards import full_deck
 from ...engine.game import hand_size
-from .cards import (
+from .card_codes import (
     ACE,
     CODE,
     COUNT_MASK,

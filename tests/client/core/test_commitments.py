@@ -22,8 +22,8 @@ from craits.client.core.saved.commitments import FORMAT, CommitmentStore, read, 
 from craits.protocol.types import Commitment
 from craits.server.app import Server, ServerConfig
 from craits.server.engine import hand_size
-from craits.server.fairness import check_published, commitment, verify_record
-from craits.server.records import build_record
+from craits.server.journal.records import build_record, check_published, verify_record
+from craits.server.table.fairness import commitment
 
 from tests.client.support import wait_for
 from tests.conftest import REPO

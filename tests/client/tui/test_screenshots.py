@@ -21,6 +21,7 @@ from craits.client.tui.dialogs.new_table import CreateTableDialog
 from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
+from craits.server.table.outcome import Step
 from textual.widgets import Input, Select
 
 from tests.client.support import (
@@ -137,7 +138,7 @@ async def test_screenshot_the_hand_summary(
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
         table = server.tables["t1"]
         table.game.hands[1] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
@@ -193,7 +194,7 @@ async def test_screenshot_the_end_of_a_game(server: Any, make_app: Any) -> None:
             await wait_for(pilot, lambda: app.model.view is not None, what="the game")
             table.game.hand_number = 15
             table.game.hands[0] = ["7H"]
-            table._after([])
+            table.publish(Step([]))
             await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
             await pilot.press("enter")
             await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")

@@ -13,6 +13,7 @@ from craits.client.tui.dialogs.private import InviteDialog
 from craits.client.tui.screens.lobby_screen import COLUMNS, PADDING, lobby_columns
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.client.tui.widgets.key_footer import Key, fit_keys
+from craits.server.table.outcome import Step
 from rich.text import Text
 
 from tests.client.support import footer_keys, screen_text, segments, shown_in, wait_for
@@ -253,13 +254,13 @@ async def test_at_the_least_stacked_size_the_prompt_stays(
             assert "Ben drew a card" in text and "Ben: nice one" in text  # log and chat
             table = server.tables["t1"]
             table.seats[1].away = True  # (a test shortcut inside the server)
-            table.broadcast_info()
+            table.info_changed()
             await wait_for(pilot, lambda: app.model.away, what="away")
             assert "b: I'm back" in await prompt()
             # twelve cards: two rows of them, the prompt still there, the log gives way
             # (the server may play one of them for her at once: she is away)
             table.game.hands[1] = [*ANA_TWELVE]
-            table._after([])
+            table.publish(Step([]))
             await wait_for(pilot, lambda: len(app.model.hand) >= 11, what="twelve cards")
             await wait_for(
                 pilot,

@@ -28,6 +28,7 @@ from craits.client.tui.dialogs.scores import ScoreSheetScreen
 from craits.client.tui.dialogs.summary import GRACE, SummaryScreen
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
+from craits.server.table.outcome import Step
 
 from tests.client.support import (
     footer_keys,
@@ -236,7 +237,7 @@ async def end_the_first_hand(pilot: Any, server: Any, app: Any) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.view)
     table = server.tables["t1"]
     table.game.hands[1] = ["7H"]
-    table._after([])
+    table.publish(Step([]))
     await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="the summary")

@@ -16,6 +16,7 @@ from craits.client.tui.dialogs.new_table import CreateTableDialog
 from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.app import Server, ServerConfig
+from craits.server.table.outcome import Step
 from textual.widgets import Input, Select
 
 from tests.client.support import (
@@ -103,7 +104,7 @@ async def test_the_summary_counts_down_and_gives_way_to_the_players_turn(
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="Ana's table")
         await wait_for(wpilot, lambda: watcher.model and watcher.model.view, what="Cy's table")
         table.game.hands[1] = ["7H"]  # Ana is down to 7♥ (a test shortcut inside the server)
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")  # she goes out: hand 1 is over
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
@@ -151,7 +152,7 @@ async def test_a_players_summary_gives_way_to_the_next_hands_first_move(
         await wait_for(pilot, lambda: app.model.my_turn, what="Ana's turn in hand 1")
         table = server.tables["t3"]
         table.game.hands[1] = ["7H"]  # (a test shortcut inside the server)
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")  # she goes out
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
@@ -189,7 +190,7 @@ async def test_a_new_game_takes_everyone_off_the_result_with_time_to_come_back(
         await wait_for(wpilot, lambda: watcher.model and watcher.model.view, what="Cy's table")
         table.game.hand_number = 8  # the last hand, Ana down to one card (a test shortcut)
         table.game.hands[1] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         for client, client_pilot in ((app, pilot), (watcher, wpilot)):

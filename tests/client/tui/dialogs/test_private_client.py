@@ -17,7 +17,7 @@ from craits.client.tui.dialogs.private import CodeDialog, InviteDialog, code_fro
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.protocol.address import parse_target
-from craits.server.seating import token_digest
+from craits.server.table.seating import token_digest
 from textual.widgets import Checkbox, DataTable, Input
 
 from tests.client.support import screen_text, shown_in, wait_for, wait_text

@@ -80,7 +80,7 @@ async def test_the_creator_ends_the_game_by_closing_the_table_after_asking(
         assert "Close table mine and end the game?" in text and "abandoned" in text
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="kept")
-        assert server.tables["mine"].playing
+        assert server.tables["mine"].status.playing
         # y ends it: the table closes for everyone, with a word of why
         await pilot.press("x")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog), what="asked")

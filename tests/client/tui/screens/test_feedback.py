@@ -18,6 +18,7 @@ from craits.client.tui.dialogs.rules import RulesScreen, rules_text
 from craits.client.tui.dialogs.scores import ScoreSheetScreen
 from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.protocol.client import Connection
+from craits.server.table.outcome import Step
 from rich.text import Text
 
 from tests.client.support import (
@@ -33,7 +34,7 @@ from tests.client.support import (
     wait_text,
 )
 from tests.server.conftest import Player, play_until, settle, strip_seat
-from tests.server.test_hand_log import hand_so_far
+from tests.server.table.test_hand_log import hand_so_far
 
 
 def said(app: Any) -> list[str]:
@@ -380,7 +381,7 @@ async def test_the_game_over_summary_ends_with_the_score_sheet(
         table = server.tables["t1"]
         table.game.hand_number = 8
         table.game.hands[1] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")

@@ -24,8 +24,8 @@ from craits.client.tui.widgets.wrapped_log import WrappedLog
 from craits.protocol.client import ConnectError
 from craits.server.app import Server
 from craits.server.engine import Rules
-from craits.server.records import build_record
-from craits.server.replay import with_frames
+from craits.server.journal.records import build_record
+from craits.server.journal.replay_frames import with_frames
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 

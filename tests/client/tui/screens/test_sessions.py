@@ -14,6 +14,7 @@ from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.protocol.client import Connection
+from craits.server.table.outcome import Step
 from textual.widgets import Checkbox, Input, Select
 
 from tests.client.support import (
@@ -131,7 +132,7 @@ async def test_hand_end_summary(server: Any, connect: Any, make_app: Any, monkey
         # down to the last card: Ana holds only 7♥ (test shortcut inside the server)
         table = server.tables["t1"]
         table.game.hands[1] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         monkeypatch.setattr(summary, "GRACE", 3.0)  # however slow the machine
@@ -189,7 +190,7 @@ async def test_create_add_bot_game_over_and_new_game(
         # the last hand of the game, down to one card (test shortcut inside the server)
         table.game.hand_number = 8
         table.game.hands[0] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
@@ -359,7 +360,7 @@ async def test_the_seats_field_takes_a_typed_digit(
         assert seats.value == "4"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "four" in server.tables, what="the table")
-        assert server.tables["four"].capacity == 4
+        assert server.tables["four"].seating.capacity == 4
 
 
 async def test_join_on_a_full_table_says_why(server: Any, connect: Any, make_app: Any) -> None:

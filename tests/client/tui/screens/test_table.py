@@ -6,6 +6,7 @@ from typing import Any
 
 from craits.client.tui.dialogs.base import AskDialog, ChoiceDialog
 from craits.client.tui.screens.table_screen import TableScreen
+from craits.server.table.outcome import Step
 from textual.widgets import Input
 
 from tests.client.support import (
@@ -133,7 +134,7 @@ async def test_one_card_with_the_play_and_after_it(
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the table")
         # two cards left (test shortcut inside the server): o, then the play, says "one card"
         table.game.hands[1] = ["7H", "3C"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: len(app.model.hand) == 2, what="two cards")
         assert app.screen.check_action("announce", ()) is True
         await pilot.press("o")
@@ -148,7 +149,7 @@ async def test_one_card_with_the_play_and_after_it(
         # again without o: the announcement is owed, and o makes it
         table.game.hands[1] = ["5H", "3C"]
         table.game.turn = 1
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["5H", "3C"], what="two cards again")
         await pilot.press("1", "enter")  # 5♥ on 7♥
         await wait_for(pilot, lambda: app.model.owes_announcement(), what="owing")
@@ -170,7 +171,7 @@ async def test_idiot_on_a_player_who_did_not_announce(
         # Ben to play, two cards left (test shortcut inside the server)
         table.game.hands[0] = ["QH", "2C"]
         table.game.turn = 0
-        table._after([])
+        table.publish(Step([]))
         await ben.expect("update", where=lambda m: m["view"]["to_act"] == 0)
         await ben.act({"play": "QH"})  # and says nothing
         await wait_for(pilot, lambda: app.model.idiot_targets() == [0], what="the chance")

@@ -12,6 +12,7 @@ from craits.client.present.presenter import digit_choice
 from craits.client.tui.dialogs import summary
 from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.client.tui.screens.table_screen import TableScreen
+from craits.server.table.outcome import Step
 
 from tests.client.support import (
     ANA,
@@ -95,7 +96,7 @@ async def test_at_game_over_the_footer_shows_what_can_be_done(
         table = server.tables["t1"]
         table.game.hand_number = 8
         table.game.hands[1] = ["7H"]
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: app.model.hand == ["7H"], what="one card")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), what="summary")
@@ -134,7 +135,7 @@ async def test_every_card_of_a_long_hand_has_its_digit(
         # Ana holds twelve cards (test shortcut inside the server)
         table = server.tables["t1"]
         table.game.hands[1] = list(LONG)
-        table._after([])
+        table.publish(Step([]))
         await wait_for(pilot, lambda: len(app.model.hand) == 12, what="twelve cards")
         await pilot.pause(0.05)
         assert app.model.hand == LONG

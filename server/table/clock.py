@@ -1,0 +1,331 @@
+"""A table's clocks.
+
+- :class:`TurnClock`: the turn's deadline, and the one timer that moves the
+  game on without a player (protocol §11.4): the next deal after a pause, a
+  bot's move, the move played for an away seat, and the turn timeout. It
+  decides *when*, and says what is due (:class:`Due`); what is played is the
+  table's moves' (:class:`~craits.server.table.moves.Moves`), through its game
+  log like any action. An expert bot's move is searched in a worker process
+  (:meth:`TurnClock.search`) and played when the answer comes.
+- :class:`AbandonClock`: how long a table with a game has had no person
+  connected at its seats; after the server's abandon time it asks the table
+  to end the game as abandoned and close (protocol §11.1).
+
+Both run on the event loop thread and log as about their table
+(:func:`craits.server.ops.logs.table_context`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from craits.protocol.vocab import AbandonReason, Phase, TableState
+
+from ..bots.expert.worker import default_pool
+from ..engine import Game
+from ..ops import logs
+from .outcome import Search
+from .seating import Seat
+
+if TYPE_CHECKING:
+    from .actor import TableConfig
+
+log = logging.getLogger("craits.server")
+
+
+class Due(Enum):
+    """What the turn clock's timer found due."""
+
+    NEXT_HAND = "next_hand"
+    """The pause between hands is over: the next hand is dealt."""
+    BOT = "bot"
+    """A bot's turn: it moves."""
+    TIMEOUT = "timeout"
+    """A person's turn timed out, or the seat is away: the server plays for it."""
+
+
+class TurnClock:
+    """The turn clock of table ``name``; all on the event loop thread.
+
+    It reads the table's ``seats``, ``game`` and whether the game is
+    ``moving`` (a person plays it), and calls ``due`` with what is due when its
+    timer fires (the table guards that call: an error stops that table only).
+
+    Attributes:
+        deadline: when the turn in play times out (event loop time), or None
+            (no timeout: a bot's or away seat's turn, or no turn timeout).
+        next_deal: when the next hand is dealt (event loop time), between
+            hands while the clock runs; else None.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        config: TableConfig,
+        seats: list[Seat],
+        game: Callable[[], Game | None],
+        moving: Callable[[], bool],
+        due: Callable[[Due], None],
+    ) -> None:
+        self.name = name
+        self.config = config
+        self.deadline: float | None = None
+        self.next_deal: float | None = None
+        self._seats = seats
+        self._game = game
+        self._moving = moving
+        self._due = due
+        self._timer: asyncio.TimerHandle | None = None
+        self._loop = asyncio.get_running_loop()
+
+    # ------------------------------------------------------------- deadline
+
+    def set_deadline(self, extra: float = 0.0) -> None:
+        """Start the turn's time: a person's turn, not away, with a turn timeout;
+        ``extra`` seconds more (the first turn of a hand after the first: the
+        player may still be reading the last hand's summary, protocol §11.4)."""
+        game = self._game()
+        seat = game.to_act if game is not None else None
+        timeout = self.config.turn_timeout
+        if seat is None or timeout <= 0:
+            self.deadline = None
+            return
+        s = self._seats[seat]
+        person = s.bot is None and not s.away
+        self.deadline = self._loop.time() + timeout + extra if person else None
+
+    def refresh(self) -> None:
+        """After a restart, or a wait with nobody playing, the turn in play gets
+        a fresh deadline rather than timing out the moment a player is back."""
+        if self.deadline is None or self.deadline <= self._loop.time():
+            self.set_deadline()
+
+    def deadline_ms(self) -> int | None:
+        """Milliseconds left of the turn, or None."""
+        if self.deadline is None:
+            return None
+        return max(0, round((self.deadline - self._loop.time()) * 1000))
+
+    def next_deal_ms(self) -> int | None:
+        """Milliseconds until the next hand is dealt (between hands, while the
+        game is not on hold), or None."""
+        if self.next_deal is None or self._timer is None:
+            return None
+        return max(0, round((self.next_deal - self._loop.time()) * 1000))
+
+    # ---------------------------------------------------------------- timer
+
+    def cancel(self) -> None:
+        """Cancel the table's timer (the table stopped, or the server is shutting down)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def schedule(self) -> None:
+        """Set the one timer of the table: the next hand, a bot's or away seat's
+        move, or the turn timeout (none while the game is on hold)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.next_deal = None
+        game = self._game()
+        if game is None or not self._moving():
+            return  # on hold: no player here; the table waits for one to come back
+        config = self.config
+        if game.phase == Phase.HAND_OVER:
+            self.next_deal = self._loop.time() + config.hand_pause
+            self._set(config.hand_pause, Due.NEXT_HAND)
+            return
+        seat = game.to_act
+        if seat is None:
+            return
+        s = self._seats[seat]
+        if s.bot is not None:
+            self._set(config.bot_delay, Due.BOT)
+        elif s.away:
+            self._set(config.away_delay, Due.TIMEOUT)
+        elif self.deadline is not None:
+            self._set(max(0.0, self.deadline - self._loop.time()), Due.TIMEOUT)
+
+    def _set(self, delay: float, due: Due) -> None:
+        context = logs.table_context(self.name)  # it logs about the table only
+        self._timer = self._loop.call_later(delay, self._fire, due, context=context)
+
+    def _fire(self, due: Due) -> None:
+        """The table's timer is up: say what is due."""
+        self._timer = None
+        self._due(due)
+
+    def later(self, delay: float, fn: Callable[[], None]) -> None:
+        """Call ``fn`` in ``delay`` seconds, beside the main timer (a bot's call
+        off its turn, R7), logging as about the table."""
+        self._loop.call_later(delay, fn, context=logs.table_context(self.name))
+
+    def search(self, search: Search, then: Callable[[asyncio.Future[int | None]], None]) -> None:
+        """Start an expert bot's ``search`` in the server's worker processes (never
+        on the event loop, :mod:`craits.server.bots.expert.worker`); call ``then``
+        with its answer when it is done, if a person still plays the game (the
+        clock runs only then), logging as about the table."""
+        answer = default_pool().decide(search.view, search.events, search.seed)
+
+        def done(answer: asyncio.Future[int | None]) -> None:
+            if self._moving():
+                then(answer)
+
+        answer.add_done_callback(done, context=logs.table_context(self.name))
+
+
+_COUNTED = frozenset({TableState.PLAYING, TableState.FINISHED, TableState.STOPPED})
+"""The states in which a table with no person connected is counted as left:
+it holds a game, running or over (a waiting table closes as its seats empty;
+a paused one waits for a restart, its journal broken)."""
+
+
+class AbandonClock:
+    """The abandon clock of table ``name`` (protocol §11.1); on the event loop thread.
+
+    It reads the table's ``seats``, its ``state`` and whether its game is
+    ``on_hold``. Two counts run, and the first to reach its time calls
+    ``abandon`` with the reason: the table ends a running game as abandoned
+    (its record kept, ``docs/records.md``) and closes (:meth:`Table.abandon
+    <craits.server.table.actor.Table.abandon>`):
+
+    - *offline* (:attr:`since`): the table holds a game (running, over, or
+      stopped by an error) and no person holds a seat with a connection (bots
+      and spectators do not count); after ``config.abandon_offline_after``
+      seconds (the shorter grace; 0: the same as ``abandon_after``). Its record
+      says ``nobody_connected``;
+    - *on hold* (:attr:`held_since`): a game runs and nobody plays it, every
+      person's seat away or disconnected (protocol §11.4), someone connected
+      perhaps but idle; after ``config.abandon_after`` seconds. Its record
+      says ``nobody_playing`` (or ``nobody_connected`` if nobody is connected by then).
+
+    ``abandon_after`` 0: never abandoned. A person back (``resume``, ``back``,
+    a move) stops the counts that no longer hold.
+
+    The offline count survives restarts: when it started (:attr:`since`,
+    wall-clock seconds since the epoch) is written with the table's row, and a
+    restored table counts on from it. A table restored with no time recorded
+    (its people were still there when the server stopped) counts from its
+    restoration. Either way it gets the full time at most from the moment it is
+    restored (a clock set back gives no more). The on-hold count is not
+    written: after a restart nobody is connected, so the offline count, never
+    the longer one, is what runs.
+
+    Attributes:
+        since: when the last person's connection left a seat (seconds since
+            the epoch), or None while the offline count does not run.
+        held_since: when the game was last left with nobody playing (seconds
+            since the epoch), or None while it is played.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        config: TableConfig,
+        seats: list[Seat],
+        state: Callable[[], TableState],
+        on_hold: Callable[[], bool],
+        abandon: Callable[[AbandonReason], None],
+    ) -> None:
+        self.name = name
+        self.config = config
+        self._seats = seats
+        self._state = state
+        self._on_hold = on_hold
+        self._abandon = abandon
+        self.since: float | None = None
+        self.held_since: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._armed: tuple[float | None, float | None] = (None, None)
+        """The counts the timer was set for: set again only when they change."""
+
+    def vacant(self) -> bool:
+        """The table holds a game and no person holds a seat with a connection."""
+        return self._state() in _COUNTED and all(s.member is None for s in self._seats)
+
+    def graces(self) -> tuple[float, float]:
+        """Seconds of each count: offline (never more than on hold), on hold."""
+        config = self.config
+        after, offline = config.abandon_after, config.abandon_offline_after
+        return (min(offline, after) if offline > 0 else after), after
+
+    def check(self) -> None:
+        """After a change of the seats or the state: start the counts, or stop them."""
+        if self.config.abandon_after <= 0:
+            self.since = self.held_since = None
+            self.cancel()
+            return
+        now = time.time()
+        if not self.vacant():
+            self.since = None
+        elif self.since is None:
+            self.since = now
+        if not self._on_hold():
+            self.held_since = None
+        elif self.held_since is None:
+            self.held_since = now
+        counts = (self.since, self.held_since)
+        if counts == (None, None):
+            self.cancel()
+        elif self._timer is None or counts != self._armed:
+            self._start()
+
+    def restored(self, since: float | None) -> bool:
+        """The table was restored from the journal, every seat disconnected:
+        count on from ``since`` (the time its row holds; None: from now).
+        Returns whether the count starts now (a time for the row to record)."""
+        self.since = since
+        self.check()
+        return since is None and self.since is not None
+
+    def cancel(self) -> None:
+        """Stop the timer (the table paused or closed, or the server is stopping)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._armed = (None, None)
+
+    def left(self) -> float:
+        """Seconds until the table is abandoned: the first count to end (the
+        offline count from :attr:`since`, never more than its full time from
+        now; the on-hold count from :attr:`held_since`)."""
+        offline, held = self.graces()
+        now = time.time()
+        waits = [held]
+        if self.since is not None:
+            waits.append(min(offline, max(0.0, min(self.since, now) + offline - now)))
+        if self.held_since is not None:
+            waits.append(max(0.0, min(self.held_since, now) + held - now))
+        return min(waits)
+
+    def _start(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        context = logs.table_context(self.name)
+        self._timer = loop.call_later(self.left(), self._fire, context=context)
+        self._armed = (self.since, self.held_since)
+
+    def _fire(self) -> None:
+        """A count is up: the game ends as abandoned and the table closes (the
+        table guards the call: an error stops that table only)."""
+        self._timer = None
+        self._armed = (None, None)
+        offline, held = self.graces()
+        if self.vacant():
+            reason, why = AbandonReason.NOBODY_CONNECTED, f"no person connected for {offline:g}s"
+        elif self._on_hold():
+            reason, why = AbandonReason.NOBODY_PLAYING, f"nobody playing for {held:g}s"
+        else:
+            return
+        if self.left() > 0:  # (a count that began again since the timer was set)
+            self._start()
+            return
+        log.info("table %s: %s: abandoned", self.name, why)
+        self._abandon(reason)
