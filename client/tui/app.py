@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from craits.protocol import VERSION
+from craits.protocol.i18n import N_
 from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
 from textual import events, on
@@ -100,7 +101,7 @@ class CraitsApp(App[None]):
     CSS_PATH = "craits.tcss"
     ENABLE_COMMAND_PALETTE = True  # Ctrl+P: the theme (dark, light) and motion
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit_app", N_("Quit"), show=False, priority=True),
     ]
     ASCII_KEYS: ClassVar[dict[str, str]] = {"←→": "<- ->", "⏎": "Enter", "?": "?"}
     """Key names shown with ``--ascii``."""

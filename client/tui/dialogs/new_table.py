@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from craits.protocol.i18n import N_
 from craits.protocol.messages import MAX_NAME, undrawable
 from craits.protocol.types import CreateTableMsg, RulesMap
 from craits.protocol.vocab import ClientMessage
@@ -89,8 +90,8 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
     """
 
     BINDINGS = [  # noqa: RUF012
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "create", "Create"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+s", "create", N_("Create")),
     ]
 
     def __init__(self, default_name: str):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from craits.protocol.i18n import N_
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -36,8 +37,8 @@ class ProblemScreen(ModalScreen[bool]):
     ProblemScreen Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "retry", "Try again"),
-        Binding("q", "leave", "Leave"),
+        Binding("r", "retry", N_("Try again")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, message: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from craits.protocol.i18n import N_
 from craits.protocol.vocab import SUIT_SYMBOLS
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -33,7 +34,7 @@ class RulesScreen(Dialog[None]):
     """The rules and the keys, scrollable; Escape, q or ? closes."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("escape,q,question_mark", "close", "Close"),
+        Binding("escape,q,question_mark", "close", N_("Close")),
     ]
 
     def __init__(self, ascii: bool = False):

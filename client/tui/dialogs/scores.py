@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from craits.protocol.i18n import N_
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -32,8 +33,8 @@ class ScoreSheetScreen(Dialog[bool]):
     #score-sheet { width: 100; max-width: 100%; height: auto; max-height: 100%; }
     """
     BINDINGS = [  # noqa: RUF012
-        Binding("escape,enter,h,q", "close", "Close"),
-        Binding("l", "last_hand", "Last hand"),
+        Binding("escape,enter,h,q", "close", N_("Close")),
+        Binding("l", "last_hand", N_("Last hand")),
     ]
 
     def __init__(self, session: Session, style: CardStyle):

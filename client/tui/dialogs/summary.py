@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from craits.protocol.i18n import N_
 from craits.protocol.types import HandEndedEvent
 from rich.console import Group
 from rich.text import Text
@@ -43,9 +44,9 @@ class SummaryScreen(Dialog[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape,h", "close", "Close"),
-        Binding("n", "new_game", "New game"),
-        Binding("q", "close", "Close", show=False),
+        Binding("enter,escape,h", "close", N_("Close")),
+        Binding("n", "new_game", N_("New game")),
+        Binding("q", "close", N_("Close"), show=False),
     ]
 
     def __init__(

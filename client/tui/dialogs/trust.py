@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from craits.protocol.i18n import N_
 from craits.protocol.tls import UntrustedCertificate, format_fingerprint
 from rich.text import Text
 from textual import on
@@ -43,8 +44,8 @@ class TrustDialog(Dialog[bool]):
     False (``n``, Escape); "No" is focused, the safe answer."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("t", "answer(True)", "Trust"),
-        Binding("n,escape", "answer(False)", "Don't connect"),
+        Binding("t", "answer(True)", N_("Trust")),
+        Binding("n,escape", "answer(False)", N_("Don't connect")),
     ]
 
     def __init__(self, untrusted: UntrustedCertificate, pins: Path):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from craits.protocol.i18n import N_, LazyString, _, lazy_pgettext
 from craits.protocol.types import CreateTableMsg, TableInfo
 from rich.cells import cell_len
 from rich.text import Text
@@ -33,13 +34,14 @@ from ..dialogs.rules import RulesScreen
 from ..messages import LinkChanged, LobbyChanged, NameTaken, follow_news, reported
 from ..widgets.key_footer import KeyFooter
 
-COLUMNS: tuple[tuple[str, str], ...] = (
-    ("Table", "name"),
-    ("Seats", "seats"),
-    ("State", "state"),
-    ("Watching", "watching"),
-    ("Players", "players"),
-    ("Rules", "rules"),
+COLUMNS: tuple[tuple[LazyString, str], ...] = (
+    # TRANSLATORS: the lobby's column headings
+    (lazy_pgettext("lobby column", "Table"), "name"),
+    (lazy_pgettext("lobby column", "Seats"), "seats"),
+    (lazy_pgettext("lobby column", "State"), "state"),
+    (lazy_pgettext("lobby column", "Watching"), "watching"),
+    (lazy_pgettext("lobby column", "Players"), "players"),
+    (lazy_pgettext("lobby column", "Rules"), "rules"),
 )
 """The lobby's columns: label and key, in order."""
 
@@ -62,7 +64,7 @@ watchers, then the rules, then the players; the name, seats and state stay."""
 
 def _needs(rows: Sequence[Sequence[Text]]) -> list[int]:
     """Each column's widest cell or label (the name's up to :data:`NAME_MAX`)."""
-    needs = [len(label) for label, _ in COLUMNS]
+    needs = [len(str(label)) for label, _key in COLUMNS]
     for row in rows:
         for i, cell in enumerate(row[: len(COLUMNS)]):
             widest = max((cell_len(line) for line in cell.plain.split("\n")), default=0)
@@ -140,7 +142,7 @@ def lobby_columns(available: int, rows: Sequence[Sequence[Text]]) -> list[tuple[
 
 LOBBY_ESSENTIAL = ("join", "rules", "quit")
 """The lobby's keys the Footer never leaves out, however narrow (:mod:`..widgets.key_footer`)."""
-LOBBY_SHORT = {"create": "New", "rejoin": "Back"}
+LOBBY_SHORT = {"create": N_("New"), "rejoin": N_("Back")}
 """Shorter words for the lobby's keys on a narrow screen."""
 
 
@@ -153,12 +155,12 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "join", "Join"),
-        Binding("s", "spectate", "Watch"),
-        Binding("n", "create", "New table"),
-        Binding("r", "rejoin", "Rejoin"),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding("j", "join", N_("Join")),
+        Binding("s", "spectate", N_("Watch")),
+        Binding("n", "create", N_("New table")),
+        Binding("r", "rejoin", N_("Rejoin")),
+        Binding("question_mark", "rules", N_("Rules"), key_display="?"),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(self, session: Session, style: CardStyle):
@@ -237,7 +239,7 @@ class LobbyScreen(Screen[None]):
         shown = lobby_columns(width, rows)
         for i, w in shown:
             label, key = COLUMNS[i]
-            table.add_column(label, key=key, width=w)
+            table.add_column(str(label), key=key, width=w)
         for name, row in zip(names, rows, strict=True):
             table.add_row(*(row[i] for i, _ in shown), key=name, height=None)
         if selected is not None and selected in tables:
@@ -340,4 +342,5 @@ class LobbyScreen(Screen[None]):
                 self.session.requests.join(table, name)
 
         default = f"{self.session.player_name[:22]}2"
-        self.app.push_screen(AskDialog(f"{why}. Join {table} as:", default), done)
+        ask = _("{why}. Join {table} as:").format(why=why, table=table)
+        self.app.push_screen(AskDialog(ask, default), done)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from craits.protocol.i18n import N_
 from craits.protocol.types import GameRecord, HandEndedEvent
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -39,9 +40,11 @@ class HandByHand(Screen[None]):
     HandByHand #hand { padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,p,pageup,left_square_bracket", "previous", "Previous hand", key_display="←"),
-        Binding("right,n,pagedown,right_square_bracket", "next", "Next hand", key_display="→"),
-        Binding("q", "app.quit", "Quit"),
+        Binding(
+            "left,p,pageup,left_square_bracket", "previous", N_("Previous hand"), key_display="←"
+        ),
+        Binding("right,n,pagedown,right_square_bracket", "next", N_("Next hand"), key_display="→"),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, record: GameRecord, style: CardStyle):
@@ -127,26 +130,26 @@ class TableReplay(Screen[None]):
     TableReplay #prompt { height: 3; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n", "forward", "Move", key_display="←→"),
-        Binding("left,p", "back", "Back", show=False),
+        Binding("right,n", "forward", N_("Move"), key_display="←→"),
+        Binding("left,p", "back", N_("Back"), show=False),
         # (before the result's scroll view's own PgDn, PgUp, Home and End: ↑↓ scroll it)
         Binding(
             "pagedown,right_square_bracket",
             "next_hand",
-            "Next hand",
+            N_("Next hand"),
             key_display="PgDn",
             priority=True,
         ),
         Binding(
             "pageup,left_square_bracket",
             "previous_hand",
-            "Prev hand",
+            N_("Prev hand"),
             key_display="PgUp",
             priority=True,
         ),
-        Binding("home", "first", "Deal", show=False, priority=True),
-        Binding("end", "last", "Hand's end", show=False, priority=True),
-        Binding("q", "app.quit", "Quit"),
+        Binding("home", "first", N_("Deal"), show=False, priority=True),
+        Binding("end", "last", N_("Hand's end"), show=False, priority=True),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, replay: Replay):
