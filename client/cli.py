@@ -459,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
         forwarded_for=args.forwarded_for,
         shown_address=args.shown_address,
     )
+    app.language_given = args.lang is not None
     try:
         app.run()
     except KeyboardInterrupt:

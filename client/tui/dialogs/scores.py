@@ -13,7 +13,7 @@ from ...core.model import TableModel
 from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.sheet import score_sheet
-from ..messages import TableChanged, TableShown, follow_news, reported
+from ..messages import LanguageChanged, TableChanged, TableShown, follow_news, reported
 from .base import Dialog
 
 
@@ -65,8 +65,9 @@ class ScoreSheetScreen(Dialog[bool]):
 
     @on(TableShown)
     @on(TableChanged)
+    @on(LanguageChanged)
     @reported
-    def _changed(self, message: TableShown | TableChanged) -> None:
+    def _changed(self, message: TableShown | TableChanged | LanguageChanged) -> None:
         """The game moved on: the sheet follows."""
         self.sync()
 

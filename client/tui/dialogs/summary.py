@@ -21,7 +21,7 @@ from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.results import new_game_key, overtaken, summary, what_next
 from ...present.sheet import score_sheet
-from ..messages import LinkChanged, TableChanged, TableShown, follow_news, reported
+from ..messages import LanguageChanged, LinkChanged, TableChanged, TableShown, follow_news, reported
 from .base import Dialog
 
 GRACE = 0.8
@@ -121,8 +121,9 @@ class SummaryScreen(Dialog[None]):
     @on(TableShown)
     @on(TableChanged)
     @on(LinkChanged)
+    @on(LanguageChanged)
     @reported
-    def _changed(self, message: TableShown | TableChanged | LinkChanged) -> None:
+    def _changed(self, message: TableShown | TableChanged | LinkChanged | LanguageChanged) -> None:
         """The game goes on under the summary: follow it."""
         self.sync()
 

@@ -96,6 +96,12 @@ class GamePanel(Vertical):
 
     # --------------------------------------------------------------- drawing
 
+    def retitle(self) -> None:
+        """The hand's title again (in the language spoken now)."""
+        model = self.session.model
+        for hand in self.query("#hand"):
+            hand.border_title = _("Watching") if model and model.spectator else _("Your hand")
+
     def sync(self, model: TableModel, new_update: bool = False) -> None:
         """Redraw from ``model`` (``new_update``: a move of the game came in)."""
         self._fix_selection(model, new_update)

@@ -31,7 +31,7 @@ from ...present.card_style import CardStyle
 from ..dialogs.base import AskDialog
 from ..dialogs.new_table import CreateTableDialog
 from ..dialogs.rules import RulesScreen
-from ..messages import LinkChanged, LobbyChanged, NameTaken, follow_news, reported
+from ..messages import LanguageChanged, LinkChanged, LobbyChanged, NameTaken, follow_news, reported
 from ..widgets.key_footer import KeyFooter
 
 COLUMNS: tuple[tuple[LazyString, str], ...] = (
@@ -200,8 +200,9 @@ class LobbyScreen(Screen[None]):
 
     @on(LinkChanged)
     @on(LobbyChanged)
+    @on(LanguageChanged)
     @reported
-    def _changed(self, message: LinkChanged | LobbyChanged) -> None:
+    def _changed(self, message: LinkChanged | LobbyChanged | LanguageChanged) -> None:
         """The link or the list changed: show them as they are now."""
         self.sync()
 
@@ -241,7 +242,7 @@ class LobbyScreen(Screen[None]):
             label, key = COLUMNS[i]
             table.add_column(str(label), key=key, width=w)
         for name, row in zip(names, rows, strict=True):
-            table.add_row(*(row[i] for i, _ in shown), key=name, height=None)
+            table.add_row(*(row[i] for i, _width in shown), key=name, height=None)
         if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))
         hint = presenter.lobby_hint(session.saved_seat(), session.model is not None, len(tables))

@@ -34,7 +34,7 @@ from ...present.card_style import CardStyle
 from ..dialogs.base import ChoiceDialog
 from ..dialogs.private import CreatorMenu
 from ..dialogs.rules import RulesScreen
-from ..messages import LinkChanged, TableChanged, TableShown, follow_news, reported
+from ..messages import LanguageChanged, LinkChanged, TableChanged, TableShown, follow_news, reported
 from ..widgets.cached import CachedLines
 from ..widgets.fixed_text import FixedText
 from ..widgets.hand_view import HandView
@@ -46,7 +46,7 @@ from .table_layout import TableLayout
 from .table_logs import TableLogs
 from .table_questions import TableQuestions
 
-BOT_LEVELS: list[tuple[str, LazyString, str]] = [
+BOT_LEVELS: list[tuple[str, LazyString, BotLevel]] = [
     ("e", _l("easy: a beginner, who slips now and then"), BotLevel.EASY),
     ("b", _l("basic: plays sensibly"), BotLevel.BASIC),
     ("x", _l("expert: thinks ahead about the cards it cannot see"), BotLevel.EXPERT),
@@ -208,6 +208,15 @@ class TableScreen(Screen[None], CachedLines):
     @reported
     def _shown(self, message: TableShown | LinkChanged) -> None:
         """The table anew, or the link changed: redraw."""
+        self.sync()
+
+    @on(LanguageChanged)
+    @reported
+    def _language(self, message: LanguageChanged) -> None:
+        """Another language: the titles and keys, then everything drawn, in it."""
+        self.titles()
+        self.game.retitle()
+        self.refresh_bindings()
         self.sync()
 
     @on(TableChanged)

@@ -13,7 +13,7 @@ from tests.client.support import ANA, BEN, ben_at_table, wait_for
 
 def test_no_message_of_the_session_bubbles() -> None:
     news = messages.SessionMessage.__subclasses__()
-    assert len(news) == 11
+    assert len(news) == 12
     assert [cls.__name__ for cls in news if cls.bubble] == []
 
 
