@@ -181,7 +181,7 @@ def _name_line(seat: SeatView, style: CardStyle, width: int) -> tuple[str, str]:
     mark = f"{style.turn_marker} " if seat.to_act else ""
     name = seat.name or _("(empty seat)")
     if seat.me:
-        name += " (you)"
+        name += " " + _("(you)")
     text = crop(mark + name, width, "~" if style.ascii else "…")
     look = "bold reverse" if seat.to_act else ("bold underline" if seat.me else "bold")
     if not seat.name:

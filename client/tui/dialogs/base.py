@@ -16,9 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ...present.card_style import CardStyle
+from ..widgets.key_footer import KeyFooter
 
 ResultType = TypeVar("ResultType")
 
@@ -107,7 +108,7 @@ class ChoiceDialog(Dialog[ChoiceType]):
                     text = Text.assemble((f"{key}", "bold underline"), "  ", label)
                     yield Button(text, id=f"choice-{i}", compact=True)
             yield Label(Text(_("Escape: cancel"), style="dim"))
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Focus the first option."""
@@ -171,7 +172,7 @@ class ConfirmDialog(Dialog[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(_("Yes (y)"), id="yes", variant="primary", compact=True)
                 yield Button(_("No (n)"), id="no", compact=True)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Focus "No", the safe answer (or "Yes", when that does no harm)."""

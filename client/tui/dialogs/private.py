@@ -29,11 +29,12 @@ from textual.app import App
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from ...core import privacy
 from ...core.model import TableModel
 from ...core.session import Session
+from ..widgets.key_footer import KeyFooter
 from .base import ChoiceDialog, ConfirmDialog, Dialog
 
 MAX_CODE_TEXT = 300
@@ -85,7 +86,7 @@ class InviteDialog(Dialog[None]):
                 ),
                 id="invite-keys",
             )
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def action_copy(self) -> None:
         """Copy the link to the clipboard (through the terminal)."""

@@ -14,7 +14,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
+
+from ..widgets.key_footer import KeyFooter
 
 
 class ProblemScreen(ModalScreen[bool]):
@@ -53,7 +55,7 @@ class ProblemScreen(ModalScreen[bool]):
             with Horizontal():
                 yield Button("Try again", id="retry", variant="primary")
                 yield Button("Leave", id="leave")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """The retry button has the focus: Enter tries again."""

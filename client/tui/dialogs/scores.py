@@ -7,13 +7,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...core.model import TableModel
 from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.sheet import score_sheet
 from ..messages import LanguageChanged, TableChanged, TableShown, follow_news, reported
+from ..widgets.key_footer import KeyFooter
 from .base import Dialog
 
 
@@ -54,7 +55,7 @@ class ScoreSheetScreen(Dialog[bool]):
         """The sheet, scrollable."""
         with VerticalScroll(id="score-sheet", classes="dialog"):
             yield Static(id="score-sheet-body")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Draw the sheet, follow the game (the session's news); focus it so the

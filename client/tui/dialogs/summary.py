@@ -14,7 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...core.model import TableModel
 from ...core.session import Session
@@ -22,6 +22,7 @@ from ...present.card_style import CardStyle
 from ...present.results import new_game_key, overtaken, summary, what_next
 from ...present.sheet import score_sheet
 from ..messages import LanguageChanged, LinkChanged, TableChanged, TableShown, follow_news, reported
+from ..widgets.key_footer import KeyFooter
 from .base import Dialog
 
 GRACE = 0.8
@@ -73,7 +74,7 @@ class SummaryScreen(Dialog[None]):
             yield Static(id="summary-body")
             yield Static(id="summary-next", classes="hint")
             yield Static(id="summary-sheet")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Show the result, and follow the game under it (the session's news)."""

@@ -18,8 +18,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
+from ..widgets.key_footer import KeyFooter
 from .base import Dialog
 
 
@@ -61,7 +62,7 @@ class TrustDialog(Dialog[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Trust it (t)", id="trust-yes", variant="warning", compact=True)
                 yield Button("Don't connect (n)", id="trust-no", compact=True)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Focus "Don't connect"."""

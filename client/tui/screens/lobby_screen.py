@@ -318,7 +318,7 @@ class LobbyScreen(Screen[None]):
                 self.session.requests.create_table(request)
 
         player = self.session.player_name
-        default = f"{player}'s table"[:24]
+        default = _("{player}'s table").format(player=player)[:24]
         taken = set(self.session.lobby.tables)
         n = 2
         while default in taken:

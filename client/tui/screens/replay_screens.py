@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...present import presenter, tableview
 from ...present.card_style import CardStyle
@@ -25,6 +25,7 @@ from ...present.sheet import score_sheet
 from ..widgets.felt_view import FeltView
 from ..widgets.fixed_text import FixedText
 from ..widgets.hand_view import HandView
+from ..widgets.key_footer import KeyFooter
 from ..widgets.wrapped_log import WrappedLog
 
 DAMAGED = (KeyError, IndexError, TypeError, ValueError)
@@ -59,7 +60,7 @@ class HandByHand(Screen[None]):
         yield Static(Text(NO_FRAMES_HINT, style="italic"), id="hint")
         with VerticalScroll():
             yield Static(id="hand")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         """Show the first hand."""
@@ -172,7 +173,7 @@ class TableReplay(Screen[None]):
             with Vertical(id="right"):
                 yield Static(id="hands", classes="panel")
                 yield WrappedLog(id="log", indent=2, classes="panel")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         """Titles and the first step."""
