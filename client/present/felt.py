@@ -557,9 +557,10 @@ class TablePainter:
         if labels and not stock_face:
             canvas.put(tx, y0 + fh, _("stock {n}").format(n=middle.stock), FELT_LABEL)
         elif labels:
-            stock = crop(pgettext("felt", "stock"), fw, "~" if self.style.ascii else "…")
+            # (a word under a card may take a column of the gap on each side)
+            stock = crop(pgettext("felt", "stock"), fw + 2, "~" if self.style.ascii else "…")
             canvas.put(x0 + (fw - len(stock)) // 2, y0 + fh, stock, FELT_LABEL)
-            pile = crop(pgettext("felt", "new!") if fresh else pgettext("felt", "top"), fw)
+            pile = crop(pgettext("felt", "new!") if fresh else pgettext("felt", "top"), fw + 2)
             look = f"bold {FELT_INK}" if fresh else FELT_LABEL
             canvas.put(tx + (fw - len(pile)) // 2, y0 + fh, pile, look)
         below = y0 + fh + (1 if labels else 0)

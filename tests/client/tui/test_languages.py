@@ -7,9 +7,12 @@ kept for the next start."""
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from craits.client.tui.dialogs.base import ConfirmDialog
 from craits.client.tui.dialogs.new_table import CreateTableDialog
 from craits.client.tui.dialogs.rules import RulesScreen
@@ -150,3 +153,48 @@ async def test_the_kept_language_is_spoken_at_the_next_start_unless_lang_says_ot
     again.language_given = True
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_text(pilot, again, "Νέο τραπέζι")
+
+
+FOLDER = os.environ.get("CRAITS_SCREENSHOTS")
+"""Where :func:`test_screenshots_in_german_and_greek` saves its SVGs (to be looked at)."""
+
+
+async def shoot(pilot: Any, app: Any, name: str) -> None:
+    """Save the screen at 80×24 and 120×40 as ``name-WxH.svg`` in :data:`FOLDER`."""
+    assert FOLDER is not None
+    Path(FOLDER).mkdir(parents=True, exist_ok=True)
+    for width, height in SIZES:
+        await settle(pilot, app, (width, height))
+        app.save_screenshot(f"{name}-{width}x{height}.svg", FOLDER)
+
+
+@pytest.mark.skipif(not FOLDER, reason="CRAITS_SCREENSHOTS is not set")
+@pytest.mark.parametrize("lang", ["de", "el"])
+async def test_screenshots_in_german_and_greek(
+    server: Any, connect: Any, make_app: Any, lang: str
+) -> None:
+    """Not a check: the screens in German and Greek, for a look by eye (issue 29)."""
+    i18n.set_language(lang)
+    app, ben = await mid_game(server, connect, make_app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_mid_game(pilot, app, ben)
+        async with listening(ben):
+            await shoot(pilot, app, f"{lang}-table")
+            await pilot.press("h")
+            await wait_for(pilot, lambda: isinstance(app.screen, ScoreSheetScreen))
+            await shoot(pilot, app, f"{lang}-sheet")
+            await pilot.press("escape")
+            await pilot.press("question_mark")
+            await wait_for(pilot, lambda: isinstance(app.screen, RulesScreen))
+            await shoot(pilot, app, f"{lang}-rules")
+            await pilot.press("escape")
+            await pilot.press("q")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+            await shoot(pilot, app, f"{lang}-leave")
+    lobby = make_app("Cleo")
+    async with lobby.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "t1" in screen_text(lobby), what="the lobby")
+        await shoot(pilot, lobby, f"{lang}-lobby")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(lobby.screen, CreateTableDialog))
+        await shoot(pilot, lobby, f"{lang}-new-table")
