@@ -392,6 +392,30 @@ class SeatInfo(TypedDict):
     bot: BotLevel | None
 
 
+# --- time controls (protocol §11.10; issue 27) ------------------------------
+
+
+class TimeBankInfo(TypedDict):
+    """A table's time bank (§11.10): each seat's time for the game, and the
+    time added after each of its turns, in ms (``create_table.time_bank``,
+    the table info's ``time_bank``)."""
+
+    bank_ms: int
+    increment_ms: int
+
+
+class Clocks(TypedDict):
+    """Each seat's time bank now (§11.10), in ``update``, ``state`` and
+    ``deadline`` at a table with a time bank: ``left_ms`` by seat as at
+    ``at_ms`` (the server's clock, ms since the epoch), ``running`` the seat
+    whose bank runs (None: none). A client counts the running seat's down
+    from the moment it received the message."""
+
+    at_ms: int
+    left_ms: list[int]
+    running: int | None
+
+
 class TableInfo(TypedDict):
     """A table as the lobby lists it (§10): no cards. ``may_start`` (added in this
     revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2);
@@ -428,6 +452,9 @@ class TableInfo(TypedDict):
     people_connected: NotRequired[int]
     """How many of those a connection holds now: 0 while every person at the
     table is offline (§10, §11.1; added in round 3)."""
+    time_bank: NotRequired[TimeBankInfo]
+    """The table's time bank, present only at a table that has one (§11.10;
+    issue 27)."""
 
 
 class Limits(TypedDict):
@@ -730,6 +757,8 @@ class StateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """Between hands, while the game is not on hold: ms until the next deal
     (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class UpdateMsg(TypedDict):
@@ -747,6 +776,8 @@ class UpdateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """In the update that ends a hand (not the last), unless the game is on
     hold: ms until the next deal (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class DeadlineMsg(TypedDict):
@@ -756,6 +787,8 @@ class DeadlineMsg(TypedDict):
     table: str
     seq: int
     deadline_ms: int | None
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class ChatMsg(TypedDict):
@@ -904,6 +937,8 @@ class CreateTableMsg(TypedDict):
     placed: NotRequired[bool]
     """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
     private: NotRequired[bool]
+    time_bank: NotRequired[TimeBankInfo]
+    """A time bank instead of a fixed turn timeout (§11.10; issue 27)."""
 
 
 class JoinMsg(TypedDict):

@@ -64,6 +64,7 @@ from ..errors import TableError
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
+from ..table.timing import check_time_bank
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
 log = logging.getLogger("craits.server")
@@ -194,6 +195,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
+    time_bank = check_time_bank(msg.get("time_bank"), timeout_ms)  # (§11.10)
     client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
     if client.server.directory.place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
@@ -201,7 +203,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     def create() -> None:
         token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, token
+            msg["name"], msg["seats"], rules, timeout_ms, client, token, time_bank
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code

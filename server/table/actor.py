@@ -25,6 +25,7 @@ Its state is a :class:`~craits.protocol.vocab.TableState`, held by its
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -45,6 +46,7 @@ from .outcome import Deadline, Outcome, Reply, Snapshot, Step, TurnDeadline
 from .ports import Member, TableHost, TableJournal, TokenBook
 from .powers import Powers
 from .seating import Seat, Seating
+from .timing import TimeBank, Timekeeper
 
 if TYPE_CHECKING:
     from ..journal.journal import SavedTable
@@ -100,7 +102,10 @@ def check_turn_timeout(least: float, turn_timeout_ms: int | None) -> None:
 @dataclass
 class TableConfig:
     """Timings of a table, in seconds (``abandon_after`` 0: never abandoned;
-    ``abandon_offline_after`` 0: no shorter grace than ``abandon_after``)."""
+    ``abandon_offline_after`` 0: no shorter grace than ``abandon_after``);
+    ``time_bank``: its time bank in place of the turn timeout (protocol
+    §11.10), or None; ``timekeeper``: the time its clocks read (None: the
+    event loop's; tests give one they move)."""
 
     turn_timeout: float = 60.0
     hand_pause: float = 4.0
@@ -108,6 +113,8 @@ class TableConfig:
     away_delay: float = 0.3
     abandon_after: float = ABANDON_AFTER
     abandon_offline_after: float = ABANDON_OFFLINE_AFTER
+    time_bank: TimeBank | None = None
+    timekeeper: Timekeeper | None = None
 
 
 class TableStatus:
@@ -255,9 +262,15 @@ class Table:
         return self.gamelog.game
 
     def close_timers(self) -> None:
-        """Cancel the table's timers (server shutdown)."""
+        """Cancel the table's timers (server shutdown). A running time bank
+        stops and is recorded as it stands, so the time the server is down is
+        not taken from it (protocol §11.10)."""
         self.clock.cancel()
         self.abandon_clock.cancel()
+        if self.clock.banks is not None and not self.status.halted:
+            self.clock.stop_banks()
+            with contextlib.suppress(TablePaused):  # logged; it comes back as last recorded
+                self.persist()
 
     # --------------------------------------------------- requests, published
 
@@ -308,6 +321,14 @@ class Table:
         if outcome.search is not None:  # played when it is done, through the part again
             search, searched = outcome.search, self.moves.searched
             self.clock.search(search, lambda a: self.request(searched, search, a, reraise=False))
+        self._banks_changed()
+
+    def _banks_changed(self) -> None:
+        """The time banks changed (a turn ended, the game went on hold): the
+        journal gets them, so a restart restores them (protocol §11.10)."""
+        banks = self.clock.banks
+        if banks is not None and banks.dirty and not self.status.halted:
+            self.persist()
 
     def _send(self, member: Member, reply: Reply) -> None:
         if isinstance(reply, Snapshot):
@@ -319,6 +340,9 @@ class Table:
                 "seq": self.seq,
                 "deadline_ms": self.clock.deadline_ms(),
             }
+            clocks = self.clock.clocks()
+            if clocks is not None:  # a time bank (§11.10)
+                deadline["clocks"] = clocks
             member.send(deadline)
         else:
             member.send(reply)
@@ -338,7 +362,8 @@ class Table:
         pause = self.config.hand_pause if ended is not None and not ended.game_over else None
         next_ms = round(pause * 1000) if pause is not None and self.status.moving() else None
         moment = Moment(game, step.events)
-        self.broadcaster.update(moment, self.seq, clock.deadline_ms(), step.notice, fresh, next_ms)
+        deadline_ms, clocks = clock.deadline_ms(), clock.clocks()
+        self.broadcaster.update(moment, self.seq, deadline_ms, step.notice, fresh, next_ms, clocks)
         if ended is not None:
             if ended.game_over:
                 self.status.become(FINISHED)
@@ -347,6 +372,7 @@ class Table:
         for seat, choice in self.moves.bot_calls():  # bots off their turn may call (R7)
             call = functools.partial(self.request, self.moves.bot_call, seat, choice, reraise=False)
             clock.later(self.config.bot_delay / 2, call)
+        self._banks_changed()
 
     def info_changed(self) -> None:
         """The table changed: check its abandon clock, record its row (unless
@@ -383,7 +409,8 @@ class Table:
         if self.journal is None:
             return
         try:
-            self.journal.save_table(self.showing.row(self.status.state, self.abandon_clock.since))
+            row = self.showing.row(self.status.state, self.abandon_clock.since)
+            self.journal.save_table(row)
         except JournalError as exc:
             self.pause(str(exc))
             raise TablePaused(str(exc)) from None
@@ -412,6 +439,7 @@ class Table:
         elif state is PLAYING:
             state = STOPPED
         self.status.become(state)
+        self.clock.restore_banks(saved.timing)
         if self.abandon_clock.restored(saved.vacant_since):
             self.persist()  # the count started now: a second restart goes on from here
 

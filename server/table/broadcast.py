@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from craits.protocol import wire
 from craits.protocol.types import (
+    Clocks,
     Commitment,
     ErrorMsg,
     Notice,
@@ -103,6 +104,9 @@ class Showing:
             "may_start": self.seating.may_start(),
             "game": self.gamelog.game_id,
         }
+        bank = self.config.time_bank
+        if bank is not None:  # (§11.10)
+            info["time_bank"] = bank.info()
         return self._privacy(info)
 
     def _privacy(self, info: TableInfo) -> TableInfo:
@@ -147,6 +151,7 @@ class Showing:
             self.gamelog.game_id,
             vacant_since,
             self._access().row(),
+            self.clock.banks_row(),
         )
 
     def snapshot(self, seat: int | None, info: TableInfo, seq: int) -> StateMsg:
@@ -170,6 +175,9 @@ class Showing:
         next_ms = clock.next_deal_ms()
         if next_ms is not None:  # between hands (protocol §7.1)
             state["next_hand_ms"] = next_ms
+        clocks = clock.clocks()
+        if clocks is not None:  # a time bank (§11.10)
+            state["clocks"] = clocks
         return state
 
 
@@ -240,12 +248,14 @@ class Broadcaster:
         notice: Notice | None,
         commitments: list[Commitment],
         next_hand_ms: int | None = None,
+        clocks: Clocks | None = None,
     ) -> None:
         """Send each member the ``update`` numbered ``seq`` for ``moment``: its
         events and view, the turn's ``deadline_ms``, the ``notice`` if any (the
         server played for a seat), the shuffle ``commitments`` made since the
         last update (protocol §6.3) and, when a hand ended and the next is to
-        be dealt, ``next_hand_ms`` (milliseconds until then, §7.1)."""
+        be dealt, ``next_hand_ms`` (milliseconds until then, §7.1); at a table
+        with a time bank, each seat's ``clocks`` (§11.10)."""
         head: dict[str, Any] = {
             "type": _UPDATE,
             "table": self.table,
@@ -258,6 +268,8 @@ class Broadcaster:
             head["notice"] = notice
         if commitments:
             head["commitments"] = commitments
+        if clocks is not None:
+            head["clocks"] = clocks
         frames = UpdateFrames(moment, head)
         seating = self._seating
         for seat, s in enumerate(seating.seats):  # Seating.members(), without the list

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from craits.protocol.types import Clocks
 from craits.protocol.vocab import AbandonReason, Phase, TableState
 
 from ..bots.expert.worker import default_pool
@@ -31,6 +31,7 @@ from ..engine import Game
 from ..ops import logs
 from .outcome import Search
 from .seating import Seat
+from .timing import Banks, Cancellable, LoopTime, Timekeeper
 
 if TYPE_CHECKING:
     from .actor import TableConfig
@@ -61,6 +62,10 @@ class TurnClock:
             (no timeout: a bot's or away seat's turn, or no turn timeout).
         next_deal: when the next hand is dealt (event loop time), between
             hands while the clock runs; else None.
+        banks: each seat's time bank, at a table that has one (protocol
+            §11.10): the deadline is then when the running bank is empty.
+
+    Its time is ``config.timekeeper``'s (the event loop's by default).
     """
 
     def __init__(
@@ -80,15 +85,22 @@ class TurnClock:
         self._game = game
         self._moving = moving
         self._due = due
-        self._timer: asyncio.TimerHandle | None = None
-        self._loop = asyncio.get_running_loop()
+        self._timer: Cancellable | None = None
+        self._loop: Timekeeper = config.timekeeper or LoopTime()
+        self.banks = Banks(config.time_bank) if config.time_bank is not None else None
+        self._bank_game: Game | None = None
+        """The game the banks are of: a new one fills them again."""
 
     # ------------------------------------------------------------- deadline
 
     def set_deadline(self, extra: float = 0.0) -> None:
         """Start the turn's time: a person's turn, not away, with a turn timeout;
         ``extra`` seconds more (the first turn of a hand after the first: the
-        player may still be reading the last hand's summary, protocol §11.4)."""
+        player may still be reading the last hand's summary, protocol §11.4).
+        At a table with a time bank, the banks run as :meth:`run_banks` says."""
+        if self.banks is not None:
+            self.run_banks(extra)
+            return
         game = self._game()
         seat = game.to_act if game is not None else None
         timeout = self.config.turn_timeout
@@ -101,7 +113,11 @@ class TurnClock:
 
     def refresh(self) -> None:
         """After a restart, or a wait with nobody playing, the turn in play gets
-        a fresh deadline rather than timing out the moment a player is back."""
+        a fresh deadline rather than timing out the moment a player is back
+        (a time bank goes on from what it had)."""
+        if self.banks is not None:
+            self.run_banks()
+            return
         if self.deadline is None or self.deadline <= self._loop.time():
             self.set_deadline()
 
@@ -118,6 +134,59 @@ class TurnClock:
             return None
         return max(0, round((self.next_deal - self._loop.time()) * 1000))
 
+    def run_banks(self, extra: float = 0.0) -> None:
+        """The time banks follow the game (protocol §11.10): the bank of the
+        seat to act runs while it is a person's turn, not away, and the game
+        is played (after ``extra`` seconds, for a hand's first turn); any other
+        stops. A new game fills every bank. The deadline is when the running
+        bank is empty."""
+        banks = self.banks
+        assert banks is not None
+        game = self._game()
+        now = self._loop.time()
+        if game is not None and game is not self._bank_game:
+            self._bank_game = game
+            banks.reset(game.players)
+        moving = self._moving()
+        seat = game.to_act if game is not None and game.phase == Phase.PLAY else None
+        if seat is not None:
+            s = self._seats[seat]
+            seat = seat if s.bot is None and not s.away and moving else None
+        banks.run(seat, now, extra, held=not moving and game is not None)
+        self.deadline = banks.deadline()
+
+    def restore_banks(self, row: dict[str, object] | None) -> None:
+        """A restored table's banks, as the journal had them (none running),
+        for the game just replayed."""
+        if self.banks is None:
+            return
+        game = self._game()
+        self._bank_game = game
+        if row:
+            self.banks.restore(dict(row))
+        elif game is not None:
+            self.banks.reset(game.players)
+
+    def clocks(self) -> Clocks | None:
+        """The banks as the wire shows them (protocol §11.10), or None (no time
+        bank, or no game yet)."""
+        if self.banks is None or self._bank_game is None:
+            return None
+        return self.banks.clocks(self._loop.time(), self._loop.wall())
+
+    def banks_row(self) -> dict[str, object] | None:
+        """What the journal keeps of the banks now (none running; protocol
+        §11.10), or None at a table without a time bank."""
+        if self.banks is None:
+            return None
+        return self.banks.row(self._loop.time())
+
+    def stop_banks(self) -> None:
+        """The server stops: the running bank stops now, the increment not
+        added, so a restart gives the seat back the time the server was down."""
+        if self.banks is not None:
+            self.banks.stop(self._loop.time(), held=True)
+
     # ---------------------------------------------------------------- timer
 
     def cancel(self) -> None:
@@ -133,6 +202,8 @@ class TurnClock:
             self._timer.cancel()
             self._timer = None
         self.next_deal = None
+        if self.banks is not None:
+            self.run_banks()
         game = self._game()
         if game is None or not self._moving():
             return  # on hold: no player here; the table waits for one to come back
@@ -241,7 +312,8 @@ class AbandonClock:
         self._abandon = abandon
         self.since: float | None = None
         self.held_since: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Cancellable | None = None
+        self._time: Timekeeper = config.timekeeper or LoopTime()
         self._armed: tuple[float | None, float | None] = (None, None)
         """The counts the timer was set for: set again only when they change."""
 
@@ -261,7 +333,7 @@ class AbandonClock:
             self.since = self.held_since = None
             self.cancel()
             return
-        now = time.time()
+        now = self._time.wall()
         if not self.vacant():
             self.since = None
         elif self.since is None:
@@ -296,7 +368,7 @@ class AbandonClock:
         offline count from :attr:`since`, never more than its full time from
         now; the on-hold count from :attr:`held_since`)."""
         offline, held = self.graces()
-        now = time.time()
+        now = self._time.wall()
         waits = [held]
         if self.since is not None:
             waits.append(min(offline, max(0.0, min(self.since, now) + offline - now)))
@@ -307,9 +379,8 @@ class AbandonClock:
     def _start(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        loop = asyncio.get_running_loop()
         context = logs.table_context(self.name)
-        self._timer = loop.call_later(self.left(), self._fire, context=context)
+        self._timer = self._time.call_later(self.left(), self._fire, context=context)
         self._armed = (self.since, self.held_since)
 
     def _fire(self) -> None:
