@@ -278,6 +278,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "placed": (boolean, False),
         "private": (boolean, False),
         "time_bank": (time_bank, False),
+        "correspondence_ms": (integer(0, 2**31), False),
     },
     ClientMessage.JOIN: {
         "table": (name, True),
@@ -315,6 +316,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     },
     ClientMessage.HAND_OVER: {"seat": (integer(0, 7), True)},
     ClientMessage.UNBAR: {"name": (name, False)},
+    ClientMessage.MY_GAMES: {"tokens": (tokens, False)},
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

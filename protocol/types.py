@@ -416,6 +416,27 @@ class Clocks(TypedDict):
     running: int | None
 
 
+class MyGame(TypedDict):
+    """A seat the asker holds, as ``games`` lists it (§11.11; issue 27):
+    ``to_act`` the seat whose turn it is (None: no turn in play, or the
+    table is not playing), ``deadline_ms`` the time it has left and
+    ``deadline_at_ms`` when that is on the server's calendar (None: no clock
+    runs), ``correspondence_ms`` a correspondence game's turn time."""
+
+    table: str
+    seat: int
+    name: str
+    state: TableState
+    to_act: int | None
+    to_act_name: str | None
+    your_turn: bool
+    deadline_ms: int | None
+    deadline_at_ms: int | None
+    hand_number: int
+    on_hold: bool
+    correspondence_ms: NotRequired[int]
+
+
 class TableInfo(TypedDict):
     """A table as the lobby lists it (§10): no cards. ``may_start`` (added in this
     revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2);
@@ -455,6 +476,9 @@ class TableInfo(TypedDict):
     time_bank: NotRequired[TimeBankInfo]
     """The table's time bank, present only at a table that has one (§11.10;
     issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game's turn time, ms, present only at such a table
+    (§11.11; issue 27)."""
 
 
 class Limits(TypedDict):
@@ -473,6 +497,8 @@ class Limits(TypedDict):
     min_turn_timeout_ms: NotRequired[int]
     """The shortest turn timeout a table may have, ms (0 excepted: no timeout);
     added in round 2."""
+    max_correspondence_ms: NotRequired[int]
+    """The longest turn a correspondence game may have, ms (§11.11; issue 27)."""
 
 
 class Commitment(TypedDict):
@@ -837,6 +863,14 @@ class ReplayMsg(TypedDict):
     frames: list[ReplayFrame]
 
 
+class GamesMsg(TypedDict):
+    """The answer to ``my_games`` (§11.11; issue 27): every seat the asker
+    holds, the asker's turns first."""
+
+    type: Literal[ServerMessage.GAMES]
+    games: list[MyGame]
+
+
 ServerMsg = (
     WelcomeMsg
     | ServerPingMsg
@@ -859,6 +893,7 @@ ServerMsg = (
     | ReplayMsg
     | RedirectMsg
     | InviteMsg
+    | GamesMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -885,6 +920,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.REPLAY: ReplayMsg,
     ServerMessage.REDIRECT: RedirectMsg,
     ServerMessage.INVITE: InviteMsg,
+    ServerMessage.GAMES: GamesMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -939,6 +975,8 @@ class CreateTableMsg(TypedDict):
     private: NotRequired[bool]
     time_bank: NotRequired[TimeBankInfo]
     """A time bank instead of a fixed turn timeout (§11.10; issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game, whose turns take this long (§11.11; issue 27)."""
 
 
 class JoinMsg(TypedDict):
@@ -1091,6 +1129,14 @@ class UnbarMsg(TypedDict):
     name: NotRequired[str]
 
 
+class MyGamesMsg(TypedDict):
+    """Every table where the asker holds a seat (§11.11; issue 27): ``tokens``,
+    the resume tokens the client holds."""
+
+    type: Literal[ClientMessage.MY_GAMES]
+    tokens: NotRequired[list[str]]
+
+
 ClientMsg = (
     HelloMsg
     | PingMsg
@@ -1116,6 +1162,7 @@ ClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1163,6 +1210,7 @@ CheckedClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1192,6 +1240,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.MUTE: MuteMsg,
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
+    ClientMessage.MY_GAMES: MyGamesMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

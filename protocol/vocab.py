@@ -490,6 +490,16 @@ TIME_BANK_PRESETS: dict[str, tuple[int, int]] = {
 """The time banks a client offers in its new-table dialog, by label ("minutes
 + seconds"): ``(bank_ms, increment_ms)`` of ``create_table.time_bank``."""
 
+CORRESPONDENCE_PRESETS: dict[str, int] = {
+    "1 hour": 3_600_000,
+    "12 hours": 43_200_000,
+    "1 day": 86_400_000,
+    "3 days": 259_200_000,
+}
+"""The turn times a client offers for a correspondence game (§11.11), by
+label: ``create_table.correspondence_ms`` (a server may allow less than the
+longest: ``welcome.limits.max_correspondence_ms``)."""
+
 
 # --- message types ----------------------------------------------------------
 
@@ -522,6 +532,8 @@ class ClientMessage(StrEnum):
     MUTE = "mute"
     HAND_OVER = "hand_over"
     UNBAR = "unbar"
+    MY_GAMES = "my_games"
+    """Every table where the asker holds a seat (§11.11; issue 27)."""
 
 
 class ServerMessage(StrEnum):
@@ -550,6 +562,8 @@ class ServerMessage(StrEnum):
     REDIRECT = "redirect"
     """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
     INVITE = "invite"
+    GAMES = "games"
+    """The answer to ``my_games`` (§11.11; issue 27)."""
 
 
 # --- game records -----------------------------------------------------------

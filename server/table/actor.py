@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVarTuple
 
-from craits.protocol.types import DeadlineMsg, ErrorMsg, StateMsg, TableInfo, TableInfoMsg
+from craits.protocol.types import StateMsg, TableInfo, TableInfoMsg
 from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
 
 from ..engine import Game, Moment, Rules
@@ -99,13 +99,20 @@ def check_turn_timeout(least: float, turn_timeout_ms: int | None) -> None:
     )
 
 
+def _paused(table: str) -> str:
+    """What the members of ``table`` are told when it pauses (protocol §11.1)."""
+    return f"table {table!r} is paused: the server could not record the game"
+
+
 @dataclass
 class TableConfig:
     """Timings of a table, in seconds (``abandon_after`` 0: never abandoned;
     ``abandon_offline_after`` 0: no shorter grace than ``abandon_after``);
     ``time_bank``: its time bank in place of the turn timeout (protocol
-    §11.10), or None; ``timekeeper``: the time its clocks read (None: the
-    event loop's; tests give one they move)."""
+    §11.10), or None; ``correspondence``: a correspondence game's turn time
+    (its ``turn_timeout`` too; protocol §11.11), 0 for any other table;
+    ``timekeeper``: the time its clocks read (None: the event loop's; tests
+    give one they move)."""
 
     turn_timeout: float = 60.0
     hand_pause: float = 4.0
@@ -115,19 +122,29 @@ class TableConfig:
     abandon_offline_after: float = ABANDON_OFFLINE_AFTER
     time_bank: TimeBank | None = None
     timekeeper: Timekeeper | None = None
+    correspondence: float = 0.0
 
 
 class TableStatus:
     """A table's state (protocol §11.1), changed only by :meth:`become`, and what
     it means for the table called ``name`` whose ``seats`` are given: whether
     seats may be taken, a game runs, nobody plays it (§11.4). ``halting`` is
-    called when the table stops or pauses (its timers stop)."""
+    called when the table stops or pauses (its timers stop). ``correspondence``:
+    a correspondence game's turn time (§11.11; 0: none): such a game is
+    played on while its people are offline (:attr:`keeps_seats`)."""
 
-    def __init__(self, name: str, seats: list[Seat], halting: Callable[[TableState], None]) -> None:
+    def __init__(
+        self,
+        name: str,
+        seats: list[Seat],
+        halting: Callable[[TableState], None],
+        correspondence: float = 0.0,
+    ) -> None:
         self.name = name
         self._seats = seats
         self._halting = halting
         self._state = WAITING
+        self.keeps_seats = correspondence > 0
 
     @property
     def state(self) -> TableState:
@@ -181,7 +198,10 @@ class TableStatus:
         return self._state is PLAYING and self._someone_playing()
 
     def _someone_playing(self) -> bool:
-        """A person holds a seat and is not away (protocol §11.4)."""
+        """A person holds a seat and is not away (protocol §11.4); in a
+        correspondence game, a person's seat is not away, connected or not (§11.11)."""
+        if self.keeps_seats:
+            return any(s.bot is None and not s.away for s in self._seats)
         return any(s.member is not None and not s.away for s in self._seats)
 
 
@@ -226,13 +246,14 @@ class Table:
         self.seating = seating = Seating(self, capacity, creator, tokens)
         self.seats: list[Seat] = seating.seats
         self.spectators: set[Member] = seating.spectators
-        self.status = status = TableStatus(name, self.seats, self._halting)
+        self.status = status = TableStatus(name, self.seats, self._halting, config.correspondence)
         self.gamelog = gamelog = GameLog(name, rules, journal, seating.answered, self.pause)
         self.chat = Chat()
         state, game = (lambda: status.state), (lambda: gamelog.game)
         self.powers = Powers(name, seating, tokens, state, game)
         muted = lambda: self.powers.access.watchers_muted  # noqa: E731 (the access is renewed)
         self.membership = Membership(name, seating, self.chat, state, game, muted)
+        self.membership.keeps_seats = status.keeps_seats  # a correspondence game (§11.11)
         self.moves = moves = Moves(
             name, config.hand_pause, seating, gamelog, state, lambda: self.seq, self.powers.readers
         )
@@ -247,7 +268,7 @@ class Table:
         self.showing = Showing(
             name, rules, config, seating, gamelog, self.clock, self.chat, lambda: self.powers.access
         )
-        self.broadcaster = Broadcaster(name, seating)
+        self.broadcaster = Broadcaster(name, seating, self.clock)
 
     def _halting(self, state: TableState) -> None:
         """The table stops or pauses: its timer stops (and, paused, its abandon clock:
@@ -262,15 +283,13 @@ class Table:
         return self.gamelog.game
 
     def close_timers(self) -> None:
-        """Cancel the table's timers (server shutdown). A running time bank
-        stops and is recorded as it stands, so the time the server is down is
-        not taken from it (protocol §11.10)."""
+        """Cancel the table's timers (server shutdown); the turn's time is
+        recorded as it stands: the time the server is down is not taken."""
         self.clock.cancel()
         self.abandon_clock.cancel()
-        if self.clock.banks is not None and not self.status.halted:
-            self.clock.stop_banks()
-            with contextlib.suppress(TablePaused):  # logged; it comes back as last recorded
-                self.persist()
+        self.clock.stop_banks()
+        with contextlib.suppress(TablePaused):  # logged; it comes back as last recorded
+            self._record_time()
 
     # --------------------------------------------------- requests, published
 
@@ -288,6 +307,7 @@ class Table:
             outcome = fn(*args)
             if outcome is not None:
                 self._apply(outcome)
+                self._record_time()
         except TableError:
             if reraise:
                 raise
@@ -321,29 +341,18 @@ class Table:
         if outcome.search is not None:  # played when it is done, through the part again
             search, searched = outcome.search, self.moves.searched
             self.clock.search(search, lambda a: self.request(searched, search, a, reraise=False))
-        self._banks_changed()
 
-    def _banks_changed(self) -> None:
-        """The time banks changed (a turn ended, the game went on hold): the
-        journal gets them, so a restart restores them (protocol §11.10)."""
-        banks = self.clock.banks
-        if banks is not None and banks.dirty and not self.status.halted:
+    def _record_time(self) -> None:
+        """The turn's time changed (a time bank, a correspondence game's deadline):
+        the journal gets it, for a restart to restore (protocol §11.10, §11.11)."""
+        if self.clock.dirty and not self.status.halted:
             self.persist()
 
     def _send(self, member: Member, reply: Reply) -> None:
         if isinstance(reply, Snapshot):
             member.send(self.snapshot(reply.seat))
         elif isinstance(reply, TurnDeadline):
-            deadline: DeadlineMsg = {
-                "type": ServerMessage.DEADLINE,
-                "table": self.name,
-                "seq": self.seq,
-                "deadline_ms": self.clock.deadline_ms(),
-            }
-            clocks = self.clock.clocks()
-            if clocks is not None:  # a time bank (§11.10)
-                deadline["clocks"] = clocks
-            member.send(deadline)
+            member.send(self.clock.deadline_message(self.seq))
         else:
             member.send(reply)
 
@@ -362,8 +371,7 @@ class Table:
         pause = self.config.hand_pause if ended is not None and not ended.game_over else None
         next_ms = round(pause * 1000) if pause is not None and self.status.moving() else None
         moment = Moment(game, step.events)
-        deadline_ms, clocks = clock.deadline_ms(), clock.clocks()
-        self.broadcaster.update(moment, self.seq, deadline_ms, step.notice, fresh, next_ms, clocks)
+        self.broadcaster.update(moment, self.seq, step.notice, fresh, next_ms)
         if ended is not None:
             if ended.game_over:
                 self.status.become(FINISHED)
@@ -372,7 +380,6 @@ class Table:
         for seat, choice in self.moves.bot_calls():  # bots off their turn may call (R7)
             call = functools.partial(self.request, self.moves.bot_call, seat, choice, reraise=False)
             clock.later(self.config.bot_delay / 2, call)
-        self._banks_changed()
 
     def info_changed(self) -> None:
         """The table changed: check its abandon clock, record its row (unless
@@ -439,7 +446,7 @@ class Table:
         elif state is PLAYING:
             state = STOPPED
         self.status.become(state)
-        self.clock.restore_banks(saved.timing)
+        self.clock.restore_timing(saved.timing)
         if self.abandon_clock.restored(saved.vacant_since):
             self.persist()  # the count started now: a second restart goes on from here
 
@@ -456,24 +463,16 @@ class Table:
         failed = self.gamelog.unwritten_since(ticket)
         self.pause(reason)
         for seat, action_id in failed:
-            reply: ErrorMsg = {
-                "type": ServerMessage.ERROR,
-                "id": action_id,
-                "code": ErrorCode.TABLE_PAUSED,
-                "message": f"table {self.name!r} is paused: the server could not record the game",
-            }
-            s = self.seats[seat]
-            s.results[action_id] = reply
-            if s.member is not None:
-                s.member.send(reply)
+            told, reply = self.seating.unrecorded(seat, action_id, _paused(self.name))
+            if told is not None:
+                told.send(reply)
 
     def pause(self, reason: str) -> None:
         """The journal failed: pause the table (nothing more is played or sent
         about the game) and tell its members why."""
         log.error("table %s: paused: %s", self.name, reason)
         self.status.become(PAUSED)
-        message = f"table {self.name!r} is paused: the server could not record the game"
-        self.broadcaster.error_all(ErrorCode.TABLE_PAUSED, message)
+        self.broadcaster.error_all(ErrorCode.TABLE_PAUSED, _paused(self.name))
 
     def stop_on_error(self) -> None:
         """An unexpected error inside this table: stop it, report it, keep the server going."""

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from craits.protocol import wire
 from craits.protocol.types import (
-    Clocks,
     Commitment,
     ErrorMsg,
     Notice,
@@ -107,6 +106,8 @@ class Showing:
         bank = self.config.time_bank
         if bank is not None:  # (§11.10)
             info["time_bank"] = bank.info()
+        if self.config.correspondence > 0:  # (§11.11)
+            info["correspondence_ms"] = round(self.config.correspondence * 1000)
         return self._privacy(info)
 
     def _privacy(self, info: TableInfo) -> TableInfo:
@@ -151,7 +152,7 @@ class Showing:
             self.gamelog.game_id,
             vacant_since,
             self._access().row(),
-            self.clock.banks_row(),
+            self.clock.timing_row(),
         )
 
     def snapshot(self, seat: int | None, info: TableInfo, seq: int) -> StateMsg:
@@ -222,13 +223,15 @@ class UpdateFrames:
 
 class Broadcaster:
     """Sends the messages of table ``table`` to its members: the seats that
-    have a connection, and the spectators (as ``seating`` has them)."""
+    have a connection, and the spectators (as ``seating`` has them); its
+    updates carry the turn's time as the table's ``clock`` has it."""
 
-    __slots__ = ("_seating", "table")
+    __slots__ = ("_clock", "_seating", "table")
 
-    def __init__(self, table: str, seating: Seating) -> None:
+    def __init__(self, table: str, seating: Seating, clock: TurnClock) -> None:
         self.table = table
         self._seating = seating
+        self._clock = clock
 
     def send_all(self, message: ServerMsg) -> None:
         """Send ``message`` to every member alike."""
@@ -244,11 +247,9 @@ class Broadcaster:
         self,
         moment: Moment,
         seq: int,
-        deadline_ms: int | None,
         notice: Notice | None,
         commitments: list[Commitment],
         next_hand_ms: int | None = None,
-        clocks: Clocks | None = None,
     ) -> None:
         """Send each member the ``update`` numbered ``seq`` for ``moment``: its
         events and view, the turn's ``deadline_ms``, the ``notice`` if any (the
@@ -256,12 +257,14 @@ class Broadcaster:
         last update (protocol §6.3) and, when a hand ended and the next is to
         be dealt, ``next_hand_ms`` (milliseconds until then, §7.1); at a table
         with a time bank, each seat's ``clocks`` (§11.10)."""
+        clock = self._clock
         head: dict[str, Any] = {
             "type": _UPDATE,
             "table": self.table,
             "seq": seq,
-            "deadline_ms": deadline_ms,
+            "deadline_ms": clock.deadline_ms(),
         }
+        clocks = clock.clocks()
         if next_hand_ms is not None:
             head["next_hand_ms"] = next_hand_ms
         if notice:

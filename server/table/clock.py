@@ -21,10 +21,10 @@ import asyncio
 import logging
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from craits.protocol.types import Clocks
-from craits.protocol.vocab import AbandonReason, Phase, TableState
+from craits.protocol.types import Clocks, DeadlineMsg
+from craits.protocol.vocab import AbandonReason, Phase, ServerMessage, TableState
 
 from ..bots.expert.worker import default_pool
 from ..engine import Game
@@ -90,6 +90,8 @@ class TurnClock:
         self.banks = Banks(config.time_bank) if config.time_bank is not None else None
         self._bank_game: Game | None = None
         """The game the banks are of: a new one fills them again."""
+        self._turn_dirty = False
+        """A correspondence game's deadline changed since the journal had it."""
 
     # ------------------------------------------------------------- deadline
 
@@ -101,6 +103,7 @@ class TurnClock:
         if self.banks is not None:
             self.run_banks(extra)
             return
+        self._turn_dirty = self.config.correspondence > 0
         game = self._game()
         seat = game.to_act if game is not None else None
         timeout = self.config.turn_timeout
@@ -120,6 +123,20 @@ class TurnClock:
             return
         if self.deadline is None or self.deadline <= self._loop.time():
             self.set_deadline()
+
+    def deadline_message(self, seq: int) -> DeadlineMsg:
+        """The ``deadline`` message of the turn in play, answering update
+        ``seq`` (protocol §11.4), with the time banks if any (§11.10)."""
+        deadline: DeadlineMsg = {
+            "type": ServerMessage.DEADLINE,
+            "table": self.name,
+            "seq": seq,
+            "deadline_ms": self.deadline_ms(),
+        }
+        clocks = self.clocks()
+        if clocks is not None:
+            deadline["clocks"] = clocks
+        return deadline
 
     def deadline_ms(self) -> int | None:
         """Milliseconds left of the turn, or None."""
@@ -155,17 +172,33 @@ class TurnClock:
         banks.run(seat, now, extra, held=not moving and game is not None)
         self.deadline = banks.deadline()
 
-    def restore_banks(self, row: dict[str, object] | None) -> None:
+    def restore_timing(self, row: dict[str, Any] | None) -> None:
         """A restored table's banks, as the journal had them (none running),
-        for the game just replayed."""
-        if self.banks is None:
-            return
+        for the game just replayed; or a correspondence game's turn in play,
+        with the time it had left when last recorded (protocol §11.10, §11.11)."""
         game = self._game()
+        if self.banks is None:
+            left = row.get("left_ms") if row else None
+            if self.config.correspondence > 0 and left is not None and game is not None:
+                self.deadline = self._loop.time() + left / 1000
+                self.schedule()  # it goes on with nobody connected (§11.11)
+            return
         self._bank_game = game
         if row:
-            self.banks.restore(dict(row))
+            self.banks.restore(row)
         elif game is not None:
             self.banks.reset(game.players)
+
+    @property
+    def timed(self) -> bool:
+        """The table's turn times are recorded: a time bank, or a correspondence game."""
+        return self.banks is not None or self.config.correspondence > 0
+
+    @property
+    def dirty(self) -> bool:
+        """The banks, or a correspondence game's deadline, changed since the
+        journal had them (:meth:`timing_row`)."""
+        return self._turn_dirty or (self.banks is not None and self.banks.dirty)
 
     def clocks(self) -> Clocks | None:
         """The banks as the wire shows them (protocol §11.10), or None (no time
@@ -174,26 +207,49 @@ class TurnClock:
             return None
         return self.banks.clocks(self._loop.time(), self._loop.wall())
 
-    def banks_row(self) -> dict[str, object] | None:
+    def timing_row(self) -> dict[str, Any] | None:
         """What the journal keeps of the banks now (none running; protocol
-        §11.10), or None at a table without a time bank."""
-        if self.banks is None:
+        §11.10), or of a correspondence game's turn: its turn time, the time
+        left on the turn in play and its deadline on the calendar, in ms
+        (§11.11); None at any other table."""
+        if self.banks is not None:
+            return self.banks.row(self._loop.time())
+        turn = self.config.correspondence
+        if turn <= 0:
             return None
-        return self.banks.row(self._loop.time())
+        self._turn_dirty = False
+        row: dict[str, Any] = {"correspondence_ms": round(turn * 1000), "left_ms": None}
+        if self.deadline is not None:
+            left = max(0.0, self.deadline - self._loop.time())
+            row["left_ms"] = round(left * 1000)
+            row["deadline_at_ms"] = round((self._loop.wall() + left) * 1000)
+        return row
+
+    def deadline_at_ms(self) -> int | None:
+        """When the turn in play times out on the calendar (ms since the epoch), or None."""
+        if self.deadline is None:
+            return None
+        return round((self._loop.wall() + self.deadline - self._loop.time()) * 1000)
 
     def stop_banks(self) -> None:
         """The server stops: the running bank stops now, the increment not
-        added, so a restart gives the seat back the time the server was down."""
+        added, so a restart gives the seat back the time the server was down;
+        a correspondence game's time left is to be recorded as it stands."""
         if self.banks is not None:
             self.banks.stop(self._loop.time(), held=True)
+        self._turn_dirty = self.config.correspondence > 0
 
     # ---------------------------------------------------------------- timer
 
     def cancel(self) -> None:
-        """Cancel the table's timer (the table stopped, or the server is shutting down)."""
+        """Cancel the table's timer (the table stopped or closed, or the server is
+        shutting down): nothing of the turn's time is left to record."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._turn_dirty = False
+        if self.banks is not None:
+            self.banks.dirty = False
 
     def schedule(self) -> None:
         """Set the one timer of the table: the next hand, a bot's or away seat's
@@ -318,14 +374,19 @@ class AbandonClock:
         """The counts the timer was set for: set again only when they change."""
 
     def vacant(self) -> bool:
-        """The table holds a game and no person holds a seat with a connection."""
+        """The table holds a game and no person holds a seat with a connection
+        (never counted in a correspondence game: its people come and go, §11.11)."""
+        if self.config.correspondence > 0:
+            return False
         return self._state() in _COUNTED and all(s.member is None for s in self._seats)
 
     def graces(self) -> tuple[float, float]:
-        """Seconds of each count: offline (never more than on hold), on hold."""
+        """Seconds of each count: offline (never more than on hold), on hold (in
+        a correspondence game, at least its turn time, §11.11)."""
         config = self.config
         after, offline = config.abandon_after, config.abandon_offline_after
-        return (min(offline, after) if offline > 0 else after), after
+        held = max(after, config.correspondence)
+        return (min(offline, after) if offline > 0 else after), held
 
     def check(self) -> None:
         """After a change of the seats or the state: start the counts, or stop them."""

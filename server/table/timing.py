@@ -35,6 +35,13 @@ MAX_INCREMENT_MS = 60_000
 """The largest increment per turn: one minute (0: none)."""
 
 
+MIN_CORRESPONDENCE_MS = 3_600_000
+"""The shortest turn of a correspondence game: one hour (protocol §11.11)."""
+MAX_CORRESPONDENCE = 3 * 86_400.0
+"""The longest by default, seconds: three days (``craits-server
+--max-correspondence-turn``)."""
+
+
 class Cancellable(Protocol):
     """A timer set on a :class:`Timekeeper`."""
 
@@ -115,8 +122,9 @@ class TimeBank:
 
     @classmethod
     def of(cls, data: dict[str, Any] | None) -> TimeBank | None:
-        """From :meth:`info`'s form (the journal's), or None."""
-        if not data:
+        """From :meth:`info`'s form (the journal's), or None (a row without a
+        time bank: none, or a correspondence game's)."""
+        if not data or "bank_ms" not in data:
             return None
         return cls(data["bank_ms"] / 1000, data["increment_ms"] / 1000)
 
@@ -243,3 +251,38 @@ class Banks:
         self.left = [ms / 1000 for ms in row.get("left_ms", [])]
         self.running = None
         self.dirty = False
+
+
+def check_correspondence(asked_ms: int | None, others: bool, most: float) -> float | None:
+    """The turn time ``create_table.correspondence_ms`` asks for, in seconds
+    (None: not a correspondence game): one hour at least, ``most`` seconds
+    (the server's longest) at most; ``others``: the request also sets a turn
+    timeout or a time bank, which it replaces (protocol §5, §11.11).
+
+    Raises:
+        TableError: ``bad_time_control``, saying the range.
+    """
+    if asked_ms is None:
+        return None
+    if others:
+        raise TableError(
+            ErrorCode.BAD_TIME_CONTROL,
+            "correspondence_ms replaces turn_timeout_ms and time_bank: send one of them",
+        )
+    most_ms = round(most * 1000)
+    if not MIN_CORRESPONDENCE_MS <= asked_ms <= most_ms:
+        raise TableError(
+            ErrorCode.BAD_TIME_CONTROL,
+            f"correspondence_ms {asked_ms} is out of range: {MIN_CORRESPONDENCE_MS}..{most_ms} ms "
+            f"(1 hour to {_span(most)} at this server)",
+        )
+    return asked_ms / 1000
+
+
+def _span(seconds: float) -> str:
+    """``seconds`` in words: ``3 days``, ``12 hours``, ``90 minutes``."""
+    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds:g} seconds"

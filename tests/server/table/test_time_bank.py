@@ -170,7 +170,7 @@ async def test_a_new_game_fills_every_bank_and_a_restored_one_keeps_the_journals
     assert clock.banks is not None and clock.banks.left == [180.0, 180.0]
     assert clock.banks.running == 1
     games.append(Game(to_act=1))  # replayed after a restart
-    clock.restore_banks({"bank_ms": 180_000, "increment_ms": 10_000, "left_ms": [5_000, 99_000]})
+    clock.restore_timing({"bank_ms": 180_000, "increment_ms": 10_000, "left_ms": [5_000, 99_000]})
     clock.refresh()
     assert clock.deadline_ms() == 99_000
 
@@ -182,7 +182,7 @@ async def test_the_server_stopping_stops_the_bank_without_the_increment() -> Non
     clock.set_deadline()
     time.advance(40.0)
     clock.stop_banks()
-    assert clock.banks_row() == {
+    assert clock.timing_row() == {
         "bank_ms": 180_000,
         "increment_ms": 10_000,
         "left_ms": [140_000, 180_000],

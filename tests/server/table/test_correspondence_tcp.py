@@ -1,0 +1,195 @@
+"""Correspondence games through real sockets, on a clock the test moves
+(protocol §11.11, issue 27): a three-day game whose moves come days apart,
+its seats kept with nobody connected, ``my_games`` listing the asker's turns
+first, the option checked, and a restart in the middle of someone's turn that
+gives back the hour the server was down."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+from craits.protocol.client import Connection
+from craits.server.app import Server, ServerConfig
+
+from tests.client.conftest import deal_order, script
+from tests.client.test_table import ANA, BEN
+from tests.server.conftest import Player
+from tests.server.manual_time import ManualTime
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+THREE_DAYS_MS = 259_200_000
+
+
+@pytest.fixture
+def config(config: ServerConfig) -> ServerConfig:
+    """The tests' settings on a clock the test moves, with the server's own
+    abandon times (a correspondence game must outlast them)."""
+    return dataclasses.replace(
+        config, timekeeper=ManualTime(), abandon_after=1800.0, abandon_offline_after=600.0
+    )
+
+
+def moved(server: Server) -> ManualTime:
+    time = server.config.timekeeper
+    assert isinstance(time, ManualTime)
+    return time
+
+
+async def player(server: Server, name: str) -> Player:
+    return Player(await Connection.open("127.0.0.1", server.port, name=name), name)
+
+
+async def open_game(
+    server: Server, table: str, first: Player, second: Player, turn_ms: int
+) -> None:
+    """``first`` (seat 0, who deals) and ``second`` (seat 1, who plays first)
+    at a correspondence table ``table``; the game starts."""
+    await first.send(
+        {"type": "create_table", "name": table, "seats": 2, "correspondence_ms": turn_ms}
+    )
+    created = await first.expect("table_created")
+    assert created["table"]["correspondence_ms"] == turn_ms
+    assert created["table"]["turn_timeout_ms"] == turn_ms
+    script(server.tables[table], ["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    for p in (first, second):
+        await p.send({"type": "join", "table": table, "name": p.name})
+        await p.expect("joined")
+    for p in (first, second):
+        await p.expect("update")
+
+
+async def my_games(server: Server, *tokens: str | None) -> list[dict[str, Any]]:
+    """``my_games`` on a fresh connection, with ``tokens``."""
+    asker = await player(server, "x")
+    await asker.send({"type": "my_games", "tokens": [t for t in tokens if t]})
+    games: list[dict[str, Any]] = (await asker.expect("games"))["games"]
+    await asker.close()
+    return games
+
+
+async def test_create_table_checks_the_correspondence_turn(server: Server, connect: Any) -> None:
+    ana = await connect("Ana")
+    limits = ana.conn.welcome["limits"]
+    assert limits["max_correspondence_ms"] == THREE_DAYS_MS
+    refusals = [
+        ({"correspondence_ms": 3_599_999}, "out of range: 3600000..259200000 ms (1 hour to 3 days"),
+        ({"correspondence_ms": THREE_DAYS_MS + 1}, "out of range: 3600000..259200000"),
+        ({"correspondence_ms": 86_400_000, "turn_timeout_ms": 60_000}, "replaces turn_timeout_ms"),
+        (
+            {"correspondence_ms": 86_400_000, "time_bank": {"bank_ms": 60_000, "increment_ms": 0}},
+            "replaces turn_timeout_ms and time_bank",
+        ),
+    ]
+    for asked, why in refusals:
+        await ana.send({"type": "create_table", "name": "c", "seats": 2, **asked})
+        error = await ana.expect("error")
+        assert error["code"] == "bad_time_control" and why in error["message"], error
+    await ana.send({"type": "create_table", "name": "c", "seats": 2, "correspondence_ms": "1d"})
+    assert (await ana.expect("error"))["code"] == "bad_message"
+    assert "c" not in server.tables
+    await ana.send(
+        {"type": "create_table", "name": "c", "seats": 2, "correspondence_ms": 3_600_000}
+    )
+    assert (await ana.expect("table_created"))["table"]["correspondence_ms"] == 3_600_000
+
+
+async def test_a_three_day_game_whose_moves_come_days_apart(server: Server) -> None:
+    time = moved(server)
+    ben, ana = await player(server, "Ben"), await player(server, "Ana")
+    await open_game(server, "t", ben, ana, THREE_DAYS_MS)  # Ana plays first
+    assert ana.received[-1]["deadline_ms"] == THREE_DAYS_MS
+    ana2, ben2 = await player(server, "Ana"), await player(server, "Ben")
+    await open_game(server, "u", ana2, ben2, THREE_DAYS_MS)  # there Ben plays first
+    eve = await player(server, "Eve")  # watches t throughout
+    await eve.send({"type": "spectate", "table": "t"})
+    await eve.expect("state")
+    tokens = {"Ana": (ana.token, ana2.token), "Ben": (ben.token, ben2.token)}
+    for p in (ana, ben, ana2, ben2):
+        await p.close()
+
+    # two days on, nobody connected: nobody was played for, nothing abandoned
+    time.advance(2 * DAY)
+    assert set(server.tables) == {"t", "u"}
+    info = (await eve.expect("table_info", where=lambda m: not m["table"]["people_connected"]))[
+        "table"
+    ]
+    assert not info["on_hold"] and [p["away"] for p in info["players"]] == [False, False]
+    assert all("notice" not in m for m in eve.received)
+    games = await my_games(server, *tokens["Ana"])
+    assert [(g["table"], g["your_turn"]) for g in games] == [("t", True), ("u", False)]
+    mine = games[0]
+    assert mine["seat"] == 1 and mine["name"] == "Ana" and mine["to_act_name"] == "Ana"
+    assert mine["deadline_ms"] == round(1 * DAY * 1000)
+    assert mine["deadline_at_ms"] == round((time.wall() + DAY) * 1000)
+    assert mine["correspondence_ms"] == THREE_DAYS_MS and mine["state"] == "playing"
+    assert [(g["table"], g["your_turn"]) for g in await my_games(server, *tokens["Ben"])] == [
+        ("u", True),
+        ("t", False),
+    ]
+
+    # Ana comes back and plays; her turn took two days
+    ana = await player(server, "Ana")
+    await ana.send({"type": "resume", "token": tokens["Ana"][0]})
+    state = await ana.expect("state")
+    assert state["deadline_ms"] == round(DAY * 1000)
+    await ana.act({"play": "7H"}, seq=True)
+    await ana.expect("ok")
+    played = await ana.expect("update")
+    assert played["view"]["to_act"] == 0 and played["deadline_ms"] == THREE_DAYS_MS
+    await ana.send({"type": "leave"})  # the seat waits for her: not away
+    await ana.expect("left")
+    info = (await eve.expect("table_info", where=lambda m: not m["table"]["people_connected"]))[
+        "table"
+    ]
+    assert [p["away"] for p in info["players"]] == [False, False]
+
+    # Ben does not come back for three days: then, and not before, he is played for
+    time.advance(3 * DAY - 1)
+    assert all("notice" not in m for m in eve.received)
+    time.advance(1)
+    timed_out = await eve.expect("update", where=lambda m: "notice" in m)
+    assert timed_out["notice"] == {"kind": "timeout", "seat": 0, "name": "Ben"}
+    assert "t" in server.tables
+    await eve.close()
+
+
+async def test_a_restart_in_the_middle_of_a_turn_gives_back_the_time_it_was_down(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    config = dataclasses.replace(config, data_dir=tmp_path / "data")
+    server = Server(config)
+    await server.start()
+    time = moved(server)
+    ben, ana = await player(server, "Ben"), await player(server, "Ana")
+    await open_game(server, "t", ben, ana, round(DAY * 1000))  # Ana plays first
+    time.advance(5 * HOUR)
+    tokens = (ana.token, ben.token)
+    for p in (ana, ben):
+        await p.close()
+    await server.stop()
+
+    down = ManualTime(wall=time.wall() + HOUR)  # the server was down an hour
+    again = Server(dataclasses.replace(config, timekeeper=down))
+    await again.start()
+    try:
+        games = await my_games(again, *tokens)
+        assert [(g["seat"], g["your_turn"]) for g in games] == [(1, True), (0, False)]
+        assert games[0]["deadline_ms"] == round(19 * HOUR * 1000)  # 24 − 5: the hour given back
+        assert games[0]["deadline_at_ms"] == round((down.wall() + 19 * HOUR) * 1000)
+        # nobody resumes: the turn runs on all the same, and times out on time
+        down.advance(19 * HOUR - 1)
+        games = await my_games(again, *tokens)
+        assert games[0]["your_turn"] and games[0]["deadline_ms"] == 1000
+        down.advance(1)
+        back = await player(again, "Ana")
+        await back.send({"type": "resume", "token": tokens[0]})
+        state = await back.expect("state")
+        assert [n["kind"] for n in state["notices"]] == ["timeout"]
+        assert state["notices"][0]["seat"] == 1
+        await back.close()
+    finally:
+        await again.stop()
