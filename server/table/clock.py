@@ -375,18 +375,20 @@ class AbandonClock:
 
     def vacant(self) -> bool:
         """The table holds a game and no person holds a seat with a connection
-        (never counted in a correspondence game: its people come and go, §11.11)."""
-        if self.config.correspondence > 0:
+        (not counted while a correspondence game runs: its people come and go, §11.11)."""
+        if self.config.correspondence > 0 and self._state() is TableState.PLAYING:
             return False
         return self._state() in _COUNTED and all(s.member is None for s in self._seats)
 
     def graces(self) -> tuple[float, float]:
-        """Seconds of each count: offline (never more than on hold), on hold (in
-        a correspondence game, at least its turn time, §11.11)."""
+        """Seconds of each count: offline (never more than on hold), on hold (at
+        a correspondence game's table, each at least its turn time: its players
+        come back to a game over, or to a game nobody played, in their time, §11.11)."""
         config = self.config
         after, offline = config.abandon_after, config.abandon_offline_after
-        held = max(after, config.correspondence)
-        return (min(offline, after) if offline > 0 else after), held
+        offline = min(offline, after) if offline > 0 else after
+        turn = config.correspondence
+        return max(offline, turn), max(after, turn)
 
     def check(self) -> None:
         """After a change of the seats or the state: start the counts, or stop them."""
