@@ -48,6 +48,14 @@ class Due(Enum):
     """A bot's turn: it moves."""
     TIMEOUT = "timeout"
     """A person's turn timed out, or the seat is away: the server plays for it."""
+    CHECKPOINT = "checkpoint"
+    """A correspondence turn runs on: its time left is recorded (protocol §11.11)."""
+
+
+CHECKPOINT = 600.0
+"""Seconds between the records of a correspondence turn's time left while it
+runs: a server that dies without stopping gives back the time it was down,
+and at most this much more (protocol §11.11)."""
 
 
 class TurnClock:
@@ -277,15 +285,23 @@ class TurnClock:
         elif s.away:
             self._set(config.away_delay, Due.TIMEOUT)
         elif self.deadline is not None:
-            self._set(max(0.0, self.deadline - self._loop.time()), Due.TIMEOUT)
+            left = max(0.0, self.deadline - self._loop.time())
+            if config.correspondence > 0 and left > CHECKPOINT:
+                self._set(CHECKPOINT, Due.CHECKPOINT)  # the time left, recorded now and then
+            else:
+                self._set(left, Due.TIMEOUT)
 
     def _set(self, delay: float, due: Due) -> None:
         context = logs.table_context(self.name)  # it logs about the table only
         self._timer = self._loop.call_later(delay, self._fire, due, context=context)
 
     def _fire(self, due: Due) -> None:
-        """The table's timer is up: say what is due."""
+        """The table's timer is up: say what is due (a checkpoint: the turn's
+        time left is to be recorded, and the timer is set again)."""
         self._timer = None
+        if due is Due.CHECKPOINT:
+            self._turn_dirty = True
+            self.schedule()
         self._due(due)
 
     def later(self, delay: float, fn: Callable[[], None]) -> None:

@@ -5,10 +5,10 @@ seat left during a game that waits for its player."""
 from __future__ import annotations
 
 import pytest
-from craits.protocol.vocab import AbandonReason, ErrorCode, TableState
+from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, TableState
 from craits.server.errors import TableError
 from craits.server.table.actor import TableConfig, TableStatus
-from craits.server.table.clock import AbandonClock
+from craits.server.table.clock import CHECKPOINT, AbandonClock, Due, TurnClock
 from craits.server.table.membership import Chat, Membership
 from craits.server.table.seating import Seat
 from craits.server.table.timing import check_correspondence
@@ -17,6 +17,13 @@ from tests.server.manual_time import ManualTime
 from tests.server.table.parts import Conn, Now, seating
 
 DAY = 86_400.0
+
+
+class Game:
+    """What the turn clock reads of a game: whose turn it is, in play."""
+
+    def __init__(self, to_act: int) -> None:
+        self.to_act, self.phase, self.players = to_act, Phase.PLAY, 2
 
 
 def test_the_turn_time_is_checked_against_the_servers_range() -> None:
@@ -89,3 +96,24 @@ def test_a_seat_left_during_a_correspondence_game_waits_for_its_player() -> None
     membership.keeps_seats = False
     membership.leave(seated.seats[1].member)  # type: ignore[arg-type]
     assert seated.seats[1].away  # at any other table: played for at once (§11.3)
+
+
+async def test_a_running_turn_is_checkpointed_every_ten_minutes_until_it_times_out() -> None:
+    seats = [Seat("Ana", member=object()), Seat("Ben")]  # type: ignore[arg-type]
+    time, dues = ManualTime(), []
+    config = TableConfig(turn_timeout=DAY, correspondence=DAY, timekeeper=time)
+    clock = TurnClock("t", config, seats, lambda: Game(0), lambda: True, dues.append)  # type: ignore[arg-type, return-value]
+    clock.set_deadline()
+    assert clock.dirty
+    assert clock.timing_row() == {
+        "correspondence_ms": 86_400_000,
+        "left_ms": 86_400_000,
+        "deadline_at_ms": round((time.wall() + DAY) * 1000),
+    }
+    assert not clock.dirty
+    clock.schedule()
+    time.advance(CHECKPOINT)
+    assert dues == [Due.CHECKPOINT] and clock.dirty
+    assert clock.timing_row()["left_ms"] == 86_400_000 - 600_000  # type: ignore[index]
+    time.advance(DAY - CHECKPOINT)
+    assert dues.count(Due.CHECKPOINT) == 143 and dues[-1] is Due.TIMEOUT

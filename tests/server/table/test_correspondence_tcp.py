@@ -2,11 +2,13 @@
 (protocol §11.11, issue 27): a three-day game whose moves come days apart,
 its seats kept with nobody connected, ``my_games`` listing the asker's turns
 first, the option checked, and a restart in the middle of someone's turn that
-gives back the hour the server was down."""
+gives back the hour the server was down (after a stop, and after a death)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -191,5 +193,58 @@ async def test_a_restart_in_the_middle_of_a_turn_gives_back_the_time_it_was_down
         assert [n["kind"] for n in state["notices"]] == ["timeout"]
         assert state["notices"][0]["seat"] == 1
         await back.close()
+    finally:
+        await again.stop()
+
+
+async def journal_caught_up(server: Server) -> None:
+    """Wait until the journal has committed every write queued so far."""
+    journal = server.journal
+    assert journal is not None
+    async with asyncio.timeout(10.0):
+        while journal.pending:
+            await asyncio.sleep(0.01)
+
+
+def what_a_crash_leaves(path: Path, copy: Path) -> None:
+    """The committed state of the journal at ``path``, as a server killed now
+    would leave it (nothing of a stop), copied to ``copy``."""
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    target = sqlite3.connect(copy)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+
+
+async def test_a_server_that_dies_mid_turn_gives_back_its_time_down_and_ten_minutes_at_most(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    config = dataclasses.replace(config, data_dir=tmp_path / "data")
+    server = Server(config)
+    await server.start()
+    time = moved(server)
+    ben, ana = await player(server, "Ben"), await player(server, "Ana")
+    try:
+        await open_game(server, "t", ben, ana, round(DAY * 1000))  # Ana plays first
+        time.advance(25 * 60)  # the turn's time left was recorded at 10 and 20 minutes
+        await journal_caught_up(server)
+        crashed = tmp_path / "crashed"
+        crashed.mkdir()
+        what_a_crash_leaves(tmp_path / "data" / "craits.db", crashed / "craits.db")
+    finally:
+        for p in (ana, ben):
+            await p.close()
+        await server.stop()
+
+    down = ManualTime(wall=time.wall() + HOUR)
+    again = Server(dataclasses.replace(config, data_dir=crashed, timekeeper=down))
+    await again.start()
+    try:
+        games = await my_games(again, ana.token)
+        assert games[0]["your_turn"]
+        # 24 h − 20 min: the hour down given back, and the 5 minutes since the last record
+        assert games[0]["deadline_ms"] == round((DAY - 20 * 60) * 1000)
     finally:
         await again.stop()
