@@ -13,8 +13,7 @@ import pytest
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 
-from tests.client.conftest import deal_order, script
-from tests.client.test_table import ANA, BEN
+from tests.client.support import ANA, BEN, deal_order, script
 from tests.server.conftest import Player
 from tests.server.manual_time import ManualTime
 
