@@ -57,6 +57,7 @@ def entry(table: Table, seat: int) -> MyGame:
     if not table.status.playing:
         to_act = None
     seats = table.seats
+    running = to_act is not None and table.status.moving()  # no clock runs on hold (§11.4)
     listed: MyGame = {
         "table": table.name,
         "seat": seat,
@@ -65,8 +66,8 @@ def entry(table: Table, seat: int) -> MyGame:
         "to_act": to_act,
         "to_act_name": seats[to_act].name if to_act is not None else None,
         "your_turn": to_act == seat,
-        "deadline_ms": table.clock.deadline_ms() if to_act is not None else None,
-        "deadline_at_ms": table.clock.deadline_at_ms() if to_act is not None else None,
+        "deadline_ms": table.clock.deadline_ms() if running else None,
+        "deadline_at_ms": table.clock.deadline_at_ms() if running else None,
         "hand_number": game.hand_number if game is not None else 0,
         "on_hold": table.status.on_hold(),
     }

@@ -247,3 +247,26 @@ async def test_a_server_that_dies_mid_turn_gives_back_its_time_down_and_ten_minu
         assert games[0]["deadline_ms"] == round((DAY - 20 * 60) * 1000)
     finally:
         await again.stop()
+
+
+async def test_my_games_shows_no_clock_running_for_a_game_on_hold(server: Server) -> None:
+    ben, ana = await player(server, "Ben"), await player(server, "Ana")
+    await ben.send({"type": "create_table", "name": "t", "seats": 2, "turn_timeout_ms": 60_000})
+    await ben.expect("table_created")
+    script(server.tables["t"], ["2C", "AC"], deal_order(BEN, ANA, "KH"))
+    for p in (ben, ana):
+        await p.send({"type": "join", "table": "t", "name": p.name})
+        await p.expect("joined")
+    await ana.expect("update")
+    (playing,) = await my_games(server, ana.token)
+    assert playing["your_turn"] and playing["deadline_ms"] == 60_000 and not playing["on_hold"]
+    assert "correspondence_ms" not in playing
+    tokens = (ana.token, ben.token)
+    for p in (ana, ben):
+        await p.close()
+    async with asyncio.timeout(10.0):  # both connections dropped: the game waits
+        while not server.tables["t"].status.on_hold():
+            await asyncio.sleep(0.01)
+    (held,) = await my_games(server, tokens[0])
+    assert held["on_hold"] and held["your_turn"]
+    assert held["deadline_ms"] is None and held["deadline_at_ms"] is None
