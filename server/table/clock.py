@@ -163,8 +163,9 @@ class TurnClock:
         """The time banks follow the game (protocol §11.10): the bank of the
         seat to act runs while it is a person's turn, not away, and the game
         is played (after ``extra`` seconds, for a hand's first turn); any other
-        stops. A new game fills every bank. The deadline is when the running
-        bank is empty."""
+        stops, with the increment unless the game only went on hold (a seat
+        played for gets it even then: its player comes back with that much). A
+        new game fills every bank. The deadline is when the running bank is empty."""
         banks = self.banks
         assert banks is not None
         game = self._game()
@@ -177,7 +178,9 @@ class TurnClock:
         if seat is not None:
             s = self._seats[seat]
             seat = seat if s.bot is None and not s.away and moving else None
-        banks.run(seat, now, extra, held=not moving and game is not None)
+        ran = banks.running
+        played_for = ran is not None and self._seats[ran].away  # it ran out, or its player left
+        banks.run(seat, now, extra, held=not moving and game is not None and not played_for)
         self.deadline = banks.deadline()
 
     def restore_timing(self, row: dict[str, Any] | None) -> None:

@@ -228,3 +228,21 @@ def test_the_ranges_edges_and_no_bank_pass() -> None:
     assert check_time_bank({"bank_ms": 30_000, "increment_ms": 0}, None) == TimeBank(30.0, 0.0)
     high = check_time_bank({"bank_ms": 7_200_000, "increment_ms": 60_000}, None)
     assert high == TimeBank(7200.0, 60.0)
+
+
+async def test_a_lone_player_whose_bank_ran_out_comes_back_with_the_increment() -> None:
+    seats = [Seat("Ana", member=object()), Seat("bot", bot="basic")]  # type: ignore[arg-type]
+    games = [Game(to_act=0)]
+    clock, time, due, moving = banked_clock(seats, games)
+    clock.set_deadline()
+    clock.schedule()
+    time.advance(180.0)
+    assert due == [Due.TIMEOUT]
+    # the server played for Ana: her seat is away, and with nobody else the game waits
+    seats[0].away = True
+    moving.on = False
+    clock.set_deadline()
+    assert clock.banks is not None and clock.banks.left[0] == 10.0
+    seats[0].away, moving.on = False, True  # back
+    clock.set_deadline()
+    assert clock.deadline_ms() == 10_000
