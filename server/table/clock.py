@@ -190,9 +190,12 @@ class TurnClock:
         game = self._game()
         if self.banks is None:
             left = row.get("left_ms") if row else None
-            if self.config.correspondence > 0 and left is not None and game is not None:
-                self.deadline = self._loop.time() + left / 1000
-                self.schedule()  # it goes on with nobody connected (§11.11)
+            if self.config.correspondence > 0:
+                if left is not None and game is not None:
+                    self.deadline = self._loop.time() + left / 1000
+                else:
+                    self.set_deadline()  # none recorded: a person's turn starts afresh
+                self.schedule()  # it goes on with nobody connected: a bot's turn too (§11.11)
             return
         self._bank_game = game
         if row:

@@ -270,3 +270,43 @@ async def test_my_games_shows_no_clock_running_for_a_game_on_hold(server: Server
     (held,) = await my_games(server, tokens[0])
     assert held["on_hold"] and held["your_turn"]
     assert held["deadline_ms"] is None and held["deadline_at_ms"] is None
+
+
+async def test_after_a_restart_a_bots_turn_is_played_with_nobody_back(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    config = dataclasses.replace(config, data_dir=tmp_path / "data", bot_delay=60.0)
+    server = Server(config)
+    await server.start()
+    time = moved(server)
+    ana = await player(server, "Ana")
+    await ana.send(
+        {"type": "create_table", "name": "t", "seats": 2, "correspondence_ms": 3_600_000}
+    )
+    await ana.expect("table_created")
+    await ana.send({"type": "join", "table": "t", "name": "Ana"})
+    await ana.expect("joined")
+    await ana.send({"type": "add_bot"})
+    first = await ana.expect("update")
+    while first["view"]["to_act"] != 1:  # Ana plays until it is the bot's turn
+        assert first["view"]["to_act"] == 0
+        turn = [a for a in first["view"]["legal"] if "idiot" not in a and "announce" not in a]
+        await ana.act({k: v for k, v in turn[0].items() if k != "seat"}, seq=True)
+        first = await ana.expect("update")
+    token = ana.token
+    await ana.close()
+    await server.stop()  # the bot's move was due in a minute
+
+    down = ManualTime(wall=time.wall() + HOUR)
+    again = Server(dataclasses.replace(config, timekeeper=down))
+    await again.start()
+    try:
+        (before,) = await my_games(again, token)
+        assert before["to_act"] == 1 and not before["your_turn"]
+        down.advance(61.0)  # nobody came back: the bot plays all the same
+        async with asyncio.timeout(10.0):
+            while (await my_games(again, token))[0]["to_act"] == 1:
+                await asyncio.sleep(0.01)
+                down.advance(61.0)
+    finally:
+        await again.stop()
