@@ -416,8 +416,7 @@ class Table:
         if self.journal is None:
             return
         try:
-            row = self.showing.row(self.status.state, self.abandon_clock.since)
-            self.journal.save_table(row)
+            self.journal.save_table(self.showing.row(self.status.state, self.abandon_clock.since))
         except JournalError as exc:
             self.pause(str(exc))
             raise TablePaused(str(exc)) from None

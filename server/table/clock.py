@@ -204,11 +204,6 @@ class TurnClock:
             self.banks.reset(game.players)
 
     @property
-    def timed(self) -> bool:
-        """The table's turn times are recorded: a time bank, or a correspondence game."""
-        return self.banks is not None or self.config.correspondence > 0
-
-    @property
     def dirty(self) -> bool:
         """The banks, or a correspondence game's deadline, changed since the
         journal had them (:meth:`timing_row`)."""
