@@ -327,6 +327,19 @@ def replay(path: Path | GameRecord, ascii: bool) -> int:
     return 0
 
 
+def print_tables(host: str, port: int, name: str, trust: ServerTrust | None) -> int:
+    """``--list``: the server's tables, printed; returns the exit status."""
+    try:
+        tables = asyncio.run(list_tables(host, port, name, tls=trust))
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(format_tables(tables, aligned=sys.stdout.isatty()))
+    return 0
+
+
 def print_games(host: str, port: int, name: str, trust: ServerTrust | None) -> int:
     """``--games``: the tables where the seats this client kept for the
     server are, printed (protocol §11.11); returns the exit status."""
@@ -385,15 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games:
         return print_games(host, port, name, trust)
     if args.list:
-        try:
-            tables = asyncio.run(list_tables(host, port, name, tls=trust))
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        print(format_tables(tables, aligned=sys.stdout.isatty()))
-        return 0
+        return print_tables(host, port, name, trust)
 
     from .tui.app import CraitsApp
 
