@@ -4,6 +4,10 @@
 argument) sits at that table — a private one with its invite code; ``--code
 CODE`` gives the code with ``--table`` or ``--spectate`` (protocol §1.1, §11.9).
 
+With ``--plain`` it plays in lines of text, for a screen reader or a braille
+display (:mod:`craits.client.plain`, docs/accessibility.md); ``--lang`` chooses
+the language (docs/i18n.md).
+
 With ``--list`` it prints the server's tables and exits (for scripts); with
 ``--games``, the tables where this client holds a seat, the user's turns
 first (protocol §11.11: for a shell prompt or a cron job). Errors
@@ -26,6 +30,7 @@ from typing import cast
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
+from craits.protocol.i18n import CATALOGS, SOURCE, _, language_argument, speak_as_asked
 from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
@@ -162,6 +167,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--ascii",
         action="store_true",
         help="suits as S H D C instead of ♠ ♥ ♦ ♣ (automatic when the terminal cannot show them)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="play in plain lines of text, one sentence per event, for a screen reader or "
+        "a braille display: no colours, no cursor moves; type help at its prompt",
+    )
+    p.add_argument(
+        "--brief",
+        action="store_true",
+        help="with --plain: say less (whose turn only when it is yours)",
+    )
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=language_argument,
+        help=f"the language to speak: {', '.join((SOURCE, *CATALOGS))} "
+        "(default: from LC_ALL, LC_MESSAGES or LANG, else en)",
     )
     p.add_argument(
         "--web",
@@ -327,10 +350,31 @@ def replay(path: Path | GameRecord, ascii: bool) -> int:
     return 0
 
 
-def print_tables(host: str, port: int, name: str, trust: ServerTrust | None) -> int:
-    """``--list``: the server's tables, printed; returns the exit status."""
+def replay_game(
+    args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None
+) -> int:
+    """``--replay-game N``: fetch the server's finished game N and step through it;
+    returns the exit status."""
+    host, port = target.host, target.port
     try:
-        tables = asyncio.run(list_tables(host, port, name, tls=trust))
+        held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
+        fetched = asyncio.run(
+            fetch_record(
+                host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
+            )
+        )
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    return replay(fetched, args.ascii)
+
+
+def print_tables(target: Target, name: str, trust: ServerTrust | None) -> int:
+    """``--list``: print the server's tables; returns the exit status."""
+    try:
+        tables = asyncio.run(list_tables(target.host, target.port, name, tls=trust))
     except ConnectError as exc:
         print(f"craits-client: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -340,9 +384,10 @@ def print_tables(host: str, port: int, name: str, trust: ServerTrust | None) -> 
     return 0
 
 
-def print_games(host: str, port: int, name: str, trust: ServerTrust | None) -> int:
+def print_games(target: Target, name: str, trust: ServerTrust | None) -> int:
     """``--games``: the tables where the seats this client kept for the
     server are, printed (protocol §11.11); returns the exit status."""
+    host, port = target.host, target.port
     held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # every seat's token
     try:
         games = asyncio.run(fetch_games(host, port, name, held, tls=trust))
@@ -355,13 +400,50 @@ def print_games(host: str, port: int, name: str, trust: ServerTrust | None) -> i
     return 0
 
 
+def ask_address() -> str | None:
+    """``--plain`` without an address: ask for one, on a line of its own (None at
+    the end of input)."""
+    from .plain.app import quiet_readline
+
+    if sys.stdin.isatty():
+        quiet_readline()
+    print(_("Which server? Type its address, e.g. localhost or 192.168.1.5:7777:"), flush=True)
+    try:
+        return input().strip() or None
+    except EOFError:
+        return None
+
+
+def plain(args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None) -> int:
+    """Run the plain client (``--plain``); returns the exit status."""
+    from .plain.app import PlainClient
+
+    client = PlainClient(
+        target.host,
+        target.port,
+        name,
+        table=None if target.watch else target.table,
+        spectate=target.table if target.watch else None,
+        code=target.code,
+        tls=trust,
+        brief=args.brief,
+    )
+    try:
+        return asyncio.run(client.run())
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``craits-client``; returns the exit status."""
+    speak_as_asked(argv)  # before the parser, so that its help speaks the language too
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.replay is not None:
         return replay(args.replay, args.ascii)
-    if args.address is None:
+    if args.address is None and args.plain:
+        args.address = ask_address()
+    if not args.address:
         parser.error("the server's address is required (or --replay FILE)")
     try:
         target = start_point(args.address, args.table, args.spectate, args.code)
@@ -382,23 +464,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"craits-client: bad --name {args.name!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.replay_game is not None:
-        try:
-            held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
-            fetched = asyncio.run(
-                fetch_record(
-                    host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
-                )
-            )
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        return replay(fetched, args.ascii)
+        return replay_game(args, target, name, trust)
     if args.games:
-        return print_games(host, port, name, trust)
+        return print_games(target, name, trust)
     if args.list:
-        return print_tables(host, port, name, trust)
+        return print_tables(target, name, trust)
+    if args.plain:
+        return plain(args, target, name, trust)
 
     from .tui.app import CraitsApp
 
