@@ -8,7 +8,9 @@ With ``--plain`` it plays in lines of text, for a screen reader or a braille
 display (:mod:`craits.client.plain`, docs/accessibility.md); ``--lang`` chooses
 the language (docs/i18n.md).
 
-With ``--list`` it prints the server's tables and exits (for scripts). Errors
+With ``--list`` it prints the server's tables and exits (for scripts); with
+``--games``, the tables where this client holds a seat, the user's turns
+first (protocol §11.11: for a shell prompt or a cron job). Errors
 (unreachable server, another protocol version, a bad address) are one line on
 stderr and a non-zero exit status.
 """
@@ -36,6 +38,7 @@ from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
 from .core import privacy
+from .core.my_games import fetch_games
 from .core.queries import answer, open_short
 from .core.replayfetch import fetch_record
 from .core.saved.known_hosts import KnownHosts, ServerTrust
@@ -43,6 +46,7 @@ from .core.saved.record_keys import RecordKeys
 from .core.saved.resume_tokens import default_path
 from .errors import Refused
 from .present.card_style import unicode_suits_ok
+from .present.games_text import format_games
 from .present.rule_options import describe_rules
 
 EXIT_ERROR = 1
@@ -132,6 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the server's tables and exit: in columns on a terminal, "
         "tab-separated when piped (for scripts)",
+    )
+    group.add_argument(
+        "--games",
+        action="store_true",
+        help="print the tables at this server where you hold a seat (the seats this client "
+        "kept), whose turn it is and the time left, your turns first, and exit: in columns "
+        "on a terminal, tab-separated when piped (for a shell prompt or a cron job)",
     )
     p.add_argument(
         "--code",
@@ -373,6 +384,22 @@ def print_tables(target: Target, name: str, trust: ServerTrust | None) -> int:
     return 0
 
 
+def print_games(target: Target, name: str, trust: ServerTrust | None) -> int:
+    """``--games``: the tables where the seats this client kept for the
+    server are, printed (protocol §11.11); returns the exit status."""
+    host, port = target.host, target.port
+    held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # every seat's token
+    try:
+        games = asyncio.run(fetch_games(host, port, name, held, tls=trust))
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(format_games(games, aligned=sys.stdout.isatty()))
+    return 0
+
+
 def ask_address() -> str | None:
     """``--plain`` without an address: ask for one, on a line of its own (None at
     the end of input)."""
@@ -438,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     if args.replay_game is not None:
         return replay_game(args, target, name, trust)
+    if args.games:
+        return print_games(target, name, trust)
     if args.list:
         return print_tables(target, name, trust)
     if args.plain:

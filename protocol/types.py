@@ -392,6 +392,51 @@ class SeatInfo(TypedDict):
     bot: BotLevel | None
 
 
+# --- time controls (protocol §11.10; issue 27) ------------------------------
+
+
+class TimeBankInfo(TypedDict):
+    """A table's time bank (§11.10): each seat's time for the game, and the
+    time added after each of its turns, in ms (``create_table.time_bank``,
+    the table info's ``time_bank``)."""
+
+    bank_ms: int
+    increment_ms: int
+
+
+class Clocks(TypedDict):
+    """Each seat's time bank now (§11.10), in ``update``, ``state`` and
+    ``deadline`` at a table with a time bank: ``left_ms`` by seat as at
+    ``at_ms`` (the server's clock, ms since the epoch), ``running`` the seat
+    whose bank runs (None: none). A client counts the running seat's down
+    from the moment it received the message."""
+
+    at_ms: int
+    left_ms: list[int]
+    running: int | None
+
+
+class MyGame(TypedDict):
+    """A seat the asker holds, as ``games`` lists it (§11.11; issue 27):
+    ``to_act`` the seat whose turn it is (None: no turn in play, or the
+    table is not playing), ``deadline_ms`` the time it has left and
+    ``deadline_at_ms`` when that is on the server's calendar (None: no clock
+    runs), ``correspondence_ms`` a correspondence game's turn time."""
+
+    table: str
+    seat: int
+    name: str
+    state: TableState
+    to_act: int | None
+    to_act_name: str | None
+    your_turn: bool
+    deadline_ms: int | None
+    deadline_at_ms: int | None
+    hand_number: int
+    on_hold: bool
+    correspondence_ms: NotRequired[int]
+
+
 class TableInfo(TypedDict):
     """A table as the lobby lists it (§10): no cards. ``may_start`` (added in this
     revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2);
@@ -428,6 +473,12 @@ class TableInfo(TypedDict):
     people_connected: NotRequired[int]
     """How many of those a connection holds now: 0 while every person at the
     table is offline (§10, §11.1; added in round 3)."""
+    time_bank: NotRequired[TimeBankInfo]
+    """The table's time bank, present only at a table that has one (§11.10;
+    issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game's turn time, ms, present only at such a table
+    (§11.11; issue 27)."""
 
 
 class Limits(TypedDict):
@@ -446,6 +497,8 @@ class Limits(TypedDict):
     min_turn_timeout_ms: NotRequired[int]
     """The shortest turn timeout a table may have, ms (0 excepted: no timeout);
     added in round 2."""
+    max_correspondence_ms: NotRequired[int]
+    """The longest turn a correspondence game may have, ms (§11.11; issue 27)."""
 
 
 class Commitment(TypedDict):
@@ -730,6 +783,8 @@ class StateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """Between hands, while the game is not on hold: ms until the next deal
     (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class UpdateMsg(TypedDict):
@@ -747,6 +802,8 @@ class UpdateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """In the update that ends a hand (not the last), unless the game is on
     hold: ms until the next deal (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class DeadlineMsg(TypedDict):
@@ -756,6 +813,8 @@ class DeadlineMsg(TypedDict):
     table: str
     seq: int
     deadline_ms: int | None
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class ChatMsg(TypedDict):
@@ -804,6 +863,14 @@ class ReplayMsg(TypedDict):
     frames: list[ReplayFrame]
 
 
+class GamesMsg(TypedDict):
+    """The answer to ``my_games`` (§11.11; issue 27): every seat the asker
+    holds, the asker's turns first."""
+
+    type: Literal[ServerMessage.GAMES]
+    games: list[MyGame]
+
+
 ServerMsg = (
     WelcomeMsg
     | ServerPingMsg
@@ -826,6 +893,7 @@ ServerMsg = (
     | ReplayMsg
     | RedirectMsg
     | InviteMsg
+    | GamesMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -852,6 +920,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.REPLAY: ReplayMsg,
     ServerMessage.REDIRECT: RedirectMsg,
     ServerMessage.INVITE: InviteMsg,
+    ServerMessage.GAMES: GamesMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -904,6 +973,10 @@ class CreateTableMsg(TypedDict):
     placed: NotRequired[bool]
     """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
     private: NotRequired[bool]
+    time_bank: NotRequired[TimeBankInfo]
+    """A time bank instead of a fixed turn timeout (§11.10; issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game, whose turns take this long (§11.11; issue 27)."""
 
 
 class JoinMsg(TypedDict):
@@ -1056,6 +1129,14 @@ class UnbarMsg(TypedDict):
     name: NotRequired[str]
 
 
+class MyGamesMsg(TypedDict):
+    """Every table where the asker holds a seat (§11.11; issue 27): ``tokens``,
+    the resume tokens the client holds."""
+
+    type: Literal[ClientMessage.MY_GAMES]
+    tokens: NotRequired[list[str]]
+
+
 ClientMsg = (
     HelloMsg
     | PingMsg
@@ -1081,6 +1162,7 @@ ClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1128,6 +1210,7 @@ CheckedClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1157,6 +1240,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.MUTE: MuteMsg,
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
+    ClientMessage.MY_GAMES: MyGamesMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

@@ -64,6 +64,8 @@ from ..errors import TableError
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
+from ..table.timing import check_correspondence, check_time_bank
+from .my_games import on_my_games
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
 log = logging.getLogger("craits.server")
@@ -137,6 +139,7 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "empty_table_grace_ms": round(cfg.empty_table_grace * 1000),
             "max_connections_per_address": cfg.max_connections_per_address,
             "min_turn_timeout_ms": round(cfg.min_turn_timeout * 1000),
+            "max_correspondence_ms": round(cfg.max_correspondence_turn * 1000),
         },
     }
     if cfg.public_address is not None:
@@ -194,6 +197,10 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
+    time_bank = check_time_bank(msg.get("time_bank"), timeout_ms)  # (§11.10)
+    others = timeout_ms is not None or time_bank is not None
+    most = client.server.config.max_correspondence_turn
+    correspondence = check_correspondence(msg.get("correspondence_ms"), others, most)  # (§11.11)
     client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
     if client.server.directory.place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
@@ -201,7 +208,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     def create() -> None:
         token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, token
+            msg["name"], msg["seats"], rules, timeout_ms, client, token, time_bank, correspondence
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code
@@ -441,6 +448,7 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.MUTE: _handler(on_mute),
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
+    ClientMessage.MY_GAMES: _handler(on_my_games),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

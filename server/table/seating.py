@@ -220,6 +220,20 @@ class Seating:
         """``seat``'s action ``action_id`` is in the game's log: it was answered ``ok``."""
         self.seats[seat].remember(action_id, {"type": ServerMessage.OK, "id": action_id})
 
+    def unrecorded(self, seat: int, action_id: int, message: str) -> tuple[Member | None, ErrorMsg]:
+        """``seat``'s action ``action_id`` was not recorded (the journal failed,
+        the table paused): its answer ``table_paused`` with ``message``, kept
+        for the id, and the connection to send it to, if any (protocol §4.8)."""
+        reply: ErrorMsg = {
+            "type": ServerMessage.ERROR,
+            "id": action_id,
+            "code": ErrorCode.TABLE_PAUSED,
+            "message": message,
+        }
+        s = self.seats[seat]
+        s.results[action_id] = reply
+        return s.member, reply
+
     def new_game(self) -> None:
         """A game starts: no seat is away, no action id is remembered."""
         for s in self.seats:
