@@ -47,6 +47,12 @@ and ``state.score_sheet``.
 
 from typing import Literal, NotRequired, TypedDict, cast
 
+from .account_types import (
+    ACCOUNT_CLIENT_TYPES,
+    ACCOUNT_SERVER_TYPES,
+    AccountClientMsg,
+    AccountServerMsg,
+)
 from .actions import Action
 from .vocab import (
     AbandonReason,
@@ -596,6 +602,9 @@ class WelcomeMsg(TypedDict):
     heartbeat_ms: int
     limits: Limits
     public_address: NotRequired[str]
+    nonce: NotRequired[str]
+    """The connection's login nonce, 64 lowercase hex digits (§4.1, §7.5; added
+    with accounts)."""
 
 
 class ServerPingMsg(TypedDict):
@@ -826,6 +835,7 @@ ServerMsg = (
     | ReplayMsg
     | RedirectMsg
     | InviteMsg
+    | AccountServerMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -852,6 +862,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.REPLAY: ReplayMsg,
     ServerMessage.REDIRECT: RedirectMsg,
     ServerMessage.INVITE: InviteMsg,
+    **ACCOUNT_SERVER_TYPES,
 }
 """The TypedDict of each server message type."""
 
@@ -1081,6 +1092,7 @@ ClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | AccountClientMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1128,6 +1140,7 @@ CheckedClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | AccountClientMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1157,6 +1170,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.MUTE: MuteMsg,
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
+    **ACCOUNT_CLIENT_TYPES,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

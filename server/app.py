@@ -28,6 +28,9 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
+from .accounts.opening import OpenedStore, open_account_store
+from .accounts.secrets import PRODUCTION, HashParams, SecretHasher
+from .accounts.service import AccountService
 from .cluster.directory import ClusterDirectory
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
@@ -147,6 +150,16 @@ class ServerConfig:
     (0: no limit; :mod:`craits.server.journal.rebuilds`, protocol §7.3)."""
     records_burst: float = 2.0
     """Seconds of rebuilding that may be spent at once, before ``records_share`` applies."""
+    accounts_db: str | None = None
+    """PostgreSQL's URL for the accounts of a cluster (``postgresql://…``); None:
+    ``accounts.db`` in ``data_dir``, or a temporary file without one
+    (:mod:`craits.server.accounts.opening`, protocol §7.5)."""
+    account_hashing: HashParams = PRODUCTION
+    """argon2id's cost for codes and passwords (tests pass ``FOR_TESTS``)."""
+    tls_fingerprint: str | None = None
+    """The SHA-256 fingerprint of the TLS certificate served (64 lowercase hex
+    digits), which a login's signed server identity must name (§7.5); None
+    without TLS."""
 
 
 class Server:
@@ -180,6 +193,9 @@ class Server:
         self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
         self.directory: Directory = LocalDirectory()
         """Where a table is: here, or on another node of the cluster."""
+        self.accounts: AccountService | None = None
+        """Registration, login and the players' records (protocol §7.5); None until started."""
+        self._account_store: OpenedStore | None = None
 
     # ------------------------------------------------------------- lifecycle
 
@@ -206,10 +222,13 @@ class Server:
             self.recorder = Recorder(self, self.journal)
         loop = asyncio.get_running_loop()
         try:
+            await self._open_accounts()
             self._server = await loop.create_server(self.accept, config.host, config.port)
-        except OSError:
+        except BaseException:
             if self.journal is not None:
                 self.journal.close()  # lets it go for another try
+            if self._account_store is not None:
+                await self._account_store.close()
             raise
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
@@ -218,6 +237,18 @@ class Server:
             self.directory = ClusterDirectory(self.cluster, self)
         self.practice.start()  # with --bots: practice tables, one free
         log.info("listening on %s:%d%s", config.host, self.port, " (TLS)" if config.tls else "")
+
+    async def _open_accounts(self) -> None:
+        """Open the account store (:mod:`craits.server.accounts.opening`).
+
+        Raises:
+            ValueError, OSError, the databases' errors: it cannot be opened.
+        """
+        config = self.config
+        opened = await open_account_store(config.data_dir, config.accounts_db)
+        self._account_store = opened
+        self.accounts = AccountService(opened.store, SecretHasher(config.account_hashing))
+        log.info("accounts in %s", opened.where)
 
     async def stop(self) -> None:
         """Stop accepting, tell every client, close every connection within seconds."""
@@ -243,6 +274,9 @@ class Server:
         await asyncio.sleep(0)  # let the transports finish closing
         if self.journal is not None:
             self.journal.close()  # lets the journal go
+        if self._account_store is not None:
+            await self._account_store.close()
+            self._account_store = None
         log.info("stopped")
 
     def forget(self, client: Client) -> None:

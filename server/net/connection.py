@@ -43,6 +43,7 @@ from craits.protocol.vocab import ErrorCode, ServerMessage
 
 from ..ops import logs, metrics
 from . import handlers
+from .account_requests import AccountSession
 from .address_limit import address_key
 
 if TYPE_CHECKING:
@@ -248,7 +249,8 @@ class Deferred:
     def wait(self, answer: Awaitable[None]) -> None:
         """Hold the connection's input until ``answer`` (which answers the
         request, errors included, and raises nothing) is done."""
-        self.frames = []
+        if self.frames is None:  # else one request's answer waits on another: frames kept
+            self.frames = []
         if self.client.transport is not None:
             self.client.transport.pause_reading()
         self.task = asyncio.ensure_future(self._then(answer))
@@ -257,15 +259,21 @@ class Deferred:
         try:
             await answer
         finally:
-            frames, self.frames = self.frames or [], None
-            client = self.client
-            if not client.closed and client.transport is not None:
-                client.transport.resume_reading()
-                with logs.about(client):
-                    while frames and not self.holding() and not client.closed:
-                        client.frame(frames.pop(0))
-                if self.holding():  # another request waits: the rest go after it
-                    self.frames = frames + (self.frames or [])
+            if self.task is asyncio.current_task():  # else the answer started a wait of its own
+                self._release()
+
+    def _release(self) -> None:
+        """The request is answered: handle the frames kept, in order, until
+        one of them waits in turn (the rest then go after it)."""
+        frames, self.frames = self.frames or [], None
+        client = self.client
+        if not client.closed and client.transport is not None:
+            client.transport.resume_reading()
+            with logs.about(client):
+                while frames and not self.holding() and not client.closed:
+                    client.frame(frames.pop(0))
+            if self.holding():  # another request waits: the rest go after it
+                self.frames = frames + (self.frames or [])
 
     def holding(self) -> bool:
         """Whether a request waits (the frames after it are kept)."""
@@ -300,6 +308,7 @@ class Client(asyncio.Protocol):
         self._stall = StallWatch(self, config.write_timeout)
         self._closing = False  # close once what was sent before is written
         self.deferred = Deferred(self)  # input held while a request waits (a cluster's claim)
+        self.session = AccountSession()  # its login nonce, and its account once logged in
 
     # ------------------------------------------------------------- lifecycle
 

@@ -64,6 +64,7 @@ from ..errors import TableError
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
+from .account_requests import ACCOUNT_HANDLERS, guard_name
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
 log = logging.getLogger("craits.server")
@@ -141,6 +142,7 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
     }
     if cfg.public_address is not None:
         welcome["public_address"] = cfg.public_address  # for invite links (§4.1, §11.9)
+    welcome["nonce"] = client.session.fresh_nonce()  # signed to log in (§7.5)
     client.send(welcome)
 
 
@@ -187,7 +189,13 @@ def on_list_tables(client: Client, msg: ListTablesMsg) -> None:
 
 
 def on_create_table(client: Client, msg: CreateTableMsg) -> None:
-    """Open a table; the connection is its creator (§11.2)."""
+    """Open a table; the connection is its creator (§11.2). A guest whose
+    name is a registered player's may not (``name_registered``, §7.5)."""
+    if not guard_name(client, client.name, lambda: _create_table(client, msg)):
+        _create_table(client, msg)
+
+
+def _create_table(client: Client, msg: CreateTableMsg) -> None:
     try:
         rules = Rules.from_dict(msg.get("rules"))
     except ValueError as exc:
@@ -237,7 +245,13 @@ def _admit(client: Client, table: Table, code: str | None, name: str) -> None:
 
 def on_join(client: Client, msg: JoinMsg) -> None:
     """Take the next seat at a table (§11.3); a private table's needs its
-    invite code (§11.9)."""
+    invite code (§11.9). A registered player's name is its account's only
+    (``name_registered``, §7.5)."""
+    if not guard_name(client, msg["name"], lambda: _join(client, msg)):
+        _join(client, msg)
+
+
+def _join(client: Client, msg: JoinMsg) -> None:
     _not_at_a_table(client)
     if client.server.directory.redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
@@ -441,6 +455,7 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.MUTE: _handler(on_mute),
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
+    **{kind: _handler(fn) for kind, fn in ACCOUNT_HANDLERS.items()},
 }
 """The handler of each message a connection may send after its ``hello``."""
 
