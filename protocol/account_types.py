@@ -9,8 +9,8 @@ lowercase hex text (the protocol sends no bin, §3); times are ISO 8601 text in
 UTC, as in the records (§7.3). Optional keys are absent, never nil.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: TypedDict must see NotRequired
+# (as in types.py).
 from typing import Literal, NotRequired, TypedDict
 
 from .vocab import ClientMessage, ServerMessage

@@ -28,14 +28,14 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
-from .accounts.opening import OpenedStore, open_account_store
+from .accounts.opening import OpenedStore, open_account_store, shown_dsn
 from .accounts.secrets import PRODUCTION, HashParams, SecretHasher
 from .accounts.service import AccountService
 from .cluster.directory import ClusterDirectory
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
 from .engine import Rules
-from .errors import JournalError, TableError
+from .errors import AccountStoreError, JournalError, TableError
 from .journal.journal import Durability, Journal, SavedTable
 from .journal.recorder import Recorder
 from .journal.restore import SetAside, open_journal, rebuild_table
@@ -205,6 +205,7 @@ class Server:
 
         Raises:
             OSError: the address cannot be bound.
+            AccountStoreError: the account store cannot be opened.
             JournalError: the journal cannot be opened or its tables listed
                 (:class:`~craits.server.errors.JournalDamaged`: it is damaged;
                 ``JournalUnwritable``: it cannot be written), or another server
@@ -242,10 +243,16 @@ class Server:
         """Open the account store (:mod:`craits.server.accounts.opening`).
 
         Raises:
-            ValueError, OSError, the databases' errors: it cannot be opened.
+            AccountStoreError: it cannot be opened.
         """
         config = self.config
-        opened = await open_account_store(config.data_dir, config.accounts_db)
+        try:
+            opened = await open_account_store(config.data_dir, config.accounts_db)
+        except Exception as exc:  # sqlite3's, asyncpg's, OSError, SchemaTooNew
+            where = shown_dsn(config.accounts_db) if config.accounts_db else "accounts.db"
+            raise AccountStoreError(
+                f"the account store ({where}) cannot be opened: {type(exc).__name__}: {exc}"
+            ) from None
         self._account_store = opened
         self.accounts = AccountService(opened.store, SecretHasher(config.account_hashing))
         log.info("accounts in %s", opened.where)

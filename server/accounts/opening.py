@@ -2,6 +2,9 @@
 
 * ``--accounts-db postgresql://…`` (the setting ``accounts-db``): PostgreSQL,
   shared by every node of a cluster (:func:`~.postgres.open_postgres_store`);
+* ``--accounts-db FILE``: that SQLite file (``craits-server --workers N``
+  gives its workers the one in its data directory: SQLite serves the processes
+  of one machine, and its unique names hold across them);
 * else, with a data directory: ``accounts.db`` beside the journal
   (:func:`~.sqlite.open_sqlite_store`);
 * else (``--no-journal``, a throwaway server): an SQLite file in a private
@@ -55,17 +58,21 @@ def shown_dsn(dsn: str) -> str:
 async def open_account_store(data_dir: Path | None, dsn: str | None) -> OpenedStore:
     """The server's account store (see the module's docstring).
 
+    Args:
+        data_dir: the server's data directory, or None.
+        dsn: ``--accounts-db``: a PostgreSQL URL or an SQLite file's path; None:
+            the data directory's file.
+
     Raises:
-        ValueError: ``dsn`` is not a PostgreSQL connection string.
         SchemaTooNew: the database was made by a newer release.
         OSError, sqlite3.Error, asyncpg errors: it cannot be opened.
     """
-    if dsn is not None:
-        if not dsn.startswith(POSTGRES_SCHEMES):
-            raise ValueError("--accounts-db takes a URL postgresql://USER@HOST:PORT/DATABASE")
+    if dsn is not None and dsn.startswith(POSTGRES_SCHEMES):
         from .postgres import open_postgres_store  # asyncpg: the cluster extra only
 
         return OpenedStore(await open_postgres_store(dsn), shown_dsn(dsn))
+    if dsn:
+        return OpenedStore(await open_sqlite_store(Path(dsn)), dsn)
     if data_dir is not None:
         path = data_dir / FILE_NAME
         return OpenedStore(await open_sqlite_store(path), str(path))

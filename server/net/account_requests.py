@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from craits.protocol.account_types import (
@@ -52,7 +53,6 @@ from ..accounts.ratings import Rating
 from ..accounts.secrets import PAIRING_TTL
 from ..accounts.service import AccountService, Refused
 from ..errors import TableError
-from ..journal.records import iso_time
 
 if TYPE_CHECKING:
     from .connection import Client
@@ -116,6 +116,11 @@ class AccountSession:
         if nonce is None:
             challenge.verify(b"", b"")  # spent: every check of it fails
         return challenge
+
+
+def iso_time(seconds: float) -> str:
+    """Seconds since the epoch as ISO 8601 UTC text, as the records write times (§7.3)."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
 
 
 def _service(client: Client) -> AccountService:

@@ -17,7 +17,15 @@ import asyncio
 import logging
 import sys
 
-from ..errors import BindError, JournalDamaged, JournalError, JournalUnwritable, TlsSetupError
+from ..errors import (
+    AccountStoreError,
+    BindError,
+    JournalDamaged,
+    JournalError,
+    JournalUnwritable,
+    TlsSetupError,
+)
+from ..net.tls_listener import certificate_fingerprint
 from . import logs
 from .commands import check_main, drain_main, export_main
 from .options import (
@@ -59,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     config = config_from(args)
     try:
         config.tls = tls_context(args)
+        if config.tls is not None:  # a login signs it (protocol §7.5)
+            config.tls_fingerprint = certificate_fingerprint(args.tls_cert)
     except TlsSetupError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -70,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     except JournalError as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_UNWRITABLE if isinstance(exc, JournalUnwritable) else EXIT_FAILED
-    except BindError as exc:
+    except (BindError, AccountStoreError) as exc:
         print(f"craits-server: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except OSError as exc:

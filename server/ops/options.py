@@ -549,6 +549,14 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         "long for its games to end; a second signal stops it at once (default 0: no wait)",
     )
     g.add_argument("--shared-port", type=int, default=None, help=argparse.SUPPRESS)
+    g.add_argument(
+        "--accounts-db",
+        default=None,
+        metavar="postgresql://… | FILE",
+        help="where players' accounts, ratings and history live: a PostgreSQL URL, shared "
+        "by every node of a cluster, or an SQLite file (default: accounts.db in --data-dir; "
+        "the workers of --workers share one; without a journal, a temporary file)",
+    )
 
 
 def cluster_problem(args: argparse.Namespace) -> tuple[str, str] | None:
@@ -592,4 +600,5 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
         "cluster_heartbeat": args.cluster_heartbeat,
         "shared_port": args.shared_port,
         "drain_timeout": args.drain_timeout,
+        "accounts_db": args.accounts_db,
     }
