@@ -311,7 +311,6 @@ class Client(asyncio.Protocol):
         self.session = AccountSession()  # its login nonce, and its account once logged in
 
     # ------------------------------------------------------------- lifecycle
-
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Count the connection in, or turn it away if the server is full or
         its address holds its limit of connections (protocol §4.7)."""
@@ -376,7 +375,6 @@ class Client(asyncio.Protocol):
         self.abort_after_flush()
 
     # ---------------------------------------------------------------- output
-
     def send(self, message: ServerMsg) -> None:
         """Queue a message for this pass's write; a connection whose backlog
         passes the cap is dropped."""
@@ -488,7 +486,6 @@ class Client(asyncio.Protocol):
         self.table = None
 
     # ----------------------------------------------------------------- input
-
     @property
     def mid_frame(self) -> bool:
         """Part of a frame (or of its header) has come, not the whole of it."""
