@@ -334,6 +334,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "turn_timeout_ms": (integer(0, MAX_TURN_TIMEOUT_MS), False),
         "placed": (boolean, False),
         "private": (boolean, False),
+        "rated": (boolean, False),
     },
     ClientMessage.JOIN: {
         "table": (name, True),

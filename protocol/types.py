@@ -434,6 +434,9 @@ class TableInfo(TypedDict):
     people_connected: NotRequired[int]
     """How many of those a connection holds now: 0 while every person at the
     table is offline (§10, §11.1; added in round 3)."""
+    rated: NotRequired[bool]
+    """A rated table: only logged-in players sit, and its games move their
+    ratings (§7.5; added with accounts)."""
 
 
 class Limits(TypedDict):
@@ -915,6 +918,7 @@ class CreateTableMsg(TypedDict):
     placed: NotRequired[bool]
     """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
     private: NotRequired[bool]
+    rated: NotRequired[bool]
 
 
 class JoinMsg(TypedDict):

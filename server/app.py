@@ -49,6 +49,7 @@ from .net.address_limit import (
     TrustedRelays,
 )
 from .net.connection import Client
+from .net.game_results import GameResults
 from .net.outbound import Outbound
 from .net.tls_listener import accepting
 from .ops import logs
@@ -196,6 +197,8 @@ class Server:
         self.accounts: AccountService | None = None
         """Registration, login and the players' records (protocol §7.5); None until started."""
         self._account_store: OpenedStore | None = None
+        self.results = GameResults(self.cluster_name)
+        """Finished games on their way to the account store."""
 
     # ------------------------------------------------------------- lifecycle
 
@@ -281,10 +284,16 @@ class Server:
         await asyncio.sleep(0)  # let the transports finish closing
         if self.journal is not None:
             self.journal.close()  # lets the journal go
+        await self.results.settle()  # the games that ended are in the store before it closes
         if self._account_store is not None:
             await self._account_store.close()
             self._account_store = None
         log.info("stopped")
+
+    def cluster_name(self) -> str | None:
+        """This node's address in its cluster (None: a single server): a game's
+        id in the shared account store is the node's and its journal's number."""
+        return self.cluster.address if self.cluster is not None else None
 
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""
@@ -346,10 +355,12 @@ class Server:
         turn_timeout_ms: int | None,
         creator: Client | None,
         creator_token: str | None = None,
+        rated: bool = False,
     ) -> Table:
         """Open a table; with ``creator_token``, a private one: it gets an
         invite code (protocol §11.9), and the token proves its creator when it
-        asks for its games' records (§7.3; only its digest is kept).
+        asks for its games' records (§7.3; only its digest is kept); ``rated``:
+        only logged-in players sit, and its games move their ratings (§7.5).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -366,6 +377,7 @@ class Server:
         self.tables[name] = table
         if creator_token is not None:
             table.powers.make_private(creator_token)
+        table.powers.access.rated = rated
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -431,6 +443,12 @@ class Server:
         if self._watchers:
             info = table.lobby_info()
             self.tell_lobby({"type": ServerMessage.TABLE_INFO, "table": info})
+
+    def game_over(self, table: Table) -> None:
+        """``table``'s game ended: record its result with the players'
+        accounts, rated if the table is (:mod:`craits.server.net.game_results`)."""
+        if self.accounts is not None:
+            self.results.record(self.accounts, table)
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a resume token, or None (:meth:`SeatTokens.find

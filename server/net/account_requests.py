@@ -248,6 +248,7 @@ def _canonical(name: str) -> str | None:
 
 def _logged_in(client: Client, account: Account, device: int | None) -> None:
     client.session.account = account
+    client.account_id = account.id
     client.session.device = device
     how = "a password" if device is None else f"device {device}"
     log.info("connection %s: logged in as account %d with %s", client.peer, account.id, how)

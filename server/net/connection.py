@@ -309,6 +309,7 @@ class Client(asyncio.Protocol):
         self._closing = False  # close once what was sent before is written
         self.deferred = Deferred(self)  # input held while a request waits (a cluster's claim)
         self.session = AccountSession()  # its login nonce, and its account once logged in
+        self.account_id: int | None = None  # that account's id (a Member's, for its seat)
 
     # ------------------------------------------------------------- lifecycle
     def connection_made(self, transport: asyncio.BaseTransport) -> None:

@@ -206,10 +206,14 @@ def _create_table(client: Client, msg: CreateTableMsg) -> None:
     if client.server.directory.place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 
+    rated = msg.get("rated", False)
+    if rated and client.session.account is None:
+        raise TableError(ErrorCode.NOT_LOGGED_IN, "a rated table is a logged-in player's: log in")
+
     def create() -> None:
         token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, token
+            msg["name"], msg["seats"], rules, timeout_ms, client, token, rated
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code
@@ -260,6 +264,8 @@ def _join(client: Client, msg: JoinMsg) -> None:
         # a seat that would start a game: not while draining
         client.server.directory.refuse_new_game()
     _admit(client, table, msg.get("code"), msg["name"])
+    if table.powers.access.rated and client.session.account is None:
+        raise TableError(ErrorCode.NOT_LOGGED_IN, "a rated table seats logged-in players only")
     client.name = msg["name"]
     client.table = table
     practice = client.server.practice

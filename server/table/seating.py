@@ -51,6 +51,10 @@ class Seat:
     """The table's creator sits here: whoever resumes the seat is the creator."""
     muted: bool = False
     """The creator muted this seat's chat (protocol §11.9)."""
+    account: int | None = None
+    """The account of the person who took the seat, logged in (protocol §7.5)."""
+    left: bool = False
+    """Its person left the running game (``leave``): last place in a rated game."""
 
     @property
     def connected(self) -> bool:
@@ -132,6 +136,10 @@ class Seating:
                 row["creator"] = True
             if s.muted:
                 row["muted"] = True
+            if s.account is not None:
+                row["account"] = s.account
+            if s.left:
+                row["left"] = True
             rows.append(row)
         return rows
 
@@ -176,7 +184,9 @@ class Seating:
             raise TableError(ErrorCode.NAME_TAKEN, f"someone at this table is called {name!r}")
         seat = len(self.seats)
         token = self._tokens.issue(self._table, seat)  # names its table for a cluster (§11.7)
-        self.seats.append(Seat(name, token_digest(token), member, creator=member is self.creator))
+        creator = member is self.creator
+        account = member.account_id
+        self.seats.append(Seat(name, token_digest(token), member, creator=creator, account=account))
         return seat, token
 
     def seat_bot(self, level: BotLevel) -> int:
@@ -235,7 +245,11 @@ class Seating:
             bot = row.get("bot")
             level = BotLevel(bot) if bot else None
             creator, muted = bool(row.get("creator")), bool(row.get("muted"))
-            self.seats.append(Seat(row["name"], digest, bot=level, creator=creator, muted=muted))
+            seat = Seat(row["name"], digest, bot=level, creator=creator, muted=muted)
+            account = row.get("account")
+            seat.account = int(account) if account is not None else None
+            seat.left = bool(row.get("left"))
+            self.seats.append(seat)
             if digest is not None:
                 self._tokens.register(digest, self._table, i)
 
