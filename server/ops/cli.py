@@ -27,7 +27,7 @@ from ..errors import (
 )
 from ..net.tls_listener import certificate_fingerprint
 from . import logs
-from .commands import check_main, drain_main, export_main
+from .commands import check_main, drain_main, export_main, rerate_main
 from .options import (
     EXIT_DAMAGED,
     EXIT_FAILED,
@@ -54,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         return status_main(argv[1:], local_address)
     if argv[:1] == ["drain"]:
         return drain_main(argv[1:])
+    if argv[:1] == ["rerate"]:
+        return rerate_main(argv[1:])
     got = settings_from(argv)
     if isinstance(got, int):
         return got
