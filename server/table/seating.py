@@ -36,6 +36,18 @@ def token_digest(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
+ACCOUNT_READER = b"\xffcraits-account:"
+"""What an account's reader digest hashes before its id: 0xFF is in no
+token's UTF-8, so no token sent in a request digests to an account's reader."""
+
+
+def account_digest(account_id: int) -> bytes:
+    """The reader digest of an account (protocol §7.3, §7.5): a private table's
+    game lists it beside its seats' token digests, and a request from a
+    connection logged in as the account proves it (never from a token)."""
+    return hashlib.sha256(ACCOUNT_READER + str(account_id).encode()).digest()
+
+
 @dataclass(slots=True)
 class Seat:
     """One seat: its player (a person or a bot) and how it is doing."""

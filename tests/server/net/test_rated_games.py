@@ -156,3 +156,41 @@ async def test_an_unrated_game_is_in_the_history_without_a_change(
     assert game["rated"] is False and "rating_change" not in game
     profile = (await ana.ask({"type": "profile"}, "profile"))["profile"]
     assert profile["games"] == 0
+
+
+async def test_a_private_games_record_is_its_players_on_any_device(
+    device: Callable[..., Any], connect: Callable[..., Any]
+) -> None:
+    ana, ben, cy = await accounts(device, "Ana", "Ben", "Cy")
+    first = ana.player
+    rules = {"short_game": True}
+    await first.send(
+        {"type": "create_table", "name": "den", "seats": 2, "rules": rules, "private": True}
+    )
+    code = (await first.expect("table_created"))["code"]
+    for d in (ana, ben):
+        join = {"type": "join", "table": "den", "name": d.player.name, "code": code}
+        await d.player.send(join)
+        await d.player.expect("joined")
+    players = [ana.player, ben.player]
+    await settle(players, 1)
+    await play_until(players, over(first), random.Random(4))
+    (game,) = await history(ana, 1)
+    assert game["private"] and not game["rated"]
+    game_id = int(game["game_id"])
+    # Ben on another device: logged in with his key, no resume token
+    phone = await device("Ben", ben.key)
+    assert (await phone.login())["type"] == "logged_in"
+    listed = await phone.ask({"type": "list_records"}, "records")
+    assert [g["id"] for g in listed["games"]] == [game_id]
+    record = await phone.ask({"type": "get_record", "game": game_id}, "record")
+    assert record["record"]["complete"]
+    replay = await phone.ask({"type": "get_replay", "game": game_id, "hand": 1}, "replay")
+    assert replay["frames"]
+    # another account, and a guest, learn nothing of it
+    for outsider in (cy, await device("Gus")):
+        assert (await outsider.ask({"type": "list_records"}, "records"))["games"] == []
+        refused = await outsider.ask({"type": "get_record", "game": game_id}, "record")
+        error(refused, "no_such_game")
+    theirs = await cy.ask({"type": "history", "name": "Ana"}, "history")
+    assert theirs["games"] == []
