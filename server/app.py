@@ -29,7 +29,7 @@ from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, Table
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
 from .accounts.opening import OpenedStore, open_account_store, shown_dsn
-from .accounts.secrets import PRODUCTION, HashParams, SecretHasher
+from .accounts.secrets import PRODUCTION, AttemptLimiter, HashParams, Limit, SecretHasher
 from .accounts.service import AccountService
 from .cluster.directory import ClusterDirectory
 from .cluster.registry import ClusterNode
@@ -155,6 +155,8 @@ class ServerConfig:
     """PostgreSQL's URL for the accounts of a cluster (``postgresql://…``); None:
     ``accounts.db`` in ``data_dir``, or a temporary file without one
     (:mod:`craits.server.accounts.opening`, protocol §7.5)."""
+    registrations_per_hour: int = 10
+    """Accounts one address may register in an hour (0: no limit; protocol §7.5)."""
     account_hashing: HashParams = PRODUCTION
     """argon2id's cost for codes and passwords (tests pass ``FOR_TESTS``)."""
     tls_fingerprint: str | None = None
@@ -197,6 +199,9 @@ class Server:
         self.accounts: AccountService | None = None
         """Registration, login and the players' records (protocol §7.5); None until started."""
         self._account_store: OpenedStore | None = None
+        hourly = Limit(max(1, self.config.registrations_per_hour), 3600.0)
+        self.registrations = AttemptLimiter(hourly)
+        """Accounts registered per address in the last hour (§7.5)."""
         self.results = GameResults(self.cluster_name)
         """Finished games on their way to the account store."""
 

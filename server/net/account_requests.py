@@ -222,10 +222,19 @@ def on_register(client: Client, msg: RegisterMsg) -> None:
     if _canonical(msg["name"]) == GUEST_NAME:
         raise TableError(ErrorCode.INVALID_ACCOUNT_NAME, f"{GUEST_NAME!r} is every guest's name")
     key, signature = bytes.fromhex(msg["key"]), bytes.fromhex(msg["signature"])
+    server, where = client.server, ("address", client.address)
+    limited = server.config.registrations_per_hour > 0
+    wait = server.registrations.retry_after(where) if limited else 0.0
+    if wait > 0:
+        raise TableError(
+            ErrorCode.TOO_MANY_ATTEMPTS,
+            f"too many accounts registered from your address; wait {wait:.0f} s",
+        )
 
     async def register() -> None:
         done = await service.register(challenge, msg["name"], key, signature, msg.get("device", ""))
         _logged_in(client, done.account, done.device.id)
+        server.registrations.failed(where)  # counted against the address's hour
         log.info("account %d registered (%s)", done.account.id, done.account.name)
         client.send(
             {

@@ -275,6 +275,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
     )
     p.add_argument(
+        "--registrations-per-hour",
+        type=int,
+        default=10,
+        metavar="N",
+        help="accounts one address (IPv4, or IPv6 /64) may register in an hour "
+        "(default 10; 0: no limit, e.g. for a league of bots on one machine)",
+    )
+    p.add_argument(
         "--records-share",
         type=float,
         default=0.1,
@@ -379,6 +387,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
+        ("registrations_per_hour", args.registrations_per_hour >= 0, "must be >= 0"),
         ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("min_turn_timeout", args.min_turn_timeout >= 0, "must be >= 0"),
@@ -434,6 +443,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
+        registrations_per_hour=args.registrations_per_hour,
         records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,

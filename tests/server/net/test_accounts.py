@@ -287,3 +287,19 @@ async def test_no_secret_reaches_the_log(
     for secret in shown:
         for form in {secret, secret.replace("-", ""), secret.upper(), secret.lower()}:
             assert form not in text, "a secret reached the log"
+
+
+async def test_registrations_are_limited_per_address(config: ServerConfig) -> None:
+    config.registrations_per_hour = 2
+    srv = Server(config)
+    await srv.start()
+    try:
+        async for device in devices(srv):
+            for name in ("Ana", "Ben"):
+                assert (await (await device(name)).register(name))["type"] == "registered"
+            third = await device("Cy")
+            refused = await third.register("Cy")
+            error(refused, "too_many_attempts")
+            assert "wait" in refused["message"]
+    finally:
+        await srv.stop()
