@@ -396,6 +396,9 @@ class SeatInfo(TypedDict):
     connected: bool
     away: bool
     bot: BotLevel | None
+    registered: NotRequired[bool]
+    """``true`` for a seat a logged-in player took: a registered player, not a
+    guest (§7.5; added with accounts); absent for a guest's and a bot's."""
 
 
 class TableInfo(TypedDict):

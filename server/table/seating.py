@@ -74,14 +74,18 @@ class Seat:
         return self.bot is not None or self.member is not None
 
     def info(self, index: int) -> SeatInfo:
-        """The public description of the seat (protocol §10, ``players``)."""
-        return {
+        """The public description of the seat (protocol §10, ``players``):
+        ``registered`` for a logged-in player's (§7.5)."""
+        info: SeatInfo = {
             "seat": index,
             "name": self.name,
             "connected": self.connected,
             "away": self.away,
             "bot": self.bot,
         }
+        if self.account is not None:
+            info["registered"] = True
+        return info
 
     def remember(self, action_id: int, reply: OkMsg | ErrorMsg) -> None:
         """Keep the reply to action ``action_id``; a resent action gets it again."""

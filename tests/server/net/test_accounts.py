@@ -89,9 +89,11 @@ async def test_a_guest_cannot_sit_or_create_under_a_registered_name(
     impostor = await connect("Ana")
     await impostor.send({"type": "create_table", "name": "u", "seats": 2})
     error(await impostor.expect("error"), "name_registered")
-    # the account's own connection sits under its name
+    # the account's own connection sits under its name, shown as registered
     await ana.player.send({"type": "join", "table": "t", "name": "Ana"})
     assert (await ana.player.expect("joined"))["seat"] == 1
+    players = (await ana.player.expect("table_info"))["table"]["players"]
+    assert [p.get("registered", False) for p in players] == [False, True]
 
 
 async def test_pairing_adds_a_second_key_and_revoking_removes_it(
