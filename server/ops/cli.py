@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Callable
 
 from ..errors import (
     AccountStoreError,
@@ -28,6 +29,7 @@ from ..errors import (
 from ..net.tls_listener import certificate_fingerprint
 from . import logs
 from .commands import check_main, drain_main, export_main, rerate_main
+from .leaderboard import leaderboard_main
 from .options import (
     EXIT_DAMAGED,
     EXIT_FAILED,
@@ -40,22 +42,25 @@ from .serve import serve, tls_context
 from .status import status_main
 from .workers import run_workers
 
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "export": export_main,
+    "check": check_main,
+    "status": lambda argv: status_main(argv, local_address),
+    "drain": drain_main,
+    "rerate": rerate_main,
+    "leaderboard": leaderboard_main,
+}
+"""Each of the :data:`~.options.COMMANDS`' entry point: its arguments in, its exit status out."""
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``craits-server`` (and of its :data:`COMMANDS`);
     returns the exit status (:data:`EXIT_FAILED`, :data:`EXIT_USAGE`,
     :data:`EXIT_DAMAGED`, :data:`EXIT_UNWRITABLE`; ``status`` has its own)."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["export"]:
-        return export_main(argv[1:])
-    if argv[:1] == ["check"]:
-        return check_main(argv[1:])
-    if argv[:1] == ["status"]:
-        return status_main(argv[1:], local_address)
-    if argv[:1] == ["drain"]:
-        return drain_main(argv[1:])
-    if argv[:1] == ["rerate"]:
-        return rerate_main(argv[1:])
+    command = SUBCOMMANDS.get(argv[0]) if argv else None
+    if command is not None:
+        return command(argv[1:])
     got = settings_from(argv)
     if isinstance(got, int):
         return got

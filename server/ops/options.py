@@ -86,6 +86,7 @@ COMMANDS = {
     "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
     "drain": "drain a cluster node: no new tables, its games end, it stops (docs/cluster.md)",
     "rerate": "recompute every rating from the rated games (docs/accounts.md)",
+    "leaderboard": "print a running server's leaderboard (--json for scripts)",
 }
 """The commands ``craits-server COMMAND`` runs instead of a server; each has ``--help``."""
 
