@@ -549,6 +549,8 @@ def guard_name(client: Client, name: str, then: Callable[[], None]) -> bool:
 
     async def check() -> None:
         found = await service.store.accounts.by_name(name)
+        if client.closed:
+            return  # gone meanwhile: it takes no seat nor table (connection_lost ran)
         if found is not None and (own is None or own.id != found.id):
             raise TableError(
                 ErrorCode.NAME_REGISTERED,
