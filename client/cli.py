@@ -4,6 +4,10 @@
 argument) sits at that table — a private one with its invite code; ``--code
 CODE`` gives the code with ``--table`` or ``--spectate`` (protocol §1.1, §11.9).
 
+With ``--plain`` it plays in lines of text, for a screen reader or a braille
+display (:mod:`craits.client.plain`, docs/accessibility.md); ``--lang`` chooses
+the language (docs/i18n.md).
+
 With ``--list`` it prints the server's tables and exits (for scripts). Errors
 (unreachable server, another protocol version, a bad address) are one line on
 stderr and a non-zero exit status.
@@ -24,20 +28,22 @@ from typing import cast
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
+from craits.protocol.i18n import CATALOGS, SOURCE, _, language_argument, speak_as_asked
 from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
-from . import privacy
-from .cards import unicode_suits_ok
-from .known_hosts import KnownHosts, ServerTrust
-from .oneshot import Refused, answer, open_short
-from .options import describe_rules
-from .recordkeys import RecordKeys
-from .replayfetch import fetch_record
-from .store import default_path
+from .core import privacy
+from .core.queries import answer, open_short
+from .core.replayfetch import fetch_record
+from .core.saved.known_hosts import KnownHosts, ServerTrust
+from .core.saved.record_keys import RecordKeys
+from .core.saved.resume_tokens import default_path
+from .errors import Refused
+from .present.card_style import unicode_suits_ok
+from .present.rule_options import describe_rules
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -150,6 +156,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--ascii",
         action="store_true",
         help="suits as S H D C instead of ♠ ♥ ♦ ♣ (automatic when the terminal cannot show them)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="play in plain lines of text, one sentence per event, for a screen reader or "
+        "a braille display: no colours, no cursor moves; type help at its prompt",
+    )
+    p.add_argument(
+        "--brief",
+        action="store_true",
+        help="with --plain: say less (whose turn only when it is yours)",
+    )
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=language_argument,
+        help=f"the language to speak: {', '.join((SOURCE, *CATALOGS))} "
+        "(default: from LC_ALL, LC_MESSAGES or LANG, else en)",
     )
     p.add_argument(
         "--web",
@@ -298,7 +322,9 @@ def start_point(address: str, table: str | None, spectate: str | None, code: str
 
 def replay(path: Path | GameRecord, ascii: bool) -> int:
     """Run the replay viewer on a record file (or a record fetched); returns the exit status."""
-    from .replay import RecordError, ReplayApp, load_record
+    from .core.record_file import load_record
+    from .errors import RecordError
+    from .tui.replay_app import ReplayApp
 
     try:
         record = load_record(path) if isinstance(path, Path) else path
@@ -313,13 +339,84 @@ def replay(path: Path | GameRecord, ascii: bool) -> int:
     return 0
 
 
+def replay_game(
+    args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None
+) -> int:
+    """``--replay-game N``: fetch the server's finished game N and step through it;
+    returns the exit status."""
+    host, port = target.host, target.port
+    try:
+        held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
+        fetched = asyncio.run(
+            fetch_record(
+                host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
+            )
+        )
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    return replay(fetched, args.ascii)
+
+
+def print_tables(target: Target, name: str, trust: ServerTrust | None) -> int:
+    """``--list``: print the server's tables; returns the exit status."""
+    try:
+        tables = asyncio.run(list_tables(target.host, target.port, name, tls=trust))
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(format_tables(tables, aligned=sys.stdout.isatty()))
+    return 0
+
+
+def ask_address() -> str | None:
+    """``--plain`` without an address: ask for one, on a line of its own (None at
+    the end of input)."""
+    from .plain.app import quiet_readline
+
+    if sys.stdin.isatty():
+        quiet_readline()
+    print(_("Which server? Type its address, e.g. localhost or 192.168.1.5:7777:"), flush=True)
+    try:
+        return input().strip() or None
+    except EOFError:
+        return None
+
+
+def plain(args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None) -> int:
+    """Run the plain client (``--plain``); returns the exit status."""
+    from .plain.app import PlainClient
+
+    client = PlainClient(
+        target.host,
+        target.port,
+        name,
+        table=None if target.watch else target.table,
+        spectate=target.table if target.watch else None,
+        code=target.code,
+        tls=trust,
+        brief=args.brief,
+    )
+    try:
+        return asyncio.run(client.run())
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``craits-client``; returns the exit status."""
+    speak_as_asked(argv)  # before the parser, so that its help speaks the language too
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.replay is not None:
         return replay(args.replay, args.ascii)
-    if args.address is None:
+    if args.address is None and args.plain:
+        args.address = ask_address()
+    if not args.address:
         parser.error("the server's address is required (or --replay FILE)")
     try:
         target = start_point(args.address, args.table, args.spectate, args.code)
@@ -340,31 +437,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"craits-client: bad --name {args.name!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.replay_game is not None:
-        try:
-            held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
-            fetched = asyncio.run(
-                fetch_record(
-                    host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
-                )
-            )
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        return replay(fetched, args.ascii)
+        return replay_game(args, target, name, trust)
     if args.list:
-        try:
-            tables = asyncio.run(list_tables(host, port, name, tls=trust))
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        print(format_tables(tables, aligned=sys.stdout.isatty()))
-        return 0
+        return print_tables(target, name, trust)
+    if args.plain:
+        return plain(args, target, name, trust)
 
-    from .app import CraitsApp
+    from .tui.app import CraitsApp
 
     ascii_suits = args.ascii or (not args.web and not unicode_suits_ok())
     app = CraitsApp(
