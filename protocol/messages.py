@@ -45,6 +45,14 @@ MAX_RULE_NAME = 40
 """Longest option name in ``create_table.rules``, in characters."""
 MAX_RULE_VALUE = 1000
 """Integer rules values are -1000 … 1000 (the server checks each option's own values)."""
+MAX_SERVER_IDENTITY = 300
+"""Longest server identity a login names (``host:port#sha256:…``, §7.5)."""
+MAX_SECRET = 1024
+"""Longest password or code text accepted by the schema (the server judges it: §7.5)."""
+MAX_DEVICE_LABEL = 40
+"""Longest device label, in characters (§7.5)."""
+PAGE_LIMIT = 100
+"""Most entries of one ``history`` or ``leaderboard`` page (§7.5)."""
 
 _NAME_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 _SUIT_LIST = ", ".join(SUITS[:-1]) + " or " + SUITS[-1]
@@ -165,6 +173,23 @@ def tokens(v: object, where: str) -> list[str]:
     return out
 
 
+_HEX = re.compile(r"[0-9a-f]*")
+
+
+def hex_bytes(size: int) -> Check:
+    """A check for ``size`` bytes written as ``2 × size`` lowercase hex digits
+    (a public key, a signature: §7.5); the text is kept as sent."""
+
+    def check(v: object, where: str) -> str:
+        if not isinstance(v, str):
+            raise _fail(where, f"must be a string, not {_kind(v)}")
+        if len(v) != 2 * size or not _HEX.fullmatch(v):
+            raise _fail(where, f"must be {2 * size} lowercase hex digits ({size} bytes)")
+        return v
+
+    return check
+
+
 def boolean(v: object, where: str) -> bool:
     """A check for true or false."""
     if not isinstance(v, bool):
@@ -257,6 +282,54 @@ def action(v: object, where: str) -> Action:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
 
 
+_SIGNED: dict[str, tuple[Check, bool]] = {
+    "key": (hex_bytes(32), True),
+    "signature": (hex_bytes(64), True),
+    "server": (string(1, MAX_SERVER_IDENTITY), True),
+}
+"""The fields of a request signed over the connection's nonce (§7.5)."""
+
+ACCOUNT_SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
+    ClientMessage.CHALLENGE: {},
+    ClientMessage.REGISTER: {
+        "name": (name, True),
+        **_SIGNED,
+        "device": (string(0, MAX_DEVICE_LABEL), False),
+    },
+    ClientMessage.LOGIN: dict(_SIGNED),
+    ClientMessage.PAIR_START: {},
+    ClientMessage.PAIR_FINISH: {
+        "name": (name, True),
+        "code": (string(1, MAX_CODE), True),
+        **_SIGNED,
+        "device": (string(0, MAX_DEVICE_LABEL), False),
+    },
+    ClientMessage.DEVICES: {},
+    ClientMessage.REVOKE_DEVICE: {"device": (integer(0, MAX_ID), True)},
+    ClientMessage.RECOVER: {
+        "name": (name, True),
+        "code": (string(1, MAX_CODE), True),
+        **_SIGNED,
+        "device": (string(0, MAX_DEVICE_LABEL), False),
+    },
+    ClientMessage.SET_PASSWORD: {"password": (string(0, MAX_SECRET), False)},
+    ClientMessage.PASSWORD_LOGIN: {
+        "name": (name, True),
+        "password": (string(0, MAX_SECRET), True),
+    },
+    ClientMessage.PROFILE: {"name": (name, False)},
+    ClientMessage.HISTORY: {
+        "name": (name, False),
+        "before": (integer(0, MAX_ID), False),
+        "limit": (integer(1, PAGE_LIMIT), False),
+    },
+    ClientMessage.LEADERBOARD: {
+        "offset": (integer(0, 1_000_000), False),
+        "limit": (integer(1, PAGE_LIMIT), False),
+    },
+}
+"""The account messages' fields (§7.5, issue 26), kept apart from the rest."""
+
 SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.HELLO: {
         "version": (integer(0, 2**31), True),
@@ -279,6 +352,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "private": (boolean, False),
         "time_bank": (time_bank, False),
         "correspondence_ms": (integer(0, 2**31), False),
+        "rated": (boolean, False),
     },
     ClientMessage.JOIN: {
         "table": (name, True),
@@ -317,6 +391,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.HAND_OVER: {"seat": (integer(0, 7), True)},
     ClientMessage.UNBAR: {"name": (name, False)},
     ClientMessage.MY_GAMES: {"tokens": (tokens, False)},
+    **ACCOUNT_SCHEMAS,
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

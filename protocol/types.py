@@ -47,6 +47,12 @@ and ``state.score_sheet``.
 
 from typing import Literal, NotRequired, TypedDict, cast
 
+from .account_types import (
+    ACCOUNT_CLIENT_TYPES,
+    ACCOUNT_SERVER_TYPES,
+    AccountClientMsg,
+    AccountServerMsg,
+)
 from .actions import Action
 from .vocab import (
     AbandonReason,
@@ -390,6 +396,9 @@ class SeatInfo(TypedDict):
     connected: bool
     away: bool
     bot: BotLevel | None
+    registered: NotRequired[bool]
+    """``true`` for a seat a logged-in player took: a registered player, not a
+    guest (§7.5; added with accounts); absent for a guest's and a bot's."""
 
 
 # --- time controls (protocol §11.10; issue 27) ------------------------------
@@ -479,6 +488,9 @@ class TableInfo(TypedDict):
     correspondence_ms: NotRequired[int]
     """A correspondence game's turn time, ms, present only at such a table
     (§11.11; issue 27)."""
+    rated: NotRequired[bool]
+    """A rated table: only logged-in players sit, and its games move their
+    ratings (§7.5; added with accounts)."""
 
 
 class Limits(TypedDict):
@@ -649,6 +661,9 @@ class WelcomeMsg(TypedDict):
     heartbeat_ms: int
     limits: Limits
     public_address: NotRequired[str]
+    nonce: NotRequired[str]
+    """The connection's login nonce, 64 lowercase hex digits (§4.1, §7.5; added
+    with accounts)."""
 
 
 class ServerPingMsg(TypedDict):
@@ -894,6 +909,7 @@ ServerMsg = (
     | RedirectMsg
     | InviteMsg
     | GamesMsg
+    | AccountServerMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -921,6 +937,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.REDIRECT: RedirectMsg,
     ServerMessage.INVITE: InviteMsg,
     ServerMessage.GAMES: GamesMsg,
+    **ACCOUNT_SERVER_TYPES,
 }
 """The TypedDict of each server message type."""
 
@@ -977,6 +994,7 @@ class CreateTableMsg(TypedDict):
     """A time bank instead of a fixed turn timeout (§11.10; issue 27)."""
     correspondence_ms: NotRequired[int]
     """A correspondence game, whose turns take this long (§11.11; issue 27)."""
+    rated: NotRequired[bool]
 
 
 class JoinMsg(TypedDict):
@@ -1163,6 +1181,7 @@ ClientMsg = (
     | HandOverMsg
     | UnbarMsg
     | MyGamesMsg
+    | AccountClientMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1211,6 +1230,7 @@ CheckedClientMsg = (
     | HandOverMsg
     | UnbarMsg
     | MyGamesMsg
+    | AccountClientMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1241,6 +1261,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
     ClientMessage.MY_GAMES: MyGamesMsg,
+    **ACCOUNT_CLIENT_TYPES,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

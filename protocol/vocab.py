@@ -331,6 +331,22 @@ class ErrorCode(StrEnum):
     SPECTATOR = "spectator"
     STALE = "stale"
     INTERNAL = "internal"
+    # accounts (protocol §7.5, issue 26)
+    BAD_SIGNATURE = "bad_signature"
+    BAD_SERVER_IDENTITY = "bad_server_identity"
+    UNKNOWN_KEY = "unknown_key"
+    NAME_REGISTERED = "name_registered"
+    INVALID_ACCOUNT_NAME = "invalid_account_name"
+    INVALID_KEY = "invalid_key"
+    KEY_IN_USE = "key_in_use"
+    BAD_CODE = "bad_code"
+    BAD_PASSWORD = "bad_password"
+    INVALID_PASSWORD = "invalid_password"
+    NOT_LOGGED_IN = "not_logged_in"
+    ALREADY_LOGGED_IN = "already_logged_in"
+    NO_SUCH_DEVICE = "no_such_device"
+    NO_SUCH_ACCOUNT = "no_such_account"
+    ACCOUNTS_UNAVAILABLE = "accounts_unavailable"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -394,7 +410,8 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_UNAVAILABLE: "the table's server in the cluster is down; try again later",
     ErrorCode.BAD_INVITE_CODE: "the table is private: its invite code is missing or wrong",
     ErrorCode.TOO_MANY_ATTEMPTS: (
-        "too many wrong invite codes from this connection or address: wait, then try again"
+        "too many wrong invite codes (or pairing or recovery codes, or passwords) from this "
+        "connection, address or for this account: wait, then try again"
     ),
     ErrorCode.TABLE_LOCKED: "the table's creator locked it: no new players or spectators",
     ErrorCode.BARRED: "the table's creator removed you from this table; only they can let you back",
@@ -418,6 +435,28 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.SPECTATOR: "a spectator cannot act",
     ErrorCode.STALE: "the action answers an older update (seq); the game moved on",
     ErrorCode.INTERNAL: "the server failed to handle the message",
+    ErrorCode.BAD_SIGNATURE: (
+        "the signature is not the key's over this connection's nonce (wrong, or the nonce "
+        "was used already: ask a fresh one with challenge)"
+    ),
+    ErrorCode.BAD_SERVER_IDENTITY: (
+        "the server identity signed is not this server's (another port, or another TLS certificate)"
+    ),
+    ErrorCode.UNKNOWN_KEY: "no account has this key (never registered, or revoked)",
+    ErrorCode.NAME_REGISTERED: (
+        "the name belongs to a registered account: log in as it, or choose another"
+    ),
+    ErrorCode.INVALID_ACCOUNT_NAME: "the name cannot be registered (see docs/accounts.md, Names)",
+    ErrorCode.INVALID_KEY: "not an Ed25519 public key that may be registered",
+    ErrorCode.KEY_IN_USE: "the key is (or was) another device's: make a new key",
+    ErrorCode.BAD_CODE: "the code is wrong, used, expired, or the name has no account",
+    ErrorCode.BAD_PASSWORD: "the name and password do not match an account with a password",
+    ErrorCode.INVALID_PASSWORD: "a password is 8 to 256 characters",
+    ErrorCode.NOT_LOGGED_IN: "the request needs a connection logged in to an account",
+    ErrorCode.ALREADY_LOGGED_IN: "this connection is logged in already",
+    ErrorCode.NO_SUCH_DEVICE: "the account has no active device with that id",
+    ErrorCode.NO_SUCH_ACCOUNT: "no account has that name",
+    ErrorCode.ACCOUNTS_UNAVAILABLE: "the server's account store cannot be reached: try again later",
 }
 """Each error code's meaning in a line (``docs/protocol.md`` §12 says when each is sent)."""
 
@@ -534,6 +573,20 @@ class ClientMessage(StrEnum):
     UNBAR = "unbar"
     MY_GAMES = "my_games"
     """Every table where the asker holds a seat (§11.11; issue 27)."""
+    # accounts (§7.5, issue 26)
+    CHALLENGE = "challenge"
+    REGISTER = "register"
+    LOGIN = "login"
+    PAIR_START = "pair_start"
+    PAIR_FINISH = "pair_finish"
+    DEVICES = "devices"
+    REVOKE_DEVICE = "revoke_device"
+    RECOVER = "recover"
+    SET_PASSWORD = "set_password"
+    PASSWORD_LOGIN = "password_login"
+    PROFILE = "profile"
+    HISTORY = "history"
+    LEADERBOARD = "leaderboard"
 
 
 class ServerMessage(StrEnum):
@@ -564,6 +617,16 @@ class ServerMessage(StrEnum):
     INVITE = "invite"
     GAMES = "games"
     """The answer to ``my_games`` (§11.11; issue 27)."""
+    # accounts (§7.5, issue 26)
+    CHALLENGE = "challenge"
+    REGISTERED = "registered"
+    LOGGED_IN = "logged_in"
+    PAIRING_CODE = "pairing_code"
+    DEVICES = "devices"
+    PASSWORD_SET = "password_set"
+    PROFILE = "profile"
+    HISTORY = "history"
+    LEADERBOARD = "leaderboard"
 
 
 # --- game records -----------------------------------------------------------

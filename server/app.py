@@ -28,6 +28,7 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
+from .accounts.secrets import PRODUCTION, HashParams
 from .cluster.directory import ClusterDirectory
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
@@ -40,6 +41,7 @@ from .lobby.directory import Directory, LocalDirectory
 from .lobby.empty_tables import EmptyTables
 from .lobby.practice import MAX_PRACTICE_TABLES, PracticeTables
 from .lobby.seat_tokens import SeatTokens
+from .net.account_desk import AccountDesk
 from .net.address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
@@ -155,6 +157,18 @@ class ServerConfig:
     """The time the tables' clocks read and set their timers on (turns, time
     banks, abandoning); None: the event loop's and the system's calendar. Tests
     give one they move (:class:`craits.server.table.timing.Timekeeper`)."""
+    accounts_db: str | None = None
+    """PostgreSQL's URL for the accounts of a cluster (``postgresql://…``); None:
+    ``accounts.db`` in ``data_dir``, or a temporary file without one
+    (:mod:`craits.server.accounts.opening`, protocol §7.5)."""
+    registrations_per_hour: int = 10
+    """Accounts one address may register in an hour (0: no limit; protocol §7.5)."""
+    account_hashing: HashParams = PRODUCTION
+    """argon2id's cost for codes and passwords (tests pass ``FOR_TESTS``)."""
+    tls_fingerprint: str | None = None
+    """The SHA-256 fingerprint of the TLS certificate served (64 lowercase hex
+    digits), which a login's signed server identity must name (§7.5); None
+    without TLS."""
 
 
 class Server:
@@ -188,6 +202,8 @@ class Server:
         self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
         self.directory: Directory = LocalDirectory()
         """Where a table is: here, or on another node of the cluster."""
+        self.accounts = AccountDesk(self.config, self.cluster_name)
+        """Accounts: the store, registrations, finished games (protocol §7.5)."""
 
     # ------------------------------------------------------------- lifecycle
 
@@ -197,6 +213,7 @@ class Server:
 
         Raises:
             OSError: the address cannot be bound.
+            AccountStoreError: the account store cannot be opened.
             JournalError: the journal cannot be opened or its tables listed
                 (:class:`~craits.server.errors.JournalDamaged`: it is damaged;
                 ``JournalUnwritable``: it cannot be written), or another server
@@ -214,10 +231,12 @@ class Server:
             self.recorder = Recorder(self, self.journal)
         loop = asyncio.get_running_loop()
         try:
+            await self.accounts.open()
             self._server = await loop.create_server(self.accept, config.host, config.port)
-        except OSError:
+        except BaseException:
             if self.journal is not None:
                 self.journal.close()  # lets it go for another try
+            await self.accounts.close()
             raise
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
@@ -251,7 +270,13 @@ class Server:
         await asyncio.sleep(0)  # let the transports finish closing
         if self.journal is not None:
             self.journal.close()  # lets the journal go
+        await self.accounts.close()  # the games that ended are in the store before it closes
         log.info("stopped")
+
+    def cluster_name(self) -> str | None:
+        """This node's address in its cluster (None: a single server): a game's
+        id in the shared account store is the node's and its journal's number."""
+        return self.cluster.address if self.cluster is not None else None
 
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""
@@ -320,13 +345,15 @@ class Server:
         creator_token: str | None = None,
         time_bank: TimeBank | None = None,
         correspondence: float | None = None,
+        rated: bool = False,
     ) -> Table:
         """Open a table; with ``creator_token``, a private one: it gets an
         invite code (protocol §11.9), and the token proves its creator when it
         asks for its games' records (§7.3; only its digest is kept); with
         ``time_bank``, a table whose seats each have a time bank instead of a
         turn timeout (§11.10); with ``correspondence`` (seconds), a
-        correspondence game's, whose turns take that long (§11.11).
+        correspondence game's, whose turns take that long (§11.11); ``rated``:
+        only logged-in players sit, and its games move their ratings (§7.5).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -347,6 +374,7 @@ class Server:
         self.tables[name] = table
         if creator_token is not None:
             table.powers.make_private(creator_token)
+        table.powers.access.rated = rated
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -414,6 +442,11 @@ class Server:
         if self._watchers:
             info = table.lobby_info()
             self.tell_lobby({"type": ServerMessage.TABLE_INFO, "table": info})
+
+    def game_over(self, table: Table) -> None:
+        """``table``'s game ended: record its result with the players'
+        accounts, rated if the table is (:mod:`craits.server.net.game_results`)."""
+        self.accounts.game_over(table)
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a resume token, or None (:meth:`SeatTokens.find

@@ -65,6 +65,7 @@ from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
 from ..table.timing import check_correspondence, check_time_bank
+from .account_requests import ACCOUNT_HANDLERS, guard_name
 from .my_games import on_my_games
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
@@ -144,6 +145,7 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
     }
     if cfg.public_address is not None:
         welcome["public_address"] = cfg.public_address  # for invite links (§4.1, §11.9)
+    welcome["nonce"] = client.session.fresh_nonce()  # signed to log in (§7.5)
     client.send(welcome)
 
 
@@ -190,7 +192,13 @@ def on_list_tables(client: Client, msg: ListTablesMsg) -> None:
 
 
 def on_create_table(client: Client, msg: CreateTableMsg) -> None:
-    """Open a table; the connection is its creator (§11.2)."""
+    """Open a table; the connection is its creator (§11.2). A guest whose
+    name is a registered player's may not (``name_registered``, §7.5)."""
+    if not guard_name(client, client.name, lambda: _create_table(client, msg)):
+        _create_table(client, msg)
+
+
+def _create_table(client: Client, msg: CreateTableMsg) -> None:
     try:
         rules = Rules.from_dict(msg.get("rules"))
     except ValueError as exc:
@@ -205,10 +213,22 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     if client.server.directory.place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 
+    rated = msg.get("rated", False)
+    if rated and client.session.account is None:
+        raise TableError(ErrorCode.NOT_LOGGED_IN, "a rated table is a logged-in player's: log in")
+
     def create() -> None:
         token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, token, time_bank, correspondence
+            msg["name"],
+            msg["seats"],
+            rules,
+            timeout_ms,
+            client,
+            token,
+            time_bank,
+            correspondence,
+            rated,
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code
@@ -244,7 +264,13 @@ def _admit(client: Client, table: Table, code: str | None, name: str) -> None:
 
 def on_join(client: Client, msg: JoinMsg) -> None:
     """Take the next seat at a table (§11.3); a private table's needs its
-    invite code (§11.9)."""
+    invite code (§11.9). A registered player's name is its account's only
+    (``name_registered``, §7.5)."""
+    if not guard_name(client, msg["name"], lambda: _join(client, msg)):
+        _join(client, msg)
+
+
+def _join(client: Client, msg: JoinMsg) -> None:
     _not_at_a_table(client)
     if client.server.directory.redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
@@ -253,6 +279,8 @@ def on_join(client: Client, msg: JoinMsg) -> None:
         # a seat that would start a game: not while draining
         client.server.directory.refuse_new_game()
     _admit(client, table, msg.get("code"), msg["name"])
+    if table.powers.access.rated and client.session.account is None:
+        raise TableError(ErrorCode.NOT_LOGGED_IN, "a rated table seats logged-in players only")
     client.name = msg["name"]
     client.table = table
     practice = client.server.practice
@@ -449,6 +477,7 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
     ClientMessage.MY_GAMES: _handler(on_my_games),
+    **{kind: _handler(fn) for kind, fn in ACCOUNT_HANDLERS.items()},
 }
 """The handler of each message a connection may send after its ``hello``."""
 

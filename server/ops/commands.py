@@ -16,6 +16,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from ..accounts.opening import open_account_store
+from ..accounts.sqlite import FILE_NAME as ACCOUNTS_FILE
 from ..cluster.start import advertised
 from ..errors import (
     ConfigError,
@@ -356,3 +358,65 @@ def drain_main(argv: list[str]) -> int:
         return EXIT_NOT_TAKEN
     except KeyboardInterrupt:
         return 130
+
+
+def build_rerate_parser() -> argparse.ArgumentParser:
+    """The command line of ``craits-server rerate``."""
+    p = argparse.ArgumentParser(
+        prog="craits-server rerate",
+        description="Recompute every player's rating from the rated games, oldest first, "
+        "and each game's stored rating changes (docs/accounts.md, Ratings). One "
+        "transaction: the server's own account writes wait for it, so run it while "
+        "the server is stopped or quiet.",
+    )
+    _add_data_dir(p)
+    p.add_argument(
+        "--accounts-db",
+        default=None,
+        metavar="postgresql://… | FILE",
+        help="the account store (default: the server's own setting, else accounts.db "
+        "in the data directory)",
+    )
+    return p
+
+
+def _accounts_target(args: argparse.Namespace) -> tuple[Path, str | None]:
+    """The data directory and the ``--accounts-db`` a command reads: its own
+    options, else the server's settings.
+
+    Raises:
+        ConfigError: the server's settings cannot be read.
+    """
+    argv = [] if args.config is None else ["--config", str(args.config)]
+    values = settings.resolve(build_parser(), argv).values
+    data_dir = args.data_dir or values.data_dir or Path(user_data_dir("craits"))
+    return data_dir, args.accounts_db or values.accounts_db
+
+
+async def _rerate(data_dir: Path, dsn: str | None) -> int:
+    opened = await open_account_store(data_dir, dsn)
+    try:
+        return await opened.store.results.rerate()
+    finally:
+        await opened.close()
+
+
+def rerate_main(argv: list[str]) -> int:
+    """``craits-server rerate``: recompute the ratings from the rated games;
+    returns the exit status (:data:`EXIT_FAILED` when the store cannot be read)."""
+    args = build_rerate_parser().parse_args(argv)
+    try:
+        data_dir, dsn = _accounts_target(args)
+    except ConfigError as exc:
+        print(f"craits-server rerate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if dsn is None and not (data_dir / ACCOUNTS_FILE).exists():
+        print(f"craits-server rerate: no accounts at {data_dir / ACCOUNTS_FILE}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        games = asyncio.run(_rerate(data_dir, dsn))
+    except Exception as exc:  # the store's own errors: unreachable, damaged, too new
+        print(f"craits-server rerate: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"craits-server rerate: {games} rated games replayed; ratings rewritten")
+    return 0

@@ -86,6 +86,8 @@ COMMANDS = {
     "check": "check the journal (safe while the server runs)",
     "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
     "drain": "drain a cluster node: no new tables, its games end, it stops (docs/cluster.md)",
+    "rerate": "recompute every rating from the rated games (docs/accounts.md)",
+    "leaderboard": "print a running server's leaderboard (--json for scripts)",
 }
 """The commands ``craits-server COMMAND`` runs instead of a server; each has ``--help``."""
 
@@ -284,6 +286,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
     )
     p.add_argument(
+        "--registrations-per-hour",
+        type=int,
+        default=10,
+        metavar="N",
+        help="accounts one address (IPv4, or IPv6 /64) may register in an hour "
+        "(default 10; 0: no limit, e.g. for a league of bots on one machine)",
+    )
+    p.add_argument(
         "--records-share",
         type=float,
         default=0.1,
@@ -388,6 +398,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
+        ("registrations_per_hour", args.registrations_per_hour >= 0, "must be >= 0"),
         ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("min_turn_timeout", args.min_turn_timeout >= 0, "must be >= 0"),
@@ -444,6 +455,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
+        registrations_per_hour=args.registrations_per_hour,
         records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,
@@ -561,6 +573,14 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         "long for its games to end; a second signal stops it at once (default 0: no wait)",
     )
     g.add_argument("--shared-port", type=int, default=None, help=argparse.SUPPRESS)
+    g.add_argument(
+        "--accounts-db",
+        default=None,
+        metavar="postgresql://… | FILE",
+        help="where players' accounts, ratings and history live: a PostgreSQL URL, shared "
+        "by every node of a cluster, or an SQLite file (default: accounts.db in --data-dir; "
+        "the workers of --workers share one; without a journal, a temporary file)",
+    )
 
 
 def cluster_problem(args: argparse.Namespace) -> tuple[str, str] | None:
@@ -604,4 +624,5 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
         "cluster_heartbeat": args.cluster_heartbeat,
         "shared_port": args.shared_port,
         "drain_timeout": args.drain_timeout,
+        "accounts_db": args.accounts_db,
     }

@@ -375,6 +375,7 @@ class Table:
         if ended is not None:
             if ended.game_over:
                 self.status.become(FINISHED)
+                self.host.game_over(self)  # its result to the players' accounts (§7.5)
             self.info_changed()
         clock.schedule()
         for seat, choice in self.moves.bot_calls():  # bots off their turn may call (R7)

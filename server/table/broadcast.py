@@ -126,6 +126,8 @@ class Showing:
         info["muted"] = [i for i, s in enumerate(seats) if s.muted]
         info["watchers_muted"] = access.watchers_muted
         info["barred"] = [b.name for b in access.bars]
+        if access.rated:
+            info["rated"] = True
         return info
 
     def lobby_info(self, state: TableState, on_hold: bool) -> TableInfo:

@@ -175,6 +175,7 @@ class Membership:
         else:
             s.member = None
             s.away = True
+            s.left = True  # a rated game ranks it last (protocol §7.5)
             log.info(
                 "table %s: %s left the game (seat %d played by the server)",
                 self.name,

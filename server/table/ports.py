@@ -34,6 +34,8 @@ class Member(Protocol):
     """A connection as a table sees it: something to send messages to."""
 
     name: str
+    account_id: int | None
+    """The account the connection is logged in as (protocol §7.5), or None: a guest."""
 
     def send(self, message: ServerMsg) -> None:
         """Queue ``message`` for sending; never blocks. A message queued while
@@ -59,6 +61,10 @@ class TableHost(Protocol):
 
     def close_table(self, table: Table) -> None:
         """Close ``table`` and remove it from the lobby (its members are told)."""
+
+    def game_over(self, table: Table) -> None:
+        """``table``'s game was played to its end: its result goes to the
+        players' accounts (protocol §7.5; never called for an abandoned game)."""
 
 
 class TokenBook(Protocol):

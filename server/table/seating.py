@@ -36,6 +36,18 @@ def token_digest(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
+ACCOUNT_READER = b"\xffcraits-account:"
+"""What an account's reader digest hashes before its id: 0xFF is in no
+token's UTF-8, so no token sent in a request digests to an account's reader."""
+
+
+def account_digest(account_id: int) -> bytes:
+    """The reader digest of an account (protocol §7.3, §7.5): a private table's
+    game lists it beside its seats' token digests, and a request from a
+    connection logged in as the account proves it (never from a token)."""
+    return hashlib.sha256(ACCOUNT_READER + str(account_id).encode()).digest()
+
+
 @dataclass(slots=True)
 class Seat:
     """One seat: its player (a person or a bot) and how it is doing."""
@@ -51,6 +63,10 @@ class Seat:
     """The table's creator sits here: whoever resumes the seat is the creator."""
     muted: bool = False
     """The creator muted this seat's chat (protocol §11.9)."""
+    account: int | None = None
+    """The account of the person who took the seat, logged in (protocol §7.5)."""
+    left: bool = False
+    """Its person left the running game (``leave``): last place in a rated game."""
 
     @property
     def connected(self) -> bool:
@@ -58,14 +74,18 @@ class Seat:
         return self.bot is not None or self.member is not None
 
     def info(self, index: int) -> SeatInfo:
-        """The public description of the seat (protocol §10, ``players``)."""
-        return {
+        """The public description of the seat (protocol §10, ``players``):
+        ``registered`` for a logged-in player's (§7.5)."""
+        info: SeatInfo = {
             "seat": index,
             "name": self.name,
             "connected": self.connected,
             "away": self.away,
             "bot": self.bot,
         }
+        if self.account is not None:
+            info["registered"] = True
+        return info
 
     def remember(self, action_id: int, reply: OkMsg | ErrorMsg) -> None:
         """Keep the reply to action ``action_id``; a resent action gets it again."""
@@ -132,6 +152,10 @@ class Seating:
                 row["creator"] = True
             if s.muted:
                 row["muted"] = True
+            if s.account is not None:
+                row["account"] = s.account
+            if s.left:
+                row["left"] = True
             rows.append(row)
         return rows
 
@@ -176,7 +200,9 @@ class Seating:
             raise TableError(ErrorCode.NAME_TAKEN, f"someone at this table is called {name!r}")
         seat = len(self.seats)
         token = self._tokens.issue(self._table, seat)  # names its table for a cluster (§11.7)
-        self.seats.append(Seat(name, token_digest(token), member, creator=member is self.creator))
+        creator = member is self.creator
+        account = member.account_id
+        self.seats.append(Seat(name, token_digest(token), member, creator=creator, account=account))
         return seat, token
 
     def seat_bot(self, level: BotLevel) -> int:
@@ -249,7 +275,11 @@ class Seating:
             bot = row.get("bot")
             level = BotLevel(bot) if bot else None
             creator, muted = bool(row.get("creator")), bool(row.get("muted"))
-            self.seats.append(Seat(row["name"], digest, bot=level, creator=creator, muted=muted))
+            seat = Seat(row["name"], digest, bot=level, creator=creator, muted=muted)
+            account = row.get("account")
+            seat.account = int(account) if account is not None else None
+            seat.left = bool(row.get("left"))
+            self.seats.append(seat)
             if digest is not None:
                 self._tokens.register(digest, self._table, i)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from craits.protocol.client import Connection
+from craits.protocol.identity import public_key_bytes, server_identity, sign_login
 from craits.protocol.messages import parse_server_message
 from craits.protocol.types import (
     SERVER_MESSAGE_TYPES,
@@ -29,7 +30,9 @@ from craits.protocol.types import (
     action_map,
 )
 from craits.protocol.vocab import EventKind, Phase, ServerMessage
+from craits.server.accounts.secrets import FOR_TESTS
 from craits.server.app import Server, ServerConfig
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.protocol.shapes import problems
 
@@ -107,6 +110,7 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         rate=100_000.0,
         burst=100_000.0,
         data_dir=tmp_path,
+        account_hashing=FOR_TESTS,
     )
     srv = Server(config)
     await srv.start()
@@ -229,11 +233,60 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await fay.send({"type": "my_games", "tokens": ["not-a-token"]})
     assert (await fay.expect(ServerMessage.GAMES))["games"] == []
 
+    await accounts(peers)
+
     seen: Counter[str] = peers.seen  # type: ignore[attr-defined]
     events: Counter[str] = peers.events  # type: ignore[attr-defined]
     # a single server never redirects: tests/server/test_cluster.py checks `redirect`
     assert set(ServerMessage) - set(seen) == {ServerMessage.PING, ServerMessage.REDIRECT}, seen
     assert {"cut", "dealt", "turned_up", "played", "drew", "hand_ended"} <= set(events), events
+
+
+def signed(peer: Peer, key: Ed25519PrivateKey, nonce: str) -> dict[str, str]:
+    """A signed request's fields: ``key`` signs ``nonce`` for the server the peer reached."""
+    identity = server_identity("127.0.0.1", peer.conn.writer.get_extra_info("peername")[1])
+    signature = sign_login(key, bytes.fromhex(nonce), identity)
+    return {"key": public_key_bytes(key).hex(), "signature": signature.hex(), "server": identity}
+
+
+async def accounts(peers: Callable[[str], Any]) -> None:
+    """Every account message (§7.5): register, login, pairing, devices,
+    passwords, profile, history, leaderboard."""
+    gus: Peer = await peers("Gus")
+    key = Ed25519PrivateKey.generate()
+    await gus.send(
+        {"type": "register", "name": "Gus", **signed(gus, key, gus.conn.welcome["nonce"])}
+    )
+    registered = await gus.expect(ServerMessage.REGISTERED)
+    await gus.send({"type": "challenge"})
+    await gus.expect(ServerMessage.CHALLENGE)
+    await gus.send({"type": "pair_start"})
+    code = (await gus.expect(ServerMessage.PAIRING_CODE))["code"]
+    phone: Peer = await peers("Gus")
+    other = Ed25519PrivateKey.generate()
+    nonce = phone.conn.welcome["nonce"]
+    await phone.send(
+        {"type": "pair_finish", "name": "Gus", "code": code, **signed(phone, other, nonce)}
+    )
+    paired = await phone.expect(ServerMessage.LOGGED_IN)
+    await gus.send({"type": "revoke_device", "device": paired["device"]})
+    await gus.expect(ServerMessage.DEVICES)
+    await gus.send({"type": "devices"})
+    await gus.expect(ServerMessage.DEVICES)
+    again: Peer = await peers("Gus")
+    await again.send({"type": "login", **signed(again, key, again.conn.welcome["nonce"])})
+    assert (await again.expect(ServerMessage.LOGGED_IN))["device"] == registered["device"]
+    await gus.send({"type": "set_password", "password": "a long password"})
+    await gus.expect(ServerMessage.PASSWORD_SET)
+    visitor: Peer = await peers("v")
+    await visitor.send({"type": "password_login", "name": "Gus", "password": "a long password"})
+    await visitor.expect(ServerMessage.LOGGED_IN)
+    await gus.send({"type": "profile"})
+    await gus.expect(ServerMessage.PROFILE)
+    await gus.send({"type": "history", "name": "Gus"})
+    await gus.expect(ServerMessage.HISTORY)
+    await gus.send({"type": "leaderboard"})
+    await gus.expect(ServerMessage.LEADERBOARD)
 
 
 async def carl_times_out_and_comes_back(carl: Peer, dana: Peer) -> None:
