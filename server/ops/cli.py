@@ -6,7 +6,7 @@ an option added there is a setting everywhere); its logs are plain or JSON
 lines naming the peer, table and seat (:mod:`craits.server.ops.logs`); with
 ``--metrics-port`` it serves Prometheus metrics (:mod:`craits.server.ops.metrics`).
 The server runs in :mod:`craits.server.ops.serve` (or ``--workers N`` of them,
-:mod:`craits.server.ops.workers`); ``craits-server export``, ``check``, ``drain``
+:mod:`craits.server.ops.workers`); ``craits-server export``, ``check``, ``analyse``, ``drain``
 (:mod:`craits.server.ops.commands`) and ``status`` (:mod:`craits.server.ops.status`)
 are commands of their own (:data:`~craits.server.ops.options.COMMANDS`).
 """
@@ -19,7 +19,7 @@ import sys
 
 from ..errors import BindError, JournalDamaged, JournalError, JournalUnwritable, TlsSetupError
 from . import logs
-from .commands import check_main, drain_main, export_main
+from .commands import analyse_command, check_main, drain_main, export_main
 from .options import (
     EXIT_DAMAGED,
     EXIT_FAILED,
@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         return export_main(argv[1:])
     if argv[:1] == ["check"]:
         return check_main(argv[1:])
+    if argv[:1] == ["analyse"]:
+        return analyse_command(argv[1:])
     if argv[:1] == ["status"]:
         return status_main(argv[1:], local_address)
     if argv[:1] == ["drain"]:
