@@ -329,6 +329,10 @@ class ErrorCode(StrEnum):
     SPECTATOR = "spectator"
     STALE = "stale"
     INTERNAL = "internal"
+    # hints and post-game analysis (§7.5; added in this revision)
+    NOTHING_TO_DECIDE = "nothing_to_decide"
+    HINT_PENDING = "hint_pending"
+    ANALYSES_BUSY = "analyses_busy"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -413,6 +417,13 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.SPECTATOR: "a spectator cannot act",
     ErrorCode.STALE: "the action answers an older update (seq); the game moved on",
     ErrorCode.INTERNAL: "the server failed to handle the message",
+    ErrorCode.NOTHING_TO_DECIDE: (
+        "a hint: the seat has nothing to decide now (not its turn, no call to make)"
+    ),
+    ErrorCode.HINT_PENDING: "a hint is already being worked out for this connection",
+    ErrorCode.ANALYSES_BUSY: (
+        "the server is analysing as many games as it may: ask again in a few minutes"
+    ),
 }
 """Each error code's meaning in a line (``docs/protocol.md`` §12 says when each is sent)."""
 
@@ -506,6 +517,11 @@ class ClientMessage(StrEnum):
     MUTE = "mute"
     HAND_OVER = "hand_over"
     UNBAR = "unbar"
+    # hints and post-game analysis (docs/bots.md; added in this revision)
+    HINT = "hint"
+    """What the expert bot would do now at the asker's seat (§7.5)."""
+    ANALYSIS = "analysis"
+    """A finished game's post-game analysis (§7.5)."""
 
 
 class ServerMessage(StrEnum):
@@ -534,6 +550,11 @@ class ServerMessage(StrEnum):
     REDIRECT = "redirect"
     """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
     INVITE = "invite"
+    # hints and post-game analysis (docs/bots.md; added in this revision)
+    HINT = "hint"
+    """The answer to ``hint`` (§7.5)."""
+    ANALYSIS = "analysis"
+    """The answer to ``analysis``, running or ready (§7.5)."""
 
 
 # --- game records -----------------------------------------------------------

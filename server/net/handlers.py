@@ -64,6 +64,8 @@ from ..errors import TableError
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
+from .analysis_requests import on_analysis
+from .hint_requests import on_hint
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
 log = logging.getLogger("craits.server")
@@ -441,6 +443,9 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.MUTE: _handler(on_mute),
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
+    # hints and post-game analysis (§7.5)
+    ClientMessage.HINT: _handler(on_hint),
+    ClientMessage.ANALYSIS: _handler(on_analysis),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

@@ -58,6 +58,8 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.MUTE: {"type": "mute", "watchers": True, "muted": False},
     ClientMessage.HAND_OVER: {"type": "hand_over", "seat": 1},
     ClientMessage.UNBAR: {"type": "unbar", "name": "Eve"},
+    ClientMessage.HINT: {"type": "hint"},
+    ClientMessage.ANALYSIS: {"type": "analysis", "game": 4, "seat": 1, "tokens": ["t" * 32]},
 }
 
 
