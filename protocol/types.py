@@ -809,8 +809,8 @@ class HintChoice(TypedDict):
     not made, "one card" not said); ``points_x100``: the seat's expected points at
     the end of the hand, in hundredths of a point (R9, R10; low is good; None: a
     single choice, nothing judged); ``se_x100``: the standard error of its
-    difference from the expert's choice, in hundredths (None: unknown, as for the
-    expert's own). Hundredths: the protocol carries no floats (§3)."""
+    difference from the expert's choice, in hundredths (0 for the expert's own;
+    None: unknown). Hundredths: the protocol carries no floats (§3)."""
 
     action: ActionMap | None
     points_x100: int | None
