@@ -1,8 +1,8 @@
 """A hint in words (protocol §7.5, ``docs/bots.md`` "Hints"): the line the table
 screen shows under the prompt, and the card to point at in the hand.
 
-For instance ``Hint: play 8♠ and name ♦ (expected −3.1 points; next best 6♠,
-+1.4; Q♥, +12.0)``: the expert's choice, then the next best choices, each with the
+For instance ``Hint: play 8♠ and name ♦ (expected −3.1 points; next best 6♠
++1.4; Q♥ +12.0)``: the expert's choice, then the next best choices, each with the
 seat's expected points at the end of the hand (low is good).
 """
 
@@ -34,16 +34,19 @@ def describe(
     kind: str,
     style: CardStyle,
     name_of: Callable[[int | None], str],
+    short: bool = False,
 ) -> str:
-    """A hint's action in words: ``play 8♠ and name ♦``, ``draw``, ``take the
-    count``, ``keep the drawn card``, ``say "one card"``, ``call idiot on Ben``…
-    None is the call not made (``let it go``) or "one card" not said."""
+    """A hint's action in words: ``play 8♠ and name ♦`` (``short``: ``8♠ naming ♦``),
+    ``draw``, ``take the count``, ``keep the drawn card``, ``say "one card"``,
+    ``call idiot on Ben``… None is the call not made (``let it go``) or "one card"
+    not said."""
     if action is None:
         return "let it go" if kind == "idiot" else 'stay silent (no "one card")'
     if "play" in action:
-        words = f"play {style.label(str(action['play']))}"
+        card = style.label(str(action["play"]))
+        words = card if short else f"play {card}"
         if action.get("suit") is not None:
-            words += f" and name {style.suit(str(action['suit']))}"
+            words += f"{' naming' if short else ' and name'} {style.suit(str(action['suit']))}"
         if action.get("announce"):
             words += ', saying "one card"'
         return words
@@ -66,13 +69,13 @@ def hint_line(hint: Hint, model: TableModel, style: CardStyle) -> Text:
     choices = hint["choices"]
     kind = hint["kind"]
 
-    def said(action: Mapping[str, Any] | None) -> str:
-        return describe(action, kind, style, model.name_of)
+    def said(action: Mapping[str, Any] | None, short: bool = False) -> str:
+        return describe(action, kind, style, model.name_of, short)
 
     words = f"Hint: {said(hint['expert'])}"
     if choices and choices[0]["points_x100"] is not None:
         words += f" (expected {_points(choices[0]['points_x100'])} points"
-        others = [f"{said(c['action'])}, {_points(c['points_x100'])}" for c in choices[1:]]
+        others = [f"{said(c['action'], True)} {_points(c['points_x100'])}" for c in choices[1:]]
         words += f"; next best {'; '.join(others)})" if others else ")"
     else:
         words += " (the only sensible move)"
