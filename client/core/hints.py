@@ -50,7 +50,7 @@ class Hints:
         if not self._requests.send(HintRequestMsg(type=ClientMessage.HINT)):
             return False
         self._asked = (model.name, model.seq)
-        self._listener.said("Thinking about your move…", "information", 2.0, model.name)
+        self._listener.said("Thinking about your move…", "information", 1.0, model.name)
         return True
 
     def take(self, m: HintMsg) -> None:
