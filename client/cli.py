@@ -25,7 +25,7 @@ import sys
 import unicodedata
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
@@ -38,6 +38,7 @@ from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
 from .core import privacy
+from .core.analysisfetch import fetch_analysis
 from .core.my_games import fetch_games
 from .core.queries import answer, open_short
 from .core.replayfetch import fetch_record
@@ -161,7 +162,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         type=int,
         help="step through finished game N of the server at ADDRESS, move by move "
-        "(its record and frames fetched with get_record and get_replay)",
+        "(its record and frames fetched with get_record and get_replay), with the "
+        "marks of its post-game analysis (m: the next one)",
+    )
+    p.add_argument(
+        "--analysis-wait",
+        metavar="SECONDS",
+        type=float,
+        default=600.0,
+        help="with --replay-game: how long to wait for the server to analyse the game "
+        "(a minute or more the first time; Ctrl-C skips it; 0: no analysis; default 600)",
     )
     p.add_argument(
         "--ascii",
@@ -331,8 +341,9 @@ def start_point(address: str, table: str | None, spectate: str | None, code: str
     return target
 
 
-def replay(path: Path | GameRecord, ascii: bool) -> int:
-    """Run the replay viewer on a record file (or a record fetched); returns the exit status."""
+def replay(path: Path | GameRecord, ascii: bool, analysis: dict[str, Any] | None = None) -> int:
+    """Run the replay viewer on a record file (or a record fetched, with its post-game
+    ``analysis`` if there is one); returns the exit status."""
     from .core.record_file import load_record
     from .errors import RecordError
     from .tui.replay_app import ReplayApp
@@ -344,7 +355,8 @@ def replay(path: Path | GameRecord, ascii: bool) -> int:
         return EXIT_ERROR
     try:
         prefs = default_path().parent  # the client's kept theme and motion
-        ReplayApp(record, ascii=ascii or not unicode_suits_ok(), prefs=prefs).run()
+        ascii = ascii or not unicode_suits_ok()
+        ReplayApp(record, ascii=ascii, prefs=prefs, analysis=analysis).run()
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     return 0
@@ -368,7 +380,8 @@ def replay_game(
         return EXIT_ERROR
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    return replay(fetched, args.ascii)
+    analysis = fetched_analysis(args, host, port, name, trust, held)
+    return replay(fetched, args.ascii, analysis)
 
 
 def print_tables(target: Target, name: str, trust: ServerTrust | None) -> int:
@@ -432,6 +445,40 @@ def plain(args: argparse.Namespace, target: Target, name: str, trust: ServerTrus
         return asyncio.run(client.run())
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+
+
+def fetched_analysis(
+    args: argparse.Namespace,
+    host: str,
+    port: int,
+    name: str,
+    trust: ServerTrust | None,
+    held: list[str],
+) -> dict[str, Any] | None:
+    """The post-game analysis of ``--replay-game``'s game (protocol §7.6), waited for
+    ``--analysis-wait`` seconds at most; None (said why) without it: the replay
+    opens all the same, without marks."""
+    game, wait = args.replay_game, args.analysis_wait
+    if wait <= 0:
+        return None
+
+    def running(done: int, total: int) -> None:
+        so_far = f"{done}/{total} decisions" if total else "counting the decisions"
+        print(
+            f"craits-client: the server is analysing game {game} ({so_far}; a minute or "
+            "more; Ctrl-C opens the replay without its marks)…",
+            file=sys.stderr,
+        )
+
+    try:
+        return asyncio.run(
+            fetch_analysis(host, port, name, game, wait, trust, held, on_running=running)
+        )
+    except ConnectError as exc:
+        print(f"craits-client: the replay without marks: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("craits-client: the replay without marks", file=sys.stderr)
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -392,6 +392,12 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.UNBAR: {"name": (name, False)},
     ClientMessage.MY_GAMES: {"tokens": (tokens, False)},
     **ACCOUNT_SCHEMAS,
+    ClientMessage.HINT: {},
+    ClientMessage.ANALYSIS: {
+        "game": (integer(0, MAX_ID), True),
+        "seat": (integer(0, 7), False),
+        "tokens": (tokens, False),
+    },
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

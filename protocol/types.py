@@ -886,6 +886,61 @@ class GamesMsg(TypedDict):
     games: list[MyGame]
 
 
+class HintChoice(TypedDict):
+    """One choice of a hint (§7.6): ``action`` (§6, without a seat; None: the call
+    not made, "one card" not said); ``points_x100``: the seat's expected points at
+    the end of the hand, in hundredths of a point (R9, R10; low is good; None: a
+    single choice, nothing judged); ``se_x100``: the standard error of its
+    difference from the expert's choice, in hundredths (0 for the expert's own;
+    None: unknown). Hundredths: the protocol carries no floats (§3)."""
+
+    action: ActionMap | None
+    points_x100: int | None
+    se_x100: int | None
+
+
+class Hint(TypedDict):
+    """What the expert bot would do now at a seat (§7.6, ``docs/bots.md`` "Hints"):
+    ``kind`` the decision (``play``, ``count``, ``drawn``, ``king``, ``turned_suit``,
+    ``one_card``, ``idiot``), ``target`` the seat owing "one card" (for ``one_card``
+    and ``idiot``, else None), ``expert`` the expert's action, ``choices`` at most
+    three (the expert's first), ``worlds`` the deals sampled."""
+
+    version: int
+    seat: int
+    kind: str
+    target: int | None
+    expert: ActionMap | None
+    choices: list[HintChoice]
+    worlds: int
+
+
+class HintMsg(TypedDict):
+    """The answer to ``hint`` (§7.6): the hint for the asker's seat at table
+    ``table`` as the game stood at update ``seq`` (§11.6)."""
+
+    type: Literal[ServerMessage.HINT]
+    table: str
+    seq: int
+    hint: Hint
+
+
+class AnalysisMsg(TypedDict):
+    """The answer to ``analysis`` (§7.6): finished game ``game``'s post-game
+    analysis, ``state`` ``"running"`` (``done`` of ``total`` decisions judged so far)
+    or ``"ready"`` (``analysis``: ``docs/bots.md``'s document as JSON text — it
+    holds fractional points, which msgpack here never carries, §3 — its
+    ``decisions`` those of ``seat`` when the request named one)."""
+
+    type: Literal[ServerMessage.ANALYSIS]
+    game: int
+    state: str
+    done: int
+    total: int
+    seat: NotRequired[int]
+    analysis: NotRequired[str]
+
+
 ServerMsg = (
     WelcomeMsg
     | ServerPingMsg
@@ -910,6 +965,8 @@ ServerMsg = (
     | InviteMsg
     | GamesMsg
     | AccountServerMsg
+    | HintMsg
+    | AnalysisMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -938,6 +995,8 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.INVITE: InviteMsg,
     ServerMessage.GAMES: GamesMsg,
     **ACCOUNT_SERVER_TYPES,
+    ServerMessage.HINT: HintMsg,
+    ServerMessage.ANALYSIS: AnalysisMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -1106,6 +1165,23 @@ class GetReplayMsg(TypedDict):
     tokens: NotRequired[list[str]]
 
 
+class HintRequestMsg(TypedDict):
+    """Ask what the expert bot would do now at one's seat (§7.6): a seated player
+    with a decision to make, one hint at a time per connection."""
+
+    type: Literal[ClientMessage.HINT]
+
+
+class AnalysisRequestMsg(TypedDict):
+    """Ask for finished game ``game``'s post-game analysis (§7.6); ``tokens`` as for
+    ``get_record``; ``seat``: only that seat's decisions."""
+
+    type: Literal[ClientMessage.ANALYSIS]
+    game: int
+    seat: NotRequired[int]
+    tokens: NotRequired[list[str]]
+
+
 class KickMsg(TypedDict):
     """The creator removes the player at ``seat`` (§11.9): before the first game
     the seat is freed; once a game is played, a bot takes it."""
@@ -1182,6 +1258,8 @@ ClientMsg = (
     | UnbarMsg
     | MyGamesMsg
     | AccountClientMsg
+    | HintRequestMsg
+    | AnalysisRequestMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1231,6 +1309,8 @@ CheckedClientMsg = (
     | UnbarMsg
     | MyGamesMsg
     | AccountClientMsg
+    | HintRequestMsg
+    | AnalysisRequestMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1262,6 +1342,8 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.UNBAR: UnbarMsg,
     ClientMessage.MY_GAMES: MyGamesMsg,
     **ACCOUNT_CLIENT_TYPES,
+    ClientMessage.HINT: HintRequestMsg,
+    ClientMessage.ANALYSIS: AnalysisRequestMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

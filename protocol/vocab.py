@@ -347,6 +347,10 @@ class ErrorCode(StrEnum):
     NO_SUCH_DEVICE = "no_such_device"
     NO_SUCH_ACCOUNT = "no_such_account"
     ACCOUNTS_UNAVAILABLE = "accounts_unavailable"
+    # hints and post-game analysis (§7.6; added in this revision)
+    NOTHING_TO_DECIDE = "nothing_to_decide"
+    HINT_PENDING = "hint_pending"
+    ANALYSES_BUSY = "analyses_busy"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -457,6 +461,13 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.NO_SUCH_DEVICE: "the account has no active device with that id",
     ErrorCode.NO_SUCH_ACCOUNT: "no account has that name",
     ErrorCode.ACCOUNTS_UNAVAILABLE: "the server's account store cannot be reached: try again later",
+    ErrorCode.NOTHING_TO_DECIDE: (
+        "a hint: the seat has nothing to decide now (not its turn, no call to make)"
+    ),
+    ErrorCode.HINT_PENDING: "a hint is already being worked out for this connection",
+    ErrorCode.ANALYSES_BUSY: (
+        "the server is analysing as many games as it may: ask again in a few minutes"
+    ),
 }
 """Each error code's meaning in a line (``docs/protocol.md`` §12 says when each is sent)."""
 
@@ -587,6 +598,11 @@ class ClientMessage(StrEnum):
     PROFILE = "profile"
     HISTORY = "history"
     LEADERBOARD = "leaderboard"
+    # hints and post-game analysis (docs/bots.md; added in this revision)
+    HINT = "hint"
+    """What the expert bot would do now at the asker's seat (§7.6)."""
+    ANALYSIS = "analysis"
+    """A finished game's post-game analysis (§7.6)."""
 
 
 class ServerMessage(StrEnum):
@@ -627,6 +643,11 @@ class ServerMessage(StrEnum):
     PROFILE = "profile"
     HISTORY = "history"
     LEADERBOARD = "leaderboard"
+    # hints and post-game analysis (docs/bots.md; added in this revision)
+    HINT = "hint"
+    """The answer to ``hint`` (§7.6)."""
+    ANALYSIS = "analysis"
+    """The answer to ``analysis``, running or ready (§7.6)."""
 
 
 # --- game records -----------------------------------------------------------

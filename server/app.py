@@ -47,6 +47,7 @@ from .net.address_limit import (
     ConnectionsPerAddress,
     TrustedRelays,
 )
+from .net.analysis_requests import close_desk
 from .net.connection import Client
 from .net.outbound import Outbound
 from .net.tls_listener import accepting
@@ -257,6 +258,7 @@ class Server:
             await self.cluster.stop()
         for table in list(self.tables.values()):
             table.close_timers()
+        close_desk(self)  # the post-game analyses being made (§7.6)
         self.out.flush()  # every move is handed to the journal and sent before goodbye
         loop = asyncio.get_running_loop()
         for client in list(self.clients):

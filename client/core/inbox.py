@@ -88,6 +88,7 @@ class Inbox:
             ServerMessage.ERROR: self.refusals.take,
             ServerMessage.REDIRECT: session.requests.redirected,
             ServerMessage.INVITE: self._invite,
+            ServerMessage.HINT: session.hints.take,
         }
         self._handlers = handlers
 

@@ -20,6 +20,7 @@ from typing import Unpack
 from craits.protocol.address import Target
 from craits.protocol.types import ServerMsg
 
+from .hints import Hints
 from .inbox import Inbox, Narration
 from .model import TableList, TableModel
 from .news import Listener, Severity
@@ -104,6 +105,8 @@ class Session:
         """What the user asks of the server (sit, watch, play…)."""
         self.creator = CreatorRequests(self.requests.send)
         """What the table's creator asks (remove, lock, mute…)."""
+        self.hints = Hints(self.requests, self.place, listener)
+        """The hints asked at the table shown (protocol §7.6)."""
         self.inbox = Inbox(self, narrator)
         self._start = _first_intent(table, spectate, name)
 

@@ -23,6 +23,7 @@ from ..core import privacy
 from ..core.model import TableModel, turn_on_hold
 from ..core.saved.resume_tokens import SavedSeat
 from .card_style import CardStyle
+from .hint_text import hint_key
 from .rule_options import describe_rules
 
 KeyState = bool | None
@@ -178,6 +179,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "close_chat": _close_chat_key,
     "creator_menu": lambda model, ctx: privacy.creator_key(model, ctx.player_name, False),
     "creator_menu_in_play": lambda model, ctx: privacy.creator_key(model, ctx.player_name, True),
+    "hint": lambda model, ctx: hint_key(model, ctx.online),
 }
 """The state of each of the table screen's key actions; others (rules, leave) always apply."""
 

@@ -66,6 +66,8 @@ from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
 from ..table.timing import check_correspondence, check_time_bank
 from .account_requests import ACCOUNT_HANDLERS, guard_name
+from .analysis_requests import on_analysis
+from .hint_requests import on_hint
 from .my_games import on_my_games
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
@@ -478,6 +480,9 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.UNBAR: _handler(on_unbar),
     ClientMessage.MY_GAMES: _handler(on_my_games),
     **{kind: _handler(fn) for kind, fn in ACCOUNT_HANDLERS.items()},
+    # hints and post-game analysis (§7.6)
+    ClientMessage.HINT: _handler(on_hint),
+    ClientMessage.ANALYSIS: _handler(on_analysis),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

@@ -6,7 +6,7 @@ an option added there is a setting everywhere); its logs are plain or JSON
 lines naming the peer, table and seat (:mod:`craits.server.ops.logs`); with
 ``--metrics-port`` it serves Prometheus metrics (:mod:`craits.server.ops.metrics`).
 The server runs in :mod:`craits.server.ops.serve` (or ``--workers N`` of them,
-:mod:`craits.server.ops.workers`); ``craits-server export``, ``check``, ``drain``
+:mod:`craits.server.ops.workers`); ``craits-server export``, ``check``, ``analyse``, ``drain``
 (:mod:`craits.server.ops.commands`) and ``status`` (:mod:`craits.server.ops.status`)
 are commands of their own (:data:`~craits.server.ops.options.COMMANDS`).
 """
@@ -28,7 +28,7 @@ from ..errors import (
 )
 from ..net.tls_listener import certificate_fingerprint
 from . import logs
-from .commands import check_main, drain_main, export_main, rerate_main
+from .commands import analyse_command, check_main, drain_main, export_main, rerate_main
 from .leaderboard import leaderboard_main
 from .options import (
     EXIT_DAMAGED,
@@ -47,6 +47,7 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "check": check_main,
     "status": lambda argv: status_main(argv, local_address),
     "drain": drain_main,
+    "analyse": analyse_command,
     "rerate": rerate_main,
     "leaderboard": leaderboard_main,
 }

@@ -84,6 +84,7 @@ def join_address(host: str, port: int) -> str:
 COMMANDS = {
     "export": "write game records (JSON) from the journal",
     "check": "check the journal (safe while the server runs)",
+    "analyse": "a game's post-game analysis: every decision judged by the expert bot",
     "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
     "drain": "drain a cluster node: no new tables, its games end, it stops (docs/cluster.md)",
     "rerate": "recompute every rating from the rated games (docs/accounts.md)",

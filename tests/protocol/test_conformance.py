@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import typing
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -32,6 +33,7 @@ from craits.protocol.types import (
 from craits.protocol.vocab import EventKind, Phase, ServerMessage
 from craits.server.accounts.secrets import FOR_TESTS
 from craits.server.app import Server, ServerConfig
+from craits.server.net.analysis_requests import AnalysisDesk, use_desk
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.protocol.shapes import problems
@@ -113,6 +115,7 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         account_hashing=FOR_TESTS,
     )
     srv = Server(config)
+    use_desk(srv, AnalysisDesk(budget=300))  # a quick analysis: its shape is what is checked
     await srv.start()
     yield srv
     await srv.stop()
@@ -139,9 +142,26 @@ async def peers(server: Server) -> AsyncIterator[Callable[[str], Any]]:
         await peer.conn.close()
 
 
+async def ask_hint(ana: Peer) -> bool:
+    """Ana asks for a hint (§7.6): True when one comes, False when she has nothing
+    to decide (a draw she cannot avoid)."""
+    await ana.send({"type": "hint"})
+    async with asyncio.timeout(STAGE):
+        while True:
+            message = await ana.recv()
+            if message["type"] == ServerMessage.HINT:
+                assert message["hint"]["seat"] == ana.seat and message["hint"]["choices"]
+                return True
+            if message["type"] == ServerMessage.ERROR:
+                assert message["code"] == "nothing_to_decide", message
+                return False
+
+
 async def play_out(ana: Peer, stale_once: bool = True) -> UpdateMsg:
-    """Ana takes her first legal action whenever she has one, until the game is over."""
+    """Ana takes her first legal action whenever she has one, until the game is
+    over; she asks for a hint until she gets one."""
     refused = not stale_once
+    hinted = False
     async with asyncio.timeout(STAGE * 2):
         while True:
             message = await ana.recv()
@@ -156,10 +176,13 @@ async def play_out(ana: Peer, stale_once: bool = True) -> UpdateMsg:
                     stale = {"draw": True}
                     await ana.send({"type": "act", "id": ana._id, "action": stale, "seq": 0})
                     await ana.expect(ServerMessage.ERROR, lambda m: m.get("id") == ana._id)
+                if not hinted and ana.my_legal():
+                    hinted = await ask_hint(ana)
                 if ana.my_legal():  # the game waits for her: act on the newest view
                     await ana.act(ana.my_legal()[0])
 
 
+@pytest.mark.timeout(900)  # a hint and an analysis in worker processes, on 2 busy cores
 async def test_every_message_of_a_whole_session_fits_its_type(
     peers: Callable[[str], Any],
 ) -> None:
@@ -197,6 +220,16 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await ana.send({"type": "get_replay", "game": records["games"][0]["id"], "hand": 1})
     replay = await ana.expect(ServerMessage.REPLAY)
     assert replay["frames"] and replay["total"] >= len(replay["frames"])
+    await ana.send({"type": "analysis", "game": records["games"][0]["id"], "seat": 0})
+    assert (await ana.expect(ServerMessage.ANALYSIS))["state"] == "running"
+    async with asyncio.timeout(600):  # the analysis, in a worker process, on a busy machine
+        done = await ana.conn.recv_message()
+    assert done["type"] == ServerMessage.ANALYSIS and done["state"] == "ready", done
+    assert not problems(done, SERVER_MESSAGE_TYPES[ServerMessage.ANALYSIS])
+    analysed = json.loads(done["analysis"])
+    assert analysed["format"] == "craits-analysis" and analysed["decisions"]
+    assert {e["seat"] for e in analysed["decisions"]} == {0}
+    ana.seen[ServerMessage.ANALYSIS] += 1
 
     ben: Peer = await peers("Ben")
     await ben.send({"type": "resume", "token": ana.token})

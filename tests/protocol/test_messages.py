@@ -75,6 +75,8 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.PROFILE: {"type": "profile", "name": "Ana"},
     ClientMessage.HISTORY: {"type": "history", "before": 10, "limit": 5},
     ClientMessage.LEADERBOARD: {"type": "leaderboard", "offset": 100, "limit": 100},
+    ClientMessage.HINT: {"type": "hint"},
+    ClientMessage.ANALYSIS: {"type": "analysis", "game": 4, "seat": 1, "tokens": ["t" * 32]},
 }
 
 

@@ -7,8 +7,9 @@ decides. So that the Footer fits 80 columns whatever applies, ``b`` (I'm back),
 ``h`` (scores) and, during a game, the creator's ``x`` (end the game) are left
 out of it: the prompt names the first two when they matter, ``x`` is the
 "Close table" key shown when no game runs, and the rules page (``?``) lists
-every key. The keys that play are the game
-panel's (:class:`~craits.client.tui.screens.game_panel.GamePanel`); the others are here.
+every key. ``t`` asks for a hint (protocol §7.6) while the seat has something
+to do. The keys that play are the game panel's
+(:class:`~craits.client.tui.screens.game_panel.GamePanel`); the others are here.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ class TableScreen(Screen[None], CachedLines):
         Binding("x", "close_table", "Close table"),
         Binding("x", "end_game", "End game", show=False),
         Binding("h", "summary", "Scores", show=False),
+        Binding("t", "hint", "Hint"),
         Binding("c", "chat", "Chat"),
         Binding("m", "creator_menu", "Creator"),
         Binding("m", "creator_menu_in_play", "Creator", show=False),
@@ -369,6 +371,11 @@ class TableScreen(Screen[None], CachedLines):
         if text:
             self.session.requests.chat(text[:MAX_CHAT])
         self.action_close_chat()
+
+    def action_hint(self) -> None:
+        """Ask the server what the expert would do now (protocol §7.6): the answer
+        shows under the prompt, its card chosen in the hand."""
+        self.session.hints.ask()
 
     def action_rules(self) -> None:
         """Show the rules."""
