@@ -298,6 +298,8 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     },
     ClientMessage.HAND_OVER: {"seat": (integer(0, 7), True)},
     ClientMessage.UNBAR: {"name": (name, False)},
+    # issue 27: between the games (§11.10)
+    ClientMessage.REMATCH: {"accept": (boolean, False)},
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

@@ -392,6 +392,16 @@ class SeatInfo(TypedDict):
     bot: BotLevel | None
 
 
+class RematchInfo(TypedDict):
+    """The table info's ``rematch`` (§10, §11.10; issue 27): the seats that
+    accepted the next game (bots, and newcomers who joined for it, included)
+    and the seats still to answer; a counter is ``len(accepted)`` of
+    ``len(accepted) + len(waiting)``."""
+
+    accepted: list[int]
+    waiting: list[int]
+
+
 class TableInfo(TypedDict):
     """A table as the lobby lists it (§10): no cards. ``may_start`` (added in this
     revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2);
@@ -428,6 +438,11 @@ class TableInfo(TypedDict):
     people_connected: NotRequired[int]
     """How many of those a connection holds now: 0 while every person at the
     table is offline (§10, §11.1; added in round 3)."""
+    # issue 27: between the games (§11.10)
+    rematch: NotRequired[RematchInfo]
+    """While a rematch is on offer: who accepted, who is still to answer."""
+    series: NotRequired[list[int]]
+    """Once a game of the table's series ended: the games each seat won in it."""
 
 
 class Limits(TypedDict):
@@ -1056,6 +1071,18 @@ class UnbarMsg(TypedDict):
     name: NotRequired[str]
 
 
+# --- between the games (§11.10; issue 27) ---------------------------------------
+
+
+class RematchMsg(TypedDict):
+    """A seated player accepts the rematch offered after a game (``accept``,
+    default true), or declines it (``accept: false``: the seat is freed and
+    the player leaves the table, answered ``left``) (§11.10)."""
+
+    type: Literal[ClientMessage.REMATCH]
+    accept: NotRequired[bool]
+
+
 ClientMsg = (
     HelloMsg
     | PingMsg
@@ -1081,6 +1108,7 @@ ClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | RematchMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1128,6 +1156,7 @@ CheckedClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | RematchMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1157,6 +1186,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.MUTE: MuteMsg,
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
+    ClientMessage.REMATCH: RematchMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

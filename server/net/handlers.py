@@ -43,6 +43,7 @@ from craits.protocol.types import (
     NewGameMsg,
     PingMsg,
     PongMsg,
+    RematchMsg,
     ResumeMsg,
     ServerPongMsg,
     SpectateMsg,
@@ -304,7 +305,7 @@ def on_leave(client: Client, msg: LeaveMsg) -> None:
     """Leave the table (§11.3); a table left empty may close."""
     table = _table(client)
     client.table = None
-    table.request(table.membership.leave, client, reraise=False)
+    table.request(table.rematch.leave, client, reraise=False)  # frees a seat after a game (§11.10)
     client.send({"type": ServerMessage.LEFT, "table": table.name})
     client.server.empty_tables.left(table)
 
@@ -319,14 +320,14 @@ def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.moves.start, client)
+    table.request(table.rematch.start, client)  # a series' next game: seats move on (§11.10)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.moves.new_game, client)
+    table.request(table.rematch.new_game, client)  # a series' next game: seats move on (§11.10)
 
 
 def on_close_table(client: Client, msg: CloseTableMsg) -> None:
@@ -397,6 +398,22 @@ def on_chat(client: Client, msg: ChatSendMsg) -> None:
         table.request(table.membership.say, client, text)
 
 
+# ----------------------------------------------------- between the games
+
+
+def on_rematch(client: Client, msg: RematchMsg) -> None:
+    """Accept the rematch offered after a game, or decline it (``accept:
+    false``: as a ``leave``, the seat is freed and ``left`` answers; §11.10)."""
+    table = _table(client)
+    if msg.get("accept", True):
+        client.server.directory.refuse_new_game()  # the last accept may start it (docs/cluster.md)
+        table.request(table.rematch.accept, client)
+        return
+    if not table.rematch.offered():
+        raise TableError(ErrorCode.NO_REMATCH, "no rematch is on offer at this table")
+    on_leave(client, {"type": ClientMessage.LEAVE})
+
+
 # ------------------------------------------------------------------- game
 
 
@@ -441,6 +458,7 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.MUTE: _handler(on_mute),
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
+    ClientMessage.REMATCH: _handler(on_rematch),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

@@ -11,6 +11,8 @@ each member is sent, and when) and persists (its row in the journal):
   actions, and the moves the server makes itself;
 - :class:`~craits.server.table.powers.Powers`: the invite code, lock, bars, muting
   and the creator's requests (protocol §11.9);
+- :class:`~craits.server.table.rematch.Rematch`: the rematch offered after a
+  game, and the series (protocol §11.10);
 - :class:`~craits.server.table.gamelog.GameLog`: the game, applied → journaled → replayed,
   with the hand's shuffle commitments (:mod:`craits.server.table.fairness`);
 - :class:`~craits.server.table.clock.TurnClock`: deadlines, and when the server moves;
@@ -44,6 +46,7 @@ from .moves import Moves
 from .outcome import Deadline, Outcome, Reply, Snapshot, Step, TurnDeadline
 from .ports import Member, TableHost, TableJournal, TokenBook
 from .powers import Powers
+from .rematch import Rematch
 from .seating import Seat, Seating
 
 if TYPE_CHECKING:
@@ -56,7 +59,7 @@ STOPPED, PAUSED = TableState.STOPPED, TableState.PAUSED
 _NEXT: dict[TableState, frozenset[TableState]] = {
     WAITING: frozenset(TableState),  # a new table, or one restored as the journal has it
     PLAYING: frozenset({FINISHED, STOPPED, PAUSED}),
-    FINISHED: frozenset({PLAYING, STOPPED, PAUSED}),
+    FINISHED: frozenset({PLAYING, STOPPED, PAUSED, WAITING}),  # WAITING: a rematch seat freed
     STOPPED: frozenset({STOPPED, PAUSED}),
     PAUSED: frozenset({PAUSED, STOPPED}),
 }
@@ -229,6 +232,7 @@ class Table:
         self.moves = moves = Moves(
             name, config.hand_pause, seating, gamelog, state, lambda: self.seq, self.powers.readers
         )
+        self.rematch = Rematch(name, seating, gamelog, moves, self.membership, state)
         self.clock = TurnClock(
             name, config, self.seats, game, status.moving,
             lambda due: self.request(moves.due, due, reraise=False),
@@ -297,8 +301,8 @@ class Table:
             member.detach()
         if outcome.changed:
             self.info_changed()
-        if outcome.start:
-            self._apply(self.moves.start(None))
+        if outcome.start:  # unless a person is still to answer a rematch (§11.10)
+            self._apply(self.rematch.start_full())
         if outcome.step is not None:
             self.publish(outcome.step)
         if outcome.reschedule:
@@ -342,6 +346,7 @@ class Table:
         if ended is not None:
             if ended.game_over:
                 self.status.become(FINISHED)
+                self.rematch.offer(ended.winners)  # issue 27 (protocol §11.10)
             self.info_changed()
         clock.schedule()
         for seat, choice in self.moves.bot_calls():  # bots off their turn may call (R7)

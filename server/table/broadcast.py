@@ -38,6 +38,7 @@ from .clock import TurnClock
 from .gamelog import GameLog
 from .membership import Chat
 from .ports import TableRow
+from .rematch import rematch_fields
 from .seating import Seating
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ class Showing:
         info["muted"] = [i for i, s in enumerate(seats) if s.muted]
         info["watchers_muted"] = access.watchers_muted
         info["barred"] = [b.name for b in access.bars]
+        info.update(rematch_fields(seats))  # issue 27: the series, the rematch (§11.10)
         return info
 
     def lobby_info(self, state: TableState, on_hold: bool) -> TableInfo:

@@ -58,6 +58,7 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.MUTE: {"type": "mute", "watchers": True, "muted": False},
     ClientMessage.HAND_OVER: {"type": "hand_over", "seat": 1},
     ClientMessage.UNBAR: {"type": "unbar", "name": "Eve"},
+    ClientMessage.REMATCH: {"type": "rematch", "accept": False},
 }
 
 
