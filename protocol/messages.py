@@ -300,6 +300,11 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.UNBAR: {"name": (name, False)},
     # issue 27: between the games (§11.10)
     ClientMessage.REMATCH: {"accept": (boolean, False)},
+    ClientMessage.QUICK_PLAY: {
+        "name": (name, False),
+        "seats": (integer(2, 8), False),
+        "rules": (rules, False),
+    },
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

@@ -443,6 +443,8 @@ class TableInfo(TypedDict):
     """While a rematch is on offer: who accepted, who is still to answer."""
     series: NotRequired[list[int]]
     """Once a game of the table's series ended: the games each seat won in it."""
+    bots_in_ms: NotRequired[int]
+    """A table quick play opened: milliseconds until bots take its free seats (§11.11)."""
 
 
 class Limits(TypedDict):
@@ -1083,6 +1085,18 @@ class RematchMsg(TypedDict):
     accept: NotRequired[bool]
 
 
+class QuickPlayMsg(TypedDict):
+    """Be seated, as ``name`` (default: the hello's), at the public table with
+    a free seat whose game starts soonest among those with ``seats`` seats and
+    the ``rules`` options given (preferences; absent: any), or at a new one
+    whose free seats bots take after a countdown (§11.11)."""
+
+    type: Literal[ClientMessage.QUICK_PLAY]
+    name: NotRequired[str]
+    seats: NotRequired[int]
+    rules: NotRequired[RulesMap]
+
+
 ClientMsg = (
     HelloMsg
     | PingMsg
@@ -1109,6 +1123,7 @@ ClientMsg = (
     | HandOverMsg
     | UnbarMsg
     | RematchMsg
+    | QuickPlayMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1157,6 +1172,7 @@ CheckedClientMsg = (
     | HandOverMsg
     | UnbarMsg
     | RematchMsg
+    | QuickPlayMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1187,6 +1203,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
     ClientMessage.REMATCH: RematchMsg,
+    ClientMessage.QUICK_PLAY: QuickPlayMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

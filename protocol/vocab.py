@@ -512,6 +512,8 @@ class ClientMessage(StrEnum):
     # issue 27: between the games
     REMATCH = "rematch"
     """Accept (or decline) the rematch offered after a game (§11.10)."""
+    QUICK_PLAY = "quick_play"
+    """Be seated at a public table that starts soonest, or a new one (§11.11)."""
 
 
 class ServerMessage(StrEnum):

@@ -43,6 +43,7 @@ from craits.protocol.types import (
     NewGameMsg,
     PingMsg,
     PongMsg,
+    QuickPlayMsg,
     RematchMsg,
     ResumeMsg,
     ServerPongMsg,
@@ -62,6 +63,7 @@ from craits.protocol.vocab import (
 
 from ..engine import Rules
 from ..errors import TableError
+from ..lobby import quick_play
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
@@ -414,6 +416,45 @@ def on_rematch(client: Client, msg: RematchMsg) -> None:
     on_leave(client, {"type": ClientMessage.LEAVE})
 
 
+def on_quick_play(client: Client, msg: QuickPlayMsg) -> None:
+    """Seat the player at the public table that fits its preferences and starts
+    soonest, here or (a ``redirect``) on another node of the cluster; if none
+    fits, at a new table whose free seats bots take after a countdown (§11.11)."""
+    _not_at_a_table(client)
+    prefs = msg.get("rules", {})
+    try:
+        rules = Rules.from_dict(prefs)
+    except ValueError as exc:
+        raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
+    server, directory = client.server, client.server.directory
+    name, seats = msg.get("name") or client.name, msg.get("seats")
+    tables = [*(t.lobby_info() for t in server.tables.values()), *directory.other_tables()]
+    for info in quick_play.candidates(tables, seats, prefs, name):
+        try:
+            if info["name"] not in server.tables:
+                if directory.redirect_table(client, info["name"]):
+                    return  # another node holds it: join it there (§7.4, §11.11)
+                continue
+            on_join(client, {"type": ClientMessage.JOIN, "table": info["name"], "name": name})
+            return
+        except TableError:
+            continue  # barred there, its node down, taken meanwhile, draining: the next
+    directory.refuse_new_game()  # a draining node opens no table to play at (docs/cluster.md)
+    elsewhere = {t["name"] for t in directory.other_tables()}
+    table_name = quick_play.new_table_name(server.tables, server.set_aside, elsewhere)
+
+    def create() -> None:
+        table = server.create_table(
+            table_name, seats or quick_play.QUICK_SEATS, rules, None, client
+        )
+        table.quick.start(server.config.quick_play_bots_after)  # shown from the join on
+        client.name, client.table = name, table
+        table.request(table.membership.join, client, name)
+
+    if not directory.claim_name(client, table_name, create):
+        create()
+
+
 # ------------------------------------------------------------------- game
 
 
@@ -459,6 +500,7 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
     ClientMessage.REMATCH: _handler(on_rematch),
+    ClientMessage.QUICK_PLAY: _handler(on_quick_play),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

@@ -13,6 +13,8 @@ each member is sent, and when) and persists (its row in the journal):
   and the creator's requests (protocol §11.9);
 - :class:`~craits.server.table.rematch.Rematch`: the rematch offered after a
   game, and the series (protocol §11.10);
+- :class:`~craits.server.table.quick.BotCountdown`: a quick-play table's
+  countdown, after which bots take its free seats (protocol §11.11);
 - :class:`~craits.server.table.gamelog.GameLog`: the game, applied → journaled → replayed,
   with the hand's shuffle commitments (:mod:`craits.server.table.fairness`);
 - :class:`~craits.server.table.clock.TurnClock`: deadlines, and when the server moves;
@@ -46,6 +48,7 @@ from .moves import Moves
 from .outcome import Deadline, Outcome, Reply, Snapshot, Step, TurnDeadline
 from .ports import Member, TableHost, TableJournal, TokenBook
 from .powers import Powers
+from .quick import BotCountdown
 from .rematch import Rematch
 from .seating import Seat, Seating
 
@@ -233,6 +236,7 @@ class Table:
             name, config.hand_pause, seating, gamelog, state, lambda: self.seq, self.powers.readers
         )
         self.rematch = Rematch(name, seating, gamelog, moves, self.membership, state)
+        self.quick = quick = BotCountdown(name, seating, self.membership, state, self.request)
         self.clock = TurnClock(
             name, config, self.seats, game, status.moving,
             lambda due: self.request(moves.due, due, reraise=False),
@@ -242,7 +246,7 @@ class Table:
             lambda reason: self.request(self.abandon, reason, reraise=False),
         )  # fmt: skip
         self.showing = Showing(
-            name, rules, config, seating, gamelog, self.clock, self.chat, lambda: self.powers.access
+            name, rules, config, seating, gamelog, self.clock, self.chat, self.powers, quick.fields
         )
         self.broadcaster = Broadcaster(name, seating)
 
@@ -262,6 +266,7 @@ class Table:
         """Cancel the table's timers (server shutdown)."""
         self.clock.cancel()
         self.abandon_clock.cancel()
+        self.quick.stop()
 
     # --------------------------------------------------- requests, published
 
@@ -475,8 +480,7 @@ class Table:
 
     def close(self) -> None:
         """Close the table: drop its timers and its seats' tokens, and let its members go."""
-        self.clock.cancel()
-        self.abandon_clock.cancel()
+        self.close_timers()
         self.seating.drop_tokens()
         self.broadcaster.close()
         log.info("table %s: closed", self.name)

@@ -59,6 +59,7 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.HAND_OVER: {"type": "hand_over", "seat": 1},
     ClientMessage.UNBAR: {"type": "unbar", "name": "Eve"},
     ClientMessage.REMATCH: {"type": "rematch", "accept": False},
+    ClientMessage.QUICK_PLAY: {"type": "quick_play", "seats": 3, "rules": {"short_game": True}},
 }
 
 
