@@ -304,6 +304,7 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "name": (name, False),
         "seats": (integer(2, 8), False),
         "rules": (rules, False),
+        "table": (name, False),
     },
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),

@@ -1089,12 +1089,14 @@ class QuickPlayMsg(TypedDict):
     """Be seated, as ``name`` (default: the hello's), at the public table with
     a free seat whose game starts soonest among those with ``seats`` seats and
     the ``rules`` options given (preferences; absent: any), or at a new one
-    whose free seats bots take after a countdown (§11.11)."""
+    whose free seats bots take after a countdown (§11.11). ``table``: sent
+    again after a cluster's ``redirect``, the table it named (§7.4)."""
 
     type: Literal[ClientMessage.QUICK_PLAY]
     name: NotRequired[str]
     seats: NotRequired[int]
     rules: NotRequired[RulesMap]
+    table: NotRequired[str]
 
 
 ClientMsg = (

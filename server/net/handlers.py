@@ -50,6 +50,7 @@ from craits.protocol.types import (
     SpectateMsg,
     StartMsg,
     TableCreatedMsg,
+    TableInfo,
     UnbarMsg,
     WelcomeMsg,
 )
@@ -419,7 +420,9 @@ def on_rematch(client: Client, msg: RematchMsg) -> None:
 def on_quick_play(client: Client, msg: QuickPlayMsg) -> None:
     """Seat the player at the public table that fits its preferences and starts
     soonest, here or (a ``redirect``) on another node of the cluster; if none
-    fits, at a new table whose free seats bots take after a countdown (§11.11)."""
+    fits, at a new table whose free seats bots take after a countdown (§11.11).
+    Sent again after a redirect (``table``), only this node's tables are
+    looked at, the one named first."""
     _not_at_a_table(client)
     prefs = msg.get("rules", {})
     try:
@@ -427,32 +430,44 @@ def on_quick_play(client: Client, msg: QuickPlayMsg) -> None:
     except ValueError as exc:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     server, directory = client.server, client.server.directory
-    name, seats = msg.get("name") or client.name, msg.get("seats")
-    tables = [*(t.lobby_info() for t in server.tables.values()), *directory.other_tables()]
-    for info in quick_play.candidates(tables, seats, prefs, name):
-        try:
-            if info["name"] not in server.tables:
-                if directory.redirect_table(client, info["name"]):
-                    return  # another node holds it: join it there (§7.4, §11.11)
-                continue
-            on_join(client, {"type": ClientMessage.JOIN, "table": info["name"], "name": name})
-            return
-        except TableError:
-            continue  # barred there, its node down, taken meanwhile, draining: the next
+    name, seats, named = msg.get("name") or client.name, msg.get("seats"), msg.get("table")
+    tables = [t.lobby_info() for t in server.tables.values()]
+    if named is None:  # no redirect brought the player here: every node's tables
+        tables += directory.other_tables()
+    found = quick_play.candidates(tables, seats, prefs, name)
+    found.sort(key=lambda t: t["name"] != named)  # the table a redirect named first
+    if _seat_at_one(client, found, name):
+        return
     directory.refuse_new_game()  # a draining node opens no table to play at (docs/cluster.md)
     elsewhere = {t["name"] for t in directory.other_tables()}
     table_name = quick_play.new_table_name(server.tables, server.set_aside, elsewhere)
 
     def create() -> None:
-        table = server.create_table(
-            table_name, seats or quick_play.QUICK_SEATS, rules, None, client
-        )
+        size = seats or quick_play.QUICK_SEATS
+        table = server.create_table(table_name, size, rules, None, client)
         table.quick.start(server.config.quick_play_bots_after)  # shown from the join on
         client.name, client.table = name, table
         table.request(table.membership.join, client, name)
 
     if not directory.claim_name(client, table_name, create):
         create()
+
+
+def _seat_at_one(client: Client, found: list[TableInfo], name: str) -> bool:
+    """Seat ``client`` as ``name`` at the first of the tables ``found`` that takes
+    it (§11.11), or send it to another node's (``redirect``, §7.4); whether it was."""
+    server, directory = client.server, client.server.directory
+    for info in found:
+        try:
+            if info["name"] not in server.tables:
+                if directory.redirect_table(client, info["name"]):
+                    return True  # another node holds it: ask there (§7.4)
+                continue
+            on_join(client, {"type": ClientMessage.JOIN, "table": info["name"], "name": name})
+            return True
+        except TableError:
+            continue  # barred there, its node down, taken meanwhile, draining: the next
+    return False
 
 
 # ------------------------------------------------------------------- game
