@@ -75,12 +75,16 @@ class BotCountdown:
         log.info("table %s: bots take the free seats in %gs", self.name, seconds)
 
     def running(self) -> bool:
-        """A countdown runs: the table waits, a seat is free, and it has not ended."""
-        return (
-            self.until is not None
-            and self._state() is TableState.WAITING
-            and not self.seating.full()
-        )
+        """A countdown runs: the table waits, a seat is free, and it has not
+        ended. Once the table no longer waits (its game started) the countdown
+        is over for good: stopped here, so a table waiting again later (a
+        rematch's seat freed, protocol §11.10) gets no bots from it."""
+        if self.until is None:
+            return False
+        if self._state() is not TableState.WAITING:
+            self.stop()
+            return False
+        return not self.seating.full()
 
     def fields(self) -> TableInfo:
         """The table info's ``bots_in_ms`` (§10), while the countdown runs (a

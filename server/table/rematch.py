@@ -147,13 +147,16 @@ class Rematch:
         """``member`` leaves (or declines the rematch). While a finished game's
         rematch is on offer its seat is freed: the table waits for players
         again, its finished game set aside; the seats after it move down one
-        and every person still seated gets the table's new snapshot. Otherwise
-        it is :meth:`Membership.leave
+        and every person still seated gets the table's new snapshot. Otherwise,
+        and when no other person holds a seat (bots alone play no rematch: the
+        table goes as a finished table does), it is :meth:`Membership.leave
         <craits.server.table.membership.Membership.leave>`."""
         seating = self.seating
         seat = seating.seat_of(member)
         if seat is None or self._state() is not TableState.FINISHED or not self.offered():
             return self.membership.leave(member)
+        if not any(s.bot is None for i, s in enumerate(seating.seats) if i != seat):
+            return self.membership.leave(member)  # nobody left to play it with: as ever
         name = seating.seats[seat].name
         seating.free(seat)
         self.gamelog.set_aside()

@@ -70,9 +70,12 @@ async def test_a_replaced_countdown_s_end_and_a_table_no_longer_waiting_do_nothi
     first = part.until
     part.start(60.0)
     assert part.due(first) == Outcome()  # type: ignore[arg-type]
+    until = part.until
     now.state = TableState.PLAYING
-    assert part.due(part.until) == Outcome()  # type: ignore[arg-type]
-    assert len(part.seating.seats) == 1
+    assert part.fields() == {} and part.until is None  # over for good once the game starts
+    now.state = TableState.WAITING  # waiting again later (a rematch's seat freed)
+    assert part.due(until) == Outcome()  # type: ignore[arg-type]
+    assert part.fields() == {} and len(part.seating.seats) == 1
 
 
 async def test_the_timer_asks_the_table_for_what_is_due() -> None:

@@ -118,6 +118,15 @@ def test_a_decline_frees_the_seat_and_the_table_waits_for_a_player() -> None:
     assert [s.wins for s in parts.seating.seats] == [0, 0, 1]
 
 
+def test_the_last_person_s_leave_frees_nothing_bots_play_no_rematch() -> None:
+    parts = Parts(people=1, bots=2)
+    (ana,) = parts.conns
+    parts.rematch.offer([1])
+    left = parts.rematch.leave(ana)
+    assert left.state is None and parts.names() == ["Ana", "basic-bot-1", "basic-bot-2"]
+    assert parts.seating.seats[0].member is None and parts.log.game is not None
+
+
 def test_a_leave_outside_an_offer_is_the_membership_s() -> None:
     parts = Parts()
     ana, _ = parts.conns
