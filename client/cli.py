@@ -30,14 +30,15 @@ from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
 from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
-from . import privacy
-from .cards import unicode_suits_ok
-from .known_hosts import KnownHosts, ServerTrust
-from .oneshot import Refused, answer, open_short
-from .options import describe_rules
-from .recordkeys import RecordKeys
-from .replayfetch import fetch_record
-from .store import default_path
+from .core import privacy
+from .core.queries import answer, open_short
+from .core.replayfetch import fetch_record
+from .core.saved.known_hosts import KnownHosts, ServerTrust
+from .core.saved.record_keys import RecordKeys
+from .core.saved.resume_tokens import default_path
+from .errors import Refused
+from .present.card_style import unicode_suits_ok
+from .present.rule_options import describe_rules
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -298,7 +299,9 @@ def start_point(address: str, table: str | None, spectate: str | None, code: str
 
 def replay(path: Path | GameRecord, ascii: bool) -> int:
     """Run the replay viewer on a record file (or a record fetched); returns the exit status."""
-    from .replay import RecordError, ReplayApp, load_record
+    from .core.record_file import load_record
+    from .errors import RecordError
+    from .tui.replay_app import ReplayApp
 
     try:
         record = load_record(path) if isinstance(path, Path) else path
@@ -364,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         print(format_tables(tables, aligned=sys.stdout.isatty()))
         return 0
 
-    from .app import CraitsApp
+    from .tui.app import CraitsApp
 
     ascii_suits = args.ascii or (not args.web and not unicode_suits_ok())
     app = CraitsApp(

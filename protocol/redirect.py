@@ -5,7 +5,7 @@ A node of a cluster answers ``join``, ``spectate``, ``resume``,
 ``create_table`` or ``quick_play`` with ``redirect`` when the table lives (or goes) on another
 node; the client connects to the address given and sends the same request
 there, at most :data:`MAX_REDIRECTS` times for one request. ``craits-client``
-(``craits.client.link``/``session``) and ``craits-bot`` do it in their own
+(``craits.client.core.reconnecting``/``session``) and ``craits-bot`` do it in their own
 loops; :func:`request` does it for a plain :class:`~.client.Connection`.
 """
 

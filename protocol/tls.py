@@ -15,7 +15,7 @@ A client reaches a TLS server (protocol §2) in one of two ways:
 caller may ask the user, then pin), :class:`CertificateMismatch` (pinned, and
 the certificate is another one) or :class:`NotTls` (the server answered
 something that is not TLS). Nothing here keeps pins between runs: the terminal
-client does, in ``craits.client.known_hosts``.
+client does, in ``craits.client.core.saved.known_hosts``.
 """
 
 from __future__ import annotations

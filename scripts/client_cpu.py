@@ -50,14 +50,24 @@ import time
 from pathlib import Path
 from typing import Any
 
-from craits.client import app as app_module
-from craits.client.app import CraitsApp
-from craits.client.dialogs import RulesScreen
-from craits.client.session import News, TableChanged
-from craits.client.store import TokenStore
-from craits.client.summary import SummaryScreen
-from craits.client.table import TableScreen
 from textual._compositor import CompositorUpdate
+
+try:  # the client in its rooms (issue 24)
+    from craits.client.core.saved.resume_tokens import TokenStore
+    from craits.client.tui import app as app_module
+    from craits.client.tui.dialogs.rules import RulesScreen
+    from craits.client.tui.dialogs.summary import SummaryScreen
+    from craits.client.tui.screens.table_screen import TableScreen
+
+    ROOMS = True
+except ImportError:  # a tree from before them (--against an older ref)
+    from craits.client import app as app_module  # type: ignore[attr-defined,no-redef]
+    from craits.client.dialogs import RulesScreen  # type: ignore[import-not-found,no-redef]
+    from craits.client.store import TokenStore  # type: ignore[import-not-found,no-redef]
+    from craits.client.summary import SummaryScreen  # type: ignore[import-not-found,no-redef]
+    from craits.client.table import TableScreen  # type: ignore[import-not-found,no-redef]
+
+    ROOMS = False
 
 TABLE = "cpu"
 
@@ -140,6 +150,9 @@ def start_bots(port: int, bots: int, think_ms: int) -> list[subprocess.Popen[byt
     return procs
 
 
+CraitsApp = app_module.CraitsApp
+
+
 class MeasuredApp(CraitsApp):
     """The client, counting the game's updates and the CPU they take."""
 
@@ -167,9 +180,26 @@ class MeasuredApp(CraitsApp):
         self.done = asyncio.Event()
         self.on_first: Any = None
         self.on_last: Any = None
+        if ROOMS:  # the session's listener told of each move (client/tui/messages.py)
+            relay = self.session.listener
+            told = relay.table_changed
 
-    def _post_news(self, news: News) -> None:
-        if isinstance(news, TableChanged) and news.new_update and not self.done.is_set():
+            def table_changed(new_update: bool) -> None:
+                self._table_changed(new_update)
+                told(new_update)
+
+            relay.table_changed = table_changed  # type: ignore[method-assign]
+
+    def _post_news(self, news: Any) -> None:
+        """(A tree from before the rooms: its App's one entry for the session's news.)"""
+        if type(news).__name__ == "TableChanged":
+            self._table_changed(news.new_update)
+        super()._post_news(news)  # type: ignore[misc]
+
+    def _table_changed(self, new_update: bool) -> None:
+        """Count the game's updates (and the CPU from the warmup's end), and keep
+        the summary closed or the rules open, as asked."""
+        if new_update and not self.done.is_set():
             if self.seen == self.warmup:
                 self.cpu_start, self.wall_start = time.process_time(), time.perf_counter()
                 if self.on_first:
@@ -184,7 +214,6 @@ class MeasuredApp(CraitsApp):
             self.screen.action_close()  # (does nothing in the summary's first moment)
         if self.rules_open and isinstance(self.screen, TableScreen):
             self.push_screen(RulesScreen(self.style.ascii))  # open over the table for good
-        super()._post_news(news)
 
     def _display(self, screen: Any, renderable: Any) -> None:
         """Headless: compose the terminal's bytes as a real terminal would get them."""

@@ -11,7 +11,12 @@
 # uv resolves for every platform at once (--universal) for the oldest Python the
 # project supports. It is fetched into a throwaway environment: nothing else of
 # the project needs it.
+#
+# `scripts/refresh_pins.sh --keep` pins a dependency just added to pyproject.toml
+# (and what it needs) without moving the other pins.
 set -eu
+upgrade=--upgrade
+[ "${1:-}" = "--keep" ] && upgrade=
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -20,7 +25,7 @@ python3 -m venv "$work/venv"
 # pip itself is pinned too: .ci/run upgrades it before installing
 echo pip > "$work/tools.in"
 "$work/venv/bin/uv" pip compile pyproject.toml "$work/tools.in" \
-  --extra test --universal --python-version 3.11 --upgrade \
+  --extra test --universal --python-version 3.11 $upgrade \
   --custom-compile-command scripts/refresh_pins.sh \
   -o tests/constraints.txt
 # the throwaway input's path would change at every refresh

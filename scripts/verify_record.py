@@ -10,7 +10,7 @@ Prints one line per record (``OK`` or the problems) and exits 1 if any record
 fails. ``--commitments C`` checks one record against the commitments in ``C``
 (a file the client saved, or a JSON list of SHA-256 hex digests);
 ``--saved`` checks each record against the files the client saved for its
-game (``craits.client.commitments``) in the client's state directory
+game (``craits.client.core.saved.commitments``) in the client's state directory
 (``--saved-in DIR``: in ``DIR``). See ``docs/records.md``.
 """
 
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from craits.client.commitments import GameCommitments, default_root, find_saved, read
+from craits.client.core.saved.commitments import GameCommitments, default_root, find_saved, read
 from craits.protocol.vocab import AbandonReason
 from craits.server.journal.records import check_published, verify_record
 

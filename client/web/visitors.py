@@ -13,13 +13,10 @@ one's resume token, so it can never take the first one's seat.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import re
 import secrets
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +25,8 @@ from craits.protocol import ProtocolError
 from craits.protocol.address import Target
 from craits.protocol.messages import name as check_name
 
-from ..store import FILE_NAME, TokenStore
+from ..core.saved.files import write_private_json
+from ..core.saved.resume_tokens import FILE_NAME, TokenStore
 
 VISITOR_COOKIE = "craits_visitor"
 """The cookie that names a browser (HttpOnly, SameSite=Lax)."""
@@ -167,22 +165,15 @@ class Visitors:
         return seat["table"] if seat is not None else None
 
     def set_name(self, visitor_id: str, name: str) -> None:
-        """Keep the visitor's name (written atomically).
+        """Keep the visitor's name (written whole or not at all, readable by the
+        server's user only: :func:`~craits.client.core.saved.files.write_private_json`).
 
         Raises:
             OSError: the directory cannot be written.
         """
         home = self.home(visitor_id)
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=home, prefix=".profile-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"name": name}, f)
-            os.replace(tmp, home / self.PROFILE)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_private_json(home / self.PROFILE, {"name": name})
 
     def environment(self, visitor_id: str) -> dict[str, str]:
         """Environment variables that point the visitor's client at its own

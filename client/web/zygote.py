@@ -103,8 +103,8 @@ def preload() -> None:
     children turn it on again), then frozen (``gc.freeze``)."""
     gc.disable()
     os.environ.update(IMPORT_ENV)
-    import craits.client.app
-    import craits.client.cli  # noqa: F401
+    import craits.client.cli
+    import craits.client.tui.app  # noqa: F401  (the cost paid once, shared by every child)
 
     for name in VISITOR_MODULES:
         with contextlib.suppress(ImportError):

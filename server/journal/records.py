@@ -169,7 +169,7 @@ def _abandon_problems(abandoned: object, complete: bool) -> list[str]:
 def check_published(record: dict[str, Any], published: list[str]) -> list[str]:
     """Check a record against the commitments received during play
     (``published``: SHA-256 hex digests in the order received, as a client
-    keeps them, :mod:`craits.client.commitments`).
+    keeps them, :mod:`craits.client.core.saved.commitments`).
 
     :func:`verify_record` alone cannot tell a true record from one whose deals
     were changed (say, one seat's cards put in another order) and whose

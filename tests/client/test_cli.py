@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.cards import unicode_suits_ok
 from craits.client.cli import build_parser, clean_name, given_name, main
-from craits.client.lobby import LobbyScreen
+from craits.client.present.card_style import unicode_suits_ok
+from craits.client.tui.screens.lobby_screen import LobbyScreen
 from rich.cells import cell_len
 
-from tests.client.conftest import screen_text, wait_for
+from tests.client.support import screen_text, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,7 +197,7 @@ def test_names_and_suits() -> None:
 
 
 async def test_app_exits_with_one_line_when_unreachable(make_app: Any) -> None:
-    from craits.client.app import CraitsApp
+    from craits.client.tui.app import CraitsApp
 
     app = CraitsApp("127.0.0.1", closed_port(), "Ana", store=make_app().store)
     async with app.run_test() as pilot:
@@ -223,7 +223,7 @@ async def test_q_quits_at_once_while_connecting(make_app: Any) -> None:
 
     mute = await asyncio.start_server(silent, "127.0.0.1", 0)
     port = mute.sockets[0].getsockname()[1]
-    from craits.client.app import CraitsApp
+    from craits.client.tui.app import CraitsApp
 
     app = CraitsApp("127.0.0.1", port, "Ana", store=make_app().store, connect_timeout=20)
     started = time.monotonic()

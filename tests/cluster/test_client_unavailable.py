@@ -11,12 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from craits.client.app import CraitsApp
-from craits.client.lobby import LobbyScreen
-from craits.client.store import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
+from craits.client.tui.app import CraitsApp
+from craits.client.tui.screens.lobby_screen import LobbyScreen
 from textual.widgets import DataTable
 
-from tests.client.conftest import screen_text, wait_for
+from tests.client.support import screen_text, wait_for
 from tests.server.cluster.conftest import RedisProcess, address, node_config, start_nodes, until
 
 Open = Callable[..., Any]

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.cards import CardStyle
-from craits.client.session import Session
-from craits.client.store import TokenStore
+from craits.client.core.saved.resume_tokens import TokenStore
+from craits.client.core.session import Session
+from craits.client.present.card_style import CardStyle
+from craits.client.present.describe import Narrator
 from craits.protocol import encode
 from craits.protocol.client import ConnectError, Connection
 from craits.protocol.redirect import request
@@ -20,6 +21,7 @@ from craits.protocol.wire import FrameReader, decode
 from craits.server.app import Server
 from craits.server.bots.network.cli import build_parser, run
 
+from tests.client.support import Told
 from tests.server.cluster.conftest import until
 
 
@@ -47,7 +49,7 @@ async def test_the_client_session_follows_a_redirect_and_sits_down(
     await until(lambda: a.cluster is not None and a.cluster.lobby.node_of("evening") is not None)
     store = TokenStore(tmp_path / "resume.json")
     session = Session(
-        "127.0.0.1", a.port, "Ben", lambda _news: None, style=CardStyle(), store=store,
+        "127.0.0.1", a.port, "Ben", Told(), narrator=Narrator(CardStyle()), store=store,
         table="evening",
     )  # fmt: skip
     task = asyncio.create_task(session.run())

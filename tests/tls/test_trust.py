@@ -1,4 +1,4 @@
-"""Trust on first use and pins (craits.client.known_hosts), the client's and the
+"""Trust on first use and pins (craits.client.core.saved.known_hosts), the client's and the
 bot's TLS options, and the trust dialog, against a real TLS server."""
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from craits.client.app import CraitsApp
 from craits.client.cli import main
-from craits.client.known_hosts import KnownHosts, ServerTrust, server_key
-from craits.client.store import TokenStore
-from craits.client.trust import TrustDialog
+from craits.client.core.saved.known_hosts import KnownHosts, ServerTrust
+from craits.client.core.saved.resume_tokens import TokenStore
+from craits.client.core.saved.server_keys import server_key
+from craits.client.tui.app import CraitsApp
+from craits.client.tui.dialogs.trust import TrustDialog
 from craits.protocol.address import parse_target
 from craits.protocol.client import ConnectError
 from craits.protocol.tls import TlsOptions, UntrustedCertificate, format_fingerprint
@@ -25,7 +26,7 @@ from craits.server.bots.network.cli import main as bot_main
 from craits.server.bots.network.cli import tls_options
 from craits.server.errors import BotError
 
-from tests.client.conftest import wait_for, wait_text
+from tests.client.support import wait_for, wait_text
 from tests.tls.conftest import HOST, Certs
 
 Ask = Callable[[UntrustedCertificate, Path], Awaitable[bool]]

@@ -161,7 +161,7 @@ def test_the_clients_state_follows_the_visitors_directories(tmp_path: Path) -> N
     """The resume tokens' file of a visitor's client is inside its directory."""
     visitors = Visitors(tmp_path)
     vid = new_visitor_id()
-    code = "from craits.client.store import default_path; print(default_path())"
+    code = "from craits.client.core.saved.resume_tokens import default_path; print(default_path())"
     out = subprocess.run(
         [sys.executable, "-c", code],
         env={**visitors.environment(vid), "PATH": "/usr/bin:/bin"},

@@ -18,9 +18,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from craits.client.recordkeys import RecordKeys
-from craits.client.replayfetch import fetch_record
-from craits.client.store import TokenStore
+from craits.client.core.replayfetch import fetch_record
+from craits.client.core.saved.record_keys import RecordKeys
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.protocol.client import ConnectError
 from craits.server.app import Server, ServerConfig
 from craits.server.journal.journal import Journal

@@ -14,8 +14,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.table.actor import MIN_TURN_TIMEOUT
 from craits.server.table.outcome import Step
 
-from tests.client.conftest import deal_order, script
-from tests.client.test_table import ANA, BEN
+from tests.client.support import ANA, BEN, deal_order, script
 from tests.server.conftest import strip_seat
 from tests.server.processes import SERVER
 

@@ -1,0 +1,205 @@
+"""The end of a hand and of a game, as the summary shows them: every hand revealed,
+the threes, points, shuffle penalties and totals (R8–R10), then the standings.
+Pure functions of the ``hand_ended`` event (protocol §9) and the model; no Textual.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from craits.protocol.types import HandEndedEvent
+from craits.protocol.vocab import Phase, TableState
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..core.model import TableModel, seat_value, seconds_to_next_hand
+from .card_style import CardStyle
+
+
+def cancelled_text(pairs: Sequence[Sequence[str]], style: CardStyle, sep: str = ", ") -> Text:
+    """What a seat's threes cancelled (R9): ``3♦→9♣``, one pair after another."""
+    out = Text()
+    for i, (three, card) in enumerate(pairs):
+        if i:
+            out.append(sep)
+        out.append_text(style.card(three))
+        out.append("→")
+        out.append_text(style.card(card))
+    return out
+
+
+def _player_cell(model: TableModel, seat: int) -> Text:
+    me = seat == model.seat
+    name = Text(model.name_of(seat), style="bold" if me else "")
+    if me:
+        name.append(" (you)", style="dim")
+    return name
+
+
+def hand_table(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Table:
+    """Every seat's revealed hand, what its threes cancelled, and the points."""
+    t = Table(
+        box=box.ASCII2 if style.ascii else box.SIMPLE_HEAD,
+        expand=True,
+        padding=(0, 1),
+        pad_edge=style.ascii,  # (a space inside the ASCII frame's edges)
+    )
+    t.add_column("Player", no_wrap=True, max_width=14)
+    t.add_column("Cards left", ratio=3)
+    t.add_column("Threes cancel", ratio=2)
+    t.add_column("Hand", justify="right", no_wrap=True)
+    t.add_column("Shuffle", justify="right", no_wrap=True)
+    t.add_column("Total", justify="right", no_wrap=True)
+    for r in result["results"]:
+        seat = r["seat"]
+        went_out = Text("went out", style="italic")
+        cards = went_out if r["went_out"] else style.cards(r["cards"])
+        cancelled = cancelled_text(r["cancelled"], style)
+        penalty = seat_value(result["penalties"], seat, None)  # this hand's shuffle penalties (R10)
+        total = seat_value(result["scores"], seat, None)
+        t.add_row(
+            _player_cell(model, seat),
+            cards,
+            cancelled or Text("—", style="dim"),
+            Text(str(r["points"])),
+            Text(f"+{penalty}" if penalty else "—", style="" if penalty else "dim"),
+            Text("?" if total is None else str(total), style="bold"),
+        )
+    return t
+
+
+NARROW = 60
+"""Below this width (columns of the summary's text) each seat's cards go under
+its line instead of in columns of their own (a phone's browser)."""
+
+
+def hand_table_narrow(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Table:
+    """:func:`hand_table` for a narrow screen: a line per seat with its points,
+    shuffle penalties and total, its cards left and what its threes cancelled
+    under it."""
+    t = Table(box=box.ASCII2 if style.ascii else box.SIMPLE_HEAD, expand=True, pad_edge=style.ascii)
+    t.add_column("Player", ratio=1)
+    t.add_column("Hand", justify="right", no_wrap=True)
+    t.add_column("Shuffle", justify="right", no_wrap=True)
+    t.add_column("Total", justify="right", no_wrap=True)
+    for r in result["results"]:
+        seat = r["seat"]
+        penalty = seat_value(result["penalties"], seat, None)
+        total = seat_value(result["scores"], seat, None)
+        player = _player_cell(model, seat)
+        player.append("\n")
+        if r["went_out"]:
+            player.append("went out", style="italic")
+        else:
+            player.append_text(style.cards(r["cards"]))
+        cancelled = cancelled_text(r["cancelled"], style)
+        if cancelled:
+            player.append("\nthrees: ", style="dim")
+            player.append_text(cancelled)
+        t.add_row(
+            player,
+            Text(str(r["points"])),
+            Text(f"+{penalty}" if penalty else "—", style="" if penalty else "dim"),
+            Text("?" if total is None else str(total), style="bold"),
+        )
+    return t
+
+
+def standings(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Text:
+    """Final standings, lowest total first, and the winner or winners."""
+    scores = result["scores"]
+    winners = set(result["winners"])
+    order = sorted(range(len(scores)), key=lambda s: (scores[s], s))
+    out = Text()
+    names = [model.name_of(w) for w in sorted(winners)]
+    star = "*" if style.ascii else "★"
+    if len(names) == 1:
+        out.append(f"{star} {names[0]} wins the game! {star}\n", style="bold")
+    elif names:
+        out.append(f"{star} Shared win: {', '.join(names)} {star}\n", style="bold")
+    place = 0
+    last: int | None = None
+    for i, s in enumerate(order):
+        if scores[s] != last:
+            place = i + 1
+            last = scores[s]
+        line = f"{place}. {model.name_of(s)}  {scores[s]} points"
+        out.append(line, style="bold" if s in winners else "")
+        if s == model.seat:
+            out.append("  (you)", style="dim")
+        out.append("\n")
+    return out
+
+
+def _hands_in_game(model: TableModel) -> int | str:
+    if model.view is not None:
+        return model.view["hands_in_game"]
+    return "?" if model.info is None else model.info["hands_in_game"]
+
+
+def summary(
+    result: HandEndedEvent, model: TableModel, style: CardStyle, width: int | None = None
+) -> RenderableType:
+    """The whole summary: the hand's table, then the standings if the game is over
+    (for a summary ``width`` columns wide below :data:`NARROW`, the narrow table)."""
+    hand = result["hand_number"]
+    parts: list[RenderableType] = []
+    title = f"Hand {hand} of {_hands_in_game(model)} — scores"
+    if result["game_over"]:
+        title = f"Game over after hand {hand}"
+    parts.append(Text(title, style="bold"))
+    if result["game_over"]:
+        parts.append(standings(result, model, style))
+        parts.append(Text(f"The last hand (hand {hand}):", style="bold"))
+    narrow = width is not None and width < NARROW
+    parts.append((hand_table_narrow if narrow else hand_table)(result, model, style))
+    return Group(*parts)
+
+
+def what_next(result: HandEndedEvent, model: TableModel) -> Text:
+    """The summary's last line: what comes next (in how many seconds, when the
+    server said: protocol §7.1), and the keys for it."""
+    view = model.view
+    if result["game_over"]:
+        if model.may_start:
+            return Text("n: start a new game · Enter: back to the table")
+        return Text("Enter: back to the table")
+    back = "Enter: back to the table"
+    if view is None or view["phase"] != Phase.PLAY or view["hand_number"] == result["hand_number"]:
+        if model.on_hold:
+            return Text(f"The game waits for a player to come back — {back}", style="bold")
+        left = seconds_to_next_hand(model)
+        if left is not None:
+            return Text(f"The next hand is dealt in {math.ceil(left)} s — {back}")
+        return Text(f"The next hand is coming — {back}")
+    hand = view["hand_number"]
+    if model.my_turn and not model.spectator:
+        left = model.seconds_left()
+        clock = f" ({math.ceil(left)} s left)" if left is not None else ""
+        return Text(f"Hand {hand} is dealt: your turn{clock} — Enter", style="bold reverse")
+    if model.spectator:
+        return Text(f"Hand {hand} is dealt — Enter: watch it", style="bold")
+    who = model.name_of(model.to_act)
+    return Text(f"Hand {hand} is dealt: {who} to play — {back}", style="bold")
+
+
+def overtaken(result: HandEndedEvent, model: TableModel) -> bool:
+    """Whether what comes after ``result`` has come: for a hand's end, the next
+    hand is dealt; for the game's end, a new game started (``new_game``)."""
+    view = model.view
+    if view is None:
+        return False
+    if result["game_over"]:
+        return view["phase"] != Phase.GAME_OVER
+    return view["hand_number"] != result["hand_number"]
+
+
+def new_game_key(result: HandEndedEvent, model: TableModel | None) -> bool | None:
+    """The summary's ``n`` (new game): at the end of a game, for who may start one;
+    greyed until the table is finished (True applies, None greyed, False hidden)."""
+    if not result["game_over"] or model is None or not model.may_start:
+        return False
+    return True if model.state == TableState.FINISHED else None
