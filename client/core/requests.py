@@ -29,6 +29,7 @@ from craits.protocol.types import (
     ListTablesMsg,
     NewGameMsg,
     RedirectMsg,
+    RematchMsg,
     ResumeMsg,
     SpectateMsg,
     StartMsg,
@@ -334,6 +335,10 @@ class Requests:
     def new_game(self) -> bool:
         """Start a new game at a table whose game is over; False when offline."""
         return self.send(NewGameMsg(type=ClientMessage.NEW_GAME))
+
+    def rematch(self, accept: bool = True) -> bool:
+        """Accept the rematch offered after a game (protocol §11.10); False when offline."""
+        return self.send(RematchMsg(type=ClientMessage.REMATCH, accept=accept))
 
     def add_bot(self, level: BotLevel) -> None:
         """Seat a computer player of ``level``."""

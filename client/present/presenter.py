@@ -23,6 +23,7 @@ from ..core import privacy
 from ..core.model import TableModel, turn_on_hold
 from ..core.saved.resume_tokens import SavedSeat
 from .card_style import CardStyle
+from .results import rematch_key
 from .rule_options import describe_rules
 
 KeyState = bool | None
@@ -130,6 +131,12 @@ def _new_game_key(model: TableModel, ctx: KeyContext) -> KeyState:
     return _greyed_unless(ctx.online)
 
 
+def _rematch_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    # while a rematch is on offer to this seat (protocol §11.10); greyed once accepted
+    state = rematch_key(model)
+    return _greyed_unless(ctx.online) if state else state
+
+
 def _close_table_key(model: TableModel, ctx: KeyContext) -> KeyState:
     # the creator's, and not while a game runs: hidden otherwise
     if model.state == TableState.PLAYING or not model.is_creator(ctx.player_name):
@@ -171,6 +178,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "choose_bot": _seat_key,
     "start": _start_key,
     "new_game": _new_game_key,
+    "rematch": _rematch_key,
     "close_table": _close_table_key,
     "end_game": _end_game_key,
     "summary": _summary_key,

@@ -66,6 +66,7 @@ TABLE_SHORT = {
     "announce": "One",
     "add_bot": "Bot",
     "new_game": "New",
+    "rematch": "Again",
     "close_table": "Close",
     "creator_menu": "Menu",
     "close_chat": "Close",
@@ -109,6 +110,7 @@ class TableScreen(Screen[None], CachedLines):
         Binding("B", "choose_bot", "Bot level", show=False),
         Binding("s", "start", "Start"),
         Binding("n", "new_game", "New game"),
+        Binding("r", "rematch", "Rematch"),
         Binding("x", "close_table", "Close table"),
         Binding("x", "end_game", "End game", show=False),
         Binding("h", "summary", "Scores", show=False),
@@ -336,6 +338,10 @@ class TableScreen(Screen[None], CachedLines):
     def action_new_game(self) -> None:
         """Start a new game, same seats."""
         self.session.requests.new_game()
+
+    def action_rematch(self) -> None:
+        """Accept the rematch on offer (protocol §11.10)."""
+        self.session.requests.rematch()
 
     def action_summary(self) -> None:
         """Show the last hand's summary again."""
