@@ -345,27 +345,6 @@ class TableModel:
         checks again; this only decides which keys look usable."""
         return self.info is not None and self.seat in self.info["may_start"]
 
-    # issue 27: between the games (protocol §11.10)
-
-    @property
-    def rematch(self) -> tuple[int, int, bool | None] | None:
-        """The rematch on offer (protocol §11.10), or None: how many seats
-        accepted, of how many, and this client's answer (True accepted, False
-        still to give, None a spectator's)."""
-        offer = None if self.info is None else self.info.get("rematch")
-        if offer is None:
-            return None
-        accepted, waiting = offer["accepted"], offer["waiting"]
-        mine = None if self.seat is None else self.seat in accepted
-        return len(accepted), len(accepted) + len(waiting), mine
-
-    @property
-    def series(self) -> list[tuple[str, int]]:
-        """The games each player won in the table's series, by seat (protocol
-        §10's ``series``); empty before a game ended."""
-        wins = [] if self.info is None else self.info.get("series", [])
-        return [(self.name_of(seat), n) for seat, n in enumerate(wins)]
-
     @property
     def keeps_drawn_cards(self) -> bool:
         """Whether a seat at this table may keep a card it drew rather than play it

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from craits.protocol.types import HandEndedEvent
+from craits.protocol.types import HandEndedEvent, TableInfo
 from craits.protocol.vocab import Phase, TableState
 from rich import box
 from rich.console import Group, RenderableType
@@ -212,10 +212,29 @@ def new_game_key(result: HandEndedEvent, model: TableModel | None) -> bool | Non
 # issue 27: between the games (protocol §11.10)
 
 
+def rematch_offer(info: TableInfo | None, seat: int | None) -> tuple[int, int, bool | None] | None:
+    """The rematch on offer at the table ``info`` (protocol §11.10), or None: how
+    many seats accepted, of how many, and the answer of ``seat`` (True
+    accepted, False still to give, None: no seat, a spectator)."""
+    offer = None if info is None else info.get("rematch")
+    if offer is None:
+        return None
+    accepted, waiting = offer["accepted"], offer["waiting"]
+    mine = None if seat is None else seat in accepted
+    return len(accepted), len(accepted) + len(waiting), mine
+
+
+def series_wins(model: TableModel) -> list[tuple[str, int]]:
+    """The games each player won in the table's series, by seat (protocol §10's
+    ``series``); empty before a game of it ended."""
+    wins = [] if model.info is None else model.info.get("series", [])
+    return [(model.name_of(seat), n) for seat, n in enumerate(wins)]
+
+
 def rematch_line(model: TableModel) -> Text | None:
     """The rematch on offer in words, with its key when this player is still to
     answer: ``r: rematch (1/2 accepted)``; None when none is on offer."""
-    offer = model.rematch
+    offer = rematch_offer(model.info, model.seat)
     if offer is None:
         return None
     accepted, seats, mine = offer
@@ -230,7 +249,7 @@ def rematch_line(model: TableModel) -> Text | None:
 def rematch_key(model: TableModel | None) -> bool | None:
     """The ``r`` (rematch) key: while a rematch is on offer to this player's seat;
     greyed once accepted (True applies, None greyed, False hidden)."""
-    offer = None if model is None else model.rematch
+    offer = None if model is None else rematch_offer(model.info, model.seat)
     if offer is None or offer[2] is None:
         return False
     return None if offer[2] else True
@@ -239,7 +258,7 @@ def rematch_key(model: TableModel | None) -> bool | None:
 def series_line(model: TableModel) -> Text | None:
     """The series so far (protocol §10's ``series``): ``Series: Ana 2 · Ben 1``;
     None before a game of it ended."""
-    series = model.series
+    series = series_wins(model)
     if not series:
         return None
     return Text("Series: " + " · ".join(f"{name} {n}" for name, n in series), style="bold")

@@ -23,6 +23,7 @@ from ...present.results import (
     overtaken,
     rematch_key,
     series_line,
+    series_wins,
     summary,
     what_next,
 )
@@ -161,7 +162,7 @@ class SummaryScreen(Dialog[None]):
             model.seat,
             model.view["hands_in_game"] if model.view is not None else None,
             tuple(model.sheet),
-            tuple(model.series),
+            tuple(series_wins(model)),
             self.size.width,
         )
         if drawn != self._drawn:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from craits.client.present.results import rematch_offer, series_wins
 from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.server.table.outcome import Step
 
@@ -56,5 +57,5 @@ async def test_the_summary_offers_the_rematch_and_r_starts_it(
             timeout=20.0,
         )
         assert app.model.seat == 0 and app.model.name_of(1) == "Ben"
-        assert app.model.series == [wins[1], wins[0]]  # the wins moved with the players
-        assert app.model.rematch is None
+        assert series_wins(app.model) == [wins[1], wins[0]]  # the wins moved with the players
+        assert rematch_offer(app.model.info, app.model.seat) is None
