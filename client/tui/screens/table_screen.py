@@ -14,6 +14,7 @@ panel's (:class:`~craits.client.tui.screens.game_panel.GamePanel`); the others a
 from __future__ import annotations
 
 import gc
+import time
 from typing import ClassVar
 
 from craits.protocol.messages import MAX_CHAT
@@ -130,6 +131,7 @@ class TableScreen(Screen[None], CachedLines):
         self._game: GamePanel | None = None
         self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
+        self._bots: tuple[int, float] | None = None  # a quick-play table's bots, due when
         self.summary = HandSummary(self, session, style)
         """The last hand's summary over the table."""
         self.bot_level = BotLevel.BASIC
@@ -214,6 +216,8 @@ class TableScreen(Screen[None], CachedLines):
         model = self.model
         if model and model.deadline is not None and self._ready and self.game.is_attached:
             self.game.show_seats(model)  # (under a dialog too: the table stays live)
+        if self._bots is not None:
+            self._show_topbar()  # a quick-play table's countdown (protocol §11.11)
 
     @property
     def model(self) -> TableModel | None:
@@ -266,7 +270,10 @@ class TableScreen(Screen[None], CachedLines):
         """The top line, in fewer words on a narrow screen."""
         model = self.model
         if self._ready and model is not None:
-            topbar = presenter.topbar(model, short=self.has_class("-narrow"))
+            now = time.monotonic()
+            self._bots = bots = presenter.bots_deadline(model.info, self._bots, now)
+            left = None if bots is None else max(0.0, bots[1] - now)
+            topbar = presenter.topbar(model, short=self.has_class("-narrow"), bots_in=left)
             self.query_one("#topbar", FixedText).update(topbar)
 
     def _key_context(self) -> presenter.KeyContext:
