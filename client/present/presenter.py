@@ -339,7 +339,8 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
     phase = model.phase
     if phase == Phase.GAME_OVER:
         more = " n: new game ·" if model.may_start else ""
-        return Text(f"Game over.{more} h: scores · q: leave", style="bold")
+        again = " r: rematch ·" if rematch_key(model) else ""  # §11.10
+        return Text(f"Game over.{again}{more} h: scores · q: leave", style="bold")
     if phase == Phase.HAND_OVER:
         return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
     out = _alerts(model)
