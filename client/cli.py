@@ -4,7 +4,13 @@
 argument) sits at that table — a private one with its invite code; ``--code
 CODE`` gives the code with ``--table`` or ``--spectate`` (protocol §1.1, §11.9).
 
-With ``--list`` it prints the server's tables and exits (for scripts). Errors
+With ``--plain`` it plays in lines of text, for a screen reader or a braille
+display (:mod:`craits.client.plain`, docs/accessibility.md); ``--lang`` chooses
+the language (docs/i18n.md).
+
+With ``--list`` it prints the server's tables and exits (for scripts); with
+``--games``, the tables where this client holds a seat, the user's turns
+first (protocol §11.11: for a shell prompt or a cron job). Errors
 (unreachable server, another protocol version, a bad address) are one line on
 stderr and a non-zero exit status.
 """
@@ -24,6 +30,7 @@ from typing import cast
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
+from craits.protocol.i18n import CATALOGS, SOURCE, _, language_argument, speak_as_asked
 from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
@@ -31,6 +38,7 @@ from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
 from .core import privacy
+from .core.my_games import fetch_games
 from .core.queries import answer, open_short
 from .core.replayfetch import fetch_record
 from .core.saved.known_hosts import KnownHosts, ServerTrust
@@ -38,6 +46,7 @@ from .core.saved.record_keys import RecordKeys
 from .core.saved.resume_tokens import default_path
 from .errors import Refused
 from .present.card_style import unicode_suits_ok
+from .present.games_text import format_games
 from .present.rule_options import describe_rules
 
 EXIT_ERROR = 1
@@ -134,6 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the server's tables and exit: in columns on a terminal, "
         "tab-separated when piped (for scripts)",
     )
+    group.add_argument(
+        "--games",
+        action="store_true",
+        help="print the tables at this server where you hold a seat (the seats this client "
+        "kept), whose turn it is and the time left, your turns first, and exit: in columns "
+        "on a terminal, tab-separated when piped (for a shell prompt or a cron job)",
+    )
     p.add_argument(
         "--code",
         metavar="CODE",
@@ -157,6 +173,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--ascii",
         action="store_true",
         help="suits as S H D C instead of ♠ ♥ ♦ ♣ (automatic when the terminal cannot show them)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="play in plain lines of text, one sentence per event, for a screen reader or "
+        "a braille display: no colours, no cursor moves; type help at its prompt",
+    )
+    p.add_argument(
+        "--brief",
+        action="store_true",
+        help="with --plain: say less (whose turn only when it is yours)",
+    )
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=language_argument,
+        help=f"the language to speak: {', '.join((SOURCE, *CATALOGS))} "
+        "(default: from LC_ALL, LC_MESSAGES or LANG, else en)",
     )
     p.add_argument(
         "--web",
@@ -322,13 +356,100 @@ def replay(path: Path | GameRecord, ascii: bool) -> int:
     return 0
 
 
+def replay_game(
+    args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None
+) -> int:
+    """``--replay-game N``: fetch the server's finished game N and step through it;
+    returns the exit status."""
+    host, port = target.host, target.port
+    try:
+        held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
+        fetched = asyncio.run(
+            fetch_record(
+                host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
+            )
+        )
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    return replay(fetched, args.ascii)
+
+
+def print_tables(target: Target, name: str, trust: ServerTrust | None) -> int:
+    """``--list``: print the server's tables; returns the exit status."""
+    try:
+        tables = asyncio.run(list_tables(target.host, target.port, name, tls=trust))
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(format_tables(tables, aligned=sys.stdout.isatty()))
+    return 0
+
+
+def print_games(target: Target, name: str, trust: ServerTrust | None) -> int:
+    """``--games``: the tables where the seats this client kept for the
+    server are, printed (protocol §11.11); returns the exit status."""
+    host, port = target.host, target.port
+    held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # every seat's token
+    try:
+        games = asyncio.run(fetch_games(host, port, name, held, tls=trust))
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(format_games(games, aligned=sys.stdout.isatty()))
+    return 0
+
+
+def ask_address() -> str | None:
+    """``--plain`` without an address: ask for one, on a line of its own (None at
+    the end of input)."""
+    from .plain.app import quiet_readline
+
+    if sys.stdin.isatty():
+        quiet_readline()
+    print(_("Which server? Type its address, e.g. localhost or 192.168.1.5:7777:"), flush=True)
+    try:
+        return input().strip() or None
+    except EOFError:
+        return None
+
+
+def plain(args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None) -> int:
+    """Run the plain client (``--plain``); returns the exit status."""
+    from .plain.app import PlainClient
+
+    client = PlainClient(
+        target.host,
+        target.port,
+        name,
+        table=None if target.watch else target.table,
+        spectate=target.table if target.watch else None,
+        code=target.code,
+        tls=trust,
+        brief=args.brief,
+    )
+    try:
+        return asyncio.run(client.run())
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``craits-client``; returns the exit status."""
+    speak_as_asked(argv)  # before the parser, so that its help speaks the language too
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.replay is not None:
         return replay(args.replay, args.ascii)
-    if args.address is None:
+    if args.address is None and args.plain:
+        args.address = ask_address()
+    if not args.address:
         parser.error("the server's address is required (or --replay FILE)")
     try:
         target = start_point(args.address, args.table, args.spectate, args.code)
@@ -349,29 +470,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"craits-client: bad --name {args.name!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.replay_game is not None:
-        try:
-            held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
-            fetched = asyncio.run(
-                fetch_record(
-                    host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
-                )
-            )
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        return replay(fetched, args.ascii)
+        return replay_game(args, target, name, trust)
+    if args.games:
+        return print_games(target, name, trust)
     if args.list:
-        try:
-            tables = asyncio.run(list_tables(host, port, name, tls=trust))
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        print(format_tables(tables, aligned=sys.stdout.isatty()))
-        return 0
+        return print_tables(target, name, trust)
+    if args.plain:
+        return plain(args, target, name, trust)
 
     from .tui.app import CraitsApp
 

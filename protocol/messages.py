@@ -229,6 +229,22 @@ def rules(v: object, where: str) -> RulesMap:
     return out
 
 
+def time_bank(v: object, where: str) -> dict[str, int]:
+    """A time bank (§11.10): ``{"bank_ms": int, "increment_ms": int}``, both
+    0…2^31 here (the server checks its own ranges: ``bad_time_control``)."""
+    if not isinstance(v, dict):
+        raise _fail(where, f"must be a map, not {_kind(v)}")
+    out: dict[str, int] = {}
+    for key in v:
+        if key not in ("bank_ms", "increment_ms"):
+            raise _fail(where, f"unexpected field {str(key)[:40]!r}")
+    for key in ("bank_ms", "increment_ms"):
+        if key not in v:
+            raise _fail(where, f"missing field {key!r}")
+        out[key] = cast(int, integer(0, 2**31)(v[key], f"{where}.{key}"))
+    return out
+
+
 def action(v: object, where: str) -> Action:
     """An action (protocol §6): ``{"play": card, "suit"?, "announce"?}``,
     ``{"draw": true}``, ``{"pass": true}``, ``{"announce": true}``,
@@ -261,6 +277,8 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "turn_timeout_ms": (integer(0, MAX_TURN_TIMEOUT_MS), False),
         "placed": (boolean, False),
         "private": (boolean, False),
+        "time_bank": (time_bank, False),
+        "correspondence_ms": (integer(0, 2**31), False),
     },
     ClientMessage.JOIN: {
         "table": (name, True),
@@ -298,7 +316,8 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     },
     ClientMessage.HAND_OVER: {"seat": (integer(0, 7), True)},
     ClientMessage.UNBAR: {"name": (name, False)},
-    # issue 27: between the games (§11.10)
+    ClientMessage.MY_GAMES: {"tokens": (tokens, False)},
+    # issue 27: between the games (§11.12)
     ClientMessage.REMATCH: {"accept": (boolean, False)},
     ClientMessage.QUICK_PLAY: {
         "name": (name, False),

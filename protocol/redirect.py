@@ -28,7 +28,7 @@ ANSWERS: dict[str, frozenset[str]] = {
     ClientMessage.SPECTATE: frozenset({ServerMessage.STATE}),
     ClientMessage.RESUME: frozenset({ServerMessage.RESUMED}),
     ClientMessage.CREATE_TABLE: frozenset({ServerMessage.TABLE_CREATED}),
-    ClientMessage.QUICK_PLAY: frozenset({ServerMessage.JOINED}),  # §11.11 (issue 27)
+    ClientMessage.QUICK_PLAY: frozenset({ServerMessage.JOINED}),  # §11.13 (issue 27)
 }
 """The requests a node may redirect, and the message that answers each when it
 is not redirected (an ``error`` may answer any)."""
@@ -47,7 +47,7 @@ def redirect_target(message: RedirectMsg) -> tuple[str, int]:
 def placed(message: Mapping[str, Any], redirect: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``message`` as it is sent again after ``redirect``: a ``create_table`` gets
     ``"placed": true`` (the node it lands on creates it, §7.4), a ``quick_play``
-    the ``table`` the redirect named (§11.11); others are unchanged."""
+    the ``table`` the redirect named (§11.13); others are unchanged."""
     again = dict(message)
     if again.get("type") == ClientMessage.CREATE_TABLE:
         again["placed"] = True

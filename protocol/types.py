@@ -392,8 +392,53 @@ class SeatInfo(TypedDict):
     bot: BotLevel | None
 
 
+# --- time controls (protocol §11.10; issue 27) ------------------------------
+
+
+class TimeBankInfo(TypedDict):
+    """A table's time bank (§11.10): each seat's time for the game, and the
+    time added after each of its turns, in ms (``create_table.time_bank``,
+    the table info's ``time_bank``)."""
+
+    bank_ms: int
+    increment_ms: int
+
+
+class Clocks(TypedDict):
+    """Each seat's time bank now (§11.10), in ``update``, ``state`` and
+    ``deadline`` at a table with a time bank: ``left_ms`` by seat as at
+    ``at_ms`` (the server's clock, ms since the epoch), ``running`` the seat
+    whose bank runs (None: none). A client counts the running seat's down
+    from the moment it received the message."""
+
+    at_ms: int
+    left_ms: list[int]
+    running: int | None
+
+
+class MyGame(TypedDict):
+    """A seat the asker holds, as ``games`` lists it (§11.11; issue 27):
+    ``to_act`` the seat whose turn it is (None: no turn in play, or the
+    table is not playing), ``deadline_ms`` the time it has left and
+    ``deadline_at_ms`` when that is on the server's calendar (None: no clock
+    runs), ``correspondence_ms`` a correspondence game's turn time."""
+
+    table: str
+    seat: int
+    name: str
+    state: TableState
+    to_act: int | None
+    to_act_name: str | None
+    your_turn: bool
+    deadline_ms: int | None
+    deadline_at_ms: int | None
+    hand_number: int
+    on_hold: bool
+    correspondence_ms: NotRequired[int]
+
+
 class RematchInfo(TypedDict):
-    """The table info's ``rematch`` (§10, §11.10; issue 27): the seats that
+    """The table info's ``rematch`` (§10, §11.12; issue 27): the seats that
     accepted the next game (bots, and newcomers who joined for it, included)
     and the seats still to answer; a counter is ``len(accepted)`` of
     ``len(accepted) + len(waiting)``."""
@@ -438,13 +483,19 @@ class TableInfo(TypedDict):
     people_connected: NotRequired[int]
     """How many of those a connection holds now: 0 while every person at the
     table is offline (§10, §11.1; added in round 3)."""
-    # issue 27: between the games (§11.10)
+    time_bank: NotRequired[TimeBankInfo]
+    """The table's time bank, present only at a table that has one (§11.10;
+    issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game's turn time, ms, present only at such a table
+    (§11.11; issue 27)."""
+    # issue 27: between the games (§11.12)
     rematch: NotRequired[RematchInfo]
     """While a rematch is on offer: who accepted, who is still to answer."""
     series: NotRequired[list[int]]
     """Once a game of the table's series ended: the games each seat won in it."""
     bots_in_ms: NotRequired[int]
-    """A table quick play opened: milliseconds until bots take its free seats (§11.11)."""
+    """A table quick play opened: milliseconds until bots take its free seats (§11.13)."""
 
 
 class Limits(TypedDict):
@@ -463,6 +514,8 @@ class Limits(TypedDict):
     min_turn_timeout_ms: NotRequired[int]
     """The shortest turn timeout a table may have, ms (0 excepted: no timeout);
     added in round 2."""
+    max_correspondence_ms: NotRequired[int]
+    """The longest turn a correspondence game may have, ms (§11.11; issue 27)."""
 
 
 class Commitment(TypedDict):
@@ -747,6 +800,8 @@ class StateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """Between hands, while the game is not on hold: ms until the next deal
     (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class UpdateMsg(TypedDict):
@@ -764,6 +819,8 @@ class UpdateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """In the update that ends a hand (not the last), unless the game is on
     hold: ms until the next deal (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class DeadlineMsg(TypedDict):
@@ -773,6 +830,8 @@ class DeadlineMsg(TypedDict):
     table: str
     seq: int
     deadline_ms: int | None
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class ChatMsg(TypedDict):
@@ -821,6 +880,14 @@ class ReplayMsg(TypedDict):
     frames: list[ReplayFrame]
 
 
+class GamesMsg(TypedDict):
+    """The answer to ``my_games`` (§11.11; issue 27): every seat the asker
+    holds, the asker's turns first."""
+
+    type: Literal[ServerMessage.GAMES]
+    games: list[MyGame]
+
+
 ServerMsg = (
     WelcomeMsg
     | ServerPingMsg
@@ -843,6 +910,7 @@ ServerMsg = (
     | ReplayMsg
     | RedirectMsg
     | InviteMsg
+    | GamesMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -869,6 +937,7 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.REPLAY: ReplayMsg,
     ServerMessage.REDIRECT: RedirectMsg,
     ServerMessage.INVITE: InviteMsg,
+    ServerMessage.GAMES: GamesMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -921,6 +990,10 @@ class CreateTableMsg(TypedDict):
     placed: NotRequired[bool]
     """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
     private: NotRequired[bool]
+    time_bank: NotRequired[TimeBankInfo]
+    """A time bank instead of a fixed turn timeout (§11.10; issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game, whose turns take this long (§11.11; issue 27)."""
 
 
 class JoinMsg(TypedDict):
@@ -1073,13 +1146,21 @@ class UnbarMsg(TypedDict):
     name: NotRequired[str]
 
 
-# --- between the games (§11.10; issue 27) ---------------------------------------
+class MyGamesMsg(TypedDict):
+    """Every table where the asker holds a seat (§11.11; issue 27): ``tokens``,
+    the resume tokens the client holds."""
+
+    type: Literal[ClientMessage.MY_GAMES]
+    tokens: NotRequired[list[str]]
+
+
+# --- between the games (§11.12; issue 27) ---------------------------------------
 
 
 class RematchMsg(TypedDict):
     """A seated player accepts the rematch offered after a game (``accept``,
     default true), or declines it (``accept: false``: the seat is freed and
-    the player leaves the table, answered ``left``) (§11.10)."""
+    the player leaves the table, answered ``left``) (§11.12)."""
 
     type: Literal[ClientMessage.REMATCH]
     accept: NotRequired[bool]
@@ -1089,7 +1170,7 @@ class QuickPlayMsg(TypedDict):
     """Be seated, as ``name`` (default: the hello's), at the public table with
     a free seat whose game starts soonest among those with ``seats`` seats and
     the ``rules`` options given (preferences; absent: any), or at a new one
-    whose free seats bots take after a countdown (§11.11). ``table``: sent
+    whose free seats bots take after a countdown (§11.13). ``table``: sent
     again after a cluster's ``redirect``, the table it named (§7.4)."""
 
     type: Literal[ClientMessage.QUICK_PLAY]
@@ -1124,6 +1205,7 @@ ClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
     | RematchMsg
     | QuickPlayMsg
 )
@@ -1173,6 +1255,7 @@ CheckedClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
     | RematchMsg
     | QuickPlayMsg
 )
@@ -1204,6 +1287,7 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.MUTE: MuteMsg,
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
+    ClientMessage.MY_GAMES: MyGamesMsg,
     ClientMessage.REMATCH: RematchMsg,
     ClientMessage.QUICK_PLAY: QuickPlayMsg,
 }

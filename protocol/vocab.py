@@ -285,6 +285,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_EMPTY_TABLES = "too_many_empty_tables"
     BAD_RULES = "bad_rules"
     BAD_TURN_TIMEOUT = "bad_turn_timeout"
+    BAD_TIME_CONTROL = "bad_time_control"
+    """A ``create_table`` time control out of range or combined with another (§11.10)."""
     TABLE_FULL = "table_full"
     NAME_TAKEN = "name_taken"
     ALREADY_AT_TABLE = "already_at_table"
@@ -311,7 +313,7 @@ class ErrorCode(StrEnum):
     KICKED = "kicked"
     MUTED = "muted"
     BAD_SEAT = "bad_seat"
-    # rematches (protocol §11.10, issue 27)
+    # rematches (protocol §11.12, issue 27)
     NO_REMATCH = "no_rematch"
     # play: one per kind of illegal action
     INVALID_ACTION = "invalid_action"
@@ -364,6 +366,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_RULES: "an unknown rules option or a bad value",
     ErrorCode.BAD_TURN_TIMEOUT: (
         "the turn timeout is shorter than the server's shortest (0, no timeout, is allowed)"
+    ),
+    ErrorCode.BAD_TIME_CONTROL: (
+        "the table's time control is out of the server's range, or combined with another"
     ),
     ErrorCode.TABLE_FULL: "every seat is taken",
     ErrorCode.NAME_TAKEN: "another player at the table has that name",
@@ -478,6 +483,27 @@ more): resumed elsewhere, the table stopped, or it is not seated at a table
 (protocol §11.1, §11.7, §11.9, §12.2)."""
 
 
+# --- time controls (protocol §11.10; issue 27) ------------------------------
+
+TIME_BANK_PRESETS: dict[str, tuple[int, int]] = {
+    "3+10": (180_000, 10_000),
+    "5+5": (300_000, 5_000),
+    "10+10": (600_000, 10_000),
+}
+"""The time banks a client offers in its new-table dialog, by label ("minutes
++ seconds"): ``(bank_ms, increment_ms)`` of ``create_table.time_bank``."""
+
+CORRESPONDENCE_PRESETS: dict[str, int] = {
+    "1 hour": 3_600_000,
+    "12 hours": 43_200_000,
+    "1 day": 86_400_000,
+    "3 days": 259_200_000,
+}
+"""The turn times a client offers for a correspondence game (§11.11), by
+label: ``create_table.correspondence_ms`` (a server may allow less than the
+longest: ``welcome.limits.max_correspondence_ms``)."""
+
+
 # --- message types ----------------------------------------------------------
 
 
@@ -509,11 +535,13 @@ class ClientMessage(StrEnum):
     MUTE = "mute"
     HAND_OVER = "hand_over"
     UNBAR = "unbar"
+    MY_GAMES = "my_games"
+    """Every table where the asker holds a seat (§11.11; issue 27)."""
     # issue 27: between the games
     REMATCH = "rematch"
-    """Accept (or decline) the rematch offered after a game (§11.10)."""
+    """Accept (or decline) the rematch offered after a game (§11.12)."""
     QUICK_PLAY = "quick_play"
-    """Be seated at a public table that starts soonest, or a new one (§11.11)."""
+    """Be seated at a public table that starts soonest, or a new one (§11.13)."""
 
 
 class ServerMessage(StrEnum):
@@ -542,6 +570,8 @@ class ServerMessage(StrEnum):
     REDIRECT = "redirect"
     """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
     INVITE = "invite"
+    GAMES = "games"
+    """The answer to ``my_games`` (§11.11; issue 27)."""
 
 
 # --- game records -----------------------------------------------------------

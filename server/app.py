@@ -52,6 +52,7 @@ from .net.tls_listener import accepting
 from .ops import logs
 from .table.access import WrongCodes
 from .table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
+from .table.timing import MAX_CORRESPONDENCE, TimeBank, Timekeeper
 
 log = logging.getLogger("craits.server")
 
@@ -116,7 +117,7 @@ class ServerConfig:
     """The practice tables open at once, at most (:mod:`craits.server.lobby.practice`)."""
     quick_play_bots_after: float = QUICK_BOTS_AFTER
     """Seconds a table quick play opened waits for people before bots take its
-    free seats (protocol §11.11)."""
+    free seats (protocol §11.13)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
@@ -151,6 +152,13 @@ class ServerConfig:
     (0: no limit; :mod:`craits.server.journal.rebuilds`, protocol §7.3)."""
     records_burst: float = 2.0
     """Seconds of rebuilding that may be spent at once, before ``records_share`` applies."""
+    max_correspondence_turn: float = MAX_CORRESPONDENCE
+    """The longest turn a correspondence game may have, seconds (protocol §11.11;
+    ``welcome.limits.max_correspondence_ms``)."""
+    timekeeper: Timekeeper | None = None
+    """The time the tables' clocks read and set their timers on (turns, time
+    banks, abandoning); None: the event loop's and the system's calendar. Tests
+    give one they move (:class:`craits.server.table.timing.Timekeeper`)."""
 
 
 class Server:
@@ -290,7 +298,9 @@ class Server:
             raise TableError(ErrorCode.NO_SUCH_TABLE, f"there is no table called {name!r}")
         return table
 
-    def _table_config(self, turn_timeout: float) -> TableConfig:
+    def _table_config(
+        self, turn_timeout: float, time_bank: TimeBank | None = None, correspondence: float = 0.0
+    ) -> TableConfig:
         cfg = self.config
         return TableConfig(
             turn_timeout,
@@ -299,6 +309,9 @@ class Server:
             cfg.away_delay,
             cfg.abandon_after,
             cfg.abandon_offline_after,
+            time_bank,
+            cfg.timekeeper,
+            correspondence,
         )
 
     def create_table(
@@ -309,10 +322,15 @@ class Server:
         turn_timeout_ms: int | None,
         creator: Client | None,
         creator_token: str | None = None,
+        time_bank: TimeBank | None = None,
+        correspondence: float | None = None,
     ) -> Table:
         """Open a table; with ``creator_token``, a private one: it gets an
         invite code (protocol §11.9), and the token proves its creator when it
-        asks for its games' records (§7.3; only its digest is kept).
+        asks for its games' records (§7.3; only its digest is kept); with
+        ``time_bank``, a table whose seats each have a time bank instead of a
+        turn timeout (§11.10); with ``correspondence`` (seconds), a
+        correspondence game's, whose turns take that long (§11.11).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -324,7 +342,11 @@ class Server:
         if len(self.tables) >= self.config.max_tables:
             raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds no more tables")
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
-        config = self._table_config(timeout)
+        if time_bank is not None:
+            timeout = 0.0  # the bank is the seat's time (§11.10)
+        if correspondence is not None:
+            timeout = correspondence  # (§11.11)
+        config = self._table_config(timeout, time_bank, correspondence or 0.0)
         table = Table(name, seats, rules, config, creator, self, self.tokens, self.journal)
         self.tables[name] = table
         if creator_token is not None:
@@ -366,7 +388,9 @@ class Server:
         Raises:
             Exception: the table cannot be rebuilt.
         """
-        config = self._table_config(saved.turn_timeout)
+        timing = saved.timing or {}
+        turn = timing.get("correspondence_ms", 0) / 1000  # (§11.11)
+        config = self._table_config(saved.turn_timeout, TimeBank.of(saved.timing), turn)
         table = rebuild_table(saved, config, self, self.tokens, journal)
         self.tables[saved.name] = table
         self.empty_tables.restored(table)  # closed if nobody is back within the grace

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.protocol import i18n
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_VECTORS = REPO.parent / "shared" / "vectors"
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """The language spoken is one per process (craits.protocol.i18n, set by a
+    command's main or a test): English again after each test."""
+    yield
+    i18n.set_language(i18n.SOURCE)
 
 
 @pytest.fixture

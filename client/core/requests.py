@@ -63,7 +63,7 @@ class Want(StrEnum):
     LEAVE = "leave"
     """Sent ``leave``."""
     QUICK = "quick"
-    """Sent ``quick_play``: the ``joined`` that answers is the seat (protocol §11.11)."""
+    """Sent ``quick_play``: the ``joined`` that answers is the seat (protocol §11.13)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +219,7 @@ class Requests:
         if message["type"] == ClientMessage.CREATE_TABLE:
             self.asked = (intent, {**message, "placed": True})  # created where it lands
         elif message["type"] == ClientMessage.QUICK_PLAY:
-            self.asked = (intent, {**message, "table": m["table"]})  # that table first (§11.11)
+            self.asked = (intent, {**message, "table": m["table"]})  # that table first (§11.13)
         self.link.move(host, port)
 
     def again(self) -> bool:
@@ -344,13 +344,13 @@ class Requests:
 
     def quick_play(self) -> None:
         """Be seated at the table that starts soonest, or at a new one that bots
-        fill after a countdown (protocol §11.11)."""
+        fill after a countdown (protocol §11.13)."""
         name = self.player_name
         message = QuickPlayMsg(type=ClientMessage.QUICK_PLAY, name=name)
         self.request(Intent(Want.QUICK, None, name), message)
 
     def rematch(self, accept: bool = True) -> bool:
-        """Accept the rematch offered after a game (protocol §11.10); False when offline."""
+        """Accept the rematch offered after a game (protocol §11.12); False when offline."""
         return self.send(RematchMsg(type=ClientMessage.REMATCH, accept=accept))
 
     def add_bot(self, level: BotLevel) -> None:

@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 def _first_intent(table: str | None, spectate: str | None, name: str, quick: bool) -> Intent:
     """What a session asks once connected: join ``table``, watch ``spectate``,
-    quick play (``quick``, protocol §11.11), or nothing."""
+    quick play (``quick``, protocol §11.13), or nothing."""
     if quick:
         return Intent(Want.QUICK, None, name)
     if table:
@@ -66,7 +66,7 @@ class Session:
         table: join this table once connected (unless a saved seat is taken back).
         spectate: watch this table once connected.
         code: the invite code of that table, if it is private (protocol §11.9).
-        quick: quick play once connected (protocol §11.11).
+        quick: quick play once connected (protocol §11.13).
         link_options: :class:`~.reconnecting.LinkOptions`, passed to :class:`Link`.
     """
 

@@ -133,7 +133,7 @@ def _new_game_key(model: TableModel, ctx: KeyContext) -> KeyState:
 
 
 def _rematch_key(model: TableModel, ctx: KeyContext) -> KeyState:
-    # while a rematch is on offer to this seat (protocol §11.10); greyed once accepted
+    # while a rematch is on offer to this seat (protocol §11.12); greyed once accepted
     state = rematch_key(model)
     return _greyed_unless(ctx.online) if state else state
 
@@ -258,7 +258,7 @@ def digit_choice(count: int, selected: int | None, digit: int) -> int | None:
 def topbar(model: TableModel, short: bool = False, bots_in: float | None = None) -> Text:
     """The top line: table, hand, cards dealt, spectators, who this client is;
     ``short`` (a phone's width): table, hand, spectators and who, in fewer words;
-    ``bots_in``: seconds until bots take a quick-play table's free seats (§11.11)."""
+    ``bots_in``: seconds until bots take a quick-play table's free seats (§11.13)."""
     out = Text()
     out.append(model.name, style="bold")
     view = model.view
@@ -339,7 +339,7 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
     phase = model.phase
     if phase == Phase.GAME_OVER:
         more = " n: new game ·" if model.may_start else ""
-        again = " r: rematch ·" if rematch_key(model) else ""  # §11.10
+        again = " r: rematch ·" if rematch_key(model) else ""  # §11.12
         return Text(f"Game over.{again}{more} h: scores · q: leave", style="bold")
     if phase == Phase.HAND_OVER:
         return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
@@ -552,7 +552,7 @@ QUICK_LINE = Text.assemble(
     ("▶ Quick play", "bold"),
     " (k): sit where a game starts soonest (or bots after a countdown)",
 )
-"""The lobby's first line under its status: quick play (protocol §11.11)."""
+"""The lobby's first line under its status: quick play (protocol §11.13)."""
 
 
 def bots_deadline(

@@ -192,7 +192,7 @@ def overtaken(result: HandEndedEvent, model: TableModel) -> bool:
     """Whether what comes after ``result`` has come: for a hand's end, the next
     hand is dealt; for the game's end, a new game started (``new_game``, a
     rematch), or the table waits for players again (a rematch's seat was freed,
-    protocol §11.10)."""
+    protocol §11.12)."""
     view = model.view
     if view is None:
         return result["game_over"] and model.state == TableState.WAITING
@@ -209,11 +209,11 @@ def new_game_key(result: HandEndedEvent, model: TableModel | None) -> bool | Non
     return True if model.state == TableState.FINISHED else None
 
 
-# issue 27: between the games (protocol §11.10)
+# issue 27: between the games (protocol §11.12)
 
 
 def rematch_offer(info: TableInfo | None, seat: int | None) -> tuple[int, int, bool | None] | None:
-    """The rematch on offer at the table ``info`` (protocol §11.10), or None: how
+    """The rematch on offer at the table ``info`` (protocol §11.12), or None: how
     many seats accepted, of how many, and the answer of ``seat`` (True
     accepted, False still to give, None: no seat, a spectator)."""
     offer = None if info is None else info.get("rematch")

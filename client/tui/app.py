@@ -79,7 +79,7 @@ class CraitsApp(App[None]):
         table: join this table at start.
         spectate: watch this table at start.
         quick: quick play at start: seated at the table that starts soonest
-            (protocol §11.11).
+            (protocol §11.13).
         code: the invite code of that table, if private (protocol §11.9).
         ascii: suits as ``S H D C`` instead of symbols.
         store: where resume tokens are kept (default: the user's state dir).

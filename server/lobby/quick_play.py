@@ -1,5 +1,5 @@
 """Quick play: which table seats a player who asks for any game (protocol
-§11.11; issue 27).
+§11.13; issue 27).
 
 A ``quick_play`` names preferences, each optional: the number of seats and
 rules options (``short_game``, ``face_cards``… as ``create_table`` names

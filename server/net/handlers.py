@@ -68,6 +68,8 @@ from ..lobby import quick_play
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
+from ..table.timing import check_correspondence, check_time_bank
+from .my_games import on_my_games
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
 log = logging.getLogger("craits.server")
@@ -141,6 +143,7 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "empty_table_grace_ms": round(cfg.empty_table_grace * 1000),
             "max_connections_per_address": cfg.max_connections_per_address,
             "min_turn_timeout_ms": round(cfg.min_turn_timeout * 1000),
+            "max_correspondence_ms": round(cfg.max_correspondence_turn * 1000),
         },
     }
     if cfg.public_address is not None:
@@ -198,6 +201,10 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
+    time_bank = check_time_bank(msg.get("time_bank"), timeout_ms)  # (§11.10)
+    others = timeout_ms is not None or time_bank is not None
+    most = client.server.config.max_correspondence_turn
+    correspondence = check_correspondence(msg.get("correspondence_ms"), others, most)  # (§11.11)
     client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
     if client.server.directory.place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
@@ -205,7 +212,7 @@ def on_create_table(client: Client, msg: CreateTableMsg) -> None:
     def create() -> None:
         token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, token
+            msg["name"], msg["seats"], rules, timeout_ms, client, token, time_bank, correspondence
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code
@@ -308,7 +315,7 @@ def on_leave(client: Client, msg: LeaveMsg) -> None:
     """Leave the table (§11.3); a table left empty may close."""
     table = _table(client)
     client.table = None
-    table.request(table.rematch.leave, client, reraise=False)  # frees a seat after a game (§11.10)
+    table.request(table.rematch.leave, client, reraise=False)  # frees a seat after a game (§11.12)
     client.send({"type": ServerMessage.LEFT, "table": table.name})
     client.server.empty_tables.left(table)
 
@@ -323,14 +330,14 @@ def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.rematch.start, client)  # a series' next game: seats move on (§11.10)
+    table.request(table.rematch.start, client)  # a series' next game: seats move on (§11.12)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.rematch.new_game, client)  # a series' next game: seats move on (§11.10)
+    table.request(table.rematch.new_game, client)  # a series' next game: seats move on (§11.12)
 
 
 def on_close_table(client: Client, msg: CloseTableMsg) -> None:
@@ -406,7 +413,7 @@ def on_chat(client: Client, msg: ChatSendMsg) -> None:
 
 def on_rematch(client: Client, msg: RematchMsg) -> None:
     """Accept the rematch offered after a game, or decline it (``accept:
-    false``: as a ``leave``, the seat is freed and ``left`` answers; §11.10)."""
+    false``: as a ``leave``, the seat is freed and ``left`` answers; §11.12)."""
     table = _table(client)
     if msg.get("accept", True):
         client.server.directory.refuse_new_game()  # the last accept may start it (docs/cluster.md)
@@ -420,7 +427,7 @@ def on_rematch(client: Client, msg: RematchMsg) -> None:
 def on_quick_play(client: Client, msg: QuickPlayMsg) -> None:
     """Seat the player at the public table that fits its preferences and starts
     soonest, here or (a ``redirect``) on another node of the cluster; if none
-    fits, at a new table whose free seats bots take after a countdown (§11.11).
+    fits, at a new table whose free seats bots take after a countdown (§11.13).
     Sent again after a redirect (``table``), only this node's tables are
     looked at, the one named first."""
     _not_at_a_table(client)
@@ -455,7 +462,7 @@ def on_quick_play(client: Client, msg: QuickPlayMsg) -> None:
 
 def _seat_at_one(client: Client, found: list[TableInfo], name: str) -> bool:
     """Seat ``client`` as ``name`` at the first of the tables ``found`` that takes
-    it (§11.11), or send it to another node's (``redirect``, §7.4); whether it was."""
+    it (§11.13), or send it to another node's (``redirect``, §7.4); whether it was."""
     server, directory = client.server, client.server.directory
     for info in found:
         try:
@@ -514,6 +521,7 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.MUTE: _handler(on_mute),
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
+    ClientMessage.MY_GAMES: _handler(on_my_games),
     ClientMessage.REMATCH: _handler(on_rematch),
     ClientMessage.QUICK_PLAY: _handler(on_quick_play),
 }

@@ -34,6 +34,7 @@ from ..lobby.quick_play import QUICK_BOTS_AFTER
 from ..net.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from ..net.tls_listener import certificate_fingerprint
 from ..table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT
+from ..table.timing import MAX_CORRESPONDENCE
 from . import config as settings
 from . import logs, metrics
 from .web import add_web_options, web_relays
@@ -190,6 +191,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="the shortest turn timeout a table may ask for; shorter ones are refused "
         f"(bad_turn_timeout), 0 (no timeout) is always allowed (default {MIN_TURN_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--max-correspondence-turn",
+        type=float,
+        default=MAX_CORRESPONDENCE,
+        metavar="SECONDS",
+        help="the longest turn a correspondence game may ask for (create_table."
+        "correspondence_ms; longer ones are refused: bad_time_control); at least 3600 "
+        f"(default {MAX_CORRESPONDENCE:g}, three days)",
     )
     p.add_argument(
         "--hand-pause",
@@ -397,6 +407,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
             f"must be 0 (no timeout) or at least --min-turn-timeout ({args.min_turn_timeout:g})",
         ),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
+        ("max_correspondence_turn", args.max_correspondence_turn >= 3600, "must be >= 3600"),
     ]
     if args.public_address:
         good = public_address(args.public_address, args.port or DEFAULT_PORT) is not None
@@ -450,6 +461,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         heartbeat=args.heartbeat,
         turn_timeout=args.turn_timeout,
         min_turn_timeout=args.min_turn_timeout,
+        max_correspondence_turn=args.max_correspondence_turn,
         hand_pause=args.hand_pause,
         abandon_after=args.abandon_after,
         abandon_offline_after=args.abandon_offline_after,

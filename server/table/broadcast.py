@@ -64,7 +64,7 @@ class Showing:
         chat: its chat.
         powers: its creator's powers, whose access (invite code, lock, mutes,
             bars; protocol §11.9) it shows (a restored table's is new).
-        countdown: a quick-play table's countdown fields (protocol §11.11).
+        countdown: a quick-play table's countdown fields (protocol §11.13).
     """
 
     def __init__(
@@ -108,6 +108,11 @@ class Showing:
             "may_start": self.seating.may_start(),
             "game": self.gamelog.game_id,
         }
+        bank = self.config.time_bank
+        if bank is not None:  # (§11.10)
+            info["time_bank"] = bank.info()
+        if self.config.correspondence > 0:  # (§11.11)
+            info["correspondence_ms"] = round(self.config.correspondence * 1000)
         return self._privacy(info)
 
     def _access(self) -> Access:
@@ -130,8 +135,8 @@ class Showing:
         info["muted"] = [i for i, s in enumerate(seats) if s.muted]
         info["watchers_muted"] = access.watchers_muted
         info["barred"] = [b.name for b in access.bars]
-        info.update(rematch_fields(seats))  # issue 27: the series, the rematch (§11.10)
-        info.update(self._countdown())  # a quick-play table's countdown (§11.11)
+        info.update(rematch_fields(seats))  # issue 27: the series, the rematch (§11.12)
+        info.update(self._countdown())  # a quick-play table's countdown (§11.13)
         return info
 
     def lobby_info(self, state: TableState, on_hold: bool) -> TableInfo:
@@ -158,6 +163,7 @@ class Showing:
             self.gamelog.game_id,
             vacant_since,
             self._access().row(),
+            self.clock.timing_row(),
         )
 
     def snapshot(self, seat: int | None, info: TableInfo, seq: int) -> StateMsg:
@@ -181,6 +187,9 @@ class Showing:
         next_ms = clock.next_deal_ms()
         if next_ms is not None:  # between hands (protocol §7.1)
             state["next_hand_ms"] = next_ms
+        clocks = clock.clocks()
+        if clocks is not None:  # a time bank (§11.10)
+            state["clocks"] = clocks
         return state
 
 
@@ -225,13 +234,15 @@ class UpdateFrames:
 
 class Broadcaster:
     """Sends the messages of table ``table`` to its members: the seats that
-    have a connection, and the spectators (as ``seating`` has them)."""
+    have a connection, and the spectators (as ``seating`` has them); its
+    updates carry the turn's time as the table's ``clock`` has it."""
 
-    __slots__ = ("_seating", "table")
+    __slots__ = ("_clock", "_seating", "table")
 
-    def __init__(self, table: str, seating: Seating) -> None:
+    def __init__(self, table: str, seating: Seating, clock: TurnClock) -> None:
         self.table = table
         self._seating = seating
+        self._clock = clock
 
     def send_all(self, message: ServerMsg) -> None:
         """Send ``message`` to every member alike."""
@@ -247,7 +258,6 @@ class Broadcaster:
         self,
         moment: Moment,
         seq: int,
-        deadline_ms: int | None,
         notice: Notice | None,
         commitments: list[Commitment],
         next_hand_ms: int | None = None,
@@ -256,19 +266,24 @@ class Broadcaster:
         events and view, the turn's ``deadline_ms``, the ``notice`` if any (the
         server played for a seat), the shuffle ``commitments`` made since the
         last update (protocol §6.3) and, when a hand ended and the next is to
-        be dealt, ``next_hand_ms`` (milliseconds until then, §7.1)."""
+        be dealt, ``next_hand_ms`` (milliseconds until then, §7.1); at a table
+        with a time bank, each seat's ``clocks`` (§11.10)."""
+        clock = self._clock
         head: dict[str, Any] = {
             "type": _UPDATE,
             "table": self.table,
             "seq": seq,
-            "deadline_ms": deadline_ms,
+            "deadline_ms": clock.deadline_ms(),
         }
+        clocks = clock.clocks()
         if next_hand_ms is not None:
             head["next_hand_ms"] = next_hand_ms
         if notice:
             head["notice"] = notice
         if commitments:
             head["commitments"] = commitments
+        if clocks is not None:
+            head["clocks"] = clocks
         frames = UpdateFrames(moment, head)
         seating = self._seating
         for seat, s in enumerate(seating.seats):  # Seating.members(), without the list

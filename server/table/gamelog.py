@@ -173,7 +173,7 @@ class GameLog:
 
     def set_aside(self) -> None:
         """The finished game is no longer the table's (its seats changed for a
-        rematch, protocol §11.10): no game, hand log or commitments are shown
+        rematch, protocol §11.12): no game, hand log or commitments are shown
         until the next starts; its record stays in the journal."""
         self.game, self.game_id = None, None
         self.commitments = HandCommitments()

@@ -102,6 +102,9 @@ class TableRow:
             since the epoch (its abandon clock, protocol §11.1), or None.
         access: its invite code, lock and bars (protocol §11.9,
             :meth:`Access.row <craits.server.table.access.Access.row>`).
+        timing: its time bank and each seat's time left in it (protocol
+            §11.10, :meth:`Banks.row <craits.server.table.timing.Banks.row>`),
+            or None: no time bank.
     """
 
     name: str
@@ -114,6 +117,7 @@ class TableRow:
     game_id: int | None
     vacant_since: float | None = None
     access: dict[str, Any] | None = None
+    timing: dict[str, Any] | None = None
 
 
 class TableJournal(Protocol):

@@ -1,5 +1,5 @@
 """A quick-play table's countdown: bots take its free seats when it ends,
-unless people took them first (protocol §11.11; issue 27).
+unless people took them first (protocol §11.13; issue 27).
 
 :class:`BotCountdown` is a clock like the table's abandon clock
 (:mod:`craits.server.table.clock`): it holds its timer, and when it ends it
@@ -29,7 +29,7 @@ log = logging.getLogger("craits.server")
 
 
 class BotCountdown:
-    """The countdown of table ``name``, opened by quick play (§11.11): when it
+    """The countdown of table ``name``, opened by quick play (§11.13): when it
     ends, bots of ``DEFAULT_BOT_LEVEL`` take the free ``seating`` through its
     ``membership`` (as ``add_bot`` does) and the full table starts.
 
@@ -66,7 +66,7 @@ class BotCountdown:
 
     def start(self, seconds: float) -> None:
         """The countdown starts (on the event loop): it ends in ``seconds``."""
-        self.stop()
+        self.cancel()
         self.until = until = self._clock() + max(0.0, seconds)
         loop, context = asyncio.get_running_loop(), logs.table_context(self.name)
         due = functools.partial(self.due, until)
@@ -78,11 +78,11 @@ class BotCountdown:
         """A countdown runs: the table waits, a seat is free, and it has not
         ended. Once the table no longer waits (its game started) the countdown
         is over for good: stopped here, so a table waiting again later (a
-        rematch's seat freed, protocol §11.10) gets no bots from it."""
+        rematch's seat freed, protocol §11.12) gets no bots from it."""
         if self.until is None:
             return False
         if self._state() is not TableState.WAITING:
-            self.stop()
+            self.cancel()
             return False
         return not self.seating.full()
 
@@ -113,8 +113,8 @@ class BotCountdown:
         log.info("table %s: the countdown ended; %d bot(s) seated", self.name, seated)
         return Outcome(changed=True, start=True)
 
-    def stop(self) -> None:
-        """The countdown no longer runs (the table stops or closes)."""
+    def cancel(self) -> None:
+        """The countdown no longer runs (the table closes, the server stops)."""
         self.until = None
         if self._timer is not None:
             self._timer.cancel()

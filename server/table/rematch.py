@@ -1,5 +1,5 @@
 """A table's rematch: the next game of a series at the same table (protocol
-§11.10; issue 27).
+§11.12; issue 27).
 
 When a game ends (its last hand, not abandoned), the table offers every seat
 a rematch (:meth:`Rematch.offer`): each person answers it, bots accept at
@@ -71,7 +71,7 @@ def rematch_fields(seats: Sequence[Seat]) -> TableInfo:
 
 
 class Rematch:
-    """The rematch at table ``name`` (protocol §11.10): the offer after a game,
+    """The rematch at table ``name`` (protocol §11.12): the offer after a game,
     the players' answers, and the start of the next game of the series; all on
     the event loop thread. Requests that cannot be met raise
     :class:`~craits.server.errors.TableError`.

@@ -51,7 +51,7 @@ class Seat:
     """The table's creator sits here: whoever resumes the seat is the creator."""
     muted: bool = False
     """The creator muted this seat's chat (protocol §11.9)."""
-    # issue 27: between the games (protocol §11.10; :mod:`craits.server.table.rematch`)
+    # issue 27: between the games (protocol §11.12; :mod:`craits.server.table.rematch`)
     wins: int = 0
     """Games of the table's series this seat's player won."""
     rematch: bool | None = None
@@ -127,7 +127,7 @@ class Seating:
     def rows(self) -> list[dict[str, Any]]:
         """The seats as the journal keeps them: names, bots, token digests (never
         tokens); ``creator`` and ``muted`` only when true (protocol §11.9);
-        ``wins`` when some, ``rematch`` when an offer is open (§11.10)."""
+        ``wins`` when some, ``rematch`` when an offer is open (§11.12)."""
         rows: list[dict[str, Any]] = []
         for s in self.seats:
             row: dict[str, Any] = {
@@ -139,7 +139,7 @@ class Seating:
                 row["creator"] = True
             if s.muted:
                 row["muted"] = True
-            if s.wins:  # issue 27: the series (protocol §11.10)
+            if s.wins:  # issue 27: the series (protocol §11.12)
                 row["wins"] = s.wins
             if s.rematch is not None:
                 row["rematch"] = s.rematch
@@ -231,6 +231,20 @@ class Seating:
         """``seat``'s action ``action_id`` is in the game's log: it was answered ``ok``."""
         self.seats[seat].remember(action_id, {"type": ServerMessage.OK, "id": action_id})
 
+    def unrecorded(self, seat: int, action_id: int, message: str) -> tuple[Member | None, ErrorMsg]:
+        """``seat``'s action ``action_id`` was not recorded (the journal failed,
+        the table paused): its answer ``table_paused`` with ``message``, kept
+        for the id, and the connection to send it to, if any (protocol §4.8)."""
+        reply: ErrorMsg = {
+            "type": ServerMessage.ERROR,
+            "id": action_id,
+            "code": ErrorCode.TABLE_PAUSED,
+            "message": message,
+        }
+        s = self.seats[seat]
+        s.results[action_id] = reply
+        return s.member, reply
+
     def new_game(self) -> None:
         """A game starts: no seat is away, no action id is remembered."""
         for s in self.seats:
@@ -253,7 +267,7 @@ class Seating:
                 self._tokens.register(digest, self._table, i)
 
     def rotate(self) -> None:
-        """Every player moves one seat on (a rematch, protocol §11.10): seat
+        """Every player moves one seat on (a rematch, protocol §11.12): seat
         ``i``'s player sits at ``i + 1`` (the last at 0); their resume tokens
         follow them."""
         seats = self.seats
@@ -272,7 +286,7 @@ class Seating:
 
 
 def _series(row: dict[str, Any]) -> tuple[int, bool | None]:
-    """A journal row's ``wins`` and ``rematch`` (protocol §11.10; absent: 0, None).
+    """A journal row's ``wins`` and ``rematch`` (protocol §11.12; absent: 0, None).
 
     Raises:
         TypeError, ValueError: they are not what :meth:`Seating.rows` writes.

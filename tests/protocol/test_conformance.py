@@ -225,6 +225,9 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await dana.expect(ServerMessage.TABLES)
     await fay.send({"type": "lock", "locked": True})
     await fay.expect(ServerMessage.TABLE_INFO, lambda m: m["table"]["locked"])
+    # the games a player holds a seat at (§11.11)
+    await fay.send({"type": "my_games", "tokens": ["not-a-token"]})
+    assert (await fay.expect(ServerMessage.GAMES))["games"] == []
 
     seen: Counter[str] = peers.seen  # type: ignore[attr-defined]
     events: Counter[str] = peers.events  # type: ignore[attr-defined]

@@ -58,6 +58,7 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.MUTE: {"type": "mute", "watchers": True, "muted": False},
     ClientMessage.HAND_OVER: {"type": "hand_over", "seat": 1},
     ClientMessage.UNBAR: {"type": "unbar", "name": "Eve"},
+    ClientMessage.MY_GAMES: {"type": "my_games", "tokens": ["abc"]},
     ClientMessage.REMATCH: {"type": "rematch", "accept": False},
     ClientMessage.QUICK_PLAY: {"type": "quick_play", "seats": 3, "rules": {"short_game": True}},
 }

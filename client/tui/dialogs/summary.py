@@ -173,7 +173,7 @@ class SummaryScreen(Dialog[None]):
             sheet = self.query_one("#summary-sheet", Static)
             sheet.display = result["game_over"] and bool(model.sheet)
             if sheet.display:  # the whole game, hand by hand, under what comes next
-                series = series_line(model)  # and the games each has won here (§11.10)
+                series = series_line(model)  # and the games each has won here (§11.12)
                 lines = [Text(), score_sheet(model, self.style, self.size.width - 4)]
                 sheet.update(Group(*lines, *([Text(), series] if series else [])))
         self._show_next(what_next(result, model))
@@ -208,7 +208,7 @@ class SummaryScreen(Dialog[None]):
         self.finish(None)
 
     def action_rematch(self) -> None:
-        """Accept the rematch (protocol §11.10): the table's next game starts
+        """Accept the rematch (protocol §11.12): the table's next game starts
         once every player has; the summary stays until it does."""
         self.session.requests.rematch()
 

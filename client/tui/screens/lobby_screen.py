@@ -171,7 +171,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Status line, the tables, a hint, and the keys."""
         yield Static(id="lobby-status")
-        yield Static(presenter.QUICK_LINE, id="lobby-quick")  # issue 27 (protocol §11.11)
+        yield Static(presenter.QUICK_LINE, id="lobby-quick")  # issue 27 (protocol §11.13)
         table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
@@ -294,7 +294,7 @@ class LobbyScreen(Screen[None]):
         self.notify(why, severity="warning", timeout=4, markup=False)
 
     def action_quick(self) -> None:
-        """Quick play: a seat at the table that starts soonest (protocol §11.11)."""
+        """Quick play: a seat at the table that starts soonest (protocol §11.13)."""
         if self.session.online:
             self.session.requests.quick_play()
 

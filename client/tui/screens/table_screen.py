@@ -217,7 +217,7 @@ class TableScreen(Screen[None], CachedLines):
         if model and model.deadline is not None and self._ready and self.game.is_attached:
             self.game.show_seats(model)  # (under a dialog too: the table stays live)
         if self._bots is not None:
-            self._show_topbar()  # a quick-play table's countdown (protocol §11.11)
+            self._show_topbar()  # a quick-play table's countdown (protocol §11.13)
 
     @property
     def model(self) -> TableModel | None:
@@ -347,7 +347,7 @@ class TableScreen(Screen[None], CachedLines):
         self.session.requests.new_game()
 
     def action_rematch(self) -> None:
-        """Accept the rematch on offer (protocol §11.10)."""
+        """Accept the rematch on offer (protocol §11.12)."""
         self.session.requests.rematch()
 
     def action_summary(self) -> None:

@@ -1,4 +1,4 @@
-"""Quick play in a cluster (protocol §7.4, §11.11, issue 27), three nodes on
+"""Quick play in a cluster (protocol §7.4, §11.13, issue 27), three nodes on
 a real redis-server: a player on one node is sent to the table that starts
 soonest on another, and sits there after following the redirect; with none
 anywhere, the node it asked opens one under a name free in the cluster."""

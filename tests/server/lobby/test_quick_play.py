@@ -1,5 +1,5 @@
 """Quick play's choice (:mod:`craits.server.lobby.quick_play`, protocol
-§11.11) on lobby entries, without a socket: which tables fit a player's
+§11.13) on lobby entries, without a socket: which tables fit a player's
 preferences, and which starts soonest."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Quick play over real sockets (protocol §11.11, issue 27): a player with no
+"""Quick play over real sockets (protocol §11.13, issue 27): a player with no
 table gets a new one that bots fill after its countdown; the next player
 joins it; people who come first take the seats; preferences pick the
 tables; private, locked and taken-name tables are passed over; leaving

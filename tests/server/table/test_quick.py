@@ -1,4 +1,4 @@
-"""A quick-play table's countdown (:class:`BotCountdown`, protocol §11.11)
+"""A quick-play table's countdown (:class:`BotCountdown`, protocol §11.13)
 on its own, without a socket, on a clock the test moves: what the info
 shows, and what is due when it ends."""
 
@@ -51,7 +51,7 @@ async def test_the_info_counts_down_and_bots_take_the_free_seats_at_the_end() ->
     assert outcome.changed and outcome.start
     assert [s.name for s in part.seating.seats] == ["Ana", "basic-bot-1", "basic-bot-2"]
     assert part.until is None and part.fields() == {}
-    part.stop()
+    part.cancel()
     assert published == []  # the timer was the test's call here, and is cancelled
 
 
@@ -92,7 +92,7 @@ async def test_the_timer_asks_the_table_for_what_is_due() -> None:
 async def test_a_stopped_countdown_never_asks() -> None:
     part, _, _, published = countdown(seats=2)
     part.start(0.01)
-    part.stop()
+    part.cancel()
     other, _, _, told = countdown(seats=2)
     other.start(0.05)  # a later timer: once it fired, the stopped one would have too
     async with asyncio.timeout(10):

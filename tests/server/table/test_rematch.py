@@ -1,4 +1,4 @@
-"""The rematch (:class:`Rematch`, protocol §11.10) on its own, without a
+"""The rematch (:class:`Rematch`, protocol §11.12) on its own, without a
 socket: the offer after a game, the answers, the next game with the players
 one seat on, a seat freed by a decline, and the series kept on the seats."""
 

@@ -1,4 +1,4 @@
-"""The rematch over real sockets (protocol §11.10, issue 27): after a whole
+"""The rematch over real sockets (protocol §11.12, issue 27): after a whole
 game, both players accept and the same table plays the next game with the
 players one seat on; a decline frees the seat for a newcomer; an old
 client's ``leave`` does the same; the offer and the series survive a restart."""

@@ -1,4 +1,4 @@
-"""Pilot tests of quick play (protocol §11.11, issue 27) against a real
+"""Pilot tests of quick play (protocol §11.13, issue 27) against a real
 server: the lobby's ``k`` seats the player at a new table whose top bar
 counts down to the bots, who then take the free seats; ``--quick`` (the
 app's ``quick``) seats the player at the table that starts soonest."""

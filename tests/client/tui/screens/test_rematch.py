@@ -1,4 +1,4 @@
-"""Pilot test of the rematch (protocol §11.10, issue 27) against a real server:
+"""Pilot test of the rematch (protocol §11.12, issue 27) against a real server:
 at the game's end the summary offers ``r`` with a counter, Ben's acceptance
 counts, Ana's ``r`` starts the next game with the players one seat on, and
 the summary shows the series."""
