@@ -133,6 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--table", metavar="NAME", help="take a seat at this table at once")
     group.add_argument("--spectate", metavar="NAME", help="watch this table")
     group.add_argument(
+        "--quick",
+        action="store_true",
+        help="quick play: a seat at the table that starts soonest, or a new one "
+        "that bots fill after a countdown",
+    )
+    group.add_argument(
         "--list",
         action="store_true",
         help="print the server's tables and exit: in columns on a terminal, "
@@ -529,6 +535,7 @@ def main(argv: list[str] | None = None) -> int:
         table=table,
         spectate=spectate,
         code=code,
+        quick=args.quick,
         ascii=ascii_suits,
         web=args.web,
         tls=trust,

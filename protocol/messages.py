@@ -398,6 +398,14 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "seat": (integer(0, 7), False),
         "tokens": (tokens, False),
     },
+    # issue 27: between the games (§11.12)
+    ClientMessage.REMATCH: {"accept": (boolean, False)},
+    ClientMessage.QUICK_PLAY: {
+        "name": (name, False),
+        "seats": (integer(2, 8), False),
+        "rules": (rules, False),
+        "table": (name, False),
+    },
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

@@ -446,6 +446,16 @@ class MyGame(TypedDict):
     correspondence_ms: NotRequired[int]
 
 
+class RematchInfo(TypedDict):
+    """The table info's ``rematch`` (§10, §11.12; issue 27): the seats that
+    accepted the next game (bots, and newcomers who joined for it, included)
+    and the seats still to answer; a counter is ``len(accepted)`` of
+    ``len(accepted) + len(waiting)``."""
+
+    accepted: list[int]
+    waiting: list[int]
+
+
 class TableInfo(TypedDict):
     """A table as the lobby lists it (§10): no cards. ``may_start`` (added in this
     revision): the seats that may ``start``, ``new_game`` and ``add_bot`` now (§11.2);
@@ -491,6 +501,13 @@ class TableInfo(TypedDict):
     rated: NotRequired[bool]
     """A rated table: only logged-in players sit, and its games move their
     ratings (§7.5; added with accounts)."""
+    # issue 27: between the games (§11.12)
+    rematch: NotRequired[RematchInfo]
+    """While a rematch is on offer: who accepted, who is still to answer."""
+    series: NotRequired[list[int]]
+    """Once a game of the table's series ended: the games each seat won in it."""
+    bots_in_ms: NotRequired[int]
+    """A table quick play opened: milliseconds until bots take its free seats (§11.13)."""
 
 
 class Limits(TypedDict):
@@ -1231,6 +1248,32 @@ class MyGamesMsg(TypedDict):
     tokens: NotRequired[list[str]]
 
 
+# --- between the games (§11.12; issue 27) ---------------------------------------
+
+
+class RematchMsg(TypedDict):
+    """A seated player accepts the rematch offered after a game (``accept``,
+    default true), or declines it (``accept: false``: the seat is freed and
+    the player leaves the table, answered ``left``) (§11.12)."""
+
+    type: Literal[ClientMessage.REMATCH]
+    accept: NotRequired[bool]
+
+
+class QuickPlayMsg(TypedDict):
+    """Be seated, as ``name`` (default: the hello's), at the public table with
+    a free seat whose game starts soonest among those with ``seats`` seats and
+    the ``rules`` options given (preferences; absent: any), or at a new one
+    whose free seats bots take after a countdown (§11.13). ``table``: sent
+    again after a cluster's ``redirect``, the table it named (§7.4)."""
+
+    type: Literal[ClientMessage.QUICK_PLAY]
+    name: NotRequired[str]
+    seats: NotRequired[int]
+    rules: NotRequired[RulesMap]
+    table: NotRequired[str]
+
+
 ClientMsg = (
     HelloMsg
     | PingMsg
@@ -1260,6 +1303,8 @@ ClientMsg = (
     | AccountClientMsg
     | HintRequestMsg
     | AnalysisRequestMsg
+    | RematchMsg
+    | QuickPlayMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1311,6 +1356,8 @@ CheckedClientMsg = (
     | AccountClientMsg
     | HintRequestMsg
     | AnalysisRequestMsg
+    | RematchMsg
+    | QuickPlayMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1344,6 +1391,8 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     **ACCOUNT_CLIENT_TYPES,
     ClientMessage.HINT: HintRequestMsg,
     ClientMessage.ANALYSIS: AnalysisRequestMsg,
+    ClientMessage.REMATCH: RematchMsg,
+    ClientMessage.QUICK_PLAY: QuickPlayMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

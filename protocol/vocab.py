@@ -313,6 +313,8 @@ class ErrorCode(StrEnum):
     KICKED = "kicked"
     MUTED = "muted"
     BAD_SEAT = "bad_seat"
+    # rematches (protocol §11.12, issue 27)
+    NO_REMATCH = "no_rematch"
     # play: one per kind of illegal action
     INVALID_ACTION = "invalid_action"
     HAND_NOT_IN_PLAY = "hand_not_in_play"
@@ -422,6 +424,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.KICKED: "the table's creator removed you from the table",
     ErrorCode.MUTED: "the table's creator muted your chat at this table",
     ErrorCode.BAD_SEAT: "no one the request may name sits at that seat",
+    ErrorCode.NO_REMATCH: "no rematch is on offer at this table (its game is not over)",
     ErrorCode.INVALID_ACTION: "the action is malformed",
     ErrorCode.HAND_NOT_IN_PLAY: "no hand is being played",
     ErrorCode.CHOICE_PENDING: "the dealer must first name the suit for a turned-up 8 or 9 (R3)",
@@ -603,6 +606,11 @@ class ClientMessage(StrEnum):
     """What the expert bot would do now at the asker's seat (§7.6)."""
     ANALYSIS = "analysis"
     """A finished game's post-game analysis (§7.6)."""
+    # issue 27: between the games
+    REMATCH = "rematch"
+    """Accept (or decline) the rematch offered after a game (§11.12)."""
+    QUICK_PLAY = "quick_play"
+    """Be seated at a public table that starts soonest, or a new one (§11.13)."""
 
 
 class ServerMessage(StrEnum):

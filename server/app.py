@@ -40,6 +40,7 @@ from .journal.restore import SetAside, open_journal, rebuild_table
 from .lobby.directory import Directory, LocalDirectory
 from .lobby.empty_tables import EmptyTables
 from .lobby.practice import MAX_PRACTICE_TABLES, PracticeTables
+from .lobby.quick_play import QUICK_BOTS_AFTER
 from .lobby.seat_tokens import SeatTokens
 from .net.account_desk import AccountDesk
 from .net.address_limit import (
@@ -117,6 +118,9 @@ class ServerConfig:
     """Keep practice tables with this many bots, one free at a time (0: none)."""
     max_practice_tables: int = MAX_PRACTICE_TABLES
     """The practice tables open at once, at most (:mod:`craits.server.lobby.practice`)."""
+    quick_play_bots_after: float = QUICK_BOTS_AFTER
+    """Seconds a table quick play opened waits for people before bots take its
+    free seats (protocol §11.13)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL

@@ -43,11 +43,14 @@ from craits.protocol.types import (
     NewGameMsg,
     PingMsg,
     PongMsg,
+    QuickPlayMsg,
+    RematchMsg,
     ResumeMsg,
     ServerPongMsg,
     SpectateMsg,
     StartMsg,
     TableCreatedMsg,
+    TableInfo,
     UnbarMsg,
     WelcomeMsg,
 )
@@ -61,6 +64,7 @@ from craits.protocol.vocab import (
 
 from ..engine import Rules
 from ..errors import TableError
+from ..lobby import quick_play
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
@@ -341,7 +345,7 @@ def on_leave(client: Client, msg: LeaveMsg) -> None:
     """Leave the table (§11.3); a table left empty may close."""
     table = _table(client)
     client.table = None
-    table.request(table.membership.leave, client, reraise=False)
+    table.request(table.rematch.leave, client, reraise=False)  # frees a seat after a game (§11.12)
     client.send({"type": ServerMessage.LEFT, "table": table.name})
     client.server.empty_tables.left(table)
 
@@ -356,14 +360,14 @@ def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.moves.start, client)
+    table.request(table.rematch.start, client)  # a series' next game: seats move on (§11.12)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.moves.new_game, client)
+    table.request(table.rematch.new_game, client)  # a series' next game: seats move on (§11.12)
 
 
 def on_close_table(client: Client, msg: CloseTableMsg) -> None:
@@ -379,7 +383,7 @@ def on_close_table(client: Client, msg: CloseTableMsg) -> None:
                 "a game is running; close with end_game to end it (it is recorded as abandoned)",
             )
         reason = AbandonReason.CLOSED_BY_CREATOR
-        table.request(table.abandon, reason)
+        table.request(table.finisher.abandon, reason)
         return
     client.server.close_table(table)
 
@@ -434,6 +438,75 @@ def on_chat(client: Client, msg: ChatSendMsg) -> None:
         table.request(table.membership.say, client, text)
 
 
+# ----------------------------------------------------- between the games
+
+
+def on_rematch(client: Client, msg: RematchMsg) -> None:
+    """Accept the rematch offered after a game, or decline it (``accept:
+    false``: as a ``leave``, the seat is freed and ``left`` answers; §11.12)."""
+    table = _table(client)
+    if msg.get("accept", True):
+        client.server.directory.refuse_new_game()  # the last accept may start it (docs/cluster.md)
+        table.request(table.rematch.accept, client)
+        return
+    if not table.rematch.offered():
+        raise TableError(ErrorCode.NO_REMATCH, "no rematch is on offer at this table")
+    on_leave(client, {"type": ClientMessage.LEAVE})
+
+
+def on_quick_play(client: Client, msg: QuickPlayMsg) -> None:
+    """Seat the player at the public table that fits its preferences and starts
+    soonest, here or (a ``redirect``) on another node of the cluster; if none
+    fits, at a new table whose free seats bots take after a countdown (§11.13).
+    Sent again after a redirect (``table``), only this node's tables are
+    looked at, the one named first."""
+    _not_at_a_table(client)
+    prefs = msg.get("rules", {})
+    try:
+        rules = Rules.from_dict(prefs)
+    except ValueError as exc:
+        raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
+    server, directory = client.server, client.server.directory
+    name, seats, named = msg.get("name") or client.name, msg.get("seats"), msg.get("table")
+    tables = [t.lobby_info() for t in server.tables.values()]
+    if named is None:  # no redirect brought the player here: every node's tables
+        tables += directory.other_tables()
+    found = quick_play.candidates(tables, seats, prefs, name)
+    found.sort(key=lambda t: t["name"] != named)  # the table a redirect named first
+    if _seat_at_one(client, found, name):
+        return
+    directory.refuse_new_game()  # a draining node opens no table to play at (docs/cluster.md)
+    elsewhere = {t["name"] for t in directory.other_tables()}
+    table_name = quick_play.new_table_name(server.tables, server.set_aside, elsewhere)
+
+    def create() -> None:
+        size = seats or quick_play.QUICK_SEATS
+        table = server.create_table(table_name, size, rules, None, client)
+        table.quick.start(server.config.quick_play_bots_after)  # shown from the join on
+        client.name, client.table = name, table
+        table.request(table.membership.join, client, name)
+
+    if not directory.claim_name(client, table_name, create):
+        create()
+
+
+def _seat_at_one(client: Client, found: list[TableInfo], name: str) -> bool:
+    """Seat ``client`` as ``name`` at the first of the tables ``found`` that takes
+    it (§11.13), or send it to another node's (``redirect``, §7.4); whether it was."""
+    server, directory = client.server, client.server.directory
+    for info in found:
+        try:
+            if info["name"] not in server.tables:
+                if directory.redirect_table(client, info["name"]):
+                    return True  # another node holds it: ask there (§7.4)
+                continue
+            on_join(client, {"type": ClientMessage.JOIN, "table": info["name"], "name": name})
+            return True
+        except TableError:
+            continue  # barred there, its node down, taken meanwhile, draining: the next
+    return False
+
+
 # ------------------------------------------------------------------- game
 
 
@@ -483,6 +556,8 @@ HANDLERS: dict[ClientMessage, Handler] = {
     # hints and post-game analysis (§7.6)
     ClientMessage.HINT: _handler(on_hint),
     ClientMessage.ANALYSIS: _handler(on_analysis),
+    ClientMessage.REMATCH: _handler(on_rematch),
+    ClientMessage.QUICK_PLAY: _handler(on_quick_play),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

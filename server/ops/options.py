@@ -30,6 +30,7 @@ from ..errors import (
 )
 from ..journal.journal import Durability
 from ..lobby.practice import MAX_PRACTICE_TABLES
+from ..lobby.quick_play import QUICK_BOTS_AFTER
 from ..net.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from ..net.tls_listener import certificate_fingerprint
 from ..table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT
@@ -163,6 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=MAX_PRACTICE_TABLES,
         metavar="N",
         help=f"with --bots: at most N practice tables open at once (default {MAX_PRACTICE_TABLES})",
+    )
+    p.add_argument(
+        "--quick-play-bots-after",
+        type=float,
+        default=QUICK_BOTS_AFTER,
+        metavar="SECONDS",
+        help="a table quick play opens waits this long for people before bots take its "
+        f"free seats (default {QUICK_BOTS_AFTER:g})",
     )
     p.add_argument(
         "--bot-level",
@@ -385,6 +394,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("port", 1 <= args.port <= 65535 or args.port == 0, "must be 1..65535"),
         ("bots", 0 <= args.bots <= 7, "must be 0..7"),
         ("max_practice_tables", args.max_practice_tables >= 1, "must be >= 1"),
+        ("quick_play_bots_after", 0 <= args.quick_play_bots_after <= 3600, "must be 0..3600"),
         ("rate", args.rate > 0, "must be > 0"),
         ("burst", args.burst >= 1, "must be >= 1"),
         ("abandon_after", args.abandon_after >= 0, "must be >= 0"),
@@ -470,6 +480,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         abandon_offline_after=args.abandon_offline_after,
         bots=args.bots,
         max_practice_tables=args.max_practice_tables,
+        quick_play_bots_after=args.quick_play_bots_after,
         bot_level=args.bot_level,
         rate=args.rate,
         burst=args.burst,

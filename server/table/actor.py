@@ -11,6 +11,10 @@ each member is sent, and when) and persists (its row in the journal):
   actions, and the moves the server makes itself;
 - :class:`~craits.server.table.powers.Powers`: the invite code, lock, bars, muting
   and the creator's requests (protocol §11.9);
+- :class:`~craits.server.table.rematch.Rematch`: the rematch offered after a
+  game, and the series (protocol §11.12);
+- :class:`~craits.server.table.quick.BotCountdown`: a quick-play table's
+  countdown, after which bots take its free seats (protocol §11.13);
 - :class:`~craits.server.table.gamelog.GameLog`: the game, applied → journaled → replayed,
   with the hand's shuffle commitments (:mod:`craits.server.table.fairness`);
 - :class:`~craits.server.table.clock.TurnClock`: deadlines, and when the server moves;
@@ -33,18 +37,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVarTuple
 
 from craits.protocol.types import StateMsg, TableInfo, TableInfoMsg
-from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
+from craits.protocol.vocab import ErrorCode, Phase, ServerMessage, TableState
 
 from ..engine import Game, Moment, Rules
 from ..errors import JournalError, TableError, TablePaused
 from .broadcast import Broadcaster, Showing
 from .clock import AbandonClock, TurnClock
+from .finisher import Finisher
 from .gamelog import GameLog
 from .membership import Chat, Membership
 from .moves import Moves
 from .outcome import Deadline, Outcome, Reply, Snapshot, Step, TurnDeadline
 from .ports import Member, TableHost, TableJournal, TokenBook
 from .powers import Powers
+from .quick import BotCountdown
+from .rematch import Rematch
 from .seating import Seat, Seating
 from .timing import TimeBank, Timekeeper
 
@@ -58,7 +65,7 @@ STOPPED, PAUSED = TableState.STOPPED, TableState.PAUSED
 _NEXT: dict[TableState, frozenset[TableState]] = {
     WAITING: frozenset(TableState),  # a new table, or one restored as the journal has it
     PLAYING: frozenset({FINISHED, STOPPED, PAUSED}),
-    FINISHED: frozenset({PLAYING, STOPPED, PAUSED}),
+    FINISHED: frozenset({PLAYING, STOPPED, PAUSED, WAITING}),  # WAITING: a rematch seat freed
     STOPPED: frozenset({STOPPED, PAUSED}),
     PAUSED: frozenset({PAUSED, STOPPED}),
 }
@@ -257,18 +264,22 @@ class Table:
         self.moves = moves = Moves(
             name, config.hand_pause, seating, gamelog, state, lambda: self.seq, self.powers.readers
         )
+        self.rematch = Rematch(name, seating, gamelog, moves, self.membership, state)
+        self.quick = quick = BotCountdown(name, seating, self.membership, state, self.request)
         self.clock = TurnClock(
             name, config, self.seats, game, status.moving,
             lambda due: self.request(moves.due, due, reraise=False),
         )  # fmt: skip
         self.abandon_clock = AbandonClock(
             name, config, self.seats, state, status.on_hold,
-            lambda reason: self.request(self.abandon, reason, reraise=False),
+            lambda reason: self.request(self.finisher.abandon, reason, reraise=False),
         )  # fmt: skip
         self.showing = Showing(
-            name, rules, config, seating, gamelog, self.clock, self.chat, lambda: self.powers.access
+            name, rules, config, seating, gamelog, self.clock, self.chat, self.powers, quick.fields
         )
         self.broadcaster = Broadcaster(name, seating, self.clock)
+        over, close = (lambda: host.game_over(self)), (lambda: host.close_table(self))
+        self.finisher = Finisher(name, status, gamelog, self.rematch, over, close)
 
     def _halting(self, state: TableState) -> None:
         """The table stops or pauses: its timer stops (and, paused, its abandon clock:
@@ -290,6 +301,7 @@ class Table:
         self.clock.stop_banks()
         with contextlib.suppress(TablePaused):  # logged; it comes back as last recorded
             self._record_time()
+        self.quick.cancel()
 
     # --------------------------------------------------- requests, published
 
@@ -330,8 +342,8 @@ class Table:
             member.detach()
         if outcome.changed:
             self.info_changed()
-        if outcome.start:
-            self._apply(self.moves.start(None))
+        if outcome.start:  # unless a person is still to answer a rematch (§11.12)
+            self._apply(self.rematch.start_full())
         if outcome.step is not None:
             self.publish(outcome.step)
         if outcome.reschedule:
@@ -373,9 +385,8 @@ class Table:
         moment = Moment(game, step.events)
         self.broadcaster.update(moment, self.seq, step.notice, fresh, next_ms)
         if ended is not None:
-            if ended.game_over:
-                self.status.become(FINISHED)
-                self.host.game_over(self)  # its result to the players' accounts (§7.5)
+            if ended.game_over:  # finished, recorded with the accounts, a rematch offered
+                self.finisher.finished(ended.winners)
             self.info_changed()
         clock.schedule()
         for seat, choice in self.moves.bot_calls():  # bots off their turn may call (R7)
@@ -482,23 +493,10 @@ class Table:
         self.broadcaster.error_all(ErrorCode.TABLE_STOPPED, message)
         self.info_changed()
 
-    def abandon(self, reason: AbandonReason) -> None:
-        """End the game in play as abandoned, if one is running (its record is
-        kept, marked with ``reason``: ``docs/records.md``), and close the
-        table (protocol §11.1, §11.2).
-
-        Raises:
-            TablePaused: the journal write failed; the table is paused, not closed.
-        """
-        if self.status.playing:
-            self.gamelog.abandon(reason)
-            log.info("table %s: game %s abandoned (%s)", self.name, self.gamelog.game_id, reason)
-        self.host.close_table(self)
-
     def close(self) -> None:
         """Close the table: drop its timers and its seats' tokens, and let its members go."""
-        self.clock.cancel()
-        self.abandon_clock.cancel()
+        for cancel in (self.clock.cancel, self.abandon_clock.cancel, self.quick.cancel):
+            cancel()
         self.seating.drop_tokens()
         self.broadcaster.close()
         log.info("table %s: closed", self.name)

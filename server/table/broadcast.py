@@ -38,6 +38,8 @@ from .clock import TurnClock
 from .gamelog import GameLog
 from .membership import Chat
 from .ports import TableRow
+from .powers import Powers
+from .rematch import rematch_fields
 from .seating import Seating
 
 if TYPE_CHECKING:
@@ -50,8 +52,7 @@ _VIEW_KEY = wire.pack("view")
 
 class Showing:
     """What table ``name`` shows: its info, its members' snapshots and its row
-    in the journal, built from its parts (``access`` is a callable: a restored
-    table's is new).
+    in the journal, built from its parts.
 
     Args:
         name: the table's name.
@@ -61,7 +62,9 @@ class Showing:
         gamelog: its game, the hand's log and the shuffle commitments.
         clock: its turn clock (the deadline, the next deal).
         chat: its chat.
-        access: its invite code, lock, mutes and bars (protocol §11.9).
+        powers: its creator's powers, whose access (invite code, lock, mutes,
+            bars; protocol §11.9) it shows (a restored table's is new).
+        countdown: a quick-play table's countdown fields (protocol §11.13).
     """
 
     def __init__(
@@ -73,7 +76,8 @@ class Showing:
         gamelog: GameLog,
         clock: TurnClock,
         chat: Chat,
-        access: Callable[[], Access],
+        powers: Powers,
+        countdown: Callable[[], TableInfo],
     ) -> None:
         self.name = name
         self.rules = rules
@@ -82,7 +86,8 @@ class Showing:
         self.gamelog = gamelog
         self.clock = clock
         self.chat = chat
-        self._access = access
+        self._powers = powers
+        self._countdown = countdown
 
     def info(self, state: TableState, on_hold: bool) -> TableInfo:
         """The table as the lobby lists it, no cards (protocol §10), in ``state``;
@@ -110,6 +115,10 @@ class Showing:
             info["correspondence_ms"] = round(self.config.correspondence * 1000)
         return self._privacy(info)
 
+    def _access(self) -> Access:
+        """The table's access now (protocol §11.9)."""
+        return self._powers.access
+
     def _privacy(self, info: TableInfo) -> TableInfo:
         """``info`` with the fields of §11.9: seats taken, private, locked,
         muted seats, muted spectators, the names barred; and the seats held by
@@ -128,6 +137,8 @@ class Showing:
         info["barred"] = [b.name for b in access.bars]
         if access.rated:
             info["rated"] = True
+        info.update(rematch_fields(seats))  # issue 27: the series, the rematch (§11.12)
+        info.update(self._countdown())  # a quick-play table's countdown (§11.13)
         return info
 
     def lobby_info(self, state: TableState, on_hold: bool) -> TableInfo:

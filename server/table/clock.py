@@ -336,8 +336,8 @@ class AbandonClock:
     It reads the table's ``seats``, its ``state`` and whether its game is
     ``on_hold``. Two counts run, and the first to reach its time calls
     ``abandon`` with the reason: the table ends a running game as abandoned
-    (its record kept, ``docs/records.md``) and closes (:meth:`Table.abandon
-    <craits.server.table.actor.Table.abandon>`):
+    (its record kept, ``docs/records.md``) and closes (:meth:`Finisher.abandon
+    <craits.server.table.finisher.Finisher.abandon>`):
 
     - *offline* (:attr:`since`): the table holds a game (running, over, or
       stopped by an error) and no person holds a seat with a connection (bots

@@ -67,6 +67,12 @@ class Seat:
     """The account of the person who took the seat, logged in (protocol §7.5)."""
     left: bool = False
     """Its person left the running game (``leave``): last place in a rated game."""
+    # issue 27: between the games (protocol §11.12; :mod:`craits.server.table.rematch`)
+    wins: int = 0
+    """Games of the table's series this seat's player won."""
+    rematch: bool | None = None
+    """The rematch on offer: True accepted, False still to answer; None: no
+    offer made to this seat (none is open, or it joined for the next game)."""
 
     @property
     def connected(self) -> bool:
@@ -140,7 +146,8 @@ class Seating:
 
     def rows(self) -> list[dict[str, Any]]:
         """The seats as the journal keeps them: names, bots, token digests (never
-        tokens); ``creator`` and ``muted`` only when true (protocol §11.9)."""
+        tokens); ``creator`` and ``muted`` only when true (protocol §11.9);
+        ``wins`` when some, ``rematch`` when an offer is open (§11.12)."""
         rows: list[dict[str, Any]] = []
         for s in self.seats:
             row: dict[str, Any] = {
@@ -156,6 +163,10 @@ class Seating:
                 row["account"] = s.account
             if s.left:
                 row["left"] = True
+            if s.wins:  # issue 27: the series (protocol §11.12)
+                row["wins"] = s.wins
+            if s.rematch is not None:
+                row["rematch"] = s.rematch
             rows.append(row)
         return rows
 
@@ -279,12 +290,37 @@ class Seating:
             account = row.get("account")
             seat.account = int(account) if account is not None else None
             seat.left = bool(row.get("left"))
+            seat.wins, seat.rematch = _series(row)
             self.seats.append(seat)
             if digest is not None:
                 self._tokens.register(digest, self._table, i)
+
+    def rotate(self) -> None:
+        """Every player moves one seat on (a rematch, protocol §11.12): seat
+        ``i``'s player sits at ``i + 1`` (the last at 0); their resume tokens
+        follow them."""
+        seats = self.seats
+        if len(seats) < 2:
+            return
+        seats.insert(0, seats.pop())
+        for i, s in enumerate(seats):
+            if s.token_digest is not None:
+                self._tokens.register(s.token_digest, self._table, i)
 
     def drop_tokens(self) -> None:
         """The table closes: its resume tokens stop working."""
         for s in self.seats:
             if s.token_digest is not None:
                 self._tokens.drop(s.token_digest)
+
+
+def _series(row: dict[str, Any]) -> tuple[int, bool | None]:
+    """A journal row's ``wins`` and ``rematch`` (protocol §11.12; absent: 0, None).
+
+    Raises:
+        TypeError, ValueError: they are not what :meth:`Seating.rows` writes.
+    """
+    wins, rematch = row.get("wins", 0), row.get("rematch")
+    if type(wins) is not int or wins < 0 or not (rematch is None or type(rematch) is bool):
+        raise ValueError(f"a seat's wins {wins!r} or rematch {rematch!r} do not read")
+    return wins, rematch

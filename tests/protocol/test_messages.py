@@ -77,6 +77,8 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.LEADERBOARD: {"type": "leaderboard", "offset": 100, "limit": 100},
     ClientMessage.HINT: {"type": "hint"},
     ClientMessage.ANALYSIS: {"type": "analysis", "game": 4, "seat": 1, "tokens": ["t" * 32]},
+    ClientMessage.REMATCH: {"type": "rematch", "accept": False},
+    ClientMessage.QUICK_PLAY: {"type": "quick_play", "seats": 3, "rules": {"short_game": True}},
 }
 
 
