@@ -353,6 +353,7 @@ class ErrorCode(StrEnum):
     NOTHING_TO_DECIDE = "nothing_to_decide"
     HINT_PENDING = "hint_pending"
     ANALYSES_BUSY = "analyses_busy"
+    HINTS_OFF = "hints_off"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -471,6 +472,7 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.ANALYSES_BUSY: (
         "the server is analysing as many games as it may: ask again in a few minutes"
     ),
+    ErrorCode.HINTS_OFF: "hints are off at a rated table",
 }
 """Each error code's meaning in a line (``docs/protocol.md`` §12 says when each is sent)."""
 

@@ -37,6 +37,7 @@ PLAIN: dict[ErrorCode, tuple[str, Severity]] = {
         "information",
     ),
     ErrorCode.HINT_PENDING: ("Still thinking about your last hint…", "information"),
+    ErrorCode.HINTS_OFF: ("No hints at a rated table.", "information"),
 }
 """Refusals of protocol §11.9 and the hints' (§7.6) said in these words (``{table}``:
 the table asked for)."""

@@ -47,7 +47,8 @@ def on_hint(client: Client, msg: HintRequestMsg) -> None:
             ``not_at_table``, ``spectator`` (a spectator gets no hints),
             ``not_seated``, ``game_not_running`` (no hand being played, or the
             table stopped or paused), ``nothing_to_decide`` (not the seat's turn and
-            no call to make, or a single move to make).
+            no call to make, or a single move to make), ``hints_off`` (a rated
+            table: the expert plays no one's game there).
     """
     if client in _running:
         raise TableError(ErrorCode.HINT_PENDING, "your last hint is still being worked out")
@@ -59,6 +60,8 @@ def on_hint(client: Client, msg: HintRequestMsg) -> None:
         if client in table.seating.spectators:
             raise TableError(ErrorCode.SPECTATOR, "a spectator gets no hints")
         raise TableError(ErrorCode.NOT_SEATED, "you have no seat at this table")
+    if table.powers.access.rated:
+        raise TableError(ErrorCode.HINTS_OFF, "hints are off at a rated table")
     game = table.gamelog.game
     if game is None or table.status.state is not TableState.PLAYING or game.phase != Phase.PLAY:
         raise TableError(ErrorCode.GAME_NOT_RUNNING, "no hand is being played")

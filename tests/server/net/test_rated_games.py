@@ -194,3 +194,25 @@ async def test_a_private_games_record_is_its_players_on_any_device(
         error(refused, "no_such_game")
     theirs = await cy.ask({"type": "history", "name": "Ana"}, "history")
     assert theirs["games"] == []
+
+
+async def test_no_hints_at_a_rated_table_and_hints_at_an_unrated_one(
+    device: Callable[..., Any],
+) -> None:
+    """The expert helps nobody in a game that moves ratings (issue 28; protocol
+    §7.6): ``hint`` at a rated table is ``hints_off``, whoever's turn it is; at
+    an unrated table players are past that check (a hint, or ``nothing_to_decide``
+    for the seat whose turn it is not)."""
+    ana, ben, cy, di = await accounts(device, "Ana", "Ben", "Cy", "Di")
+    await seat_all("rated", [ana, ben])
+    await seat_all("friendly", [cy, di], rated=False)
+    await settle([ana.player, ben.player, cy.player, di.player], 1)
+    for d in (ana, ben):
+        await d.player.send({"type": "hint"})
+        error(await d.player.expect("error"), "hints_off")
+    for d in (cy, di):
+        await d.player.send({"type": "hint"})
+        async with asyncio.timeout(30):  # a hint is searched in a worker: not instant
+            while (reply := await d.player.recv(30))["type"] not in ("hint", "error"):
+                pass
+        assert reply["type"] == "hint" or reply["code"] == "nothing_to_decide", reply
