@@ -11,6 +11,7 @@ that play, once the game is over).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,7 +26,9 @@ from ..core import privacy
 from ..core.model import TableModel, turn_on_hold
 from ..core.saved.resume_tokens import SavedSeat
 from .card_style import CardStyle
+from .hint_text import hint_key
 from .phrases import fill
+from .results import rematch_key
 from .rule_options import describe_rules
 
 TABLE_STATES: dict[str, LazyString] = {
@@ -143,6 +146,12 @@ def _new_game_key(model: TableModel, ctx: KeyContext) -> KeyState:
     return _greyed_unless(ctx.online)
 
 
+def _rematch_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    # while a rematch is on offer to this seat (protocol §11.12); greyed once accepted
+    state = rematch_key(model)
+    return _greyed_unless(ctx.online) if state else state
+
+
 def _close_table_key(model: TableModel, ctx: KeyContext) -> KeyState:
     # the creator's, and not while a game runs: hidden otherwise
     if model.state == TableState.PLAYING or not model.is_creator(ctx.player_name):
@@ -184,6 +193,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "choose_bot": _seat_key,
     "start": _start_key,
     "new_game": _new_game_key,
+    "rematch": _rematch_key,
     "close_table": _close_table_key,
     "end_game": _end_game_key,
     "summary": _summary_key,
@@ -191,6 +201,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "close_chat": _close_chat_key,
     "creator_menu": lambda model, ctx: privacy.creator_key(model, ctx.player_name, False),
     "creator_menu_in_play": lambda model, ctx: privacy.creator_key(model, ctx.player_name, True),
+    "hint": lambda model, ctx: hint_key(model, ctx.online),
 }
 """The state of each of the table screen's key actions; others (rules, leave) always apply."""
 
@@ -259,9 +270,10 @@ def digit_choice(count: int, selected: int | None, digit: int) -> int | None:
     return same_ten if same_ten < count else digit
 
 
-def topbar(model: TableModel, short: bool = False) -> Text:
+def topbar(model: TableModel, short: bool = False, bots_in: float | None = None) -> Text:
     """The top line: table, hand, cards dealt, spectators, who this client is;
-    ``short`` (a phone's width): table, hand, spectators and who, in fewer words."""
+    ``short`` (a phone's width): table, hand, spectators and who, in fewer words;
+    ``bots_in``: seconds until bots take a quick-play table's free seats (§11.13)."""
     out = Text()
     out.append(model.name, style="bold")
     view = model.view
@@ -277,6 +289,10 @@ def topbar(model: TableModel, short: bool = False) -> Text:
         waiting = _("waiting ({n}/{seats})") if short else _("waiting for players ({n}/{seats})")
         out.append(" · ")
         out.append(waiting.format(n=len(model.players), seats=seats))
+        if bots_in is not None:
+            out.append(" · ")
+            # TRANSLATORS: the top bar of a quick-play table: seconds until bots take the free seats
+            out.append(_("bots in {n} s").format(n=math.ceil(bots_in)), style="bold")
     out.append(" · ")
     out.append(
         ngettext("{n} watching", "{n} watching", model.spectators).format(n=model.spectators)
@@ -334,6 +350,18 @@ def log_bullet(style: CardStyle) -> Text:
 # ---------------------------------------------------------------- the prompt
 
 
+def _game_over(may_start: bool, rematch: bool) -> str:
+    """The prompt once the game is over: the keys that apply (one whole sentence
+    for each set of them, so that a language may order them its own way)."""
+    if rematch and may_start:
+        return _("Game over. r: rematch · n: new game · h: scores · q: leave")
+    if rematch:
+        return _("Game over. r: rematch · h: scores · q: leave")
+    if may_start:
+        return _("Game over. n: new game · h: scores · q: leave")
+    return _("Game over. h: scores · q: leave")
+
+
 def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = False) -> Text:
     """What is going on and what this player can do, in a line or two.
 
@@ -348,9 +376,7 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
         return _before_the_game(model)
     phase = model.phase
     if phase == Phase.GAME_OVER:
-        if model.may_start:
-            return Text(_("Game over. n: new game · h: scores · q: leave"), style="bold")
-        return Text(_("Game over. h: scores · q: leave"), style="bold")
+        return Text(_game_over(model.may_start, bool(rematch_key(model))), style="bold")  # §11.12
     if phase == Phase.HAND_OVER:
         return Text(_("The hand is over; the next one is being dealt. h: scores"), style="bold")
     out = _alerts(model)
@@ -560,6 +586,8 @@ def lobby_key(action: str, info: TableInfo | None, *, online: bool, saved: bool)
         return _greyed_unless(online)
     if action == "rejoin":
         return _greyed_unless(online) if saved else False
+    if action == "quick":
+        return _greyed_unless(online)
     return True
 
 
@@ -577,6 +605,31 @@ def join_refusal(info: TableInfo | None, *, online: bool) -> str:
     else:
         said = _("Table {table} is already playing: s watches it.")
     return said.format(table=name)
+
+
+def quick_line() -> Text:
+    """The lobby's first line under its status: quick play (protocol §11.13), in
+    the language spoken now."""
+    return Text.assemble(
+        ("▶ " + _("Quick play"), "bold"),
+        " ",
+        _("(k): sit where a game starts soonest (or bots after a countdown)"),
+    )
+
+
+def bots_deadline(
+    info: TableInfo | None, seen: tuple[int, float] | None, now: float
+) -> tuple[int, float] | None:
+    """When bots take a quick-play table's free seats (protocol §10's
+    ``bots_in_ms``), as ``(bots_in_ms, seconds on the clock of ``now``)``:
+    ``seen`` while the table info says the same, a new one from ``now`` when it
+    says another; None when it says none."""
+    ms = None if info is None else info.get("bots_in_ms")
+    if ms is None:
+        return None
+    if seen is not None and seen[0] == ms:
+        return seen
+    return ms, now + ms / 1000
 
 
 def lobby_hint(saved: SavedSeat | None, at_table: bool, tables: int) -> Text:

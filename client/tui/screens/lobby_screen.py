@@ -140,9 +140,9 @@ def lobby_columns(available: int, rows: Sequence[Sequence[Text]]) -> list[tuple[
     return list(zip(columns, [NAME_MIN, needs[1], needs[2]], strict=True))
 
 
-LOBBY_ESSENTIAL = ("join", "rules", "quit")
+LOBBY_ESSENTIAL = ("quick", "join", "rules", "quit")
 """The lobby's keys the Footer never leaves out, however narrow (:mod:`..widgets.key_footer`)."""
-LOBBY_SHORT = {"create": N_("New"), "rejoin": N_("Back")}
+LOBBY_SHORT = {"create": N_("New"), "rejoin": N_("Back"), "quick": N_("Quick")}
 """Shorter words for the lobby's keys on a narrow screen."""
 
 
@@ -155,6 +155,7 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("k", "quick", N_("Quick play")),
         Binding("j", "join", N_("Join")),
         Binding("s", "spectate", N_("Watch")),
         Binding("n", "create", N_("New table")),
@@ -172,6 +173,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Status line, the tables, a hint, and the keys."""
         yield Static(id="lobby-status")
+        yield Static(presenter.quick_line(), id="lobby-quick")  # issue 27 (protocol §11.13)
         table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
@@ -227,6 +229,7 @@ class LobbyScreen(Screen[None]):
             session.player_name,
         )
         self.query_one("#lobby-status", Static).update(status)
+        self.query_one("#lobby-quick", Static).update(presenter.quick_line())  # the language now
         self.query_one("#lobby-status").set_class(not session.online, "-offline")
         table = self.query_one("#tables", DataTable)
         selected = self.selected_table()
@@ -293,6 +296,11 @@ class LobbyScreen(Screen[None]):
         event.stop()
         why = presenter.join_refusal(self._selected_info(), online=self.session.online)
         self.notify(why, severity="warning", timeout=4, markup=False)
+
+    def action_quick(self) -> None:
+        """Quick play: a seat at the table that starts soonest (protocol §11.13)."""
+        if self.session.online:
+            self.session.requests.quick_play()
 
     def action_join(self) -> None:
         """Take a seat at the table under the cursor."""

@@ -66,10 +66,12 @@ export`` builds it; a game still in play only with ``unfinished``. Raises
 replay)."""
 
 
-def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    """The command line of the analysis (``prog``: the name it is called by)."""
+def build_parser(prog: str = PROG, epilog: str | None = None) -> argparse.ArgumentParser:
+    """The command line of the analysis (``prog``: the name it is called by; ``epilog``:
+    what its caller adds to ``--help``)."""
     p = argparse.ArgumentParser(
         prog=prog,
+        epilog=epilog,
         description="Analyse a finished game: every decision of every player judged by "
         "the expert bot from that player's view then, marked like a chess site's "
         "(inaccuracy, mistake, blunder), and each player's summary.",
@@ -269,12 +271,15 @@ def _run(record: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
 
 
 def analyse_main(
-    argv: Sequence[str] | None = None, prog: str = PROG, load_game: GameLoader | None = None
+    argv: Sequence[str] | None = None,
+    prog: str = PROG,
+    load_game: GameLoader | None = None,
+    epilog: str | None = None,
 ) -> int:
     """The command: analyse the game ``argv`` names and print it (see the module's
-    text), a game id read by ``load_game``; returns the exit status. Errors are one
-    line on standard error."""
-    args = build_parser(prog).parse_args(argv)
+    text), a game id read by ``load_game``; ``epilog`` ends ``--help``. Returns the
+    exit status. Errors are one line on standard error."""
+    args = build_parser(prog, epilog).parse_args(argv)
     if args.budget < 1 or args.workers < 1:
         print(f"{prog}: --budget and --workers must be at least 1", file=sys.stderr)
         return EXIT_USAGE
