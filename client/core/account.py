@@ -125,7 +125,7 @@ class Account:
         self._waiting = Waiting.NOTHING
         self._after_challenge: Callable[[], None] | None = None
         self._wanted_name = ""
-        self._watchers: list[Callable[[], None]] = []
+        self._watchers: list[Callable[[], object]] = []
         self.name: str | None = None
         """The account this connection is logged in as, or None (a guest)."""
         self.recovery_codes: list[str] = []
@@ -157,10 +157,15 @@ class Account:
         """The name this device registered on this server, or None."""
         return self._saved.name_for(self.server()) if self._saved is not None else None
 
-    def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
+    def watch(self, callback: Callable[[], object]) -> Callable[[], None]:
         """Have ``callback`` called after each change; returns what stops it."""
         self._watchers.append(callback)
-        return lambda: self._watchers.remove(callback) if callback in self._watchers else None
+
+        def stop() -> None:
+            if callback in self._watchers:
+                self._watchers.remove(callback)
+
+        return stop
 
     def _changed(self) -> None:
         for callback in list(self._watchers):
