@@ -46,7 +46,7 @@ from craits.protocol.account_types import (
     RegisteredMsg,
     RegisterMsg,
 )
-from craits.protocol.i18n import _
+from craits.protocol.i18n import _, _l
 from craits.protocol.identity import (
     KeyFileError,
     load_key,
@@ -90,6 +90,16 @@ ACCOUNT_ERRORS = frozenset(
 )
 """The errors that answer this module's requests (protocol §12.4, and
 ``bad_message``) while one waits."""
+
+
+REFUSED_WORDS = {
+    ErrorCode.NAME_REGISTERED: _l("That name is someone's on this server: choose another."),
+    ErrorCode.INVALID_ACCOUNT_NAME: _l(
+        'That name cannot be registered ("player", or characters a name may not hold).'
+    ),
+    ErrorCode.ACCOUNTS_UNAVAILABLE: _l("The server cannot reach its accounts now: try later."),
+}
+"""Refusals said in the client's words (else the server's are shown)."""
 
 
 class Waiting(StrEnum):
@@ -341,7 +351,8 @@ class Account:
         if self._waiting == Waiting.NOTHING or code not in ACCOUNT_ERRORS:
             return False
         waiting, self._waiting = self._waiting, Waiting.NOTHING
-        self.problem = text
+        words = REFUSED_WORDS.get(code) if code is not None else None
+        self.problem = text = str(words) if words is not None else text
         if waiting == Waiting.LOGIN:
             self._listener.said(
                 _("Could not log in ({why}): you play as a guest.").format(why=text),

@@ -53,7 +53,7 @@ class AccountDialog(ModalScreen[bool]):
     AccountDialog #account-title { text-style: bold; }
     AccountDialog #account-text { margin: 1 0 0 0; }
     AccountDialog #account-codes { margin: 1 0 0 0; text-style: bold; color: $warning; }
-    AccountDialog #account-problem { color: $error; }
+    AccountDialog #account-problem { color: $error; margin: 1 0 0 0; }
     AccountDialog Input { margin: 1 0 0 0; }
     AccountDialog Horizontal { height: auto; margin: 1 0 0 0; }
     AccountDialog Button { margin-right: 2; }
