@@ -131,15 +131,7 @@ class AccountDialog(ModalScreen[bool]):
                 ),
             )
         if account.name is not None:
-            profile = account.profile
-            rating = profile["rating"] if profile is not None else "…"
-            games = profile["games"] if profile is not None else 0
-            return (
-                _("Logged in as {name}").format(name=account.name),
-                _("Rating: {rating}  ·  rated games: {games}").format(rating=rating, games=games)
-                + "\n"
-                + _('("?" while your rating is provisional: fewer than 10 rated games)'),
-            )
+            return _("Logged in as {name}").format(name=account.name), self._rating()
         if not account.enabled:
             return _("Account"), _("This client plays as a guest: it keeps no account.")
         return (
@@ -150,6 +142,22 @@ class AccountDialog(ModalScreen[bool]):
                 "rated tables, and their games and rating are kept."
             ),
         )
+
+    def _rating(self) -> str:
+        """The rating line (``?`` while provisional, said why), or a wait."""
+        profile = self.account.profile
+        if profile is None:
+            return _("Rating: …")
+        line = _("Rating: {rating}  ·  rated games: {games}").format(
+            rating=profile["rating"], games=profile["games"]
+        )
+        if profile["provisional"]:
+            why = _('("?" while your rating is provisional: too few rated games yet)')
+            return f"{line}\n{why}"
+        if "completion_pct" in profile:
+            pct = _("Games played to their end: {pct}%").format(pct=profile["completion_pct"])
+            return f"{line}\n{pct}"
+        return line
 
     @on(Button.Pressed, "#register")
     @on(Input.Submitted, "#account-name")

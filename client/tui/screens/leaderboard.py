@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ...core.account import Account
+from ..widgets.key_footer import KeyFooter
 
 
 class LeaderboardChanged(Message, bubble=False):
@@ -50,7 +51,7 @@ class LeaderboardScreen(Screen[None]):
         table: DataTable[Any] = DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="leaderboard-note", markup=False)
-        yield Footer()
+        yield KeyFooter(essential=("back",))
 
     def on_mount(self) -> None:
         """Lay out the columns, follow the account and ask the lines."""
