@@ -134,6 +134,7 @@ class Account:
         self._nonce: bytes | None = None
         self._waiting = Waiting.NOTHING
         self._after_challenge: Callable[[], None] | None = None
+        self._then: Callable[[], None] | None = None
         self._wanted_name = ""
         self._watchers: list[Callable[[], object]] = []
         self.name: str | None = None
@@ -188,16 +189,27 @@ class Account:
 
     # ---------------------------------------------------------- requests
 
-    def welcomed(self) -> None:
+    def welcomed(self, then: Callable[[], None]) -> None:
         """A connection is up (its ``welcome`` read): take its nonce, and log in if
-        this device registered with this server. Each connection starts a guest."""
+        this device registered with this server; ``then`` once logged in or
+        refused (at once when no login is asked), so that no seat is asked under
+        a registered name before the login is through (the server answers a
+        ``login`` later than a ``join`` sent after it). Each connection starts a guest."""
         self.name, self.profile, self._waiting = None, None, Waiting.NOTHING
-        self._after_challenge = None
+        self._after_challenge, self._then = None, then
         nonce = self._link.welcome.get("nonce")
         self._nonce = bytes.fromhex(nonce) if isinstance(nonce, str) and len(nonce) == 64 else None
         if self._nonce is not None and self.remembered() is not None:
             self._signed(self._login)
+        else:
+            self._proceed()
         self._changed()
+
+    def _proceed(self) -> None:
+        """Run what waited for the login (once)."""
+        then, self._then = self._then, None
+        if then is not None:
+            then()
 
     def register(self, name: str) -> bool:
         """Register ``name`` with this device's key (made now if there is none).
@@ -265,9 +277,11 @@ class Account:
             key = load_key(self._dir())
         except KeyFileError as exc:
             self._listener.said(str(exc), "error", 8.0, None)
+            self._proceed()
             return
-        if key is None:
-            return  # (the key was removed: a guest, as a new device)
+        if key is None:  # (the key was removed: a guest, as a new device)
+            self._proceed()
+            return
         public, signature, identity = self._signature(key)
         if self._link.send(
             LoginMsg(type=ClientMessage.LOGIN, key=public, signature=signature, server=identity)
@@ -328,6 +342,7 @@ class Account:
         self._listener.said(
             _("Logged in as {name}.").format(name=self.name), "information", 3.0, None
         )
+        self._proceed()
         self._ask_profile()
         self._changed()
 
@@ -360,5 +375,6 @@ class Account:
                 8.0,
                 None,
             )
+            self._proceed()
         self._changed()
         return True

@@ -174,12 +174,19 @@ class Session:
         self.listener.failed(why)
 
     def connected(self, first: bool) -> None:
-        """After (re)connecting: take back the seat, or watch again, or do what the
-        command line asked."""
+        """After (re)connecting: ask the tables, log in if this device has an account
+        here, then take back the seat, or watch again, or do what the command line
+        asked (:meth:`_take_place`)."""
         requests = self.requests
         self.privacy.welcomed(self.link.welcome)  # the server's public address, if any
-        self.account.welcomed()  # logged in before any seat is asked (§7.5)
         requests.list_tables()
+        # logged in (§7.5) before a seat is asked: a registered name is its account's
+        self.account.welcomed(lambda: self._take_place(first))
+
+    def _take_place(self, first: bool) -> None:
+        """After (re)connecting and logging in: take back the seat, or watch
+        again, or do what the command line asked."""
+        requests = self.requests
         if requests.again():  # a redirect brought us here: asked again (§7.4)
             return
         model = self.model

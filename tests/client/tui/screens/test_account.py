@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.tui.dialogs.account import AccountDialog
 from craits.client.tui.screens.leaderboard import LeaderboardScreen
 from craits.client.tui.screens.lobby_screen import LobbyScreen
@@ -21,7 +22,7 @@ from craits.protocol.identity import KEY_FILE_NAME, load_or_create_key
 from craits.server.accounts.model import GameRecord, Seat
 from craits.server.app import Server, ServerConfig
 
-from tests.client.support import screen_text, wait_for, wait_text
+from tests.client.support import on_table, screen_text, wait_for, wait_text
 from tests.client.tui.test_screenshots import FOLDER, shoot
 from tests.server.net.signed import devices, fast_hashing
 
@@ -58,7 +59,7 @@ async def register_in_dialog(pilot: Any, app: Any, name: str) -> list[str]:
 
 
 async def test_register_in_the_dialog_then_log_in_by_itself_next_time(
-    server: Server, make_app: Any, tmp_path: Path
+    server: Server, make_app: Any, connect: Any, tmp_path: Path
 ) -> None:
     keys = tmp_path / "config"
     app = make_app("Ana", account_dir=keys)
@@ -83,12 +84,24 @@ async def test_register_in_the_dialog_then_log_in_by_itself_next_time(
         await wait_text(pilot, app, "Rating: ?")  # provisional: no rated game yet
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
-    again = make_app("Ana", account_dir=keys)  # the next run, the same device
+    ben = await connect("Ben")
+    await ben.send({"type": "create_table", "name": "t1", "seats": 3})
+    await ben.expect("table_created")
+    # the next run, the same device, straight to a table under the registered name:
+    # logged in first (a guest's join under it would be refused name_registered)
+    again = make_app("Ana", account_dir=keys, table="t1")
     async with again.run_test(size=(100, 32)) as pilot:
-        await in_lobby(pilot, again)
         await wait_for(pilot, lambda: again.session.account.name == "Ana", what="the login")
-        await open_dialog(pilot, again)
-        text = await wait_text(pilot, again, "Logged in as Ana")
+        await wait_for(
+            pilot, lambda: on_table(again) and again.screen.query("#chatlog"), what="the table"
+        )
+        assert again.session.model is not None and again.session.model.name == "t1"
+        await wait_text(pilot, again, "t1")
+    shown = make_app("Ana", account_dir=keys, store=TokenStore(tmp_path / "other.json"))
+    async with shown.run_test(size=(100, 32)) as pilot:
+        await in_lobby(pilot, shown)
+        await open_dialog(pilot, shown)
+        text = await wait_text(pilot, shown, "Logged in as Ana")
         assert "guest" not in text and not CODE.findall(text)
     other = make_app("Ana", account_dir=tmp_path / "elsewhere")  # another device: a guest
     async with other.run_test(size=(100, 32)) as pilot:
