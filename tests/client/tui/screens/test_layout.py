@@ -67,8 +67,7 @@ async def test_the_event_log_shows_the_newest_line_whole(
         await pilot.press("escape")
         # wider: the log takes more of the width, its lines wrapped again
         await pilot.resize_terminal(120, 40)
-        await pilot.pause(0.1)
-        assert log.size.width >= 40
+        await wait_for(pilot, lambda: log.size.width >= 40, what="the wider log")
         await wait_for(pilot, lambda: newest_line_in_sight(app), what=screen_text(app))
         # and narrower again: nothing cut at the right edge
         await pilot.resize_terminal(80, 24)
