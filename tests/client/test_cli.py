@@ -24,7 +24,7 @@ from craits.client.present.card_style import unicode_suits_ok
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from rich.cells import cell_len
 
-from tests.client.support import wait_for, wait_text
+from tests.support.client import wait_for, wait_text
 
 ROOT = Path(__file__).resolve().parents[2]
 

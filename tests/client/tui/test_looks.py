@@ -10,8 +10,8 @@ from craits.client.present.canvas import Canvas
 from craits.client.present.felt import TablePainter, face_size
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.support import ANA, BEN, ben_at_table, shown_in, wait_for
 from tests.client.tui.scenes import mid_game
+from tests.support.client import ANA, BEN, ben_at_table, shown_in, wait_for
 
 
 async def palette(pilot: Any, app: Any, command: str) -> None:

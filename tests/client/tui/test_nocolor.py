@@ -7,7 +7,7 @@ from typing import Any
 from craits.client.tui.screens.table_screen import TableScreen
 from rich.color import ColorType
 
-from tests.client.support import ANA, BEN, ben_at_table, screen_text, segments, wait_for
+from tests.support.client import ANA, BEN, ben_at_table, screen_text, segments, wait_for
 
 
 def coloured(app: Any) -> list[str]:

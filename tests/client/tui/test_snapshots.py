@@ -30,12 +30,6 @@ from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.table.outcome import Step
 
-from tests.client.support import (
-    footer_keys,
-    screen_text,
-    wait_for,
-    wait_text,
-)
 from tests.client.tui.scenes import (
     config,  # noqa: F401  (the long heartbeat of the snapshots' server)
     listening,
@@ -43,6 +37,12 @@ from tests.client.tui.scenes import (
     mid_game,
     play_to_mid_game,
     settle,
+)
+from tests.support.client import (
+    footer_keys,
+    screen_text,
+    wait_for,
+    wait_text,
 )
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

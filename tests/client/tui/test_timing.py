@@ -19,7 +19,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.table.outcome import Step
 from textual.widgets import Input, Select
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,
@@ -30,8 +30,8 @@ from tests.client.support import (
     wait_for,
     wait_text,
 )
-from tests.server.conftest import strip_seat
-from tests.server.processes import open_player
+from tests.support.processes import open_player
+from tests.support.server import strip_seat
 
 
 def on_table(app: Any) -> bool:

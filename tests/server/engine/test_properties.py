@@ -49,7 +49,7 @@ from craits.server.ops.vectors import load_position
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from .helpers import all_cards, card_codes, snapshot
+from tests.support.engine import all_cards, card_codes, snapshot
 
 MAX_ACTIONS = 10_000
 """Actions a hand may take before it counts as endless (random play needs ~100, rarely 2000)."""

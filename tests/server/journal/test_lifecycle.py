@@ -25,9 +25,8 @@ from craits.server.journal.journal import Journal
 from craits.server.journal.records import verify_record
 from craits.server.table.ports import TableRow
 
-from tests.conftest import REPO
-from tests.server.conftest import Player, finished_game, play_until, settle
-from tests.server.processes import (
+from tests.support.paths import REPO
+from tests.support.processes import (
     SERVER,
     free_port,
     open_player,
@@ -35,6 +34,7 @@ from tests.server.processes import (
     start_server,
     stop_server,
 )
+from tests.support.server import Player, finished_game, play_until, settle
 
 VERIFY = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
 

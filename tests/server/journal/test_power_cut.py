@@ -33,7 +33,7 @@ import pytest
 from craits.protocol.types import OkMsg
 from craits.server.bots.network.bot import BotClient, connect_bot
 
-from tests.server.faulty import launch
+from tests.support.faulty import launch
 
 EXT4_IOC_SHUTDOWN = 0x8004587D
 EXT4_GOING_FLAGS_NOLOGFLUSH = 2

@@ -19,9 +19,9 @@ import pytest
 from craits.protocol import MAX_SERVER_FRAME, FrameReader, decode, encode
 from craits.server.app import Server
 
-from tests.server.conftest import Player
-from tests.server.net.test_faults import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
-from tests.server.processes import SERVER, free_port, open_player
+from tests.support.net import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
+from tests.support.processes import SERVER, free_port, open_player
+from tests.support.server import Player
 
 # ------------------------------------------------------------------ helpers
 

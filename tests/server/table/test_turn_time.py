@@ -14,9 +14,9 @@ from craits.server.app import Server, ServerConfig
 from craits.server.table.actor import MIN_TURN_TIMEOUT
 from craits.server.table.outcome import Step
 
-from tests.client.support import ANA, BEN, deal_order, script
-from tests.server.conftest import strip_seat
-from tests.server.processes import SERVER
+from tests.support.client import ANA, BEN, deal_order, script
+from tests.support.processes import SERVER
+from tests.support.server import strip_seat
 
 
 @pytest.fixture

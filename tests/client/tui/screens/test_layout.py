@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     deal_order,
@@ -19,7 +19,7 @@ from tests.client.support import (
     shown_in,
     wait_for,
 )
-from tests.server.conftest import play_until, settle
+from tests.support.server import play_until, settle
 
 
 def squeezed(text: str) -> str:

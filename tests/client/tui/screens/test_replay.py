@@ -29,9 +29,9 @@ from craits.server.journal.replay_frames import with_frames
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tests.client.support import screen_text, shown_in
-from tests.server.processes import free_port
-from tests.server.replays import WatchedGame, quick_config, random_game_log
+from tests.support.client import screen_text, shown_in
+from tests.support.processes import free_port
+from tests.support.replays import WatchedGame, quick_config, random_game_log
 
 
 def label(card: str) -> str:

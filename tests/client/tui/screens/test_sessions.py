@@ -17,7 +17,7 @@ from craits.protocol.client import Connection
 from craits.server.table.outcome import Step
 from textual.widgets import Checkbox, Input, Select
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,
@@ -29,7 +29,7 @@ from tests.client.support import (
     wait_for,
     wait_text,
 )
-from tests.server.conftest import strip_seat
+from tests.support.server import strip_seat
 
 
 def on_table(app: Any) -> bool:

@@ -9,7 +9,7 @@ from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.table.outcome import Step
 from textual.widgets import Input
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,

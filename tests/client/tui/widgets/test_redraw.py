@@ -30,8 +30,8 @@ from textual.containers import Vertical
 from textual.geometry import Region
 from textual.strip import Strip
 
-from tests.client.support import ANA, BEN, deal_order, script, wait_for
-from tests.server.conftest import play_until, settle
+from tests.support.client import ANA, BEN, deal_order, script, wait_for
+from tests.support.server import play_until, settle
 
 
 class CountedLog(WrappedLog):

@@ -18,7 +18,7 @@ from craits.server.app import Server
 from craits.server.bots import choose_basic
 from craits.server.bots.expert.worker import default_pool
 
-from tests.server.conftest import Player, connect, strip_seat
+from tests.support.server import Player, connect, strip_seat
 
 __all__ = ["connect"]
 

@@ -10,7 +10,7 @@ import pytest
 from craits.server.engine import Event, Game, Play, Rules, cut_dealer, full_deck, hand_size
 from craits.server.engine.events import Cut, Dealt, HandEnded, TurnedUp
 
-from .helpers import all_cards, deck_from, game_at, snapshot
+from tests.support.engine import all_cards, deck_from, game_at, snapshot
 
 
 class RiggedShuffle:

@@ -6,7 +6,7 @@ import pytest
 from craits.server.engine import Draw, Play, event_to_dict, view
 from craits.server.engine.events import CountChanged, Drew, HandEnded, ShufflePenalty
 
-from .helpers import all_cards, deck_from, game_at
+from tests.support.engine import all_cards, deck_from, game_at
 
 
 @pytest.mark.parametrize(("pressure", "penalty"), [(0, 5), (1, 10), (2, 20), (3, 40), (6, 320)])

@@ -14,7 +14,7 @@ from craits.protocol.vocab import ErrorCode, TableState
 from craits.server.errors import TableError
 from craits.server.table.moves import Moves
 
-from tests.server.table.parts import Conn, Now, gamelog, legal, seating
+from tests.support.table_parts import Conn, Now, gamelog, legal, seating
 
 
 class Table:

@@ -10,7 +10,7 @@ from craits.server.engine import Rules
 from craits.server.table.actor import Table, TableConfig
 from craits.server.table.outcome import Step
 
-from tests.server.table.parts import Book, Conn
+from tests.support.table_parts import Book, Conn
 
 
 class Host:

@@ -21,8 +21,8 @@ from craits.protocol.wire import FrameReader, decode
 from craits.server.app import Server
 from craits.server.bots.network.cli import build_parser, run
 
-from tests.client.support import Told
-from tests.server.cluster.conftest import until
+from tests.support.client import Told
+from tests.support.cluster import until
 
 
 async def evening_on(node: Server, open_player: Callable[..., Any], seats: int) -> Any:

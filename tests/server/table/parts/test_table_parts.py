@@ -12,7 +12,7 @@ from craits.server.app import Server
 from craits.server.engine import Rules
 from craits.server.net.handlers import HANDLERS
 
-from tests.server.conftest import settle
+from tests.support.server import settle
 
 
 def test_every_client_message_has_one_handler() -> None:

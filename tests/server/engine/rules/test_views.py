@@ -20,7 +20,7 @@ from craits.server.engine import (
 )
 from craits.server.engine.events import Dealt, Drew, HandEnded, Played, ShufflePenalty, TurnedUp
 
-from .helpers import card_codes, flatten, game_at
+from tests.support.engine import card_codes, flatten, game_at
 
 
 def _started(players: int = 4, seed: int = 3) -> tuple[Game, list]:

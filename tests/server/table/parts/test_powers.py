@@ -10,7 +10,7 @@ from craits.server.errors import TableError
 from craits.server.table.outcome import Deadline, Snapshot
 from craits.server.table.powers import Powers
 
-from tests.server.table.parts import Book, Conn, Now, seating
+from tests.support.table_parts import Book, Conn, Now, seating
 
 
 class Game:

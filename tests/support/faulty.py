@@ -20,8 +20,8 @@ import pytest
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 
-from tests.server.conftest import Player, play_until, settle
-from tests.server.processes import SERVER, free_port
+from tests.support.processes import SERVER, free_port
+from tests.support.server import Player, play_until, settle
 
 FINISHED = ("r1", "r2", "r3")
 """The tables whose (short) games the built journal holds finished, games 1–3."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from craits.protocol.client import Connection
 
-from tests.server.conftest import Player
+from tests.support.server import Player
 
 SERVER = [sys.executable, "-m", "craits.server.ops.cli"]
 """The ``craits-server`` command, as this interpreter runs it."""

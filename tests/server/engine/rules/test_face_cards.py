@@ -9,7 +9,7 @@ from craits.server.engine import Draw, Pass, Play
 from craits.server.engine import errors as E
 from craits.server.engine.events import Drew, PlayAgain, Skipped
 
-from .helpers import assert_refused, game_at
+from tests.support.engine import assert_refused, game_at
 
 FACE = {"face_cards": True}
 STOCK = [f"{r}{s}" for s in "DC" for r in "23456789T"]  # 18 cards, none in the hands below

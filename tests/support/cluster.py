@@ -19,8 +19,8 @@ import pytest
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 
-from tests.server.conftest import Player
-from tests.server.processes import free_port
+from tests.support.processes import free_port
+from tests.support.server import Player
 
 REDIS_SERVER = shutil.which("redis-server")
 HEARTBEAT = 0.25

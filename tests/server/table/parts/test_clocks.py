@@ -11,7 +11,7 @@ from craits.server.table.actor import TableConfig
 from craits.server.table.clock import AbandonClock, Due, TurnClock
 from craits.server.table.seating import Seat
 
-from tests.server.table.parts import Now
+from tests.support.table_parts import Now
 
 CEILING = 10.0
 """Seconds a test waits for a timer at most (the machine may be busy)."""

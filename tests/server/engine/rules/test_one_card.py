@@ -10,7 +10,7 @@ from craits.server.engine import Announce, CallIdiot, Draw, Game, Play, Rules
 from craits.server.engine import errors as E
 from craits.server.engine.events import Announced, Drew, IdiotCalled, Played, Skipped
 
-from .helpers import assert_refused, deck_from, game_at
+from tests.support.engine import assert_refused, deck_from, game_at
 
 # Seat 0 can play down to one card on 7H; the stock holds the penalty cards.
 DOWN_TO_ONE: dict[str, Any] = {

@@ -8,7 +8,7 @@ import pytest
 from craits.server.engine import Play, Rules, score_cards
 from craits.server.engine.events import HandEnded
 
-from .helpers import game_at
+from tests.support.engine import game_at
 
 
 @pytest.mark.parametrize(

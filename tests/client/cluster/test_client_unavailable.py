@@ -16,8 +16,8 @@ from craits.client.tui.app import CraitsApp
 from craits.client.tui.screens.lobby_screen import LobbyScreen
 from textual.widgets import DataTable
 
-from tests.client.support import screen_text, wait_for
-from tests.server.cluster.conftest import RedisProcess, address, node_config, start_nodes, until
+from tests.support.client import screen_text, wait_for
+from tests.support.cluster import RedisProcess, address, node_config, start_nodes, until
 
 Open = Callable[..., Any]
 

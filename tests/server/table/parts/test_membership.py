@@ -10,7 +10,7 @@ from craits.server.errors import TableError
 from craits.server.table.membership import Chat, Membership
 from craits.server.table.outcome import Deadline, Snapshot, TurnDeadline
 
-from tests.server.table.parts import Conn, Now, seating
+from tests.support.table_parts import Conn, Now, seating
 
 
 def membership(capacity: int = 3, creator: Conn | None = None) -> tuple[Membership, Now]:

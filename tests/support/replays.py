@@ -19,8 +19,8 @@ from craits.server.engine import Game, Rules, action_from_dict, view
 from craits.server.table.fairness import RecordingShuffle, shuffle_entries
 from craits.server.table.ports import Entry
 
-from tests.server.conftest import Player, strip_seat
-from tests.server.processes import run_export
+from tests.support.processes import run_export
+from tests.support.server import Player, strip_seat
 
 TABLE = "replayed"
 

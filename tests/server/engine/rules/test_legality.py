@@ -14,7 +14,7 @@ from craits.protocol.vocab import ActionKind, Phase
 from craits.server.engine import Draw, Game, IllegalAction, Pass, Play, Rules
 from craits.server.engine.cards import CARDS
 
-from .helpers import game_at, snapshot
+from tests.support.engine import game_at, snapshot
 
 
 def _plays(game: Game, seat: int) -> set[str]:
