@@ -143,3 +143,27 @@ async def test_the_lobby_row_of_a_full_bot_table_fits_100_columns(
         row = next(line for line in screen_text(app).splitlines() if "bots4" in line)
         assert "hand 1/15" in row, row  # the state column is on screen
         assert "Anastasia-Longname" in row and "basic-bot" not in row, row
+
+
+async def test_a_resize_while_the_table_is_taken_down_lays_nothing_out() -> None:
+    """A resize that reaches the table screen while it is being taken down (its
+    chat log already gone, its right column not yet: a busy machine's CI run of the
+    store's test met it) lays nothing out and raises nothing."""
+    from craits.client.tui.screens.table_layout import TableLayout
+    from textual.app import App, ComposeResult
+    from textual.containers import Vertical
+    from textual.screen import Screen
+
+    class Half(Screen[None]):
+        def compose(self) -> ComposeResult:
+            yield Vertical(id="right")
+
+    class Shell(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(Half())
+
+    app = Shell()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, Half), what="the screen")
+        TableLayout(app.screen).fit(60, 30)  # stacked: the chat log's rows are set
+        assert not app.screen.has_class("-narrow")
