@@ -63,6 +63,10 @@ REAL_FIXTURES = frozenset(
 """Fixtures that start a server, a process or an app: a test asking for one is
 ``integration``."""
 
+REAL_BACKENDS = frozenset({"postgres"})
+"""Parameters that put a test on a real server process (the accounts store's
+contract tests run on SQLite and on PostgreSQL, chosen by the ``backend`` fixture)."""
+
 REAL_CALLS = re.compile(
     r"run_test\(|Server\(|start_server\(|open_connection|Connection\.open|subprocess"
     r"|socket\.|tmux|chromium|playwright|redis|postgres|asyncpg|ProcessPool|default_pool"
@@ -110,7 +114,13 @@ def tier(item: pytest.Item) -> str:
     if item.get_closest_marker("unit") is not None:
         return "unit"
     fixtures = set(getattr(item, "fixturenames", ()))
-    if fixtures & REAL_FIXTURES or _calls_the_real_thing(Path(str(item.path))):
+    callspec = getattr(item, "callspec", None)
+    params = set(map(str, callspec.params.values())) if callspec is not None else set()
+    if (
+        fixtures & REAL_FIXTURES
+        or params & REAL_BACKENDS
+        or _calls_the_real_thing(Path(str(item.path)))
+    ):
         return "integration"
     return "unit"
 
