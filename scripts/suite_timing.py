@@ -42,16 +42,19 @@ def busy_loops(count: int) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(count)]
 
 
-def one_run(extra: list[str]) -> tuple[float, bool, str]:
-    """One run of the suite: (wall seconds, whether it passed, its summary line)."""
+def one_run(extra: list[str], log: Path | None) -> tuple[float, bool, str]:
+    """One run of the suite: (wall seconds, whether it passed, its summary line and
+    the tests that failed); its whole output is written to ``log`` if given."""
     started = time.monotonic()
     done = subprocess.run(
-        [str(PYTEST), "-p", "no:cacheprovider", *extra],
+        [str(PYTEST), "-p", "no:cacheprovider", "-rfEs", *extra],
         cwd=REPO,
         capture_output=True,
         text=True,
     )
     wall = time.monotonic() - started
+    if log is not None:
+        log.write_text(done.stdout + done.stderr)
     lines = [line for line in done.stdout.splitlines() if SUMMARY.match(line)]
     summary = SUMMARY.match(lines[-1]).group(1) if lines else done.stdout[-300:]  # type: ignore[union-attr]
     if done.returncode != 0:
@@ -65,6 +68,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=1, help="runs in a row (1)")
     parser.add_argument("--load", type=int, default=0, help="busy loops beside it (0)")
+    parser.add_argument("--logs", type=Path, help="a folder: each run's output in run-N.log")
     parser.add_argument("pytest_args", nargs="*", help="after --: passed to pytest")
     args = parser.parse_args()
     loops = busy_loops(args.load)
@@ -73,7 +77,11 @@ def main() -> int:
         print(f"{os.cpu_count()} cores, {args.load} busy loops beside the suite", flush=True)
         for n in range(1, args.runs + 1):
             before = load_average()
-            wall, passed, summary = one_run(args.pytest_args)
+            log = None
+            if args.logs is not None:
+                args.logs.mkdir(parents=True, exist_ok=True)
+                log = args.logs / f"run-{n}.log"
+            wall, passed, summary = one_run(args.pytest_args, log)
             failures += not passed
             print(
                 f"run {n}: {wall:.0f} s, load average {before:.1f} before, "
