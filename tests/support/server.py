@@ -29,7 +29,7 @@ class Player:
     async def send(self, message: dict[str, Any]) -> None:
         await self.conn.send(message)
 
-    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         async with asyncio.timeout(timeout):
             message = await self.conn.recv()
         self.received.append(message)
@@ -42,7 +42,10 @@ class Player:
         return message
 
     async def expect(
-        self, kind: str, timeout: float = 5.0, where: Callable[[dict[str, Any]], bool] | None = None
+        self,
+        kind: str,
+        timeout: float = 10.0,
+        where: Callable[[dict[str, Any]], bool] | None = None,
     ) -> dict[str, Any]:
         """Read until a message of type ``kind`` (matching ``where``) arrives."""
         async with asyncio.timeout(timeout):
@@ -120,7 +123,7 @@ async def connect(server: Server) -> AsyncIterator[Callable[..., Any]]:
         await p.close()
 
 
-async def settle(players: list[Player], seq: int, timeout: float = 5.0) -> None:
+async def settle(players: list[Player], seq: int, timeout: float = 10.0) -> None:
     """Read until every player has seen the update numbered ``seq``."""
     for p in players:
         while p.seq < seq:

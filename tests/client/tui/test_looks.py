@@ -54,7 +54,7 @@ async def test_the_card_just_played_is_marked(server: Any, connect: Any, make_ap
         felt = app.screen.query_one("#felt")
         assert felt.fresh and felt.flight is None
         assert "new!" in "".join(shown_in(app, felt))  # said in words, not colour alone
-        await wait_for(pilot, lambda: not felt.fresh, timeout=5, what="the mark to go")
+        await wait_for(pilot, lambda: not felt.fresh, timeout=10, what="the mark to go")
         assert "new!" not in "".join(shown_in(app, felt))
 
 

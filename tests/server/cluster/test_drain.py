@@ -64,7 +64,7 @@ async def test_a_second_signal_ends_the_wait(
     await asyncio.sleep(0.1)
     assert not draining.done()
     stop.set()
-    await asyncio.wait_for(draining, 5)
+    await asyncio.wait_for(draining, 10)
     assert c.tables["long"].status.playing  # it stops with the game running, as told
 
 

@@ -274,7 +274,7 @@ async def test_a_spectator_or_a_bot_does_not_keep_a_game_alive(config: ServerCon
         await cy.send({"type": "spectate", "table": "d"})
         await cy.expect("state")
         await ana.close()
-        closed = await cy.expect("table_closed", timeout=5)
+        closed = await cy.expect("table_closed", timeout=10)
         assert closed["name"] == "d" and "d" not in srv.tables
         await cy.close()
     finally:
@@ -309,7 +309,7 @@ async def test_the_practice_table_abandoned_is_replaced(config: ServerConfig) ->
         first = srv.tables["practice"]
         w = await watcher(srv.port)
         await ana.close()
-        await w.expect("table_closed", timeout=5, where=lambda m: m["name"] == "practice")
+        await w.expect("table_closed", timeout=10, where=lambda m: m["name"] == "practice")
         fresh = await w.expect("table_info", where=lambda m: m["table"]["name"] == "practice")
         assert fresh["table"]["state"] == "waiting"
         assert srv.tables["practice"] is not first
