@@ -4,7 +4,13 @@
 argument) sits at that table — a private one with its invite code; ``--code
 CODE`` gives the code with ``--table`` or ``--spectate`` (protocol §1.1, §11.9).
 
-With ``--list`` it prints the server's tables and exits (for scripts). Errors
+With ``--plain`` it plays in lines of text, for a screen reader or a braille
+display (:mod:`craits.client.plain`, docs/accessibility.md); ``--lang`` chooses
+the language (docs/i18n.md).
+
+With ``--list`` it prints the server's tables and exits (for scripts); with
+``--games``, the tables where this client holds a seat, the user's turns
+first (protocol §11.11: for a shell prompt or a cron job). Errors
 (unreachable server, another protocol version, a bad address) are one line on
 stderr and a non-zero exit status.
 """
@@ -19,11 +25,12 @@ import sys
 import unicodedata
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from craits.protocol import DEFAULT_PORT, MAX_NAME, ProtocolError
 from craits.protocol.address import Target, normalize_fingerprint, parse_target
 from craits.protocol.client import ConnectError
+from craits.protocol.i18n import CATALOGS, SOURCE, _, language_argument, speak_as_asked
 from craits.protocol.messages import undrawable
 from craits.protocol.release import version
 from craits.protocol.types import GameRecord, ListTablesMsg, TableInfo
@@ -31,6 +38,8 @@ from craits.protocol.vocab import ClientMessage, ServerMessage, TableState
 from rich.cells import cell_len
 
 from .core import privacy
+from .core.analysisfetch import fetch_analysis
+from .core.my_games import fetch_games
 from .core.queries import answer, open_short
 from .core.replayfetch import fetch_record
 from .core.saved.known_hosts import KnownHosts, ServerTrust
@@ -38,6 +47,7 @@ from .core.saved.record_keys import RecordKeys
 from .core.saved.resume_tokens import default_path
 from .errors import Refused
 from .present.card_style import unicode_suits_ok
+from .present.games_text import format_games
 from .present.rule_options import describe_rules
 
 EXIT_ERROR = 1
@@ -123,10 +133,23 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--table", metavar="NAME", help="take a seat at this table at once")
     group.add_argument("--spectate", metavar="NAME", help="watch this table")
     group.add_argument(
+        "--quick",
+        action="store_true",
+        help="quick play: a seat at the table that starts soonest, or a new one "
+        "that bots fill after a countdown",
+    )
+    group.add_argument(
         "--list",
         action="store_true",
         help="print the server's tables and exit: in columns on a terminal, "
         "tab-separated when piped (for scripts)",
+    )
+    group.add_argument(
+        "--games",
+        action="store_true",
+        help="print the tables at this server where you hold a seat (the seats this client "
+        "kept), whose turn it is and the time left, your turns first, and exit: in columns "
+        "on a terminal, tab-separated when piped (for a shell prompt or a cron job)",
     )
     p.add_argument(
         "--code",
@@ -145,12 +168,39 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         type=int,
         help="step through finished game N of the server at ADDRESS, move by move "
-        "(its record and frames fetched with get_record and get_replay)",
+        "(its record and frames fetched with get_record and get_replay), with the "
+        "marks of its post-game analysis (m: the next one)",
+    )
+    p.add_argument(
+        "--analysis-wait",
+        metavar="SECONDS",
+        type=float,
+        default=600.0,
+        help="with --replay-game: how long to wait for the server to analyse the game "
+        "(a minute or more the first time; Ctrl-C skips it; 0: no analysis; default 600)",
     )
     p.add_argument(
         "--ascii",
         action="store_true",
         help="suits as S H D C instead of ♠ ♥ ♦ ♣ (automatic when the terminal cannot show them)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="play in plain lines of text, one sentence per event, for a screen reader or "
+        "a braille display: no colours, no cursor moves; type help at its prompt",
+    )
+    p.add_argument(
+        "--brief",
+        action="store_true",
+        help="with --plain: say less (whose turn only when it is yours)",
+    )
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=language_argument,
+        help=f"the language to speak: {', '.join((SOURCE, *CATALOGS))} "
+        "(default: from LC_ALL, LC_MESSAGES or LANG, else en)",
     )
     p.add_argument(
         "--web",
@@ -297,8 +347,9 @@ def start_point(address: str, table: str | None, spectate: str | None, code: str
     return target
 
 
-def replay(path: Path | GameRecord, ascii: bool) -> int:
-    """Run the replay viewer on a record file (or a record fetched); returns the exit status."""
+def replay(path: Path | GameRecord, ascii: bool, analysis: dict[str, Any] | None = None) -> int:
+    """Run the replay viewer on a record file (or a record fetched, with its post-game
+    ``analysis`` if there is one); returns the exit status."""
     from .core.record_file import load_record
     from .errors import RecordError
     from .tui.replay_app import ReplayApp
@@ -310,19 +361,142 @@ def replay(path: Path | GameRecord, ascii: bool) -> int:
         return EXIT_ERROR
     try:
         prefs = default_path().parent  # the client's kept theme and motion
-        ReplayApp(record, ascii=ascii or not unicode_suits_ok(), prefs=prefs).run()
+        ascii = ascii or not unicode_suits_ok()
+        ReplayApp(record, ascii=ascii, prefs=prefs, analysis=analysis).run()
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     return 0
 
 
+def replay_game(
+    args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None
+) -> int:
+    """``--replay-game N``: fetch the server's finished game N and step through it;
+    returns the exit status."""
+    host, port = target.host, target.port
+    try:
+        held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
+        fetched = asyncio.run(
+            fetch_record(
+                host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
+            )
+        )
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    analysis = fetched_analysis(args, host, port, name, trust, held)
+    return replay(fetched, args.ascii, analysis)
+
+
+def print_tables(target: Target, name: str, trust: ServerTrust | None) -> int:
+    """``--list``: print the server's tables; returns the exit status."""
+    try:
+        tables = asyncio.run(list_tables(target.host, target.port, name, tls=trust))
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(format_tables(tables, aligned=sys.stdout.isatty()))
+    return 0
+
+
+def print_games(target: Target, name: str, trust: ServerTrust | None) -> int:
+    """``--games``: the tables where the seats this client kept for the
+    server are, printed (protocol §11.11); returns the exit status."""
+    host, port = target.host, target.port
+    held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # every seat's token
+    try:
+        games = asyncio.run(fetch_games(host, port, name, held, tls=trust))
+    except ConnectError as exc:
+        print(f"craits-client: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    print(format_games(games, aligned=sys.stdout.isatty()))
+    return 0
+
+
+def ask_address() -> str | None:
+    """``--plain`` without an address: ask for one, on a line of its own (None at
+    the end of input)."""
+    from .plain.app import quiet_readline
+
+    if sys.stdin.isatty():
+        quiet_readline()
+    print(_("Which server? Type its address, e.g. localhost or 192.168.1.5:7777:"), flush=True)
+    try:
+        return input().strip() or None
+    except EOFError:
+        return None
+
+
+def plain(args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None) -> int:
+    """Run the plain client (``--plain``); returns the exit status."""
+    from .plain.app import PlainClient
+
+    client = PlainClient(
+        target.host,
+        target.port,
+        name,
+        table=None if target.watch else target.table,
+        spectate=target.table if target.watch else None,
+        code=target.code,
+        tls=trust,
+        brief=args.brief,
+    )
+    try:
+        return asyncio.run(client.run())
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def fetched_analysis(
+    args: argparse.Namespace,
+    host: str,
+    port: int,
+    name: str,
+    trust: ServerTrust | None,
+    held: list[str],
+) -> dict[str, Any] | None:
+    """The post-game analysis of ``--replay-game``'s game (protocol §7.6), waited for
+    ``--analysis-wait`` seconds at most; None (said why) without it: the replay
+    opens all the same, without marks."""
+    game, wait = args.replay_game, args.analysis_wait
+    if wait <= 0:
+        return None
+
+    def running(done: int, total: int) -> None:
+        so_far = f"{done}/{total} decisions" if total else "counting the decisions"
+        print(
+            f"craits-client: the server is analysing game {game} ({so_far}; a minute or "
+            "more; Ctrl-C opens the replay without its marks)…",
+            file=sys.stderr,
+        )
+
+    try:
+        return asyncio.run(
+            fetch_analysis(host, port, name, game, wait, trust, held, on_running=running)
+        )
+    except ConnectError as exc:
+        print(f"craits-client: the replay without marks: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("craits-client: the replay without marks", file=sys.stderr)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``craits-client``; returns the exit status."""
+    speak_as_asked(argv)  # before the parser, so that its help speaks the language too
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.replay is not None:
         return replay(args.replay, args.ascii)
-    if args.address is None:
+    if args.address is None and args.plain:
+        args.address = ask_address()
+    if not args.address:
         parser.error("the server's address is required (or --replay FILE)")
     try:
         target = start_point(args.address, args.table, args.spectate, args.code)
@@ -343,29 +517,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"craits-client: bad --name {args.name!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if args.replay_game is not None:
-        try:
-            held = RecordKeys(default_path().parent).tokens(f"{host}:{port}")  # a private game's
-            fetched = asyncio.run(
-                fetch_record(
-                    host, port, name, args.replay_game, tls=trust, on_busy=say_busy, tokens=held
-                )
-            )
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        return replay(fetched, args.ascii)
+        return replay_game(args, target, name, trust)
+    if args.games:
+        return print_games(target, name, trust)
     if args.list:
-        try:
-            tables = asyncio.run(list_tables(host, port, name, tls=trust))
-        except ConnectError as exc:
-            print(f"craits-client: {exc}", file=sys.stderr)
-            return EXIT_ERROR
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        print(format_tables(tables, aligned=sys.stdout.isatty()))
-        return 0
+        return print_tables(target, name, trust)
+    if args.plain:
+        return plain(args, target, name, trust)
 
     from .tui.app import CraitsApp
 
@@ -377,6 +535,7 @@ def main(argv: list[str] | None = None) -> int:
         table=table,
         spectate=spectate,
         code=code,
+        quick=args.quick,
         ascii=ascii_suits,
         web=args.web,
         tls=trust,

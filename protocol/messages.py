@@ -45,6 +45,14 @@ MAX_RULE_NAME = 40
 """Longest option name in ``create_table.rules``, in characters."""
 MAX_RULE_VALUE = 1000
 """Integer rules values are -1000 … 1000 (the server checks each option's own values)."""
+MAX_SERVER_IDENTITY = 300
+"""Longest server identity a login names (``host:port#sha256:…``, §7.5)."""
+MAX_SECRET = 1024
+"""Longest password or code text accepted by the schema (the server judges it: §7.5)."""
+MAX_DEVICE_LABEL = 40
+"""Longest device label, in characters (§7.5)."""
+PAGE_LIMIT = 100
+"""Most entries of one ``history`` or ``leaderboard`` page (§7.5)."""
 
 _NAME_BAD = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 _SUIT_LIST = ", ".join(SUITS[:-1]) + " or " + SUITS[-1]
@@ -165,6 +173,23 @@ def tokens(v: object, where: str) -> list[str]:
     return out
 
 
+_HEX = re.compile(r"[0-9a-f]*")
+
+
+def hex_bytes(size: int) -> Check:
+    """A check for ``size`` bytes written as ``2 × size`` lowercase hex digits
+    (a public key, a signature: §7.5); the text is kept as sent."""
+
+    def check(v: object, where: str) -> str:
+        if not isinstance(v, str):
+            raise _fail(where, f"must be a string, not {_kind(v)}")
+        if len(v) != 2 * size or not _HEX.fullmatch(v):
+            raise _fail(where, f"must be {2 * size} lowercase hex digits ({size} bytes)")
+        return v
+
+    return check
+
+
 def boolean(v: object, where: str) -> bool:
     """A check for true or false."""
     if not isinstance(v, bool):
@@ -229,6 +254,22 @@ def rules(v: object, where: str) -> RulesMap:
     return out
 
 
+def time_bank(v: object, where: str) -> dict[str, int]:
+    """A time bank (§11.10): ``{"bank_ms": int, "increment_ms": int}``, both
+    0…2^31 here (the server checks its own ranges: ``bad_time_control``)."""
+    if not isinstance(v, dict):
+        raise _fail(where, f"must be a map, not {_kind(v)}")
+    out: dict[str, int] = {}
+    for key in v:
+        if key not in ("bank_ms", "increment_ms"):
+            raise _fail(where, f"unexpected field {str(key)[:40]!r}")
+    for key in ("bank_ms", "increment_ms"):
+        if key not in v:
+            raise _fail(where, f"missing field {key!r}")
+        out[key] = cast(int, integer(0, 2**31)(v[key], f"{where}.{key}"))
+    return out
+
+
 def action(v: object, where: str) -> Action:
     """An action (protocol §6): ``{"play": card, "suit"?, "announce"?}``,
     ``{"draw": true}``, ``{"pass": true}``, ``{"announce": true}``,
@@ -240,6 +281,54 @@ def action(v: object, where: str) -> Action:
     except ActionFormError as exc:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
 
+
+_SIGNED: dict[str, tuple[Check, bool]] = {
+    "key": (hex_bytes(32), True),
+    "signature": (hex_bytes(64), True),
+    "server": (string(1, MAX_SERVER_IDENTITY), True),
+}
+"""The fields of a request signed over the connection's nonce (§7.5)."""
+
+ACCOUNT_SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
+    ClientMessage.CHALLENGE: {},
+    ClientMessage.REGISTER: {
+        "name": (name, True),
+        **_SIGNED,
+        "device": (string(0, MAX_DEVICE_LABEL), False),
+    },
+    ClientMessage.LOGIN: dict(_SIGNED),
+    ClientMessage.PAIR_START: {},
+    ClientMessage.PAIR_FINISH: {
+        "name": (name, True),
+        "code": (string(1, MAX_CODE), True),
+        **_SIGNED,
+        "device": (string(0, MAX_DEVICE_LABEL), False),
+    },
+    ClientMessage.DEVICES: {},
+    ClientMessage.REVOKE_DEVICE: {"device": (integer(0, MAX_ID), True)},
+    ClientMessage.RECOVER: {
+        "name": (name, True),
+        "code": (string(1, MAX_CODE), True),
+        **_SIGNED,
+        "device": (string(0, MAX_DEVICE_LABEL), False),
+    },
+    ClientMessage.SET_PASSWORD: {"password": (string(0, MAX_SECRET), False)},
+    ClientMessage.PASSWORD_LOGIN: {
+        "name": (name, True),
+        "password": (string(0, MAX_SECRET), True),
+    },
+    ClientMessage.PROFILE: {"name": (name, False)},
+    ClientMessage.HISTORY: {
+        "name": (name, False),
+        "before": (integer(0, MAX_ID), False),
+        "limit": (integer(1, PAGE_LIMIT), False),
+    },
+    ClientMessage.LEADERBOARD: {
+        "offset": (integer(0, 1_000_000), False),
+        "limit": (integer(1, PAGE_LIMIT), False),
+    },
+}
+"""The account messages' fields (§7.5, issue 26), kept apart from the rest."""
 
 SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     ClientMessage.HELLO: {
@@ -261,6 +350,9 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
         "turn_timeout_ms": (integer(0, MAX_TURN_TIMEOUT_MS), False),
         "placed": (boolean, False),
         "private": (boolean, False),
+        "time_bank": (time_bank, False),
+        "correspondence_ms": (integer(0, 2**31), False),
+        "rated": (boolean, False),
     },
     ClientMessage.JOIN: {
         "table": (name, True),
@@ -298,6 +390,22 @@ SCHEMAS: dict[str, dict[str, tuple[Check, bool]]] = {
     },
     ClientMessage.HAND_OVER: {"seat": (integer(0, 7), True)},
     ClientMessage.UNBAR: {"name": (name, False)},
+    ClientMessage.MY_GAMES: {"tokens": (tokens, False)},
+    **ACCOUNT_SCHEMAS,
+    ClientMessage.HINT: {},
+    ClientMessage.ANALYSIS: {
+        "game": (integer(0, MAX_ID), True),
+        "seat": (integer(0, 7), False),
+        "tokens": (tokens, False),
+    },
+    # issue 27: between the games (§11.12)
+    ClientMessage.REMATCH: {"accept": (boolean, False)},
+    ClientMessage.QUICK_PLAY: {
+        "name": (name, False),
+        "seats": (integer(2, 8), False),
+        "rules": (rules, False),
+        "table": (name, False),
+    },
 }
 """Every message type a client may send (:class:`~craits.protocol.vocab.ClientMessage`),
 with its fields: (check, required)."""

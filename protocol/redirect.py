@@ -1,8 +1,8 @@
 """Following a cluster's ``redirect`` (protocol §7.4): where it sends the
 client, and a request that follows it over :class:`~.client.Connection`.
 
-A node of a cluster answers ``join``, ``spectate``, ``resume`` or
-``create_table`` with ``redirect`` when the table lives (or goes) on another
+A node of a cluster answers ``join``, ``spectate``, ``resume``,
+``create_table`` or ``quick_play`` with ``redirect`` when the table lives (or goes) on another
 node; the client connects to the address given and sends the same request
 there, at most :data:`MAX_REDIRECTS` times for one request. ``craits-client``
 (``craits.client.core.reconnecting``/``session``) and ``craits-bot`` do it in their own
@@ -28,6 +28,7 @@ ANSWERS: dict[str, frozenset[str]] = {
     ClientMessage.SPECTATE: frozenset({ServerMessage.STATE}),
     ClientMessage.RESUME: frozenset({ServerMessage.RESUMED}),
     ClientMessage.CREATE_TABLE: frozenset({ServerMessage.TABLE_CREATED}),
+    ClientMessage.QUICK_PLAY: frozenset({ServerMessage.JOINED}),  # §11.13 (issue 27)
 }
 """The requests a node may redirect, and the message that answers each when it
 is not redirected (an ``error`` may answer any)."""
@@ -43,12 +44,15 @@ def redirect_target(message: RedirectMsg) -> tuple[str, int]:
     return target.host, target.port
 
 
-def placed(message: Mapping[str, Any]) -> dict[str, Any]:
-    """``message`` as it is sent again after a redirect: a ``create_table`` gets
-    ``"placed": true`` (the node it lands on creates it, §7.4); others are unchanged."""
+def placed(message: Mapping[str, Any], redirect: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``message`` as it is sent again after ``redirect``: a ``create_table`` gets
+    ``"placed": true`` (the node it lands on creates it, §7.4), a ``quick_play``
+    the ``table`` the redirect named (§11.13); others are unchanged."""
     again = dict(message)
     if again.get("type") == ClientMessage.CREATE_TABLE:
         again["placed"] = True
+    elif again.get("type") == ClientMessage.QUICK_PLAY and redirect is not None:
+        again["table"] = redirect.get("table")
     return again
 
 
@@ -92,7 +96,7 @@ async def request(
         if hop == MAX_REDIRECTS:
             break
         conn = await opener(host, port)
-        message = placed(message)
+        message = placed(message, reply)
     raise ConnectError(f"redirected more than {MAX_REDIRECTS} times")
 
 

@@ -47,6 +47,12 @@ and ``state.score_sheet``.
 
 from typing import Literal, NotRequired, TypedDict, cast
 
+from .account_types import (
+    ACCOUNT_CLIENT_TYPES,
+    ACCOUNT_SERVER_TYPES,
+    AccountClientMsg,
+    AccountServerMsg,
+)
 from .actions import Action
 from .vocab import (
     AbandonReason,
@@ -390,6 +396,64 @@ class SeatInfo(TypedDict):
     connected: bool
     away: bool
     bot: BotLevel | None
+    registered: NotRequired[bool]
+    """``true`` for a seat a logged-in player took: a registered player, not a
+    guest (§7.5; added with accounts); absent for a guest's and a bot's."""
+
+
+# --- time controls (protocol §11.10; issue 27) ------------------------------
+
+
+class TimeBankInfo(TypedDict):
+    """A table's time bank (§11.10): each seat's time for the game, and the
+    time added after each of its turns, in ms (``create_table.time_bank``,
+    the table info's ``time_bank``)."""
+
+    bank_ms: int
+    increment_ms: int
+
+
+class Clocks(TypedDict):
+    """Each seat's time bank now (§11.10), in ``update``, ``state`` and
+    ``deadline`` at a table with a time bank: ``left_ms`` by seat as at
+    ``at_ms`` (the server's clock, ms since the epoch), ``running`` the seat
+    whose bank runs (None: none). A client counts the running seat's down
+    from the moment it received the message."""
+
+    at_ms: int
+    left_ms: list[int]
+    running: int | None
+
+
+class MyGame(TypedDict):
+    """A seat the asker holds, as ``games`` lists it (§11.11; issue 27):
+    ``to_act`` the seat whose turn it is (None: no turn in play, or the
+    table is not playing), ``deadline_ms`` the time it has left and
+    ``deadline_at_ms`` when that is on the server's calendar (None: no clock
+    runs), ``correspondence_ms`` a correspondence game's turn time."""
+
+    table: str
+    seat: int
+    name: str
+    state: TableState
+    to_act: int | None
+    to_act_name: str | None
+    your_turn: bool
+    deadline_ms: int | None
+    deadline_at_ms: int | None
+    hand_number: int
+    on_hold: bool
+    correspondence_ms: NotRequired[int]
+
+
+class RematchInfo(TypedDict):
+    """The table info's ``rematch`` (§10, §11.12; issue 27): the seats that
+    accepted the next game (bots, and newcomers who joined for it, included)
+    and the seats still to answer; a counter is ``len(accepted)`` of
+    ``len(accepted) + len(waiting)``."""
+
+    accepted: list[int]
+    waiting: list[int]
 
 
 class TableInfo(TypedDict):
@@ -428,6 +492,22 @@ class TableInfo(TypedDict):
     people_connected: NotRequired[int]
     """How many of those a connection holds now: 0 while every person at the
     table is offline (§10, §11.1; added in round 3)."""
+    time_bank: NotRequired[TimeBankInfo]
+    """The table's time bank, present only at a table that has one (§11.10;
+    issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game's turn time, ms, present only at such a table
+    (§11.11; issue 27)."""
+    rated: NotRequired[bool]
+    """A rated table: only logged-in players sit, and its games move their
+    ratings (§7.5; added with accounts)."""
+    # issue 27: between the games (§11.12)
+    rematch: NotRequired[RematchInfo]
+    """While a rematch is on offer: who accepted, who is still to answer."""
+    series: NotRequired[list[int]]
+    """Once a game of the table's series ended: the games each seat won in it."""
+    bots_in_ms: NotRequired[int]
+    """A table quick play opened: milliseconds until bots take its free seats (§11.13)."""
 
 
 class Limits(TypedDict):
@@ -446,6 +526,8 @@ class Limits(TypedDict):
     min_turn_timeout_ms: NotRequired[int]
     """The shortest turn timeout a table may have, ms (0 excepted: no timeout);
     added in round 2."""
+    max_correspondence_ms: NotRequired[int]
+    """The longest turn a correspondence game may have, ms (§11.11; issue 27)."""
 
 
 class Commitment(TypedDict):
@@ -596,6 +678,9 @@ class WelcomeMsg(TypedDict):
     heartbeat_ms: int
     limits: Limits
     public_address: NotRequired[str]
+    nonce: NotRequired[str]
+    """The connection's login nonce, 64 lowercase hex digits (§4.1, §7.5; added
+    with accounts)."""
 
 
 class ServerPingMsg(TypedDict):
@@ -730,6 +815,8 @@ class StateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """Between hands, while the game is not on hold: ms until the next deal
     (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class UpdateMsg(TypedDict):
@@ -747,6 +834,8 @@ class UpdateMsg(TypedDict):
     next_hand_ms: NotRequired[int]
     """In the update that ends a hand (not the last), unless the game is on
     hold: ms until the next deal (added in round 2)."""
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class DeadlineMsg(TypedDict):
@@ -756,6 +845,8 @@ class DeadlineMsg(TypedDict):
     table: str
     seq: int
     deadline_ms: int | None
+    clocks: NotRequired[Clocks]
+    """At a table with a time bank: each seat's bank now (§11.10; issue 27)."""
 
 
 class ChatMsg(TypedDict):
@@ -804,6 +895,69 @@ class ReplayMsg(TypedDict):
     frames: list[ReplayFrame]
 
 
+class GamesMsg(TypedDict):
+    """The answer to ``my_games`` (§11.11; issue 27): every seat the asker
+    holds, the asker's turns first."""
+
+    type: Literal[ServerMessage.GAMES]
+    games: list[MyGame]
+
+
+class HintChoice(TypedDict):
+    """One choice of a hint (§7.6): ``action`` (§6, without a seat; None: the call
+    not made, "one card" not said); ``points_x100``: the seat's expected points at
+    the end of the hand, in hundredths of a point (R9, R10; low is good; None: a
+    single choice, nothing judged); ``se_x100``: the standard error of its
+    difference from the expert's choice, in hundredths (0 for the expert's own;
+    None: unknown). Hundredths: the protocol carries no floats (§3)."""
+
+    action: ActionMap | None
+    points_x100: int | None
+    se_x100: int | None
+
+
+class Hint(TypedDict):
+    """What the expert bot would do now at a seat (§7.6, ``docs/bots.md`` "Hints"):
+    ``kind`` the decision (``play``, ``count``, ``drawn``, ``king``, ``turned_suit``,
+    ``one_card``, ``idiot``), ``target`` the seat owing "one card" (for ``one_card``
+    and ``idiot``, else None), ``expert`` the expert's action, ``choices`` at most
+    three (the expert's first), ``worlds`` the deals sampled."""
+
+    version: int
+    seat: int
+    kind: str
+    target: int | None
+    expert: ActionMap | None
+    choices: list[HintChoice]
+    worlds: int
+
+
+class HintMsg(TypedDict):
+    """The answer to ``hint`` (§7.6): the hint for the asker's seat at table
+    ``table`` as the game stood at update ``seq`` (§11.6)."""
+
+    type: Literal[ServerMessage.HINT]
+    table: str
+    seq: int
+    hint: Hint
+
+
+class AnalysisMsg(TypedDict):
+    """The answer to ``analysis`` (§7.6): finished game ``game``'s post-game
+    analysis, ``state`` ``"running"`` (``done`` of ``total`` decisions judged so far)
+    or ``"ready"`` (``analysis``: ``docs/bots.md``'s document as JSON text — it
+    holds fractional points, which msgpack here never carries, §3 — its
+    ``decisions`` those of ``seat`` when the request named one)."""
+
+    type: Literal[ServerMessage.ANALYSIS]
+    game: int
+    state: str
+    done: int
+    total: int
+    seat: NotRequired[int]
+    analysis: NotRequired[str]
+
+
 ServerMsg = (
     WelcomeMsg
     | ServerPingMsg
@@ -826,6 +980,10 @@ ServerMsg = (
     | ReplayMsg
     | RedirectMsg
     | InviteMsg
+    | GamesMsg
+    | AccountServerMsg
+    | HintMsg
+    | AnalysisMsg
 )
 """Any message the server sends (§7); narrow it on ``msg["type"] == ServerMessage.…``.
 :func:`craits.protocol.messages.parse_server_message` gives one from a decoded map."""
@@ -852,6 +1010,10 @@ SERVER_MESSAGE_TYPES: dict[ServerMessage, type] = {
     ServerMessage.REPLAY: ReplayMsg,
     ServerMessage.REDIRECT: RedirectMsg,
     ServerMessage.INVITE: InviteMsg,
+    ServerMessage.GAMES: GamesMsg,
+    **ACCOUNT_SERVER_TYPES,
+    ServerMessage.HINT: HintMsg,
+    ServerMessage.ANALYSIS: AnalysisMsg,
 }
 """The TypedDict of each server message type."""
 
@@ -904,6 +1066,11 @@ class CreateTableMsg(TypedDict):
     placed: NotRequired[bool]
     """Repeated after a cluster's ``redirect``: created where it lands (§7.4; round 2)."""
     private: NotRequired[bool]
+    time_bank: NotRequired[TimeBankInfo]
+    """A time bank instead of a fixed turn timeout (§11.10; issue 27)."""
+    correspondence_ms: NotRequired[int]
+    """A correspondence game, whose turns take this long (§11.11; issue 27)."""
+    rated: NotRequired[bool]
 
 
 class JoinMsg(TypedDict):
@@ -1015,6 +1182,23 @@ class GetReplayMsg(TypedDict):
     tokens: NotRequired[list[str]]
 
 
+class HintRequestMsg(TypedDict):
+    """Ask what the expert bot would do now at one's seat (§7.6): a seated player
+    with a decision to make, one hint at a time per connection."""
+
+    type: Literal[ClientMessage.HINT]
+
+
+class AnalysisRequestMsg(TypedDict):
+    """Ask for finished game ``game``'s post-game analysis (§7.6); ``tokens`` as for
+    ``get_record``; ``seat``: only that seat's decisions."""
+
+    type: Literal[ClientMessage.ANALYSIS]
+    game: int
+    seat: NotRequired[int]
+    tokens: NotRequired[list[str]]
+
+
 class KickMsg(TypedDict):
     """The creator removes the player at ``seat`` (§11.9): before the first game
     the seat is freed; once a game is played, a bot takes it."""
@@ -1056,6 +1240,40 @@ class UnbarMsg(TypedDict):
     name: NotRequired[str]
 
 
+class MyGamesMsg(TypedDict):
+    """Every table where the asker holds a seat (§11.11; issue 27): ``tokens``,
+    the resume tokens the client holds."""
+
+    type: Literal[ClientMessage.MY_GAMES]
+    tokens: NotRequired[list[str]]
+
+
+# --- between the games (§11.12; issue 27) ---------------------------------------
+
+
+class RematchMsg(TypedDict):
+    """A seated player accepts the rematch offered after a game (``accept``,
+    default true), or declines it (``accept: false``: the seat is freed and
+    the player leaves the table, answered ``left``) (§11.12)."""
+
+    type: Literal[ClientMessage.REMATCH]
+    accept: NotRequired[bool]
+
+
+class QuickPlayMsg(TypedDict):
+    """Be seated, as ``name`` (default: the hello's), at the public table with
+    a free seat whose game starts soonest among those with ``seats`` seats and
+    the ``rules`` options given (preferences; absent: any), or at a new one
+    whose free seats bots take after a countdown (§11.13). ``table``: sent
+    again after a cluster's ``redirect``, the table it named (§7.4)."""
+
+    type: Literal[ClientMessage.QUICK_PLAY]
+    name: NotRequired[str]
+    seats: NotRequired[int]
+    rules: NotRequired[RulesMap]
+    table: NotRequired[str]
+
+
 ClientMsg = (
     HelloMsg
     | PingMsg
@@ -1081,6 +1299,12 @@ ClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
+    | AccountClientMsg
+    | HintRequestMsg
+    | AnalysisRequestMsg
+    | RematchMsg
+    | QuickPlayMsg
 )
 """Any message a client sends (§5)."""
 
@@ -1128,6 +1352,12 @@ CheckedClientMsg = (
     | MuteMsg
     | HandOverMsg
     | UnbarMsg
+    | MyGamesMsg
+    | AccountClientMsg
+    | HintRequestMsg
+    | AnalysisRequestMsg
+    | RematchMsg
+    | QuickPlayMsg
 )
 """A client message after the schema check (names stripped, the action parsed);
 narrow it on ``msg["type"] == ClientMessage.…``."""
@@ -1157,6 +1387,12 @@ CLIENT_MESSAGE_TYPES: dict[ClientMessage, type] = {
     ClientMessage.MUTE: MuteMsg,
     ClientMessage.HAND_OVER: HandOverMsg,
     ClientMessage.UNBAR: UnbarMsg,
+    ClientMessage.MY_GAMES: MyGamesMsg,
+    **ACCOUNT_CLIENT_TYPES,
+    ClientMessage.HINT: HintRequestMsg,
+    ClientMessage.ANALYSIS: AnalysisRequestMsg,
+    ClientMessage.REMATCH: RematchMsg,
+    ClientMessage.QUICK_PLAY: QuickPlayMsg,
 }
 """The TypedDict of each client message type, as a client sends it."""
 

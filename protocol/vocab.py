@@ -285,6 +285,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_EMPTY_TABLES = "too_many_empty_tables"
     BAD_RULES = "bad_rules"
     BAD_TURN_TIMEOUT = "bad_turn_timeout"
+    BAD_TIME_CONTROL = "bad_time_control"
+    """A ``create_table`` time control out of range or combined with another (§11.10)."""
     TABLE_FULL = "table_full"
     NAME_TAKEN = "name_taken"
     ALREADY_AT_TABLE = "already_at_table"
@@ -311,6 +313,8 @@ class ErrorCode(StrEnum):
     KICKED = "kicked"
     MUTED = "muted"
     BAD_SEAT = "bad_seat"
+    # rematches (protocol §11.12, issue 27)
+    NO_REMATCH = "no_rematch"
     # play: one per kind of illegal action
     INVALID_ACTION = "invalid_action"
     HAND_NOT_IN_PLAY = "hand_not_in_play"
@@ -329,6 +333,26 @@ class ErrorCode(StrEnum):
     SPECTATOR = "spectator"
     STALE = "stale"
     INTERNAL = "internal"
+    # accounts (protocol §7.5, issue 26)
+    BAD_SIGNATURE = "bad_signature"
+    BAD_SERVER_IDENTITY = "bad_server_identity"
+    UNKNOWN_KEY = "unknown_key"
+    NAME_REGISTERED = "name_registered"
+    INVALID_ACCOUNT_NAME = "invalid_account_name"
+    INVALID_KEY = "invalid_key"
+    KEY_IN_USE = "key_in_use"
+    BAD_CODE = "bad_code"
+    BAD_PASSWORD = "bad_password"
+    INVALID_PASSWORD = "invalid_password"
+    NOT_LOGGED_IN = "not_logged_in"
+    ALREADY_LOGGED_IN = "already_logged_in"
+    NO_SUCH_DEVICE = "no_such_device"
+    NO_SUCH_ACCOUNT = "no_such_account"
+    ACCOUNTS_UNAVAILABLE = "accounts_unavailable"
+    # hints and post-game analysis (§7.6; added in this revision)
+    NOTHING_TO_DECIDE = "nothing_to_decide"
+    HINT_PENDING = "hint_pending"
+    ANALYSES_BUSY = "analyses_busy"
 
 
 ERROR_MEANINGS: dict[ErrorCode, str] = {
@@ -363,6 +387,9 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.BAD_TURN_TIMEOUT: (
         "the turn timeout is shorter than the server's shortest (0, no timeout, is allowed)"
     ),
+    ErrorCode.BAD_TIME_CONTROL: (
+        "the table's time control is out of the server's range, or combined with another"
+    ),
     ErrorCode.TABLE_FULL: "every seat is taken",
     ErrorCode.NAME_TAKEN: "another player at the table has that name",
     ErrorCode.ALREADY_AT_TABLE: "this connection is already seated or watching; leave first",
@@ -389,13 +416,15 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.TABLE_UNAVAILABLE: "the table's server in the cluster is down; try again later",
     ErrorCode.BAD_INVITE_CODE: "the table is private: its invite code is missing or wrong",
     ErrorCode.TOO_MANY_ATTEMPTS: (
-        "too many wrong invite codes from this connection or address: wait, then try again"
+        "too many wrong invite codes (or pairing or recovery codes, or passwords) from this "
+        "connection, address or for this account: wait, then try again"
     ),
     ErrorCode.TABLE_LOCKED: "the table's creator locked it: no new players or spectators",
     ErrorCode.BARRED: "the table's creator removed you from this table; only they can let you back",
     ErrorCode.KICKED: "the table's creator removed you from the table",
     ErrorCode.MUTED: "the table's creator muted your chat at this table",
     ErrorCode.BAD_SEAT: "no one the request may name sits at that seat",
+    ErrorCode.NO_REMATCH: "no rematch is on offer at this table (its game is not over)",
     ErrorCode.INVALID_ACTION: "the action is malformed",
     ErrorCode.HAND_NOT_IN_PLAY: "no hand is being played",
     ErrorCode.CHOICE_PENDING: "the dealer must first name the suit for a turned-up 8 or 9 (R3)",
@@ -413,6 +442,35 @@ ERROR_MEANINGS: dict[ErrorCode, str] = {
     ErrorCode.SPECTATOR: "a spectator cannot act",
     ErrorCode.STALE: "the action answers an older update (seq); the game moved on",
     ErrorCode.INTERNAL: "the server failed to handle the message",
+    ErrorCode.BAD_SIGNATURE: (
+        "the signature is not the key's over this connection's nonce (wrong, or the nonce "
+        "was used already: ask a fresh one with challenge)"
+    ),
+    ErrorCode.BAD_SERVER_IDENTITY: (
+        "the server identity signed is not this server's (another port, or another TLS certificate)"
+    ),
+    ErrorCode.UNKNOWN_KEY: "no account has this key (never registered, or revoked)",
+    ErrorCode.NAME_REGISTERED: (
+        "the name belongs to a registered account: log in as it, or choose another"
+    ),
+    ErrorCode.INVALID_ACCOUNT_NAME: "the name cannot be registered (see docs/accounts.md, Names)",
+    ErrorCode.INVALID_KEY: "not an Ed25519 public key that may be registered",
+    ErrorCode.KEY_IN_USE: "the key is (or was) another device's: make a new key",
+    ErrorCode.BAD_CODE: "the code is wrong, used, expired, or the name has no account",
+    ErrorCode.BAD_PASSWORD: "the name and password do not match an account with a password",
+    ErrorCode.INVALID_PASSWORD: "a password is 8 to 256 characters",
+    ErrorCode.NOT_LOGGED_IN: "the request needs a connection logged in to an account",
+    ErrorCode.ALREADY_LOGGED_IN: "this connection is logged in already",
+    ErrorCode.NO_SUCH_DEVICE: "the account has no active device with that id",
+    ErrorCode.NO_SUCH_ACCOUNT: "no account has that name",
+    ErrorCode.ACCOUNTS_UNAVAILABLE: "the server's account store cannot be reached: try again later",
+    ErrorCode.NOTHING_TO_DECIDE: (
+        "a hint: the seat has nothing to decide now (not its turn, no call to make)"
+    ),
+    ErrorCode.HINT_PENDING: "a hint is already being worked out for this connection",
+    ErrorCode.ANALYSES_BUSY: (
+        "the server is analysing as many games as it may: ask again in a few minutes"
+    ),
 }
 """Each error code's meaning in a line (``docs/protocol.md`` §12 says when each is sent)."""
 
@@ -475,6 +533,27 @@ more): resumed elsewhere, the table stopped, or it is not seated at a table
 (protocol §11.1, §11.7, §11.9, §12.2)."""
 
 
+# --- time controls (protocol §11.10; issue 27) ------------------------------
+
+TIME_BANK_PRESETS: dict[str, tuple[int, int]] = {
+    "3+10": (180_000, 10_000),
+    "5+5": (300_000, 5_000),
+    "10+10": (600_000, 10_000),
+}
+"""The time banks a client offers in its new-table dialog, by label ("minutes
++ seconds"): ``(bank_ms, increment_ms)`` of ``create_table.time_bank``."""
+
+CORRESPONDENCE_PRESETS: dict[str, int] = {
+    "1 hour": 3_600_000,
+    "12 hours": 43_200_000,
+    "1 day": 86_400_000,
+    "3 days": 259_200_000,
+}
+"""The turn times a client offers for a correspondence game (§11.11), by
+label: ``create_table.correspondence_ms`` (a server may allow less than the
+longest: ``welcome.limits.max_correspondence_ms``)."""
+
+
 # --- message types ----------------------------------------------------------
 
 
@@ -506,6 +585,32 @@ class ClientMessage(StrEnum):
     MUTE = "mute"
     HAND_OVER = "hand_over"
     UNBAR = "unbar"
+    MY_GAMES = "my_games"
+    """Every table where the asker holds a seat (§11.11; issue 27)."""
+    # accounts (§7.5, issue 26)
+    CHALLENGE = "challenge"
+    REGISTER = "register"
+    LOGIN = "login"
+    PAIR_START = "pair_start"
+    PAIR_FINISH = "pair_finish"
+    DEVICES = "devices"
+    REVOKE_DEVICE = "revoke_device"
+    RECOVER = "recover"
+    SET_PASSWORD = "set_password"
+    PASSWORD_LOGIN = "password_login"
+    PROFILE = "profile"
+    HISTORY = "history"
+    LEADERBOARD = "leaderboard"
+    # hints and post-game analysis (docs/bots.md; added in this revision)
+    HINT = "hint"
+    """What the expert bot would do now at the asker's seat (§7.6)."""
+    ANALYSIS = "analysis"
+    """A finished game's post-game analysis (§7.6)."""
+    # issue 27: between the games
+    REMATCH = "rematch"
+    """Accept (or decline) the rematch offered after a game (§11.12)."""
+    QUICK_PLAY = "quick_play"
+    """Be seated at a public table that starts soonest, or a new one (§11.13)."""
 
 
 class ServerMessage(StrEnum):
@@ -534,6 +639,23 @@ class ServerMessage(StrEnum):
     REDIRECT = "redirect"
     """The table lives on another node of a cluster: ask there (§7.4; added in round 2)."""
     INVITE = "invite"
+    GAMES = "games"
+    """The answer to ``my_games`` (§11.11; issue 27)."""
+    # accounts (§7.5, issue 26)
+    CHALLENGE = "challenge"
+    REGISTERED = "registered"
+    LOGGED_IN = "logged_in"
+    PAIRING_CODE = "pairing_code"
+    DEVICES = "devices"
+    PASSWORD_SET = "password_set"
+    PROFILE = "profile"
+    HISTORY = "history"
+    LEADERBOARD = "leaderboard"
+    # hints and post-game analysis (docs/bots.md; added in this revision)
+    HINT = "hint"
+    """The answer to ``hint`` (§7.6)."""
+    ANALYSIS = "analysis"
+    """The answer to ``analysis``, running or ready (§7.6)."""
 
 
 # --- game records -----------------------------------------------------------

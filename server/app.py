@@ -28,6 +28,7 @@ from craits.protocol import DEFAULT_PORT
 from craits.protocol.types import ErrorMsg, ServerPingMsg, TableClosedMsg, TableInfoMsg
 from craits.protocol.vocab import DEFAULT_BOT_LEVEL, ErrorCode, ServerMessage
 
+from .accounts.secrets import PRODUCTION, HashParams
 from .cluster.directory import ClusterDirectory
 from .cluster.registry import ClusterNode
 from .cluster.start import start_node
@@ -39,18 +40,22 @@ from .journal.restore import SetAside, open_journal, rebuild_table
 from .lobby.directory import Directory, LocalDirectory
 from .lobby.empty_tables import EmptyTables
 from .lobby.practice import MAX_PRACTICE_TABLES, PracticeTables
+from .lobby.quick_play import QUICK_BOTS_AFTER
 from .lobby.seat_tokens import SeatTokens
+from .net.account_desk import AccountDesk
 from .net.address_limit import (
     DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
     ConnectionsPerAddress,
     TrustedRelays,
 )
+from .net.analysis_requests import close_desk
 from .net.connection import Client
 from .net.outbound import Outbound
 from .net.tls_listener import accepting
 from .ops import logs
 from .table.access import WrongCodes
 from .table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT, Table, TableConfig
+from .table.timing import MAX_CORRESPONDENCE, TimeBank, Timekeeper
 
 log = logging.getLogger("craits.server")
 
@@ -113,6 +118,9 @@ class ServerConfig:
     """Keep practice tables with this many bots, one free at a time (0: none)."""
     max_practice_tables: int = MAX_PRACTICE_TABLES
     """The practice tables open at once, at most (:mod:`craits.server.lobby.practice`)."""
+    quick_play_bots_after: float = QUICK_BOTS_AFTER
+    """Seconds a table quick play opened waits for people before bots take its
+    free seats (protocol §11.13)."""
     data_dir: Path | None = None
     """Where the journal lives; None runs without one (a throwaway server)."""
     bot_level: str = DEFAULT_BOT_LEVEL
@@ -147,6 +155,25 @@ class ServerConfig:
     (0: no limit; :mod:`craits.server.journal.rebuilds`, protocol §7.3)."""
     records_burst: float = 2.0
     """Seconds of rebuilding that may be spent at once, before ``records_share`` applies."""
+    max_correspondence_turn: float = MAX_CORRESPONDENCE
+    """The longest turn a correspondence game may have, seconds (protocol §11.11;
+    ``welcome.limits.max_correspondence_ms``)."""
+    timekeeper: Timekeeper | None = None
+    """The time the tables' clocks read and set their timers on (turns, time
+    banks, abandoning); None: the event loop's and the system's calendar. Tests
+    give one they move (:class:`craits.server.table.timing.Timekeeper`)."""
+    accounts_db: str | None = None
+    """PostgreSQL's URL for the accounts of a cluster (``postgresql://…``); None:
+    ``accounts.db`` in ``data_dir``, or a temporary file without one
+    (:mod:`craits.server.accounts.opening`, protocol §7.5)."""
+    registrations_per_hour: int = 10
+    """Accounts one address may register in an hour (0: no limit; protocol §7.5)."""
+    account_hashing: HashParams = PRODUCTION
+    """argon2id's cost for codes and passwords (tests pass ``FOR_TESTS``)."""
+    tls_fingerprint: str | None = None
+    """The SHA-256 fingerprint of the TLS certificate served (64 lowercase hex
+    digits), which a login's signed server identity must name (§7.5); None
+    without TLS."""
 
 
 class Server:
@@ -180,6 +207,8 @@ class Server:
         self.cluster: ClusterNode | None = None  # None: a single server (docs/cluster.md)
         self.directory: Directory = LocalDirectory()
         """Where a table is: here, or on another node of the cluster."""
+        self.accounts = AccountDesk(self.config, self.cluster_name)
+        """Accounts: the store, registrations, finished games (protocol §7.5)."""
 
     # ------------------------------------------------------------- lifecycle
 
@@ -189,6 +218,7 @@ class Server:
 
         Raises:
             OSError: the address cannot be bound.
+            AccountStoreError: the account store cannot be opened.
             JournalError: the journal cannot be opened or its tables listed
                 (:class:`~craits.server.errors.JournalDamaged`: it is damaged;
                 ``JournalUnwritable``: it cannot be written), or another server
@@ -206,10 +236,12 @@ class Server:
             self.recorder = Recorder(self, self.journal)
         loop = asyncio.get_running_loop()
         try:
+            await self.accounts.open()
             self._server = await loop.create_server(self.accept, config.host, config.port)
-        except OSError:
+        except BaseException:
             if self.journal is not None:
                 self.journal.close()  # lets it go for another try
+            await self.accounts.close()
             raise
         self.port = self._server.sockets[0].getsockname()[1]
         self._heartbeat = asyncio.create_task(self._beat())
@@ -230,6 +262,7 @@ class Server:
             await self.cluster.stop()
         for table in list(self.tables.values()):
             table.close_timers()
+        close_desk(self)  # the post-game analyses being made (§7.6)
         self.out.flush()  # every move is handed to the journal and sent before goodbye
         loop = asyncio.get_running_loop()
         for client in list(self.clients):
@@ -243,7 +276,13 @@ class Server:
         await asyncio.sleep(0)  # let the transports finish closing
         if self.journal is not None:
             self.journal.close()  # lets the journal go
+        await self.accounts.close()  # the games that ended are in the store before it closes
         log.info("stopped")
+
+    def cluster_name(self) -> str | None:
+        """This node's address in its cluster (None: a single server): a game's
+        id in the shared account store is the node's and its journal's number."""
+        return self.cluster.address if self.cluster is not None else None
 
     def forget(self, client: Client) -> None:
         """Remove a closed connection."""
@@ -286,7 +325,9 @@ class Server:
             raise TableError(ErrorCode.NO_SUCH_TABLE, f"there is no table called {name!r}")
         return table
 
-    def _table_config(self, turn_timeout: float) -> TableConfig:
+    def _table_config(
+        self, turn_timeout: float, time_bank: TimeBank | None = None, correspondence: float = 0.0
+    ) -> TableConfig:
         cfg = self.config
         return TableConfig(
             turn_timeout,
@@ -295,6 +336,9 @@ class Server:
             cfg.away_delay,
             cfg.abandon_after,
             cfg.abandon_offline_after,
+            time_bank,
+            cfg.timekeeper,
+            correspondence,
         )
 
     def create_table(
@@ -305,10 +349,17 @@ class Server:
         turn_timeout_ms: int | None,
         creator: Client | None,
         creator_token: str | None = None,
+        time_bank: TimeBank | None = None,
+        correspondence: float | None = None,
+        rated: bool = False,
     ) -> Table:
         """Open a table; with ``creator_token``, a private one: it gets an
         invite code (protocol §11.9), and the token proves its creator when it
-        asks for its games' records (§7.3; only its digest is kept).
+        asks for its games' records (§7.3; only its digest is kept); with
+        ``time_bank``, a table whose seats each have a time bank instead of a
+        turn timeout (§11.10); with ``correspondence`` (seconds), a
+        correspondence game's, whose turns take that long (§11.11); ``rated``:
+        only logged-in players sit, and its games move their ratings (§7.5).
 
         Raises:
             TableError: ``table_exists``, ``too_many_empty_tables``, ``too_many_tables``.
@@ -320,11 +371,16 @@ class Server:
         if len(self.tables) >= self.config.max_tables:
             raise TableError(ErrorCode.TOO_MANY_TABLES, "the server holds no more tables")
         timeout = self.config.turn_timeout if turn_timeout_ms is None else turn_timeout_ms / 1000
-        config = self._table_config(timeout)
+        if time_bank is not None:
+            timeout = 0.0  # the bank is the seat's time (§11.10)
+        if correspondence is not None:
+            timeout = correspondence  # (§11.11)
+        config = self._table_config(timeout, time_bank, correspondence or 0.0)
         table = Table(name, seats, rules, config, creator, self, self.tokens, self.journal)
         self.tables[name] = table
         if creator_token is not None:
             table.powers.make_private(creator_token)
+        table.powers.access.rated = rated
         if creator is not None:
             self.empty_tables.watch(table, creator)  # it closes if nobody comes
         table.persist()
@@ -362,7 +418,9 @@ class Server:
         Raises:
             Exception: the table cannot be rebuilt.
         """
-        config = self._table_config(saved.turn_timeout)
+        timing = saved.timing or {}
+        turn = timing.get("correspondence_ms", 0) / 1000  # (§11.11)
+        config = self._table_config(saved.turn_timeout, TimeBank.of(saved.timing), turn)
         table = rebuild_table(saved, config, self, self.tokens, journal)
         self.tables[saved.name] = table
         self.empty_tables.restored(table)  # closed if nobody is back within the grace
@@ -390,6 +448,11 @@ class Server:
         if self._watchers:
             info = table.lobby_info()
             self.tell_lobby({"type": ServerMessage.TABLE_INFO, "table": info})
+
+    def game_over(self, table: Table) -> None:
+        """``table``'s game ended: record its result with the players'
+        accounts, rated if the table is (:mod:`craits.server.net.game_results`)."""
+        self.accounts.game_over(table)
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a resume token, or None (:meth:`SeatTokens.find

@@ -65,6 +65,11 @@ class JournalLocked(JournalError):
     """Another server holds the journal."""
 
 
+class AccountStoreError(Exception):
+    """The account store cannot be opened (``--accounts-db``, ``accounts.db``):
+    unreachable, not a database, or made by a newer release."""
+
+
 class NoSuchHand(LookupError):
     """``get_replay`` named a hand the game did not deal; ``str()`` says so."""
 

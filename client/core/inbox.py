@@ -88,6 +88,7 @@ class Inbox:
             ServerMessage.ERROR: self.refusals.take,
             ServerMessage.REDIRECT: session.requests.redirected,
             ServerMessage.INVITE: self._invite,
+            ServerMessage.HINT: session.hints.take,
         }
         self._handlers = handlers
 
@@ -155,7 +156,8 @@ class Inbox:
     def _joined(self, m: JoinedMsg) -> None:
         session = self.session
         intent = session.requests.take()
-        name = intent.name if intent.want == Want.JOIN and intent.name else session.player_name
+        joining = intent.want in (Want.JOIN, Want.QUICK)
+        name = intent.name if joining and intent.name else session.player_name
         table, seat, token = m["table"], m["seat"], m["token"]
         model = TableModel(table, seat=seat, token=token, me=name)
         info = session.lobby.tables.get(table)

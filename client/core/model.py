@@ -23,6 +23,7 @@ from craits.protocol.actions import (
     action_kind,
     parse_action,
 )
+from craits.protocol.i18n import _
 from craits.protocol.types import (
     ChatLine,
     HandEndedEvent,
@@ -242,11 +243,11 @@ class TableModel:
         if self.log.lines:
             return
         if self.spectator:
-            intro = f"You are watching table {self.name}."
+            intro = _("You are watching table {table}.").format(table=self.name)
         elif self.resumed:
-            intro = f"You are back in your seat at table {self.name}."
+            intro = _("You are back in your seat at table {table}.").format(table=self.name)
         else:
-            intro = f"You sit at table {self.name}."
+            intro = _("You sit at table {table}.").format(table=self.name)
         self.log.add(Text(intro, style="italic"))
 
     def restore_log(self, lines: list[Text]) -> None:
@@ -258,7 +259,7 @@ class TableModel:
         log.drop_hand()
         self.log_intro()
         if back and lines:
-            log.add(Text("Back at the table. The hand so far:", style="italic"))
+            log.add(Text(_("Back at the table. The hand so far:"), style="italic"))
         log.mark_hand_start()
         for line in lines:
             log.add(line)

@@ -32,8 +32,14 @@ PLAIN: dict[ErrorCode, tuple[str, Severity]] = {
         "warning",
     ),
     ErrorCode.MUTED: ("The table's creator has muted your chat here.", "warning"),
+    ErrorCode.NOTHING_TO_DECIDE: (
+        "No hint now: you have nothing to decide (not your turn, or only one move).",
+        "information",
+    ),
+    ErrorCode.HINT_PENDING: ("Still thinking about your last hint…", "information"),
 }
-"""Refusals of protocol §11.9 said in these words (``{table}``: the table asked for)."""
+"""Refusals of protocol §11.9 and the hints' (§7.6) said in these words (``{table}``:
+the table asked for)."""
 
 
 class Refusals:

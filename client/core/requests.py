@@ -28,7 +28,9 @@ from craits.protocol.types import (
     LeaveMsg,
     ListTablesMsg,
     NewGameMsg,
+    QuickPlayMsg,
     RedirectMsg,
+    RematchMsg,
     ResumeMsg,
     SpectateMsg,
     StartMsg,
@@ -60,6 +62,8 @@ class Want(StrEnum):
     """Sent ``close_table``."""
     LEAVE = "leave"
     """Sent ``leave``."""
+    QUICK = "quick"
+    """Sent ``quick_play``: the ``joined`` that answers is the seat (protocol §11.13)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +108,7 @@ ENDED_BY: dict[Want, frozenset[ErrorCode]] = {
     | REQUEST_ERRORS,
     Want.CLOSE: frozenset({ErrorCode.NOT_AT_TABLE, ErrorCode.NOT_CREATOR, ErrorCode.GAME_RUNNING}),
     Want.LEAVE: frozenset({ErrorCode.NOT_AT_TABLE}),
+    Want.QUICK: _JOIN_ERRORS | {ErrorCode.BAD_RULES, ErrorCode.TOO_MANY_TABLES},
 }
 """The errors that answer each request (protocol §5, "Replies and errors"): such an
 error ends the intent. Other errors leave it waiting."""
@@ -213,6 +218,8 @@ class Requests:
         intent, message = self.asked
         if message["type"] == ClientMessage.CREATE_TABLE:
             self.asked = (intent, {**message, "placed": True})  # created where it lands
+        elif message["type"] == ClientMessage.QUICK_PLAY:
+            self.asked = (intent, {**message, "table": m["table"]})  # that table first (§11.13)
         self.link.move(host, port)
 
     def again(self) -> bool:
@@ -334,6 +341,17 @@ class Requests:
     def new_game(self) -> bool:
         """Start a new game at a table whose game is over; False when offline."""
         return self.send(NewGameMsg(type=ClientMessage.NEW_GAME))
+
+    def quick_play(self) -> None:
+        """Be seated at the table that starts soonest, or at a new one that bots
+        fill after a countdown (protocol §11.13)."""
+        name = self.player_name
+        message = QuickPlayMsg(type=ClientMessage.QUICK_PLAY, name=name)
+        self.request(Intent(Want.QUICK, None, name), message)
+
+    def rematch(self, accept: bool = True) -> bool:
+        """Accept the rematch offered after a game (protocol §11.12); False when offline."""
+        return self.send(RematchMsg(type=ClientMessage.REMATCH, accept=accept))
 
     def add_bot(self, level: BotLevel) -> None:
         """Seat a computer player of ``level``."""

@@ -20,6 +20,7 @@ from typing import Unpack
 from craits.protocol.address import Target
 from craits.protocol.types import ServerMsg
 
+from .hints import Hints
 from .inbox import Inbox, Narration
 from .model import TableList, TableModel
 from .news import Listener, Severity
@@ -34,8 +35,11 @@ from .saved.resume_tokens import SavedSeat, TokenStore
 log = logging.getLogger(__name__)
 
 
-def _first_intent(table: str | None, spectate: str | None, name: str) -> Intent:
-    """What a session asks once connected: join ``table``, watch ``spectate``, or nothing."""
+def _first_intent(table: str | None, spectate: str | None, name: str, quick: bool) -> Intent:
+    """What a session asks once connected: join ``table``, watch ``spectate``,
+    quick play (``quick``, protocol §11.13), or nothing."""
+    if quick:
+        return Intent(Want.QUICK, None, name)
     if table:
         return Intent(Want.JOIN, table, name)
     return Intent(Want.SPECTATE, spectate) if spectate else IDLE
@@ -63,6 +67,7 @@ class Session:
         table: join this table once connected (unless a saved seat is taken back).
         spectate: watch this table once connected.
         code: the invite code of that table, if it is private (protocol §11.9).
+        quick: quick play once connected (protocol §11.13).
         link_options: :class:`~.reconnecting.LinkOptions`, passed to :class:`Link`.
     """
 
@@ -79,6 +84,7 @@ class Session:
         table: str | None = None,
         spectate: str | None = None,
         code: str | None = None,
+        quick: bool = False,
         **link_options: Unpack[LinkOptions],
     ):
         self.port = port
@@ -104,8 +110,10 @@ class Session:
         """What the user asks of the server (sit, watch, play…)."""
         self.creator = CreatorRequests(self.requests.send)
         """What the table's creator asks (remove, lock, mute…)."""
+        self.hints = Hints(self.requests, self.place, listener)
+        """The hints asked at the table shown (protocol §7.6)."""
         self.inbox = Inbox(self, narrator)
-        self._start = _first_intent(table, spectate, name)
+        self._start = _first_intent(table, spectate, name, quick)
 
     @property
     def model(self) -> TableModel | None:
@@ -182,13 +190,16 @@ class Session:
         """Whether to take back the seat saved, at start: unless the command line
         asks to watch a table, or to sit at another."""
         start = self._start
-        if start.want == Want.SPECTATE:
+        if start.want in (Want.SPECTATE, Want.QUICK):
             return False
         return start.table is None or start.table == saved["table"]
 
     def begin(self) -> None:
-        """Do what the command line asked: join or watch a table (once)."""
+        """Do what the command line asked: join or watch a table, or quick play (once)."""
         start, self._start = self._start, IDLE
+        if start.want == Want.QUICK:
+            self.requests.quick_play()
+            return
         if start.table is None:
             return
         if start.want == Want.JOIN:

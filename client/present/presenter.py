@@ -11,6 +11,7 @@ that play, once the game is over).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ from ..core import privacy
 from ..core.model import TableModel, turn_on_hold
 from ..core.saved.resume_tokens import SavedSeat
 from .card_style import CardStyle
+from .hint_text import hint_key
+from .results import rematch_key
 from .rule_options import describe_rules
 
 KeyState = bool | None
@@ -130,6 +133,12 @@ def _new_game_key(model: TableModel, ctx: KeyContext) -> KeyState:
     return _greyed_unless(ctx.online)
 
 
+def _rematch_key(model: TableModel, ctx: KeyContext) -> KeyState:
+    # while a rematch is on offer to this seat (protocol §11.12); greyed once accepted
+    state = rematch_key(model)
+    return _greyed_unless(ctx.online) if state else state
+
+
 def _close_table_key(model: TableModel, ctx: KeyContext) -> KeyState:
     # the creator's, and not while a game runs: hidden otherwise
     if model.state == TableState.PLAYING or not model.is_creator(ctx.player_name):
@@ -171,6 +180,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "choose_bot": _seat_key,
     "start": _start_key,
     "new_game": _new_game_key,
+    "rematch": _rematch_key,
     "close_table": _close_table_key,
     "end_game": _end_game_key,
     "summary": _summary_key,
@@ -178,6 +188,7 @@ TABLE_KEYS: dict[str, Callable[[TableModel, KeyContext], KeyState]] = {
     "close_chat": _close_chat_key,
     "creator_menu": lambda model, ctx: privacy.creator_key(model, ctx.player_name, False),
     "creator_menu_in_play": lambda model, ctx: privacy.creator_key(model, ctx.player_name, True),
+    "hint": lambda model, ctx: hint_key(model, ctx.online),
 }
 """The state of each of the table screen's key actions; others (rules, leave) always apply."""
 
@@ -246,9 +257,10 @@ def digit_choice(count: int, selected: int | None, digit: int) -> int | None:
     return same_ten if same_ten < count else digit
 
 
-def topbar(model: TableModel, short: bool = False) -> Text:
+def topbar(model: TableModel, short: bool = False, bots_in: float | None = None) -> Text:
     """The top line: table, hand, cards dealt, spectators, who this client is;
-    ``short`` (a phone's width): table, hand, spectators and who, in fewer words."""
+    ``short`` (a phone's width): table, hand, spectators and who, in fewer words;
+    ``bots_in``: seconds until bots take a quick-play table's free seats (§11.13)."""
     out = Text()
     out.append(model.name, style="bold")
     view = model.view
@@ -261,6 +273,8 @@ def topbar(model: TableModel, short: bool = False) -> Text:
         seats = "?" if model.info is None else model.info["seats"]
         waiting = "waiting" if short else "waiting for players"
         out.append(f" · {waiting} ({len(model.players)}/{seats})")
+        if bots_in is not None:
+            out.append(f" · bots in {math.ceil(bots_in)} s", style="bold")
     out.append(f" · {model.spectators} watching")
     if model.spectator:
         out.append(" · you watch" if short else " · you are watching", style="italic")
@@ -327,7 +341,8 @@ def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = F
     phase = model.phase
     if phase == Phase.GAME_OVER:
         more = " n: new game ·" if model.may_start else ""
-        return Text(f"Game over.{more} h: scores · q: leave", style="bold")
+        again = " r: rematch ·" if rematch_key(model) else ""  # §11.12
+        return Text(f"Game over.{again}{more} h: scores · q: leave", style="bold")
     if phase == Phase.HAND_OVER:
         return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
     out = _alerts(model)
@@ -516,6 +531,8 @@ def lobby_key(action: str, info: TableInfo | None, *, online: bool, saved: bool)
         return _greyed_unless(online)
     if action == "rejoin":
         return _greyed_unless(online) if saved else False
+    if action == "quick":
+        return _greyed_unless(online)
     return True
 
 
@@ -531,6 +548,28 @@ def join_refusal(info: TableInfo | None, *, online: bool) -> str:
     if _full(info):
         return f"Table {name} is full: no seat to take (s watches it)."
     return f"Table {name} is already playing: s watches it."
+
+
+QUICK_LINE = Text.assemble(
+    ("▶ Quick play", "bold"),
+    " (k): sit where a game starts soonest (or bots after a countdown)",
+)
+"""The lobby's first line under its status: quick play (protocol §11.13)."""
+
+
+def bots_deadline(
+    info: TableInfo | None, seen: tuple[int, float] | None, now: float
+) -> tuple[int, float] | None:
+    """When bots take a quick-play table's free seats (protocol §10's
+    ``bots_in_ms``), as ``(bots_in_ms, seconds on the clock of ``now``)``:
+    ``seen`` while the table info says the same, a new one from ``now`` when it
+    says another; None when it says none."""
+    ms = None if info is None else info.get("bots_in_ms")
+    if ms is None:
+        return None
+    if seen is not None and seen[0] == ms:
+        return seen
+    return ms, now + ms / 1000
 
 
 def lobby_hint(saved: SavedSeat | None, at_table: bool, tables: int) -> Text:

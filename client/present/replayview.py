@@ -22,6 +22,7 @@ from rich.text import Text
 from ..core.model import TableModel, sheet_row, sort_key
 from .card_style import CardStyle
 from .describe import Describer
+from .replay_marks import Marks
 
 NO_FRAMES_HINT = (
     "This record has no move-by-move frames: export it with craits-server "
@@ -116,6 +117,8 @@ class Replay:
         self.sheet = list(self.model.sheet)
         """Every hand's row of the score sheet (the model holds those shown so far)."""
         self.describer = Describer(style, self.model.name_of, None)
+        self.marks: Marks | None = None
+        """The post-game analysis' marks, when the viewer has the analysis (§7.6)."""
         self.step = Step()
         self.show(self.step)
 
@@ -169,6 +172,25 @@ class Replay:
             return False
         self.show(Step(hand, 0))
         return True
+
+    def to_next_mark(self) -> bool:
+        """The next step with a mark of the analysis; False if none comes after."""
+        found = None if self.marks is None else self.marks.next_after(*self.step_place)
+        if found is None:
+            return False
+        self.show(Step(*found))
+        return True
+
+    @property
+    def step_place(self) -> tuple[int, int]:
+        """The step shown as ``(hand, index)``."""
+        return self.step.hand, self.step.index
+
+    def mark_lines(self) -> list[Text]:
+        """The analysis' marks of the step shown (none without the analysis)."""
+        if self.marks is None:
+            return []
+        return self.marks.lines(*self.step_place, self.style, self.model.name_of)
 
     def at_start(self) -> bool:
         """At the first hand's deal."""
@@ -244,6 +266,9 @@ class Replay:
         index = self.step.index
         out = Text("The deal: " if index == 0 else f"Move {index}: ", style="bold")
         out.append_text(Text(" — ").join(self.lines()))
+        for line in self.mark_lines():
+            out.append("\n")
+            out.append_text(line)
         view = self.frame["view"]
         if view["phase"] == Phase.PLAY and view["to_act"] is not None:
             out.append(f"\nNext: {self.model.name_of(view['to_act'])} to act.", style="italic")

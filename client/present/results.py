@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from craits.protocol.types import HandEndedEvent
+from craits.protocol.types import HandEndedEvent, TableInfo
 from craits.protocol.vocab import Phase, TableState
 from rich import box
 from rich.console import Group, RenderableType
@@ -164,9 +164,11 @@ def what_next(result: HandEndedEvent, model: TableModel) -> Text:
     server said: protocol §7.1), and the keys for it."""
     view = model.view
     if result["game_over"]:
-        if model.may_start:
-            return Text("n: start a new game · Enter: back to the table")
-        return Text("Enter: back to the table")
+        keys = "n: start a new game · Enter: back to the table"
+        if not model.may_start:
+            keys = "Enter: back to the table"
+        offer = rematch_line(model)
+        return Text(keys) if offer is None else offer.append(f" · {keys}")
     back = "Enter: back to the table"
     if view is None or view["phase"] != Phase.PLAY or view["hand_number"] == result["hand_number"]:
         if model.on_hold:
@@ -188,10 +190,12 @@ def what_next(result: HandEndedEvent, model: TableModel) -> Text:
 
 def overtaken(result: HandEndedEvent, model: TableModel) -> bool:
     """Whether what comes after ``result`` has come: for a hand's end, the next
-    hand is dealt; for the game's end, a new game started (``new_game``)."""
+    hand is dealt; for the game's end, a new game started (``new_game``, a
+    rematch), or the table waits for players again (a rematch's seat was freed,
+    protocol §11.12)."""
     view = model.view
     if view is None:
-        return False
+        return result["game_over"] and model.state == TableState.WAITING
     if result["game_over"]:
         return view["phase"] != Phase.GAME_OVER
     return view["hand_number"] != result["hand_number"]
@@ -203,3 +207,58 @@ def new_game_key(result: HandEndedEvent, model: TableModel | None) -> bool | Non
     if not result["game_over"] or model is None or not model.may_start:
         return False
     return True if model.state == TableState.FINISHED else None
+
+
+# issue 27: between the games (protocol §11.12)
+
+
+def rematch_offer(info: TableInfo | None, seat: int | None) -> tuple[int, int, bool | None] | None:
+    """The rematch on offer at the table ``info`` (protocol §11.12), or None: how
+    many seats accepted, of how many, and the answer of ``seat`` (True
+    accepted, False still to give, None: no seat, a spectator)."""
+    offer = None if info is None else info.get("rematch")
+    if offer is None:
+        return None
+    accepted, waiting = offer["accepted"], offer["waiting"]
+    mine = None if seat is None else seat in accepted
+    return len(accepted), len(accepted) + len(waiting), mine
+
+
+def series_wins(model: TableModel) -> list[tuple[str, int]]:
+    """The games each player won in the table's series, by seat (protocol §10's
+    ``series``); empty before a game of it ended."""
+    wins = [] if model.info is None else model.info.get("series", [])
+    return [(model.name_of(seat), n) for seat, n in enumerate(wins)]
+
+
+def rematch_line(model: TableModel) -> Text | None:
+    """The rematch on offer in words, with its key when this player is still to
+    answer: ``r: rematch (1/2 accepted)``; None when none is on offer."""
+    offer = rematch_offer(model.info, model.seat)
+    if offer is None:
+        return None
+    accepted, seats, mine = offer
+    count = f"{accepted}/{seats} accepted"
+    if mine is False:
+        return Text(f"r: rematch ({count})", style="bold")
+    if mine:
+        return Text(f"Rematch: you accepted, {count}")
+    return Text(f"Rematch: {count}")
+
+
+def rematch_key(model: TableModel | None) -> bool | None:
+    """The ``r`` (rematch) key: while a rematch is on offer to this player's seat;
+    greyed once accepted (True applies, None greyed, False hidden)."""
+    offer = None if model is None else rematch_offer(model.info, model.seat)
+    if offer is None or offer[2] is None:
+        return False
+    return None if offer[2] else True
+
+
+def series_line(model: TableModel) -> Text | None:
+    """The series so far (protocol §10's ``series``): ``Series: Ana 2 · Ben 1``;
+    None before a game of it ended."""
+    series = series_wins(model)
+    if not series:
+        return None
+    return Text("Series: " + " · ".join(f"{name} {n}" for name, n in series), style="bold")

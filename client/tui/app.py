@@ -78,6 +78,8 @@ class CraitsApp(App[None]):
         name: the player's display name.
         table: join this table at start.
         spectate: watch this table at start.
+        quick: quick play at start: seated at the table that starts soonest
+            (protocol §11.13).
         code: the invite code of that table, if private (protocol §11.9).
         ascii: suits as ``S H D C`` instead of symbols.
         store: where resume tokens are kept (default: the user's state dir).
@@ -114,6 +116,7 @@ class CraitsApp(App[None]):
         table: str | None = None,
         spectate: str | None = None,
         code: str | None = None,
+        quick: bool = False,
         ascii: bool = False,
         store: TokenStore | None = None,
         connect_timeout: float = 5.0,
@@ -149,6 +152,7 @@ class CraitsApp(App[None]):
             table=table,
             spectate=spectate,
             code=code,
+            quick=quick,
             connect_timeout=connect_timeout,
             retry_base=retry_base,
             retry_max=retry_max,

@@ -15,7 +15,7 @@ what the record holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,6 +27,7 @@ from textual.screen import Screen
 
 from ..core.saved.prefs import PrefsStore
 from ..present.card_style import CardStyle
+from ..present.replay_marks import Marks
 from ..present.replayview import Replay, has_frames
 from .appearance import Appearance
 from .screens.replay_screens import DAMAGED, HandByHand, TableReplay
@@ -43,10 +44,17 @@ class ReplayApp(App[None]):
     ASCII_KEYS: ClassVar[dict[str, str]] = {"←→": "<- ->", "⏎": "Enter", "?": "?"}
     """Key names shown with ``--ascii``."""
 
-    def __init__(self, record: GameRecord, ascii: bool = False, prefs: Path | None = None):
+    def __init__(
+        self,
+        record: GameRecord,
+        ascii: bool = False,
+        prefs: Path | None = None,
+        analysis: Mapping[str, Any] | None = None,
+    ):
         """``prefs``: the folder of the client's preferences, whose theme and
         motion the viewer takes and keeps, as the client does (None: Textual's
-        defaults, nothing kept)."""
+        defaults, nothing kept); ``analysis``: the game's post-game analysis
+        (protocol §7.6), whose marks show beside the moves (``m``: the next one)."""
         super().__init__()
         self.appearance = Appearance(self, PrefsStore(prefs)) if prefs is not None else None
         if self.no_color:  # as the live client: the terminal's own colours
@@ -61,6 +69,8 @@ class ReplayApp(App[None]):
         if has_frames(record):
             try:
                 self.replay = Replay(record, self.style)
+                if analysis is not None:
+                    self.replay.marks = Marks(analysis)
             except DAMAGED:
                 self.replay = None  # damaged frames: hand by hand, as without
 

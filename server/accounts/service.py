@@ -105,6 +105,10 @@ class AccountService:
         self.per_address = AttemptLimiter(PER_ADDRESS, clock=monotonic)
         self.per_account = AttemptLimiter(PER_ACCOUNT, clock=monotonic)
 
+    def now(self) -> float:
+        """The service's wall clock, seconds since the epoch (what it stores)."""
+        return self._clock()
+
     async def register(
         self, challenge: Challenge, name: str, public_key: bytes, signature: bytes, label: str
     ) -> Registered:

@@ -39,6 +39,9 @@ class _Offline:
     def close_table(self, table: Table) -> None:
         """Nothing to close: the table is only looked at."""
 
+    def game_over(self, table: Table) -> None:
+        """Nothing to rate: the table is only looked at."""
+
     def issue(self, table: Table, seat: int) -> str:
         """No seat is taken at a table only looked at."""
         raise RuntimeError("a table rebuilt to be checked takes no player")

@@ -97,6 +97,9 @@ class SavedTable:
     """Its invite code, lock, muted spectators and bars (protocol §11.9;
     :meth:`craits.server.table.access.Access.row`), or None: a public table with
     none (a row from before private tables)."""
+    timing: dict[str, Any] | None = None
+    """Its time bank and each seat's time left in it (protocol §11.10;
+    :meth:`craits.server.table.timing.Banks.row`), or None: no time bank."""
     problem: str | None = None
     """Why the table's row or its game's log cannot be read (the rest may be
     missing); None when it was read whole."""
@@ -161,19 +164,21 @@ class JournalReader:
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
             vacant = "vacant_since" if "vacant_since" in columns else "NULL"  # older journals
             access = "access" if "access" in columns else "NULL"
+            timing = "timing" if "timing" in columns else "NULL"
             rows = self.db.execute(
                 "SELECT name, capacity, rules, turn_timeout, creator, state, seats, game_id,"
-                f" {vacant}, {access} FROM tables ORDER BY updated"
+                f" {vacant}, {access}, {timing} FROM tables ORDER BY updated"
             ).fetchall()
         except sqlite3.Error as exc:
             raise as_journal_error(self.path, exc, "read") from None
         return [self._saved_table(row) for row in rows]
 
     def _saved_table(self, row: tuple[Any, ...]) -> SavedTable:
-        name, capacity, rules, timeout, creator, state, seats, game_id, vacant, access = row
+        name, capacity, rules, timeout, creator, state, seats, game_id, vacant, access, timing = row
         saved = SavedTable(str(name), capacity, {}, timeout, creator, str(state), [], None, vacant)
         try:
             saved.access = json.loads(access) if access is not None else None
+            saved.timing = json.loads(timing) if timing is not None else None
             saved.seats = json.loads(seats)
             saved.rules = json.loads(rules)
             if game_id is not None and state in ("playing", "finished"):
@@ -515,6 +520,7 @@ class Journal(JournalReader):
             time.time(),
             row.vacant_since,
             json.dumps(row.access) if row.access is not None else None,
+            json.dumps(row.timing) if row.timing is not None else None,
         ]
         return self._submit(("table", row.name), op)
 

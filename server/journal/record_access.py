@@ -12,9 +12,12 @@ constant time. Anyone else is answered as if the game did not exist
 readers were kept are public, as they were. The operator's ``craits-server
 export`` reads the journal itself and is not concerned.
 
-:class:`Asker` is what a request proves about who asks; a later revision with
-accounts (the players' records on any device) adds what an account proves
-there, and :meth:`Asker.may_read` stays the one check.
+:class:`Asker` is what a request proves about who asks: the tokens it sent,
+and the account its connection is logged in as (protocol §7.5), whose
+players' private games are theirs on any device: a private table's game lists
+its logged-in players' account digests among its readers
+(:func:`~craits.server.table.seating.account_digest`, which no token can
+produce). :meth:`Asker.may_read` stays the one check.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any
 from craits.protocol.vocab import ErrorCode
 
 from ..errors import JournalError, TableError
-from ..table.seating import token_digest
+from ..table.seating import account_digest, token_digest
 from .journal import JournalReader
 
 
@@ -40,9 +43,14 @@ class Asker:
     digests: frozenset[bytes] = frozenset()
 
     @classmethod
-    def of(cls, tokens: Sequence[str] | None) -> Asker:
-        """The asker that sent ``tokens`` (None: none)."""
-        return cls(frozenset(token_digest(t) for t in tokens or ()))
+    def of(cls, tokens: Sequence[str] | None, account: int | None = None) -> Asker:
+        """The asker that sent ``tokens`` (None: none), from a connection
+        logged in as ``account`` (None: a guest), which proves the account's
+        seats on any device (protocol §7.5)."""
+        digests = {token_digest(t) for t in tokens or ()}
+        if account is not None:
+            digests.add(account_digest(account))
+        return cls(frozenset(digests))
 
     def may_read(self, readers: list[bytes] | None) -> bool:
         """Whether this asker may read a game with ``readers`` (None: a public

@@ -69,7 +69,8 @@ CREATE TABLE IF NOT EXISTS tables (
     game_id INTEGER,
     updated REAL NOT NULL,
     vacant_since REAL,
-    access TEXT
+    access TEXT,
+    timing TEXT
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -126,8 +127,8 @@ _START_GAME = (
 _ADD_READER = "INSERT OR IGNORE INTO readers (game_id, digest) VALUES (?, ?)"
 _SAVE_TABLE = (
     "INSERT OR REPLACE INTO tables (name, capacity, rules, turn_timeout,"
-    " creator, state, seats, game_id, updated, vacant_since, access)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " creator, state, seats, game_id, updated, vacant_since, access, timing)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -155,8 +156,8 @@ class Writer:
     The ops (JSON arrays, each with its ticket second):
 
     - ``["t", ticket, name, capacity, rules, turn_timeout, creator, state,
-      seats, game_id, updated, vacant_since, access]``: a table's row
-      (``rules``, ``seats``, ``access`` as JSON texts);
+      seats, game_id, updated, vacant_since, access, timing]``: a table's row
+      (``rules``, ``seats``, ``access``, ``timing`` as JSON texts);
     - ``["d", ticket, name]``: a table's row removed;
     - ``["g", ticket, game_id, table, players, rules, started, private,
       start, end, readers]``: a game opened (``players``, ``rules`` as JSON
@@ -235,7 +236,7 @@ class Writer:
                     "UPDATE games SET finished = ?, result = ? WHERE id = ?", (op[5], op[6], op[2])
                 )
         elif kind == "t":
-            db.execute(_SAVE_TABLE, op[2:13])
+            db.execute(_SAVE_TABLE, op[2:14])
         elif kind == "g":
             db.execute(_START_GAME, op[2:8])
             for digest in op[10]:
@@ -378,6 +379,8 @@ def _add_columns(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")
     if "access" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN access TEXT")
+    if "timing" not in columns:  # a journal from before time banks (protocol §11.10)
+        db.execute("ALTER TABLE tables ADD COLUMN timing TEXT")
     if "private" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}:
         db.execute("ALTER TABLE games ADD COLUMN private INTEGER")
 

@@ -43,6 +43,7 @@ from craits.protocol.vocab import ErrorCode, ServerMessage
 
 from ..ops import logs, metrics
 from . import handlers
+from .account_requests import AccountSession
 from .address_limit import address_key
 
 if TYPE_CHECKING:
@@ -225,6 +226,44 @@ class StallWatch:
         client.reset()
 
 
+class InputDeadline:
+    """The connection's deadline on its input (protocol §4.7): the hello within
+    ``hello_timeout`` of connecting, then each frame begun finished within
+    ``frame_timeout``. At the deadline the connection is told ``timeout`` and
+    closed once that is written. (Its twin on the output side: :class:`StallWatch`.)"""
+
+    __slots__ = ("_client", "_timer")
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+        self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def pending(self) -> bool:
+        """Whether a deadline is set."""
+        return self._timer is not None
+
+    def set(self, delay: float) -> None:
+        """A deadline ``delay`` seconds from now, instead of any set before."""
+        self.cancel()
+        self._timer = asyncio.get_running_loop().call_later(delay, self._expired)
+
+    def cancel(self) -> None:
+        """No deadline (what was awaited came)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _expired(self) -> None:
+        self._timer = None
+        client = self._client
+        if client.closed:
+            return
+        why = "no hello in time" if not client.hello else "frame not finished"
+        client.error(ErrorCode.TIMEOUT, why)
+        client.abort_after_flush()
+
+
 class Deferred:
     """The frames of a connection that wait while one of its requests waits on
     something outside the server: a cluster's claim of a new table's name in
@@ -248,7 +287,8 @@ class Deferred:
     def wait(self, answer: Awaitable[None]) -> None:
         """Hold the connection's input until ``answer`` (which answers the
         request, errors included, and raises nothing) is done."""
-        self.frames = []
+        if self.frames is None:  # else one request's answer waits on another: frames kept
+            self.frames = []
         if self.client.transport is not None:
             self.client.transport.pause_reading()
         self.task = asyncio.ensure_future(self._then(answer))
@@ -257,15 +297,21 @@ class Deferred:
         try:
             await answer
         finally:
-            frames, self.frames = self.frames or [], None
-            client = self.client
-            if not client.closed and client.transport is not None:
-                client.transport.resume_reading()
-                with logs.about(client):
-                    while frames and not self.holding() and not client.closed:
-                        client.frame(frames.pop(0))
-                if self.holding():  # another request waits: the rest go after it
-                    self.frames = frames + (self.frames or [])
+            if self.task is asyncio.current_task():  # else the answer started a wait of its own
+                self._release()
+
+    def _release(self) -> None:
+        """The request is answered: handle the frames kept, in order, until
+        one of them waits in turn (the rest then go after it)."""
+        frames, self.frames = self.frames or [], None
+        client = self.client
+        if not client.closed and client.transport is not None:
+            client.transport.resume_reading()
+            with logs.about(client):
+                while frames and not self.holding() and not client.closed:
+                    client.frame(frames.pop(0))
+            if self.holding():  # another request waits: the rest go after it
+                self.frames = frames + (self.frames or [])
 
     def holding(self) -> bool:
         """Whether a request waits (the frames after it are kept)."""
@@ -295,11 +341,13 @@ class Client(asyncio.Protocol):
         self._partial = False  # the reader held part of a frame after the last read
         self._outbox = Outbox()
         self._loop = asyncio.get_running_loop()
-        self._timer: asyncio.TimerHandle | None = None
+        self._deadline = InputDeadline(self)  # the hello's, then an unfinished frame's
         self._gone = False
         self._stall = StallWatch(self, config.write_timeout)
         self._closing = False  # close once what was sent before is written
         self.deferred = Deferred(self)  # input held while a request waits (a cluster's claim)
+        self.session = AccountSession()  # its login nonce, and its account once logged in
+        self.account_id: int | None = None  # that account's id (a Member's, for its seat)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -327,7 +375,7 @@ class Client(asyncio.Protocol):
             return  # refused: too many from its address (told so; closing)
         server.clients.add(self)  # and counted in per_address until connection_lost
         # The hello must come within hello_timeout of connecting, pings or not.
-        self._set_timer(server.config.hello_timeout)
+        self._deadline.set(server.config.hello_timeout)
         bound_buffers(transport, server.config.send_buffer)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -337,7 +385,7 @@ class Client(asyncio.Protocol):
         self.closed = True
         self._gone = True
         self._outbox.clear()
-        self._cancel_timer()
+        self._deadline.cancel()
         self._stall.stop()
         if self.table is not None and not self.server.stopping:
             with logs.about(self):
@@ -347,24 +395,6 @@ class Client(asyncio.Protocol):
                 self.server.empty_tables.left(table)
         self.server.per_address.closed(self)  # counted out of its address's connections
         self.server.forget(self)
-
-    def _set_timer(self, delay: float) -> None:
-        self._cancel_timer()
-        self._timer = self._loop.call_later(delay, self._timed_out)
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _timed_out(self) -> None:
-        self._timer = None
-        if self.closed:
-            return
-        self.error(
-            ErrorCode.TIMEOUT, "no hello in time" if not self.hello else "frame not finished"
-        )
-        self.abort_after_flush()
 
     # ---------------------------------------------------------------- output
 
@@ -514,11 +544,10 @@ class Client(asyncio.Protocol):
         if not self.hello:
             return  # before the hello, its deadline stands
         if not partial:
-            if self._timer is not None:
-                self._cancel_timer()
+            self._deadline.cancel()
         elif not had_partial:
             # a new frame began in this read: its whole must follow in time
-            self._set_timer(self.server.config.frame_timeout)
+            self._deadline.set(self.server.config.frame_timeout)
 
     def eof_received(self) -> bool:
         """The peer finished sending: close (a frame left unfinished is an error)."""
@@ -560,7 +589,7 @@ class Client(asyncio.Protocol):
                 self.error(ErrorCode.INTERNAL, "the server failed to handle that message")
                 self.errors += 1
             if self.hello and not was_hello:
-                self._cancel_timer()  # the hello came: no deadline until a frame is cut short
+                self._deadline.cancel()  # the hello came: no deadline until a frame is cut short
         except ProtocolError as exc:
             self.error(exc.code, exc.message, id=exc.id)
             if exc.code in FATAL:

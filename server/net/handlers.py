@@ -43,11 +43,14 @@ from craits.protocol.types import (
     NewGameMsg,
     PingMsg,
     PongMsg,
+    QuickPlayMsg,
+    RematchMsg,
     ResumeMsg,
     ServerPongMsg,
     SpectateMsg,
     StartMsg,
     TableCreatedMsg,
+    TableInfo,
     UnbarMsg,
     WelcomeMsg,
 )
@@ -61,9 +64,15 @@ from craits.protocol.vocab import (
 
 from ..engine import Rules
 from ..errors import TableError
+from ..lobby import quick_play
 from ..ops import metrics
 from ..table.access import new_creator_token
 from ..table.actor import check_turn_timeout
+from ..table.timing import check_correspondence, check_time_bank
+from .account_requests import ACCOUNT_HANDLERS, guard_name
+from .analysis_requests import on_analysis
+from .hint_requests import on_hint
+from .my_games import on_my_games
 from .record_requests import on_get_record, on_get_replay, on_list_records
 
 log = logging.getLogger("craits.server")
@@ -137,10 +146,12 @@ def on_hello(client: Client, msg: HelloMsg) -> None:
             "empty_table_grace_ms": round(cfg.empty_table_grace * 1000),
             "max_connections_per_address": cfg.max_connections_per_address,
             "min_turn_timeout_ms": round(cfg.min_turn_timeout * 1000),
+            "max_correspondence_ms": round(cfg.max_correspondence_turn * 1000),
         },
     }
     if cfg.public_address is not None:
         welcome["public_address"] = cfg.public_address  # for invite links (§4.1, §11.9)
+    welcome["nonce"] = client.session.fresh_nonce()  # signed to log in (§7.5)
     client.send(welcome)
 
 
@@ -187,21 +198,43 @@ def on_list_tables(client: Client, msg: ListTablesMsg) -> None:
 
 
 def on_create_table(client: Client, msg: CreateTableMsg) -> None:
-    """Open a table; the connection is its creator (§11.2)."""
+    """Open a table; the connection is its creator (§11.2). A guest whose
+    name is a registered player's may not (``name_registered``, §7.5)."""
+    if not guard_name(client, client.name, lambda: _create_table(client, msg)):
+        _create_table(client, msg)
+
+
+def _create_table(client: Client, msg: CreateTableMsg) -> None:
     try:
         rules = Rules.from_dict(msg.get("rules"))
     except ValueError as exc:
         raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
     timeout_ms = msg.get("turn_timeout_ms")
     check_turn_timeout(client.server.config.min_turn_timeout, timeout_ms)
+    time_bank = check_time_bank(msg.get("time_bank"), timeout_ms)  # (§11.10)
+    others = timeout_ms is not None or time_bank is not None
+    most = client.server.config.max_correspondence_turn
+    correspondence = check_correspondence(msg.get("correspondence_ms"), others, most)  # (§11.11)
     client.server.practice.refuse_name(msg["name"])  # kept for the --bots tables (§11.8)
     if client.server.directory.place_table(client, msg["name"], msg.get("placed", False)):
         return  # a cluster placed it on another node: redirected (§7.4)
 
+    rated = msg.get("rated", False)
+    if rated and client.session.account is None:
+        raise TableError(ErrorCode.NOT_LOGGED_IN, "a rated table is a logged-in player's: log in")
+
     def create() -> None:
         token = new_creator_token() if msg.get("private", False) else None
         table = client.server.create_table(
-            msg["name"], msg["seats"], rules, timeout_ms, client, token
+            msg["name"],
+            msg["seats"],
+            rules,
+            timeout_ms,
+            client,
+            token,
+            time_bank,
+            correspondence,
+            rated,
         )
         created: TableCreatedMsg = {"type": ServerMessage.TABLE_CREATED, "table": table.info()}
         code = table.powers.access.code
@@ -237,7 +270,13 @@ def _admit(client: Client, table: Table, code: str | None, name: str) -> None:
 
 def on_join(client: Client, msg: JoinMsg) -> None:
     """Take the next seat at a table (§11.3); a private table's needs its
-    invite code (§11.9)."""
+    invite code (§11.9). A registered player's name is its account's only
+    (``name_registered``, §7.5)."""
+    if not guard_name(client, msg["name"], lambda: _join(client, msg)):
+        _join(client, msg)
+
+
+def _join(client: Client, msg: JoinMsg) -> None:
     _not_at_a_table(client)
     if client.server.directory.redirect_table(client, msg["table"]):
         return  # another node of the cluster holds it (§7.4)
@@ -246,6 +285,8 @@ def on_join(client: Client, msg: JoinMsg) -> None:
         # a seat that would start a game: not while draining
         client.server.directory.refuse_new_game()
     _admit(client, table, msg.get("code"), msg["name"])
+    if table.powers.access.rated and client.session.account is None:
+        raise TableError(ErrorCode.NOT_LOGGED_IN, "a rated table seats logged-in players only")
     client.name = msg["name"]
     client.table = table
     practice = client.server.practice
@@ -304,7 +345,7 @@ def on_leave(client: Client, msg: LeaveMsg) -> None:
     """Leave the table (§11.3); a table left empty may close."""
     table = _table(client)
     client.table = None
-    table.request(table.membership.leave, client, reraise=False)
+    table.request(table.rematch.leave, client, reraise=False)  # frees a seat after a game (§11.12)
     client.send({"type": ServerMessage.LEFT, "table": table.name})
     client.server.empty_tables.left(table)
 
@@ -319,14 +360,14 @@ def on_start(client: Client, msg: StartMsg) -> None:
     """Start the game with the players seated (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.moves.start, client)
+    table.request(table.rematch.start, client)  # a series' next game: seats move on (§11.12)
 
 
 def on_new_game(client: Client, msg: NewGameMsg) -> None:
     """Start a new game at a finished table (§11.2)."""
     table = _table(client)
     client.server.directory.refuse_new_game()  # not on a draining cluster node (docs/cluster.md)
-    table.request(table.moves.new_game, client)
+    table.request(table.rematch.new_game, client)  # a series' next game: seats move on (§11.12)
 
 
 def on_close_table(client: Client, msg: CloseTableMsg) -> None:
@@ -342,7 +383,7 @@ def on_close_table(client: Client, msg: CloseTableMsg) -> None:
                 "a game is running; close with end_game to end it (it is recorded as abandoned)",
             )
         reason = AbandonReason.CLOSED_BY_CREATOR
-        table.request(table.abandon, reason)
+        table.request(table.finisher.abandon, reason)
         return
     client.server.close_table(table)
 
@@ -397,6 +438,75 @@ def on_chat(client: Client, msg: ChatSendMsg) -> None:
         table.request(table.membership.say, client, text)
 
 
+# ----------------------------------------------------- between the games
+
+
+def on_rematch(client: Client, msg: RematchMsg) -> None:
+    """Accept the rematch offered after a game, or decline it (``accept:
+    false``: as a ``leave``, the seat is freed and ``left`` answers; §11.12)."""
+    table = _table(client)
+    if msg.get("accept", True):
+        client.server.directory.refuse_new_game()  # the last accept may start it (docs/cluster.md)
+        table.request(table.rematch.accept, client)
+        return
+    if not table.rematch.offered():
+        raise TableError(ErrorCode.NO_REMATCH, "no rematch is on offer at this table")
+    on_leave(client, {"type": ClientMessage.LEAVE})
+
+
+def on_quick_play(client: Client, msg: QuickPlayMsg) -> None:
+    """Seat the player at the public table that fits its preferences and starts
+    soonest, here or (a ``redirect``) on another node of the cluster; if none
+    fits, at a new table whose free seats bots take after a countdown (§11.13).
+    Sent again after a redirect (``table``), only this node's tables are
+    looked at, the one named first."""
+    _not_at_a_table(client)
+    prefs = msg.get("rules", {})
+    try:
+        rules = Rules.from_dict(prefs)
+    except ValueError as exc:
+        raise TableError(ErrorCode.BAD_RULES, str(exc)) from None
+    server, directory = client.server, client.server.directory
+    name, seats, named = msg.get("name") or client.name, msg.get("seats"), msg.get("table")
+    tables = [t.lobby_info() for t in server.tables.values()]
+    if named is None:  # no redirect brought the player here: every node's tables
+        tables += directory.other_tables()
+    found = quick_play.candidates(tables, seats, prefs, name)
+    found.sort(key=lambda t: t["name"] != named)  # the table a redirect named first
+    if _seat_at_one(client, found, name):
+        return
+    directory.refuse_new_game()  # a draining node opens no table to play at (docs/cluster.md)
+    elsewhere = {t["name"] for t in directory.other_tables()}
+    table_name = quick_play.new_table_name(server.tables, server.set_aside, elsewhere)
+
+    def create() -> None:
+        size = seats or quick_play.QUICK_SEATS
+        table = server.create_table(table_name, size, rules, None, client)
+        table.quick.start(server.config.quick_play_bots_after)  # shown from the join on
+        client.name, client.table = name, table
+        table.request(table.membership.join, client, name)
+
+    if not directory.claim_name(client, table_name, create):
+        create()
+
+
+def _seat_at_one(client: Client, found: list[TableInfo], name: str) -> bool:
+    """Seat ``client`` as ``name`` at the first of the tables ``found`` that takes
+    it (§11.13), or send it to another node's (``redirect``, §7.4); whether it was."""
+    server, directory = client.server, client.server.directory
+    for info in found:
+        try:
+            if info["name"] not in server.tables:
+                if directory.redirect_table(client, info["name"]):
+                    return True  # another node holds it: ask there (§7.4)
+                continue
+            on_join(client, {"type": ClientMessage.JOIN, "table": info["name"], "name": name})
+            return True
+        except TableError:
+            continue  # barred there, its node down, taken meanwhile, draining: the next
+    return False
+
+
 # ------------------------------------------------------------------- game
 
 
@@ -441,6 +551,13 @@ HANDLERS: dict[ClientMessage, Handler] = {
     ClientMessage.MUTE: _handler(on_mute),
     ClientMessage.HAND_OVER: _handler(on_hand_over),
     ClientMessage.UNBAR: _handler(on_unbar),
+    ClientMessage.MY_GAMES: _handler(on_my_games),
+    **{kind: _handler(fn) for kind, fn in ACCOUNT_HANDLERS.items()},
+    # hints and post-game analysis (§7.6)
+    ClientMessage.HINT: _handler(on_hint),
+    ClientMessage.ANALYSIS: _handler(on_analysis),
+    ClientMessage.REMATCH: _handler(on_rematch),
+    ClientMessage.QUICK_PLAY: _handler(on_quick_play),
 }
 """The handler of each message a connection may send after its ``hello``."""
 

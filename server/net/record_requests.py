@@ -51,7 +51,7 @@ def on_list_records(client: Client, msg: ListRecordsMsg) -> None:
     if journal is None:
         _send_records(client, [])
         return
-    asker = Asker.of(msg.get("tokens"))
+    asker = Asker.of(msg.get("tokens"), client.account_id)
     client.deferred.wait(_answer(client, _list_records(client, journal, asker)))
 
 
@@ -131,7 +131,7 @@ def on_get_record(client: Client, msg: GetRecordMsg) -> None:
     damaged journal cannot rebuild it; ``records_busy`` while the server's time
     for rebuilding games is spent (:mod:`craits.server.journal.rebuilds`). The game is
     read off the event loop, then rebuilt on it."""
-    asker = Asker.of(msg.get("tokens"))
+    asker = Asker.of(msg.get("tokens"), client.account_id)
     client.deferred.wait(_answer(client, _get_record(client, msg["game"], asker)))
 
 
@@ -160,7 +160,7 @@ def on_get_replay(client: Client, msg: GetReplayMsg) -> None:
 
 async def _get_replay(client: Client, msg: GetReplayMsg) -> None:
     game, hand, journal = msg["game"], msg["hand"], client.server.journal
-    asker = Asker.of(msg.get("tokens"))
+    asker = Asker.of(msg.get("tokens"), client.account_id)
     row = None
     if journal is not None and is_cached(journal, game, hand):
         await journal.read(lambda reader: record_access.check(reader, game, asker))

@@ -1,6 +1,7 @@
 """``craits-server``'s commands besides serving (:data:`~craits.server.ops.options.COMMANDS`):
 ``export`` (game records from the journal, ``docs/records.md``), ``check``
-(is the journal whole?) and ``drain`` (a cluster node: no new tables, its games
+(is the journal whole?), ``analyse`` (a game's post-game analysis, ``docs/bots.md``)
+and ``drain`` (a cluster node: no new tables, its games
 end, it stops; docs/cluster.md). ``status`` is :mod:`craits.server.ops.status`'s.
 Each reads the server's settings for its defaults, and returns an exit status.
 """
@@ -13,9 +14,13 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_data_dir
 
+from ..accounts.opening import open_account_store
+from ..accounts.sqlite import FILE_NAME as ACCOUNTS_FILE
+from ..bots.expert.analyse import GameLoader, RecordError, analyse_main
 from ..cluster.start import advertised
 from ..errors import (
     ConfigError,
@@ -356,3 +361,130 @@ def drain_main(argv: list[str]) -> int:
         return EXIT_NOT_TAKEN
     except KeyboardInterrupt:
         return 130
+
+
+def build_rerate_parser() -> argparse.ArgumentParser:
+    """The command line of ``craits-server rerate``."""
+    p = argparse.ArgumentParser(
+        prog="craits-server rerate",
+        description="Recompute every player's rating from the rated games, oldest first, "
+        "and each game's stored rating changes (docs/accounts.md, Ratings). One "
+        "transaction: the server's own account writes wait for it, so run it while "
+        "the server is stopped or quiet.",
+    )
+    _add_data_dir(p)
+    p.add_argument(
+        "--accounts-db",
+        default=None,
+        metavar="postgresql://… | FILE",
+        help="the account store (default: the server's own setting, else accounts.db "
+        "in the data directory)",
+    )
+    return p
+
+
+def _accounts_target(args: argparse.Namespace) -> tuple[Path, str | None]:
+    """The data directory and the ``--accounts-db`` a command reads: its own
+    options, else the server's settings.
+
+    Raises:
+        ConfigError: the server's settings cannot be read.
+    """
+    argv = [] if args.config is None else ["--config", str(args.config)]
+    values = settings.resolve(build_parser(), argv).values
+    data_dir = args.data_dir or values.data_dir or Path(user_data_dir("craits"))
+    return data_dir, args.accounts_db or values.accounts_db
+
+
+async def _rerate(data_dir: Path, dsn: str | None) -> int:
+    opened = await open_account_store(data_dir, dsn)
+    try:
+        return await opened.store.results.rerate()
+    finally:
+        await opened.close()
+
+
+def rerate_main(argv: list[str]) -> int:
+    """``craits-server rerate``: recompute the ratings from the rated games;
+    returns the exit status (:data:`EXIT_FAILED` when the store cannot be read)."""
+    args = build_rerate_parser().parse_args(argv)
+    try:
+        data_dir, dsn = _accounts_target(args)
+    except ConfigError as exc:
+        print(f"craits-server rerate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if dsn is None and not (data_dir / ACCOUNTS_FILE).exists():
+        print(f"craits-server rerate: no accounts at {data_dir / ACCOUNTS_FILE}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        games = asyncio.run(_rerate(data_dir, dsn))
+    except Exception as exc:  # the store's own errors: unreachable, damaged, too new
+        print(f"craits-server rerate: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"craits-server rerate: {games} rated games replayed; ratings rewritten")
+    return 0
+
+
+ANALYSE = "craits-server analyse"
+
+
+def journal_loader(config: Path | None = None) -> GameLoader:
+    """A :data:`~craits.server.bots.expert.analyse.GameLoader` on the server's journal:
+    ``load_game(game_id, data_dir, unfinished)`` reads game ``game_id``'s record from
+    ``craits.db`` in ``data_dir`` (None: the server's own setting, as ``export`` finds it:
+    ``CRAITS_DATA_DIR``, the ``config`` file's ``data-dir``, else the default folder),
+    read only (safe beside a running server), built as ``export`` builds it.
+
+    The loader raises :class:`~craits.server.bots.expert.analyse.RecordError`: the
+    settings cannot be read, no journal, no such game, a game still in play (unless
+    ``unfinished``), a damaged row, a log that does not replay.
+    """
+
+    def load_game(game_id: int, data_dir: Path | None, unfinished: bool) -> dict[str, Any]:
+        try:
+            db = _journal_path(argparse.Namespace(data_dir=data_dir, config=config))
+        except ConfigError as exc:
+            raise RecordError(str(exc)) from None
+        if not db.exists():
+            raise RecordError(f"no journal at {db}")
+        try:
+            journal = JournalReader(db)
+            try:
+                row = journal.game(game_id)
+            finally:
+                journal.close()
+        except JournalError as exc:
+            raise RecordError(str(exc)) from None
+        if row is None:
+            raise RecordError(f"no game {game_id} in {db}")
+        if row["finished"] is None and not unfinished:
+            raise RecordError(
+                f"game {game_id} is still in play (--unfinished analyses it as it stands)"
+            )
+        try:
+            return build_record(row)
+        except Exception as exc:  # a damaged row or a log that does not replay
+            raise RecordError(f"game {game_id}'s log does not replay: {exc}") from None
+
+    return load_game
+
+
+def analyse_command(argv: list[str]) -> int:
+    """``craits-server analyse GAME_ID|FILE [--json] [--all] [--seed N] [--budget N]
+    [--workers N] [--unfinished] [--data-dir DIR] [--config FILE]``: the post-game
+    analysis (``docs/bots.md``, "Post-game analysis") of a game of the server's journal,
+    found through the server's settings, or of a record file; returns the exit status
+    (0; 1 the game cannot be analysed; 2 a usage error; 130 interrupted).
+
+    ``--config`` (the server's TOML settings, for its ``data-dir``) is this command's
+    own; the rest is the expert package's command line
+    (:func:`~craits.server.bots.expert.analyse.analyse_main`).
+    """
+    pre = argparse.ArgumentParser(prog=ANALYSE, add_help=False)
+    pre.add_argument("--config", type=Path, default=None, metavar="FILE")
+    known, rest = pre.parse_known_args(argv)
+    epilog = (
+        "--config FILE: the server's TOML settings, for its data-dir when --data-dir is "
+        f"not given ({settings.CONFIG_ENV} names it too)."
+    )
+    return analyse_main(rest, ANALYSE, journal_loader(known.config), epilog)

@@ -30,9 +30,11 @@ from ..errors import (
 )
 from ..journal.journal import Durability
 from ..lobby.practice import MAX_PRACTICE_TABLES
+from ..lobby.quick_play import QUICK_BOTS_AFTER
 from ..net.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
 from ..net.tls_listener import certificate_fingerprint
 from ..table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT
+from ..table.timing import MAX_CORRESPONDENCE
 from . import config as settings
 from . import logs, metrics
 from .web import add_web_options, web_relays
@@ -83,8 +85,11 @@ def join_address(host: str, port: int) -> str:
 COMMANDS = {
     "export": "write game records (JSON) from the journal",
     "check": "check the journal (safe while the server runs)",
+    "analyse": "a game's post-game analysis: every decision judged by the expert bot",
     "status": "probe a running server: exit 0 when healthy (for scripts, HEALTHCHECK)",
     "drain": "drain a cluster node: no new tables, its games end, it stops (docs/cluster.md)",
+    "rerate": "recompute every rating from the rated games (docs/accounts.md)",
+    "leaderboard": "print a running server's leaderboard (--json for scripts)",
 }
 """The commands ``craits-server COMMAND`` runs instead of a server; each has ``--help``."""
 
@@ -161,6 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"with --bots: at most N practice tables open at once (default {MAX_PRACTICE_TABLES})",
     )
     p.add_argument(
+        "--quick-play-bots-after",
+        type=float,
+        default=QUICK_BOTS_AFTER,
+        metavar="SECONDS",
+        help="a table quick play opens waits this long for people before bots take its "
+        f"free seats (default {QUICK_BOTS_AFTER:g})",
+    )
+    p.add_argument(
         "--bot-level",
         default=DEFAULT_BOT_LEVEL,
         choices=sorted(BotLevel),
@@ -181,6 +194,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="the shortest turn timeout a table may ask for; shorter ones are refused "
         f"(bad_turn_timeout), 0 (no timeout) is always allowed (default {MIN_TURN_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--max-correspondence-turn",
+        type=float,
+        default=MAX_CORRESPONDENCE,
+        metavar="SECONDS",
+        help="the longest turn a correspondence game may ask for (create_table."
+        "correspondence_ms; longer ones are refused: bad_time_control); at least 3600 "
+        f"(default {MAX_CORRESPONDENCE:g}, three days)",
     )
     p.add_argument(
         "--hand-pause",
@@ -274,6 +296,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
     )
     p.add_argument(
+        "--registrations-per-hour",
+        type=int,
+        default=10,
+        metavar="N",
+        help="accounts one address (IPv4, or IPv6 /64) may register in an hour "
+        "(default 10; 0: no limit, e.g. for a league of bots on one machine)",
+    )
+    p.add_argument(
         "--records-share",
         type=float,
         default=0.1,
@@ -364,6 +394,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("port", 1 <= args.port <= 65535 or args.port == 0, "must be 1..65535"),
         ("bots", 0 <= args.bots <= 7, "must be 0..7"),
         ("max_practice_tables", args.max_practice_tables >= 1, "must be >= 1"),
+        ("quick_play_bots_after", 0 <= args.quick_play_bots_after <= 3600, "must be 0..3600"),
         ("rate", args.rate > 0, "must be > 0"),
         ("burst", args.burst >= 1, "must be >= 1"),
         ("abandon_after", args.abandon_after >= 0, "must be >= 0"),
@@ -378,6 +409,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries", args.invite_tries >= 1, "must be >= 1"),
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
+        ("registrations_per_hour", args.registrations_per_hour >= 0, "must be >= 0"),
         ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("min_turn_timeout", args.min_turn_timeout >= 0, "must be >= 0"),
@@ -387,6 +419,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
             f"must be 0 (no timeout) or at least --min-turn-timeout ({args.min_turn_timeout:g})",
         ),
         ("hand_pause", args.hand_pause >= 0, "must be >= 0"),
+        ("max_correspondence_turn", args.max_correspondence_turn >= 3600, "must be >= 3600"),
     ]
     if args.public_address:
         good = public_address(args.public_address, args.port or DEFAULT_PORT) is not None
@@ -433,6 +466,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         invite_tries=args.invite_tries,
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
+        registrations_per_hour=args.registrations_per_hour,
         records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,
@@ -440,11 +474,13 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         heartbeat=args.heartbeat,
         turn_timeout=args.turn_timeout,
         min_turn_timeout=args.min_turn_timeout,
+        max_correspondence_turn=args.max_correspondence_turn,
         hand_pause=args.hand_pause,
         abandon_after=args.abandon_after,
         abandon_offline_after=args.abandon_offline_after,
         bots=args.bots,
         max_practice_tables=args.max_practice_tables,
+        quick_play_bots_after=args.quick_play_bots_after,
         bot_level=args.bot_level,
         rate=args.rate,
         burst=args.burst,
@@ -549,6 +585,14 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         "long for its games to end; a second signal stops it at once (default 0: no wait)",
     )
     g.add_argument("--shared-port", type=int, default=None, help=argparse.SUPPRESS)
+    g.add_argument(
+        "--accounts-db",
+        default=None,
+        metavar="postgresql://… | FILE",
+        help="where players' accounts, ratings and history live: a PostgreSQL URL, shared "
+        "by every node of a cluster, or an SQLite file (default: accounts.db in --data-dir; "
+        "the workers of --workers share one; without a journal, a temporary file)",
+    )
 
 
 def cluster_problem(args: argparse.Namespace) -> tuple[str, str] | None:
@@ -592,4 +636,5 @@ def cluster_config(args: argparse.Namespace) -> dict[str, Any]:
         "cluster_heartbeat": args.cluster_heartbeat,
         "shared_port": args.shared_port,
         "drain_timeout": args.drain_timeout,
+        "accounts_db": args.accounts_db,
     }

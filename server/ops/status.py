@@ -113,7 +113,7 @@ def _seat_counts(table: dict[str, Any]) -> tuple[int, int, int]:
     return people, int(table.get("people_connected", 0)), max(0, seated - people)
 
 
-async def _connect(target: Target, cafile: str | None) -> Connection:
+async def connect(target: Target, cafile: str | None) -> Connection:
     """A TCP (or TLS) connection to ``target``; TLS is trusted as the client
     trusts it (:func:`craits.protocol.tls.open_tls`): the pinned fingerprint
     (``fp=``), else the system's certificate authorities and ``cafile``.
@@ -140,7 +140,7 @@ async def _connect(target: Target, cafile: str | None) -> Connection:
     return Connection(reader, writer)
 
 
-async def _expect(conn: Connection, kind: ServerMessage, where: str) -> dict[str, Any]:
+async def expect(conn: Connection, kind: ServerMessage, where: str) -> dict[str, Any]:
     """The next message, which must be ``kind``.
 
     Raises:
@@ -170,16 +170,16 @@ async def probe(target: Target, cafile: str | None = None) -> Health:
     """
     where = target.hostport
     started = time.perf_counter()
-    conn = await _connect(target, cafile)
+    conn = await connect(target, cafile)
     try:
         hello: HelloMsg = {"type": ClientMessage.HELLO, "version": 1, "client": "craits-status"}
         await conn.send(hello)
-        welcome = await _expect(conn, ServerMessage.WELCOME, where)
+        welcome = await expect(conn, ServerMessage.WELCOME, where)
         tables: list[dict[str, Any]] = []
         while True:
             ask: ListTablesMsg = {"type": ClientMessage.LIST_TABLES, "offset": len(tables)}
             await conn.send(ask)
-            page = await _expect(conn, ServerMessage.TABLES, where)
+            page = await expect(conn, ServerMessage.TABLES, where)
             tables.extend(page.get("tables", []))
             if not page.get("tables") or len(tables) >= int(page.get("total", 0)):
                 break

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..accounts.sqlite import FILE_NAME as ACCOUNTS_FILE
 from ..cluster.start import advertised
 from ..net.tls_listener import certificate_fingerprint
 from .drain import COMMAND_TIMEOUT, request_drain, watch
@@ -133,6 +134,8 @@ def worker_argv(argv: list[str], index: int, url: str, plan: Plan, port: int) ->
     extra += ["--cluster", url]
     if plan.data is not None:
         extra += ["--data-dir", str(plan.data / f"worker-{index}")]
+        if plan.accounts_db is None:  # one store for all: a name is one account (§7.5)
+            extra += ["--accounts-db", str(plan.data / ACCOUNTS_FILE)]
     return [sys.executable, "-m", "craits.server.ops.cli", *own, *extra]
 
 
@@ -162,6 +165,9 @@ class Plan:
     """How ``craits-web`` reaches the game (``craitss://`` for TLS); None: the shared port."""
     heartbeat: float = 1.0
     """Seconds between looks for a ``craits-server drain`` request."""
+    accounts_db: str | None = None
+    """``--accounts-db`` as set; None: the workers share ``accounts.db`` in the
+    data directory (SQLite serves several processes of one machine)."""
 
 
 class Supervisor:
@@ -370,6 +376,7 @@ def workers_plan(args: argparse.Namespace, data: Path | None) -> Plan:
         web_options=tuple(web_options(args)),
         web_game=game,
         heartbeat=args.cluster_heartbeat,
+        accounts_db=getattr(args, "accounts_db", None),
     )
 
 

@@ -217,6 +217,9 @@ class Access:
     watchers_muted: bool = False
     bars: list[Bar] = field(default_factory=list)
     creator_key: bytes | None = None
+    rated: bool = False
+    """Its games move its players' ratings; only logged-in players sit
+    (protocol §7.5; checked by the handlers, which know accounts)."""
 
     @property
     def private(self) -> bool:
@@ -288,6 +291,8 @@ class Access:
         }
         if self.creator_key is not None:
             row["creator_key"] = self.creator_key.hex()  # a digest, never the token
+        if self.rated:
+            row["rated"] = True
         return row
 
     @classmethod
@@ -306,4 +311,5 @@ class Access:
             bool(row.get("watchers_muted", False)),
             [Bar.from_row(b) for b in row.get("bars", [])],
             bytes.fromhex(key) if key else None,
+            bool(row.get("rated", False)),
         )

@@ -11,6 +11,10 @@ each member is sent, and when) and persists (its row in the journal):
   actions, and the moves the server makes itself;
 - :class:`~craits.server.table.powers.Powers`: the invite code, lock, bars, muting
   and the creator's requests (protocol §11.9);
+- :class:`~craits.server.table.rematch.Rematch`: the rematch offered after a
+  game, and the series (protocol §11.12);
+- :class:`~craits.server.table.quick.BotCountdown`: a quick-play table's
+  countdown, after which bots take its free seats (protocol §11.13);
 - :class:`~craits.server.table.gamelog.GameLog`: the game, applied → journaled → replayed,
   with the hand's shuffle commitments (:mod:`craits.server.table.fairness`);
 - :class:`~craits.server.table.clock.TurnClock`: deadlines, and when the server moves;
@@ -25,26 +29,31 @@ Its state is a :class:`~craits.protocol.vocab.TableState`, held by its
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVarTuple
 
-from craits.protocol.types import DeadlineMsg, ErrorMsg, StateMsg, TableInfo, TableInfoMsg
-from craits.protocol.vocab import AbandonReason, ErrorCode, Phase, ServerMessage, TableState
+from craits.protocol.types import StateMsg, TableInfo, TableInfoMsg
+from craits.protocol.vocab import ErrorCode, Phase, ServerMessage, TableState
 
 from ..engine import Game, Moment, Rules
 from ..errors import JournalError, TableError, TablePaused
 from .broadcast import Broadcaster, Showing
 from .clock import AbandonClock, TurnClock
+from .finisher import Finisher
 from .gamelog import GameLog
 from .membership import Chat, Membership
 from .moves import Moves
 from .outcome import Deadline, Outcome, Reply, Snapshot, Step, TurnDeadline
 from .ports import Member, TableHost, TableJournal, TokenBook
 from .powers import Powers
+from .quick import BotCountdown
+from .rematch import Rematch
 from .seating import Seat, Seating
+from .timing import TimeBank, Timekeeper
 
 if TYPE_CHECKING:
     from ..journal.journal import SavedTable
@@ -56,7 +65,7 @@ STOPPED, PAUSED = TableState.STOPPED, TableState.PAUSED
 _NEXT: dict[TableState, frozenset[TableState]] = {
     WAITING: frozenset(TableState),  # a new table, or one restored as the journal has it
     PLAYING: frozenset({FINISHED, STOPPED, PAUSED}),
-    FINISHED: frozenset({PLAYING, STOPPED, PAUSED}),
+    FINISHED: frozenset({PLAYING, STOPPED, PAUSED, WAITING}),  # WAITING: a rematch seat freed
     STOPPED: frozenset({STOPPED, PAUSED}),
     PAUSED: frozenset({PAUSED, STOPPED}),
 }
@@ -97,10 +106,20 @@ def check_turn_timeout(least: float, turn_timeout_ms: int | None) -> None:
     )
 
 
+def _paused(table: str) -> str:
+    """What the members of ``table`` are told when it pauses (protocol §11.1)."""
+    return f"table {table!r} is paused: the server could not record the game"
+
+
 @dataclass
 class TableConfig:
     """Timings of a table, in seconds (``abandon_after`` 0: never abandoned;
-    ``abandon_offline_after`` 0: no shorter grace than ``abandon_after``)."""
+    ``abandon_offline_after`` 0: no shorter grace than ``abandon_after``);
+    ``time_bank``: its time bank in place of the turn timeout (protocol
+    §11.10), or None; ``correspondence``: a correspondence game's turn time
+    (its ``turn_timeout`` too; protocol §11.11), 0 for any other table;
+    ``timekeeper``: the time its clocks read (None: the event loop's; tests
+    give one they move)."""
 
     turn_timeout: float = 60.0
     hand_pause: float = 4.0
@@ -108,19 +127,31 @@ class TableConfig:
     away_delay: float = 0.3
     abandon_after: float = ABANDON_AFTER
     abandon_offline_after: float = ABANDON_OFFLINE_AFTER
+    time_bank: TimeBank | None = None
+    timekeeper: Timekeeper | None = None
+    correspondence: float = 0.0
 
 
 class TableStatus:
     """A table's state (protocol §11.1), changed only by :meth:`become`, and what
     it means for the table called ``name`` whose ``seats`` are given: whether
     seats may be taken, a game runs, nobody plays it (§11.4). ``halting`` is
-    called when the table stops or pauses (its timers stop)."""
+    called when the table stops or pauses (its timers stop). ``correspondence``:
+    a correspondence game's turn time (§11.11; 0: none): such a game is
+    played on while its people are offline (:attr:`keeps_seats`)."""
 
-    def __init__(self, name: str, seats: list[Seat], halting: Callable[[TableState], None]) -> None:
+    def __init__(
+        self,
+        name: str,
+        seats: list[Seat],
+        halting: Callable[[TableState], None],
+        correspondence: float = 0.0,
+    ) -> None:
         self.name = name
         self._seats = seats
         self._halting = halting
         self._state = WAITING
+        self.keeps_seats = correspondence > 0
 
     @property
     def state(self) -> TableState:
@@ -174,7 +205,10 @@ class TableStatus:
         return self._state is PLAYING and self._someone_playing()
 
     def _someone_playing(self) -> bool:
-        """A person holds a seat and is not away (protocol §11.4)."""
+        """A person holds a seat and is not away (protocol §11.4); in a
+        correspondence game, a person's seat is not away, connected or not (§11.11)."""
+        if self.keeps_seats:
+            return any(s.bot is None and not s.away for s in self._seats)
         return any(s.member is not None and not s.away for s in self._seats)
 
 
@@ -219,28 +253,33 @@ class Table:
         self.seating = seating = Seating(self, capacity, creator, tokens)
         self.seats: list[Seat] = seating.seats
         self.spectators: set[Member] = seating.spectators
-        self.status = status = TableStatus(name, self.seats, self._halting)
+        self.status = status = TableStatus(name, self.seats, self._halting, config.correspondence)
         self.gamelog = gamelog = GameLog(name, rules, journal, seating.answered, self.pause)
         self.chat = Chat()
         state, game = (lambda: status.state), (lambda: gamelog.game)
         self.powers = Powers(name, seating, tokens, state, game)
         muted = lambda: self.powers.access.watchers_muted  # noqa: E731 (the access is renewed)
         self.membership = Membership(name, seating, self.chat, state, game, muted)
+        self.membership.keeps_seats = status.keeps_seats  # a correspondence game (§11.11)
         self.moves = moves = Moves(
             name, config.hand_pause, seating, gamelog, state, lambda: self.seq, self.powers.readers
         )
+        self.rematch = Rematch(name, seating, gamelog, moves, self.membership, state)
+        self.quick = quick = BotCountdown(name, seating, self.membership, state, self.request)
         self.clock = TurnClock(
             name, config, self.seats, game, status.moving,
             lambda due: self.request(moves.due, due, reraise=False),
         )  # fmt: skip
         self.abandon_clock = AbandonClock(
             name, config, self.seats, state, status.on_hold,
-            lambda reason: self.request(self.abandon, reason, reraise=False),
+            lambda reason: self.request(self.finisher.abandon, reason, reraise=False),
         )  # fmt: skip
         self.showing = Showing(
-            name, rules, config, seating, gamelog, self.clock, self.chat, lambda: self.powers.access
+            name, rules, config, seating, gamelog, self.clock, self.chat, self.powers, quick.fields
         )
-        self.broadcaster = Broadcaster(name, seating)
+        self.broadcaster = Broadcaster(name, seating, self.clock)
+        over, close = (lambda: host.game_over(self)), (lambda: host.close_table(self))
+        self.finisher = Finisher(name, status, gamelog, self.rematch, over, close)
 
     def _halting(self, state: TableState) -> None:
         """The table stops or pauses: its timer stops (and, paused, its abandon clock:
@@ -255,9 +294,14 @@ class Table:
         return self.gamelog.game
 
     def close_timers(self) -> None:
-        """Cancel the table's timers (server shutdown)."""
+        """Cancel the table's timers (server shutdown); the turn's time is
+        recorded as it stands: the time the server is down is not taken."""
         self.clock.cancel()
         self.abandon_clock.cancel()
+        self.clock.stop_banks()
+        with contextlib.suppress(TablePaused):  # logged; it comes back as last recorded
+            self._record_time()
+        self.quick.cancel()
 
     # --------------------------------------------------- requests, published
 
@@ -275,6 +319,7 @@ class Table:
             outcome = fn(*args)
             if outcome is not None:
                 self._apply(outcome)
+                self._record_time()
         except TableError:
             if reraise:
                 raise
@@ -297,8 +342,8 @@ class Table:
             member.detach()
         if outcome.changed:
             self.info_changed()
-        if outcome.start:
-            self._apply(self.moves.start(None))
+        if outcome.start:  # unless a person is still to answer a rematch (§11.12)
+            self._apply(self.rematch.start_full())
         if outcome.step is not None:
             self.publish(outcome.step)
         if outcome.reschedule:
@@ -309,17 +354,17 @@ class Table:
             search, searched = outcome.search, self.moves.searched
             self.clock.search(search, lambda a: self.request(searched, search, a, reraise=False))
 
+    def _record_time(self) -> None:
+        """The turn's time changed (a time bank, a correspondence game's deadline):
+        the journal gets it, for a restart to restore (protocol §11.10, §11.11)."""
+        if self.clock.dirty and not self.status.halted:
+            self.persist()
+
     def _send(self, member: Member, reply: Reply) -> None:
         if isinstance(reply, Snapshot):
             member.send(self.snapshot(reply.seat))
         elif isinstance(reply, TurnDeadline):
-            deadline: DeadlineMsg = {
-                "type": ServerMessage.DEADLINE,
-                "table": self.name,
-                "seq": self.seq,
-                "deadline_ms": self.clock.deadline_ms(),
-            }
-            member.send(deadline)
+            member.send(self.clock.deadline_message(self.seq))
         else:
             member.send(reply)
 
@@ -338,10 +383,10 @@ class Table:
         pause = self.config.hand_pause if ended is not None and not ended.game_over else None
         next_ms = round(pause * 1000) if pause is not None and self.status.moving() else None
         moment = Moment(game, step.events)
-        self.broadcaster.update(moment, self.seq, clock.deadline_ms(), step.notice, fresh, next_ms)
+        self.broadcaster.update(moment, self.seq, step.notice, fresh, next_ms)
         if ended is not None:
-            if ended.game_over:
-                self.status.become(FINISHED)
+            if ended.game_over:  # finished, recorded with the accounts, a rematch offered
+                self.finisher.finished(ended.winners)
             self.info_changed()
         clock.schedule()
         for seat, choice in self.moves.bot_calls():  # bots off their turn may call (R7)
@@ -412,6 +457,7 @@ class Table:
         elif state is PLAYING:
             state = STOPPED
         self.status.become(state)
+        self.clock.restore_timing(saved.timing)
         if self.abandon_clock.restored(saved.vacant_since):
             self.persist()  # the count started now: a second restart goes on from here
 
@@ -428,24 +474,16 @@ class Table:
         failed = self.gamelog.unwritten_since(ticket)
         self.pause(reason)
         for seat, action_id in failed:
-            reply: ErrorMsg = {
-                "type": ServerMessage.ERROR,
-                "id": action_id,
-                "code": ErrorCode.TABLE_PAUSED,
-                "message": f"table {self.name!r} is paused: the server could not record the game",
-            }
-            s = self.seats[seat]
-            s.results[action_id] = reply
-            if s.member is not None:
-                s.member.send(reply)
+            told, reply = self.seating.unrecorded(seat, action_id, _paused(self.name))
+            if told is not None:
+                told.send(reply)
 
     def pause(self, reason: str) -> None:
         """The journal failed: pause the table (nothing more is played or sent
         about the game) and tell its members why."""
         log.error("table %s: paused: %s", self.name, reason)
         self.status.become(PAUSED)
-        message = f"table {self.name!r} is paused: the server could not record the game"
-        self.broadcaster.error_all(ErrorCode.TABLE_PAUSED, message)
+        self.broadcaster.error_all(ErrorCode.TABLE_PAUSED, _paused(self.name))
 
     def stop_on_error(self) -> None:
         """An unexpected error inside this table: stop it, report it, keep the server going."""
@@ -455,23 +493,10 @@ class Table:
         self.broadcaster.error_all(ErrorCode.TABLE_STOPPED, message)
         self.info_changed()
 
-    def abandon(self, reason: AbandonReason) -> None:
-        """End the game in play as abandoned, if one is running (its record is
-        kept, marked with ``reason``: ``docs/records.md``), and close the
-        table (protocol §11.1, §11.2).
-
-        Raises:
-            TablePaused: the journal write failed; the table is paused, not closed.
-        """
-        if self.status.playing:
-            self.gamelog.abandon(reason)
-            log.info("table %s: game %s abandoned (%s)", self.name, self.gamelog.game_id, reason)
-        self.host.close_table(self)
-
     def close(self) -> None:
         """Close the table: drop its timers and its seats' tokens, and let its members go."""
-        self.clock.cancel()
-        self.abandon_clock.cancel()
+        for cancel in (self.clock.cancel, self.abandon_clock.cancel, self.quick.cancel):
+            cancel()
         self.seating.drop_tokens()
         self.broadcaster.close()
         log.info("table %s: closed", self.name)

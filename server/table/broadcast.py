@@ -38,6 +38,8 @@ from .clock import TurnClock
 from .gamelog import GameLog
 from .membership import Chat
 from .ports import TableRow
+from .powers import Powers
+from .rematch import rematch_fields
 from .seating import Seating
 
 if TYPE_CHECKING:
@@ -50,8 +52,7 @@ _VIEW_KEY = wire.pack("view")
 
 class Showing:
     """What table ``name`` shows: its info, its members' snapshots and its row
-    in the journal, built from its parts (``access`` is a callable: a restored
-    table's is new).
+    in the journal, built from its parts.
 
     Args:
         name: the table's name.
@@ -61,7 +62,9 @@ class Showing:
         gamelog: its game, the hand's log and the shuffle commitments.
         clock: its turn clock (the deadline, the next deal).
         chat: its chat.
-        access: its invite code, lock, mutes and bars (protocol §11.9).
+        powers: its creator's powers, whose access (invite code, lock, mutes,
+            bars; protocol §11.9) it shows (a restored table's is new).
+        countdown: a quick-play table's countdown fields (protocol §11.13).
     """
 
     def __init__(
@@ -73,7 +76,8 @@ class Showing:
         gamelog: GameLog,
         clock: TurnClock,
         chat: Chat,
-        access: Callable[[], Access],
+        powers: Powers,
+        countdown: Callable[[], TableInfo],
     ) -> None:
         self.name = name
         self.rules = rules
@@ -82,7 +86,8 @@ class Showing:
         self.gamelog = gamelog
         self.clock = clock
         self.chat = chat
-        self._access = access
+        self._powers = powers
+        self._countdown = countdown
 
     def info(self, state: TableState, on_hold: bool) -> TableInfo:
         """The table as the lobby lists it, no cards (protocol §10), in ``state``;
@@ -103,7 +108,16 @@ class Showing:
             "may_start": self.seating.may_start(),
             "game": self.gamelog.game_id,
         }
+        bank = self.config.time_bank
+        if bank is not None:  # (§11.10)
+            info["time_bank"] = bank.info()
+        if self.config.correspondence > 0:  # (§11.11)
+            info["correspondence_ms"] = round(self.config.correspondence * 1000)
         return self._privacy(info)
+
+    def _access(self) -> Access:
+        """The table's access now (protocol §11.9)."""
+        return self._powers.access
 
     def _privacy(self, info: TableInfo) -> TableInfo:
         """``info`` with the fields of §11.9: seats taken, private, locked,
@@ -121,6 +135,10 @@ class Showing:
         info["muted"] = [i for i, s in enumerate(seats) if s.muted]
         info["watchers_muted"] = access.watchers_muted
         info["barred"] = [b.name for b in access.bars]
+        if access.rated:
+            info["rated"] = True
+        info.update(rematch_fields(seats))  # issue 27: the series, the rematch (§11.12)
+        info.update(self._countdown())  # a quick-play table's countdown (§11.13)
         return info
 
     def lobby_info(self, state: TableState, on_hold: bool) -> TableInfo:
@@ -147,6 +165,7 @@ class Showing:
             self.gamelog.game_id,
             vacant_since,
             self._access().row(),
+            self.clock.timing_row(),
         )
 
     def snapshot(self, seat: int | None, info: TableInfo, seq: int) -> StateMsg:
@@ -170,6 +189,9 @@ class Showing:
         next_ms = clock.next_deal_ms()
         if next_ms is not None:  # between hands (protocol §7.1)
             state["next_hand_ms"] = next_ms
+        clocks = clock.clocks()
+        if clocks is not None:  # a time bank (§11.10)
+            state["clocks"] = clocks
         return state
 
 
@@ -214,13 +236,15 @@ class UpdateFrames:
 
 class Broadcaster:
     """Sends the messages of table ``table`` to its members: the seats that
-    have a connection, and the spectators (as ``seating`` has them)."""
+    have a connection, and the spectators (as ``seating`` has them); its
+    updates carry the turn's time as the table's ``clock`` has it."""
 
-    __slots__ = ("_seating", "table")
+    __slots__ = ("_clock", "_seating", "table")
 
-    def __init__(self, table: str, seating: Seating) -> None:
+    def __init__(self, table: str, seating: Seating, clock: TurnClock) -> None:
         self.table = table
         self._seating = seating
+        self._clock = clock
 
     def send_all(self, message: ServerMsg) -> None:
         """Send ``message`` to every member alike."""
@@ -236,7 +260,6 @@ class Broadcaster:
         self,
         moment: Moment,
         seq: int,
-        deadline_ms: int | None,
         notice: Notice | None,
         commitments: list[Commitment],
         next_hand_ms: int | None = None,
@@ -245,19 +268,24 @@ class Broadcaster:
         events and view, the turn's ``deadline_ms``, the ``notice`` if any (the
         server played for a seat), the shuffle ``commitments`` made since the
         last update (protocol §6.3) and, when a hand ended and the next is to
-        be dealt, ``next_hand_ms`` (milliseconds until then, §7.1)."""
+        be dealt, ``next_hand_ms`` (milliseconds until then, §7.1); at a table
+        with a time bank, each seat's ``clocks`` (§11.10)."""
+        clock = self._clock
         head: dict[str, Any] = {
             "type": _UPDATE,
             "table": self.table,
             "seq": seq,
-            "deadline_ms": deadline_ms,
+            "deadline_ms": clock.deadline_ms(),
         }
+        clocks = clock.clocks()
         if next_hand_ms is not None:
             head["next_hand_ms"] = next_hand_ms
         if notice:
             head["notice"] = notice
         if commitments:
             head["commitments"] = commitments
+        if clocks is not None:
+            head["clocks"] = clocks
         frames = UpdateFrames(moment, head)
         seating = self._seating
         for seat, s in enumerate(seating.seats):  # Seating.members(), without the list

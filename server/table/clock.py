@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from craits.protocol.vocab import AbandonReason, Phase, TableState
+from craits.protocol.types import Clocks, DeadlineMsg
+from craits.protocol.vocab import AbandonReason, Phase, ServerMessage, TableState
 
 from ..bots.expert.worker import default_pool
 from ..engine import Game
 from ..ops import logs
 from .outcome import Search
 from .seating import Seat
+from .timing import Banks, Cancellable, LoopTime, Timekeeper
 
 if TYPE_CHECKING:
     from .actor import TableConfig
@@ -47,6 +48,14 @@ class Due(Enum):
     """A bot's turn: it moves."""
     TIMEOUT = "timeout"
     """A person's turn timed out, or the seat is away: the server plays for it."""
+    CHECKPOINT = "checkpoint"
+    """A correspondence turn runs on: its time left is recorded (protocol §11.11)."""
+
+
+CHECKPOINT = 600.0
+"""Seconds between the records of a correspondence turn's time left while it
+runs: a server that dies without stopping gives back the time it was down,
+and at most this much more (protocol §11.11)."""
 
 
 class TurnClock:
@@ -61,6 +70,10 @@ class TurnClock:
             (no timeout: a bot's or away seat's turn, or no turn timeout).
         next_deal: when the next hand is dealt (event loop time), between
             hands while the clock runs; else None.
+        banks: each seat's time bank, at a table that has one (protocol
+            §11.10): the deadline is then when the running bank is empty.
+
+    Its time is ``config.timekeeper``'s (the event loop's by default).
     """
 
     def __init__(
@@ -80,15 +93,25 @@ class TurnClock:
         self._game = game
         self._moving = moving
         self._due = due
-        self._timer: asyncio.TimerHandle | None = None
-        self._loop = asyncio.get_running_loop()
+        self._timer: Cancellable | None = None
+        self._loop: Timekeeper = config.timekeeper or LoopTime()
+        self.banks = Banks(config.time_bank) if config.time_bank is not None else None
+        self._bank_game: Game | None = None
+        """The game the banks are of: a new one fills them again."""
+        self._turn_dirty = False
+        """A correspondence game's deadline changed since the journal had it."""
 
     # ------------------------------------------------------------- deadline
 
     def set_deadline(self, extra: float = 0.0) -> None:
         """Start the turn's time: a person's turn, not away, with a turn timeout;
         ``extra`` seconds more (the first turn of a hand after the first: the
-        player may still be reading the last hand's summary, protocol §11.4)."""
+        player may still be reading the last hand's summary, protocol §11.4).
+        At a table with a time bank, the banks run as :meth:`run_banks` says."""
+        if self.banks is not None:
+            self.run_banks(extra)
+            return
+        self._turn_dirty = self.config.correspondence > 0
         game = self._game()
         seat = game.to_act if game is not None else None
         timeout = self.config.turn_timeout
@@ -101,9 +124,27 @@ class TurnClock:
 
     def refresh(self) -> None:
         """After a restart, or a wait with nobody playing, the turn in play gets
-        a fresh deadline rather than timing out the moment a player is back."""
+        a fresh deadline rather than timing out the moment a player is back
+        (a time bank goes on from what it had)."""
+        if self.banks is not None:
+            self.run_banks()
+            return
         if self.deadline is None or self.deadline <= self._loop.time():
             self.set_deadline()
+
+    def deadline_message(self, seq: int) -> DeadlineMsg:
+        """The ``deadline`` message of the turn in play, answering update
+        ``seq`` (protocol §11.4), with the time banks if any (§11.10)."""
+        deadline: DeadlineMsg = {
+            "type": ServerMessage.DEADLINE,
+            "table": self.name,
+            "seq": seq,
+            "deadline_ms": self.deadline_ms(),
+        }
+        clocks = self.clocks()
+        if clocks is not None:
+            deadline["clocks"] = clocks
+        return deadline
 
     def deadline_ms(self) -> int | None:
         """Milliseconds left of the turn, or None."""
@@ -118,13 +159,106 @@ class TurnClock:
             return None
         return max(0, round((self.next_deal - self._loop.time()) * 1000))
 
+    def run_banks(self, extra: float = 0.0) -> None:
+        """The time banks follow the game (protocol §11.10): the bank of the
+        seat to act runs while it is a person's turn, not away, and the game
+        is played (after ``extra`` seconds, for a hand's first turn); any other
+        stops, with the increment unless the game only went on hold (a seat
+        played for gets it even then: its player comes back with that much). A
+        new game fills every bank. The deadline is when the running bank is empty."""
+        banks = self.banks
+        assert banks is not None
+        game = self._game()
+        now = self._loop.time()
+        if game is not None and game is not self._bank_game:
+            self._bank_game = game
+            banks.reset(game.players)
+        moving = self._moving()
+        seat = game.to_act if game is not None and game.phase == Phase.PLAY else None
+        if seat is not None:
+            s = self._seats[seat]
+            seat = seat if s.bot is None and not s.away and moving else None
+        ran = banks.running
+        played_for = ran is not None and self._seats[ran].away  # it ran out, or its player left
+        banks.run(seat, now, extra, held=not moving and game is not None and not played_for)
+        self.deadline = banks.deadline()
+
+    def restore_timing(self, row: dict[str, Any] | None) -> None:
+        """A restored table's banks, as the journal had them (none running),
+        for the game just replayed; or a correspondence game's turn in play,
+        with the time it had left when last recorded (protocol §11.10, §11.11)."""
+        game = self._game()
+        if self.banks is None:
+            left = row.get("left_ms") if row else None
+            if self.config.correspondence > 0:
+                if left is not None and game is not None:
+                    self.deadline = self._loop.time() + left / 1000
+                else:
+                    self.set_deadline()  # none recorded: a person's turn starts afresh
+                self.schedule()  # it goes on with nobody connected: a bot's turn too (§11.11)
+            return
+        self._bank_game = game
+        if row:
+            self.banks.restore(row)
+        elif game is not None:
+            self.banks.reset(game.players)
+
+    @property
+    def dirty(self) -> bool:
+        """The banks, or a correspondence game's deadline, changed since the
+        journal had them (:meth:`timing_row`)."""
+        return self._turn_dirty or (self.banks is not None and self.banks.dirty)
+
+    def clocks(self) -> Clocks | None:
+        """The banks as the wire shows them (protocol §11.10), or None (no time
+        bank, or no game yet)."""
+        if self.banks is None or self._bank_game is None:
+            return None
+        return self.banks.clocks(self._loop.time(), self._loop.wall())
+
+    def timing_row(self) -> dict[str, Any] | None:
+        """What the journal keeps of the banks now (none running; protocol
+        §11.10), or of a correspondence game's turn: its turn time, the time
+        left on the turn in play and its deadline on the calendar, in ms
+        (§11.11); None at any other table."""
+        if self.banks is not None:
+            return self.banks.row(self._loop.time())
+        turn = self.config.correspondence
+        if turn <= 0:
+            return None
+        self._turn_dirty = False
+        row: dict[str, Any] = {"correspondence_ms": round(turn * 1000), "left_ms": None}
+        if self.deadline is not None:
+            left = max(0.0, self.deadline - self._loop.time())
+            row["left_ms"] = round(left * 1000)
+            row["deadline_at_ms"] = round((self._loop.wall() + left) * 1000)
+        return row
+
+    def deadline_at_ms(self) -> int | None:
+        """When the turn in play times out on the calendar (ms since the epoch), or None."""
+        if self.deadline is None:
+            return None
+        return round((self._loop.wall() + self.deadline - self._loop.time()) * 1000)
+
+    def stop_banks(self) -> None:
+        """The server stops: the running bank stops now, the increment not
+        added, so a restart gives the seat back the time the server was down;
+        a correspondence game's time left is to be recorded as it stands."""
+        if self.banks is not None:
+            self.banks.stop(self._loop.time(), held=True)
+        self._turn_dirty = self.config.correspondence > 0
+
     # ---------------------------------------------------------------- timer
 
     def cancel(self) -> None:
-        """Cancel the table's timer (the table stopped, or the server is shutting down)."""
+        """Cancel the table's timer (the table stopped or closed, or the server is
+        shutting down): nothing of the turn's time is left to record."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._turn_dirty = False
+        if self.banks is not None:
+            self.banks.dirty = False
 
     def schedule(self) -> None:
         """Set the one timer of the table: the next hand, a bot's or away seat's
@@ -133,6 +267,8 @@ class TurnClock:
             self._timer.cancel()
             self._timer = None
         self.next_deal = None
+        if self.banks is not None:
+            self.run_banks()
         game = self._game()
         if game is None or not self._moving():
             return  # on hold: no player here; the table waits for one to come back
@@ -150,15 +286,23 @@ class TurnClock:
         elif s.away:
             self._set(config.away_delay, Due.TIMEOUT)
         elif self.deadline is not None:
-            self._set(max(0.0, self.deadline - self._loop.time()), Due.TIMEOUT)
+            left = max(0.0, self.deadline - self._loop.time())
+            if config.correspondence > 0 and left > CHECKPOINT:
+                self._set(CHECKPOINT, Due.CHECKPOINT)  # the time left, recorded now and then
+            else:
+                self._set(left, Due.TIMEOUT)
 
     def _set(self, delay: float, due: Due) -> None:
         context = logs.table_context(self.name)  # it logs about the table only
         self._timer = self._loop.call_later(delay, self._fire, due, context=context)
 
     def _fire(self, due: Due) -> None:
-        """The table's timer is up: say what is due."""
+        """The table's timer is up: say what is due (a checkpoint: the turn's
+        time left is to be recorded, and the timer is set again)."""
         self._timer = None
+        if due is Due.CHECKPOINT:
+            self._turn_dirty = True
+            self.schedule()
         self._due(due)
 
     def later(self, delay: float, fn: Callable[[], None]) -> None:
@@ -192,8 +336,8 @@ class AbandonClock:
     It reads the table's ``seats``, its ``state`` and whether its game is
     ``on_hold``. Two counts run, and the first to reach its time calls
     ``abandon`` with the reason: the table ends a running game as abandoned
-    (its record kept, ``docs/records.md``) and closes (:meth:`Table.abandon
-    <craits.server.table.actor.Table.abandon>`):
+    (its record kept, ``docs/records.md``) and closes (:meth:`Finisher.abandon
+    <craits.server.table.finisher.Finisher.abandon>`):
 
     - *offline* (:attr:`since`): the table holds a game (running, over, or
       stopped by an error) and no person holds a seat with a connection (bots
@@ -241,19 +385,27 @@ class AbandonClock:
         self._abandon = abandon
         self.since: float | None = None
         self.held_since: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Cancellable | None = None
+        self._time: Timekeeper = config.timekeeper or LoopTime()
         self._armed: tuple[float | None, float | None] = (None, None)
         """The counts the timer was set for: set again only when they change."""
 
     def vacant(self) -> bool:
-        """The table holds a game and no person holds a seat with a connection."""
+        """The table holds a game and no person holds a seat with a connection
+        (not counted while a correspondence game runs: its people come and go, §11.11)."""
+        if self.config.correspondence > 0 and self._state() is TableState.PLAYING:
+            return False
         return self._state() in _COUNTED and all(s.member is None for s in self._seats)
 
     def graces(self) -> tuple[float, float]:
-        """Seconds of each count: offline (never more than on hold), on hold."""
+        """Seconds of each count: offline (never more than on hold), on hold (at
+        a correspondence game's table, each at least its turn time: its players
+        come back to a game over, or to a game nobody played, in their time, §11.11)."""
         config = self.config
         after, offline = config.abandon_after, config.abandon_offline_after
-        return (min(offline, after) if offline > 0 else after), after
+        offline = min(offline, after) if offline > 0 else after
+        turn = config.correspondence
+        return max(offline, turn), max(after, turn)
 
     def check(self) -> None:
         """After a change of the seats or the state: start the counts, or stop them."""
@@ -261,7 +413,7 @@ class AbandonClock:
             self.since = self.held_since = None
             self.cancel()
             return
-        now = time.time()
+        now = self._time.wall()
         if not self.vacant():
             self.since = None
         elif self.since is None:
@@ -296,7 +448,7 @@ class AbandonClock:
         offline count from :attr:`since`, never more than its full time from
         now; the on-hold count from :attr:`held_since`)."""
         offline, held = self.graces()
-        now = time.time()
+        now = self._time.wall()
         waits = [held]
         if self.since is not None:
             waits.append(min(offline, max(0.0, min(self.since, now) + offline - now)))
@@ -307,9 +459,8 @@ class AbandonClock:
     def _start(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        loop = asyncio.get_running_loop()
         context = logs.table_context(self.name)
-        self._timer = loop.call_later(self.left(), self._fire, context=context)
+        self._timer = self._time.call_later(self.left(), self._fire, context=context)
         self._armed = (self.since, self.held_since)
 
     def _fire(self) -> None:

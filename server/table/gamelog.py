@@ -171,6 +171,14 @@ class GameLog:
         self.hands.take(events)
         return events
 
+    def set_aside(self) -> None:
+        """The finished game is no longer the table's (its seats changed for a
+        rematch, protocol §11.12): no game, hand log or commitments are shown
+        until the next starts; its record stays in the journal."""
+        self.game, self.game_id = None, None
+        self.commitments = HandCommitments()
+        self.hands = HandLog()
+
     def act(
         self, seat: int, action: Action, action_id: int | None, played_for: str | None = None
     ) -> list[Event]:

@@ -56,6 +56,10 @@ class Membership:
         state: the table's state now.
         game: its game, or None before the first.
         watchers_muted: whether the creator muted the spectators' chat (protocol §11.9).
+
+    Attributes:
+        keeps_seats: a seat left during a game waits for its player, not away
+            (a correspondence game, protocol §11.11; the table sets it).
     """
 
     def __init__(
@@ -73,6 +77,7 @@ class Membership:
         self._state = state
         self._game = game
         self._watchers_muted = watchers_muted
+        self.keeps_seats = False
 
     def join(self, member: Member, name: str) -> Outcome:
         """Seat ``member`` as ``name``: it is told its seat and resume token
@@ -146,7 +151,9 @@ class Membership:
     def leave(self, member: Member) -> Outcome:
         """``member`` leaves. Before the game its seat is freed (the seats after
         it move down one, and are told); during it the seat stays in the game,
-        marked away, and can be resumed with its token."""
+        marked away, and can be resumed with its token. At a table that
+        :attr:`keeps_seats` (a correspondence game, protocol §11.11) a seat left
+        during the game is not away: its turns wait for their deadline."""
         seating = self.seating
         if member in seating.spectators:
             seating.spectators.discard(member)
@@ -162,9 +169,13 @@ class Membership:
                 assert moved is not None
                 tell.append((moved, Snapshot(i)))
             log.info("table %s: %s left", self.name, s.name)
+        elif self.keeps_seats:  # a correspondence game waits for its players (§11.11)
+            s.member = None
+            log.info("table %s: %s left the game (the seat waits)", self.name, s.name)
         else:
             s.member = None
             s.away = True
+            s.left = True  # a rated game ranks it last (protocol §7.5)
             log.info(
                 "table %s: %s left the game (seat %d played by the server)",
                 self.name,

@@ -199,6 +199,8 @@ class Moves:
         """The move the table's clock found due (:class:`~craits.server.table.clock.Due`)."""
         if due is Due.NEXT_HAND:
             return self.next_hand()
+        if due is Due.CHECKPOINT:  # nothing is played: the table records the turn's time
+            return Outcome()
         return self.bot_move() if due is Due.BOT else self.timeout_move()
 
     def next_hand(self) -> Outcome:

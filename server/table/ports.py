@@ -34,6 +34,8 @@ class Member(Protocol):
     """A connection as a table sees it: something to send messages to."""
 
     name: str
+    account_id: int | None
+    """The account the connection is logged in as (protocol §7.5), or None: a guest."""
 
     def send(self, message: ServerMsg) -> None:
         """Queue ``message`` for sending; never blocks. A message queued while
@@ -59,6 +61,10 @@ class TableHost(Protocol):
 
     def close_table(self, table: Table) -> None:
         """Close ``table`` and remove it from the lobby (its members are told)."""
+
+    def game_over(self, table: Table) -> None:
+        """``table``'s game was played to its end: its result goes to the
+        players' accounts (protocol §7.5; never called for an abandoned game)."""
 
 
 class TokenBook(Protocol):
@@ -102,6 +108,9 @@ class TableRow:
             since the epoch (its abandon clock, protocol §11.1), or None.
         access: its invite code, lock and bars (protocol §11.9,
             :meth:`Access.row <craits.server.table.access.Access.row>`).
+        timing: its time bank and each seat's time left in it (protocol
+            §11.10, :meth:`Banks.row <craits.server.table.timing.Banks.row>`),
+            or None: no time bank.
     """
 
     name: str
@@ -114,6 +123,7 @@ class TableRow:
     game_id: int | None
     vacant_since: float | None = None
     access: dict[str, Any] | None = None
+    timing: dict[str, Any] | None = None
 
 
 class TableJournal(Protocol):

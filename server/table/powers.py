@@ -25,7 +25,7 @@ from ..errors import TableError
 from .access import KICKED_MESSAGE, Access, Bar, new_invite_code
 from .outcome import Deadline, Outcome, Reply, Snapshot
 from .ports import Member, TokenBook
-from .seating import Seat, Seating, token_digest
+from .seating import Seat, Seating, account_digest, token_digest
 
 log = logging.getLogger("craits.server")
 _HALTED = frozenset({TableState.STOPPED, TableState.PAUSED})
@@ -75,13 +75,17 @@ class Powers:
         """Who may read the record of a game starting now (§7.3, the journal's
         ``readers``): at a private table, the SHA-256 digests of its seats'
         resume tokens and of its creator's token (unless the role was handed
-        over: the new creator sits there, its seat's token proves it); None at
-        a public table, whose games are everyone's."""
+        over: the new creator sits there, its seat's token proves it), and of
+        its logged-in players' accounts (:func:`account_digest`); None at a
+        public table, whose games are everyone's."""
         if not self.access.private:
             return None
-        readers = [s.token_digest for s in self.seating.seats if s.token_digest is not None]
+        seats = self.seating.seats
+        readers = [s.token_digest for s in seats if s.token_digest is not None]
         if self.access.creator_key is not None:
             readers.append(self.access.creator_key)
+        # the players' accounts, on any device (§7.5)
+        readers += [account_digest(s.account) for s in seats if s.account is not None]
         return readers
 
     def invite(self, member: Member) -> Outcome:

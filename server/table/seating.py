@@ -36,6 +36,18 @@ def token_digest(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
+ACCOUNT_READER = b"\xffcraits-account:"
+"""What an account's reader digest hashes before its id: 0xFF is in no
+token's UTF-8, so no token sent in a request digests to an account's reader."""
+
+
+def account_digest(account_id: int) -> bytes:
+    """The reader digest of an account (protocol §7.3, §7.5): a private table's
+    game lists it beside its seats' token digests, and a request from a
+    connection logged in as the account proves it (never from a token)."""
+    return hashlib.sha256(ACCOUNT_READER + str(account_id).encode()).digest()
+
+
 @dataclass(slots=True)
 class Seat:
     """One seat: its player (a person or a bot) and how it is doing."""
@@ -51,6 +63,16 @@ class Seat:
     """The table's creator sits here: whoever resumes the seat is the creator."""
     muted: bool = False
     """The creator muted this seat's chat (protocol §11.9)."""
+    account: int | None = None
+    """The account of the person who took the seat, logged in (protocol §7.5)."""
+    left: bool = False
+    """Its person left the running game (``leave``): last place in a rated game."""
+    # issue 27: between the games (protocol §11.12; :mod:`craits.server.table.rematch`)
+    wins: int = 0
+    """Games of the table's series this seat's player won."""
+    rematch: bool | None = None
+    """The rematch on offer: True accepted, False still to answer; None: no
+    offer made to this seat (none is open, or it joined for the next game)."""
 
     @property
     def connected(self) -> bool:
@@ -58,14 +80,18 @@ class Seat:
         return self.bot is not None or self.member is not None
 
     def info(self, index: int) -> SeatInfo:
-        """The public description of the seat (protocol §10, ``players``)."""
-        return {
+        """The public description of the seat (protocol §10, ``players``):
+        ``registered`` for a logged-in player's (§7.5)."""
+        info: SeatInfo = {
             "seat": index,
             "name": self.name,
             "connected": self.connected,
             "away": self.away,
             "bot": self.bot,
         }
+        if self.account is not None:
+            info["registered"] = True
+        return info
 
     def remember(self, action_id: int, reply: OkMsg | ErrorMsg) -> None:
         """Keep the reply to action ``action_id``; a resent action gets it again."""
@@ -120,7 +146,8 @@ class Seating:
 
     def rows(self) -> list[dict[str, Any]]:
         """The seats as the journal keeps them: names, bots, token digests (never
-        tokens); ``creator`` and ``muted`` only when true (protocol §11.9)."""
+        tokens); ``creator`` and ``muted`` only when true (protocol §11.9);
+        ``wins`` when some, ``rematch`` when an offer is open (§11.12)."""
         rows: list[dict[str, Any]] = []
         for s in self.seats:
             row: dict[str, Any] = {
@@ -132,6 +159,14 @@ class Seating:
                 row["creator"] = True
             if s.muted:
                 row["muted"] = True
+            if s.account is not None:
+                row["account"] = s.account
+            if s.left:
+                row["left"] = True
+            if s.wins:  # issue 27: the series (protocol §11.12)
+                row["wins"] = s.wins
+            if s.rematch is not None:
+                row["rematch"] = s.rematch
             rows.append(row)
         return rows
 
@@ -176,7 +211,9 @@ class Seating:
             raise TableError(ErrorCode.NAME_TAKEN, f"someone at this table is called {name!r}")
         seat = len(self.seats)
         token = self._tokens.issue(self._table, seat)  # names its table for a cluster (§11.7)
-        self.seats.append(Seat(name, token_digest(token), member, creator=member is self.creator))
+        creator = member is self.creator
+        account = member.account_id
+        self.seats.append(Seat(name, token_digest(token), member, creator=creator, account=account))
         return seat, token
 
     def seat_bot(self, level: BotLevel) -> int:
@@ -220,6 +257,20 @@ class Seating:
         """``seat``'s action ``action_id`` is in the game's log: it was answered ``ok``."""
         self.seats[seat].remember(action_id, {"type": ServerMessage.OK, "id": action_id})
 
+    def unrecorded(self, seat: int, action_id: int, message: str) -> tuple[Member | None, ErrorMsg]:
+        """``seat``'s action ``action_id`` was not recorded (the journal failed,
+        the table paused): its answer ``table_paused`` with ``message``, kept
+        for the id, and the connection to send it to, if any (protocol §4.8)."""
+        reply: ErrorMsg = {
+            "type": ServerMessage.ERROR,
+            "id": action_id,
+            "code": ErrorCode.TABLE_PAUSED,
+            "message": message,
+        }
+        s = self.seats[seat]
+        s.results[action_id] = reply
+        return s.member, reply
+
     def new_game(self) -> None:
         """A game starts: no seat is away, no action id is remembered."""
         for s in self.seats:
@@ -235,12 +286,41 @@ class Seating:
             bot = row.get("bot")
             level = BotLevel(bot) if bot else None
             creator, muted = bool(row.get("creator")), bool(row.get("muted"))
-            self.seats.append(Seat(row["name"], digest, bot=level, creator=creator, muted=muted))
+            seat = Seat(row["name"], digest, bot=level, creator=creator, muted=muted)
+            account = row.get("account")
+            seat.account = int(account) if account is not None else None
+            seat.left = bool(row.get("left"))
+            seat.wins, seat.rematch = _series(row)
+            self.seats.append(seat)
             if digest is not None:
                 self._tokens.register(digest, self._table, i)
+
+    def rotate(self) -> None:
+        """Every player moves one seat on (a rematch, protocol §11.12): seat
+        ``i``'s player sits at ``i + 1`` (the last at 0); their resume tokens
+        follow them."""
+        seats = self.seats
+        if len(seats) < 2:
+            return
+        seats.insert(0, seats.pop())
+        for i, s in enumerate(seats):
+            if s.token_digest is not None:
+                self._tokens.register(s.token_digest, self._table, i)
 
     def drop_tokens(self) -> None:
         """The table closes: its resume tokens stop working."""
         for s in self.seats:
             if s.token_digest is not None:
                 self._tokens.drop(s.token_digest)
+
+
+def _series(row: dict[str, Any]) -> tuple[int, bool | None]:
+    """A journal row's ``wins`` and ``rematch`` (protocol §11.12; absent: 0, None).
+
+    Raises:
+        TypeError, ValueError: they are not what :meth:`Seating.rows` writes.
+    """
+    wins, rematch = row.get("wins", 0), row.get("rematch")
+    if type(wins) is not int or wins < 0 or not (rematch is None or type(rematch) is bool):
+        raise ValueError(f"a seat's wins {wins!r} or rematch {rematch!r} do not read")
+    return wins, rematch

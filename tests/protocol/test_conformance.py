@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import typing
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 from craits.protocol.client import Connection
+from craits.protocol.identity import public_key_bytes, server_identity, sign_login
 from craits.protocol.messages import parse_server_message
 from craits.protocol.types import (
     SERVER_MESSAGE_TYPES,
@@ -29,7 +31,10 @@ from craits.protocol.types import (
     action_map,
 )
 from craits.protocol.vocab import EventKind, Phase, ServerMessage
+from craits.server.accounts.secrets import FOR_TESTS
 from craits.server.app import Server, ServerConfig
+from craits.server.net.analysis_requests import AnalysisDesk, use_desk
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tests.protocol.shapes import problems
 
@@ -107,8 +112,10 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         rate=100_000.0,
         burst=100_000.0,
         data_dir=tmp_path,
+        account_hashing=FOR_TESTS,
     )
     srv = Server(config)
+    use_desk(srv, AnalysisDesk(budget=300))  # a quick analysis: its shape is what is checked
     await srv.start()
     yield srv
     await srv.stop()
@@ -135,9 +142,26 @@ async def peers(server: Server) -> AsyncIterator[Callable[[str], Any]]:
         await peer.conn.close()
 
 
+async def ask_hint(ana: Peer) -> bool:
+    """Ana asks for a hint (§7.6): True when one comes, False when she has nothing
+    to decide (a draw she cannot avoid)."""
+    await ana.send({"type": "hint"})
+    async with asyncio.timeout(STAGE):
+        while True:
+            message = await ana.recv()
+            if message["type"] == ServerMessage.HINT:
+                assert message["hint"]["seat"] == ana.seat and message["hint"]["choices"]
+                return True
+            if message["type"] == ServerMessage.ERROR:
+                assert message["code"] == "nothing_to_decide", message
+                return False
+
+
 async def play_out(ana: Peer, stale_once: bool = True) -> UpdateMsg:
-    """Ana takes her first legal action whenever she has one, until the game is over."""
+    """Ana takes her first legal action whenever she has one, until the game is
+    over; she asks for a hint until she gets one."""
     refused = not stale_once
+    hinted = False
     async with asyncio.timeout(STAGE * 2):
         while True:
             message = await ana.recv()
@@ -152,10 +176,13 @@ async def play_out(ana: Peer, stale_once: bool = True) -> UpdateMsg:
                     stale = {"draw": True}
                     await ana.send({"type": "act", "id": ana._id, "action": stale, "seq": 0})
                     await ana.expect(ServerMessage.ERROR, lambda m: m.get("id") == ana._id)
+                if not hinted and ana.my_legal():
+                    hinted = await ask_hint(ana)
                 if ana.my_legal():  # the game waits for her: act on the newest view
                     await ana.act(ana.my_legal()[0])
 
 
+@pytest.mark.timeout(900)  # a hint and an analysis in worker processes, on 2 busy cores
 async def test_every_message_of_a_whole_session_fits_its_type(
     peers: Callable[[str], Any],
 ) -> None:
@@ -193,6 +220,16 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await ana.send({"type": "get_replay", "game": records["games"][0]["id"], "hand": 1})
     replay = await ana.expect(ServerMessage.REPLAY)
     assert replay["frames"] and replay["total"] >= len(replay["frames"])
+    await ana.send({"type": "analysis", "game": records["games"][0]["id"], "seat": 0})
+    assert (await ana.expect(ServerMessage.ANALYSIS))["state"] == "running"
+    async with asyncio.timeout(600):  # the analysis, in a worker process, on a busy machine
+        done = await ana.conn.recv_message()
+    assert done["type"] == ServerMessage.ANALYSIS and done["state"] == "ready", done
+    assert not problems(done, SERVER_MESSAGE_TYPES[ServerMessage.ANALYSIS])
+    analysed = json.loads(done["analysis"])
+    assert analysed["format"] == "craits-analysis" and analysed["decisions"]
+    assert {e["seat"] for e in analysed["decisions"]} == {0}
+    ana.seen[ServerMessage.ANALYSIS] += 1
 
     ben: Peer = await peers("Ben")
     await ben.send({"type": "resume", "token": ana.token})
@@ -225,12 +262,64 @@ async def test_every_message_of_a_whole_session_fits_its_type(
     await dana.expect(ServerMessage.TABLES)
     await fay.send({"type": "lock", "locked": True})
     await fay.expect(ServerMessage.TABLE_INFO, lambda m: m["table"]["locked"])
+    # the games a player holds a seat at (§11.11)
+    await fay.send({"type": "my_games", "tokens": ["not-a-token"]})
+    assert (await fay.expect(ServerMessage.GAMES))["games"] == []
+
+    await accounts(peers)
 
     seen: Counter[str] = peers.seen  # type: ignore[attr-defined]
     events: Counter[str] = peers.events  # type: ignore[attr-defined]
     # a single server never redirects: tests/server/test_cluster.py checks `redirect`
     assert set(ServerMessage) - set(seen) == {ServerMessage.PING, ServerMessage.REDIRECT}, seen
     assert {"cut", "dealt", "turned_up", "played", "drew", "hand_ended"} <= set(events), events
+
+
+def signed(peer: Peer, key: Ed25519PrivateKey, nonce: str) -> dict[str, str]:
+    """A signed request's fields: ``key`` signs ``nonce`` for the server the peer reached."""
+    identity = server_identity("127.0.0.1", peer.conn.writer.get_extra_info("peername")[1])
+    signature = sign_login(key, bytes.fromhex(nonce), identity)
+    return {"key": public_key_bytes(key).hex(), "signature": signature.hex(), "server": identity}
+
+
+async def accounts(peers: Callable[[str], Any]) -> None:
+    """Every account message (§7.5): register, login, pairing, devices,
+    passwords, profile, history, leaderboard."""
+    gus: Peer = await peers("Gus")
+    key = Ed25519PrivateKey.generate()
+    await gus.send(
+        {"type": "register", "name": "Gus", **signed(gus, key, gus.conn.welcome["nonce"])}
+    )
+    registered = await gus.expect(ServerMessage.REGISTERED)
+    await gus.send({"type": "challenge"})
+    await gus.expect(ServerMessage.CHALLENGE)
+    await gus.send({"type": "pair_start"})
+    code = (await gus.expect(ServerMessage.PAIRING_CODE))["code"]
+    phone: Peer = await peers("Gus")
+    other = Ed25519PrivateKey.generate()
+    nonce = phone.conn.welcome["nonce"]
+    await phone.send(
+        {"type": "pair_finish", "name": "Gus", "code": code, **signed(phone, other, nonce)}
+    )
+    paired = await phone.expect(ServerMessage.LOGGED_IN)
+    await gus.send({"type": "revoke_device", "device": paired["device"]})
+    await gus.expect(ServerMessage.DEVICES)
+    await gus.send({"type": "devices"})
+    await gus.expect(ServerMessage.DEVICES)
+    again: Peer = await peers("Gus")
+    await again.send({"type": "login", **signed(again, key, again.conn.welcome["nonce"])})
+    assert (await again.expect(ServerMessage.LOGGED_IN))["device"] == registered["device"]
+    await gus.send({"type": "set_password", "password": "a long password"})
+    await gus.expect(ServerMessage.PASSWORD_SET)
+    visitor: Peer = await peers("v")
+    await visitor.send({"type": "password_login", "name": "Gus", "password": "a long password"})
+    await visitor.expect(ServerMessage.LOGGED_IN)
+    await gus.send({"type": "profile"})
+    await gus.expect(ServerMessage.PROFILE)
+    await gus.send({"type": "history", "name": "Gus"})
+    await gus.expect(ServerMessage.HISTORY)
+    await gus.send({"type": "leaderboard"})
+    await gus.expect(ServerMessage.LEADERBOARD)
 
 
 async def carl_times_out_and_comes_back(carl: Peer, dana: Peer) -> None:

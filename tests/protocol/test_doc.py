@@ -283,8 +283,8 @@ def test_table_states_are_the_vocabulary() -> None:
 
 def test_error_codes_are_the_vocabulary() -> None:
     text = section(PROTOCOL, "12. Error codes")
-    connection, lobby, game = tables(text)
-    codes = [names(row["code"])[0] for row in [*connection, *lobby, *game]]
+    connection, lobby, accounts, game = tables(text)
+    codes = [names(row["code"])[0] for row in [*connection, *lobby, *accounts, *game]]
     assert len(codes) == len(set(codes))
     assert set(codes) == set(ErrorCode)
     assert {names(r["code"])[0] for r in game} == ACTION_ERRORS | {ErrorCode.STALE}

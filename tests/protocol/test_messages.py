@@ -27,6 +27,9 @@ from craits.protocol.types import (
 from craits.protocol.vocab import ERROR_MEANINGS, ClientMessage, ErrorCode, ServerMessage
 from craits.protocol.wire import ProtocolError
 
+SIGNED = {"key": "ab" * 32, "signature": "cd" * 64, "server": "localhost:7777"}
+"""A signed account request's fields (§7.5), well formed."""
+
 GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.HELLO: {"type": "hello", "version": 1, "name": " Ana ", "client": "x"},
     ClientMessage.PING: {"type": "ping", "nonce": 3},
@@ -58,7 +61,39 @@ GOOD: dict[ClientMessage, dict[str, Any]] = {
     ClientMessage.MUTE: {"type": "mute", "watchers": True, "muted": False},
     ClientMessage.HAND_OVER: {"type": "hand_over", "seat": 1},
     ClientMessage.UNBAR: {"type": "unbar", "name": "Eve"},
+    ClientMessage.MY_GAMES: {"type": "my_games", "tokens": ["abc"]},
+    ClientMessage.CHALLENGE: {"type": "challenge"},
+    ClientMessage.REGISTER: {"type": "register", "name": "Ana", **SIGNED, "device": "laptop"},
+    ClientMessage.LOGIN: {"type": "login", **SIGNED},
+    ClientMessage.PAIR_START: {"type": "pair_start"},
+    ClientMessage.PAIR_FINISH: {"type": "pair_finish", "name": "Ana", "code": "4F7K", **SIGNED},
+    ClientMessage.DEVICES: {"type": "devices"},
+    ClientMessage.REVOKE_DEVICE: {"type": "revoke_device", "device": 2},
+    ClientMessage.RECOVER: {"type": "recover", "name": "Ana", "code": "K7QM", **SIGNED},
+    ClientMessage.SET_PASSWORD: {"type": "set_password", "password": "correct horse"},
+    ClientMessage.PASSWORD_LOGIN: {"type": "password_login", "name": "Ana", "password": "pw"},
+    ClientMessage.PROFILE: {"type": "profile", "name": "Ana"},
+    ClientMessage.HISTORY: {"type": "history", "before": 10, "limit": 5},
+    ClientMessage.LEADERBOARD: {"type": "leaderboard", "offset": 100, "limit": 100},
+    ClientMessage.HINT: {"type": "hint"},
+    ClientMessage.ANALYSIS: {"type": "analysis", "game": 4, "seat": 1, "tokens": ["t" * 32]},
+    ClientMessage.REMATCH: {"type": "rematch", "accept": False},
+    ClientMessage.QUICK_PLAY: {"type": "quick_play", "seats": 3, "rules": {"short_game": True}},
 }
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("AB" * 32, "lowercase hex"),
+        ("ab" * 31, "64 lowercase hex digits"),
+        ("zz" * 32, "lowercase hex"),
+        (b"\x00" * 32, "must be a string"),
+    ],
+)
+def test_a_key_is_lowercase_hex_of_its_length(key: object, why: str) -> None:
+    with pytest.raises(ProtocolError, match=why):
+        validate({**GOOD[ClientMessage.LOGIN], "key": key})
 
 
 def test_every_client_message_type_has_a_schema_and_a_type() -> None:

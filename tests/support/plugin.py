@@ -4,7 +4,8 @@
   test reads or writes the real user's files and no two workers share them.
 - The fixtures every folder may use: a real server (``config``, ``server``,
   ``connect``), raw connections to it (``net``), a Redis-backed cluster (``redis``,
-  ``nodes``, ``open_player``), the shared rule vectors (``vectors_dir``) and one
+  ``nodes``, ``open_player``), English again after each test (``english_after``),
+  the shared rule vectors (``vectors_dir``) and one
   watched and exported game per process (``watched_game``).
 - The tiers (docs/development.md): a test is ``integration`` when it runs over the
   real thing (a socket, a server or other process, Textual's Pilot, tmux, Chromium,
@@ -20,11 +21,13 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from craits.protocol import i18n
 
 from tests.support.cluster import nodes, open_player, redis
 from tests.support.net import net
@@ -34,6 +37,7 @@ from tests.support.server import config, connect, server
 __all__ = [
     "config",
     "connect",
+    "english_after",
     "net",
     "nodes",
     "open_player",
@@ -131,6 +135,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         kind = tier(item)
         if item.get_closest_marker(kind) is None:
             item.add_marker(kind)
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """The language spoken is one per process (craits.protocol.i18n, set by a
+    command's main or a test): English again after each test."""
+    yield
+    i18n.set_language(i18n.SOURCE)
 
 
 @pytest.fixture

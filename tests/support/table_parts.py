@@ -24,6 +24,7 @@ class Conn:
         self.name = name
         self.sent: list[ServerMsg] = []
         self.let_go = False
+        self.account_id: int | None = None
 
     def send(self, message: ServerMsg) -> None:
         self.sent.append(message)

@@ -246,3 +246,20 @@ def test_two_visitors_count_as_two_addresses(browser: Any, tmp_path: Any) -> Non
     finally:
         web.stop()
         game.stop()
+
+
+def test_a_player_asks_for_a_hint_in_the_page(duel: tuple[Visitor, Visitor]) -> None:
+    """``t`` in the page (protocol §7.6): the expert's move shows under the prompt,
+    on a turn with two cards or more to choose from."""
+    ana, bo = duel
+    for _ in range(40):
+        v = to_act(ana, bo)
+        text = v.wait_text(r"Your turn|name the suit|d draws|Enter plays it, p keeps it")
+        if "Your turn" in text and sum(card.startswith("[") for card in hand(text)) >= 2:
+            v.keys("t")
+            shown = v.wait_text(r"Hint: play \S+ \(expected [−+]\d+\.\d points", timeout=120)
+            assert "next best" in shown, shown
+            v.shot("hint")
+            return
+        take_turn(v)
+    raise AssertionError("no turn with a choice in 40 turns:\n" + ana.text() + bo.text())

@@ -18,7 +18,15 @@ from textual.widgets import Footer, Static
 from ...core.model import TableModel
 from ...core.session import Session
 from ...present.card_style import CardStyle
-from ...present.results import new_game_key, overtaken, summary, what_next
+from ...present.results import (
+    new_game_key,
+    overtaken,
+    rematch_key,
+    series_line,
+    series_wins,
+    summary,
+    what_next,
+)
 from ...present.sheet import score_sheet
 from ..messages import LinkChanged, TableChanged, TableShown, follow_news, reported
 from .base import Dialog
@@ -45,6 +53,7 @@ class SummaryScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,escape,h", "close", "Close"),
         Binding("n", "new_game", "New game"),
+        Binding("r", "rematch", "Rematch"),
         Binding("q", "close", "Close", show=False),
     ]
 
@@ -153,6 +162,7 @@ class SummaryScreen(Dialog[None]):
             model.seat,
             model.view["hands_in_game"] if model.view is not None else None,
             tuple(model.sheet),
+            tuple(series_wins(model)),
             self.size.width,
         )
         if drawn != self._drawn:
@@ -163,9 +173,11 @@ class SummaryScreen(Dialog[None]):
             sheet = self.query_one("#summary-sheet", Static)
             sheet.display = result["game_over"] and bool(model.sheet)
             if sheet.display:  # the whole game, hand by hand, under what comes next
-                sheet.update(Group(Text(), score_sheet(model, self.style, self.size.width - 4)))
+                series = series_line(model)  # and the games each has won here (§11.12)
+                lines = [Text(), score_sheet(model, self.style, self.size.width - 4)]
+                sheet.update(Group(*lines, *([Text(), series] if series else [])))
         self._show_next(what_next(result, model))
-        keys = new_game_key(result, model)
+        keys = (new_game_key(result, model), rematch_key(model))
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
@@ -184,6 +196,8 @@ class SummaryScreen(Dialog[None]):
         """New game only at the end of a game, for who may start one."""
         if action == "new_game":
             return new_game_key(self.result, self.session.model)
+        if action == "rematch":
+            return rematch_key(self.session.model)
         return True
 
     def action_close(self) -> None:
@@ -192,6 +206,11 @@ class SummaryScreen(Dialog[None]):
         if time.monotonic() - self._opened < GRACE:
             return
         self.finish(None)
+
+    def action_rematch(self) -> None:
+        """Accept the rematch (protocol §11.12): the table's next game starts
+        once every player has; the summary stays until it does."""
+        self.session.requests.rematch()
 
     def action_new_game(self) -> None:
         """Start a new game at this table."""

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from craits.protocol.actions import Action, Play
 from craits.protocol.vocab import ActionKind
+from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,6 +24,7 @@ from ...core.model import TableModel
 from ...core.session import Session
 from ...present import feedback, presenter, tableview
 from ...present.card_style import CardStyle
+from ...present.hint_text import hint_card, hint_line
 from ..dialogs.scores import ScoreSheetScreen
 from ..widgets.felt_view import FeltView
 from ..widgets.fixed_text import FixedText
@@ -66,6 +68,7 @@ class GamePanel(Vertical):
         self._was_my_turn = False
         self.motion = Motion()
         self._asked_suit_at: int | None = None
+        self._hinted: object | None = None  # the hint last pointed at in the hand
         self.refusals = KeyRefusals(self, session, style, self.current_card)
         """Says why a game key that cannot act now does nothing."""
         self.questions = GameQuestions(self, session, style, self._send)
@@ -115,6 +118,9 @@ class GamePanel(Vertical):
 
     def _show_prompt(self, model: TableModel) -> None:
         text = presenter.prompt(model, self.style, online=self.session.online, armed=self.armed)
+        hint = self.session.hints.current(model)
+        if hint is not None:  # the hint's line under the prompt (protocol §7.6)
+            text = Text.assemble(text, "\n", hint_line(hint, model, self.style))
         self.query_one("#prompt", FixedText).update(text)
 
     def _fix_selection(self, model: TableModel, new_update: bool) -> None:
@@ -131,6 +137,11 @@ class GamePanel(Vertical):
         if mine and (new_update or not self._was_my_turn):
             self.selected = presenter.first_playable(model, self.selected)  # a fresh turn
         self._was_my_turn = mine
+        hint = self.session.hints.current(model)
+        card = hint_card(hint) if hint is not None and hint is not self._hinted else None
+        if card in hand:  # a hint just came: its card is chosen, Enter plays it
+            self.selected = hand.index(card)
+        self._hinted = hint
         self.selected_card = hand[self.selected]
         self.armed = self.armed and model.can_announce_with_play()
 

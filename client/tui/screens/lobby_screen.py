@@ -138,9 +138,9 @@ def lobby_columns(available: int, rows: Sequence[Sequence[Text]]) -> list[tuple[
     return list(zip(columns, [NAME_MIN, needs[1], needs[2]], strict=True))
 
 
-LOBBY_ESSENTIAL = ("join", "rules", "quit")
+LOBBY_ESSENTIAL = ("quick", "join", "rules", "quit")
 """The lobby's keys the Footer never leaves out, however narrow (:mod:`..widgets.key_footer`)."""
-LOBBY_SHORT = {"create": "New", "rejoin": "Back"}
+LOBBY_SHORT = {"create": "New", "rejoin": "Back", "quick": "Quick"}
 """Shorter words for the lobby's keys on a narrow screen."""
 
 
@@ -153,6 +153,7 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("k", "quick", "Quick play"),
         Binding("j", "join", "Join"),
         Binding("s", "spectate", "Watch"),
         Binding("n", "create", "New table"),
@@ -170,6 +171,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Status line, the tables, a hint, and the keys."""
         yield Static(id="lobby-status")
+        yield Static(presenter.QUICK_LINE, id="lobby-quick")  # issue 27 (protocol §11.13)
         table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
@@ -290,6 +292,11 @@ class LobbyScreen(Screen[None]):
         event.stop()
         why = presenter.join_refusal(self._selected_info(), online=self.session.online)
         self.notify(why, severity="warning", timeout=4, markup=False)
+
+    def action_quick(self) -> None:
+        """Quick play: a seat at the table that starts soonest (protocol §11.13)."""
+        if self.session.online:
+            self.session.requests.quick_play()
 
     def action_join(self) -> None:
         """Take a seat at the table under the cursor."""

@@ -114,7 +114,8 @@ class TableReplay(Screen[None]):
     and at a hand's end its result as the live summary shows it.
 
     Keys: →/← (or n/p) a move forward or back, PgDn/PgUp (or ]/[) the next or
-    previous hand, Home/End the hand's deal or last move, q leaves.
+    previous hand, Home/End the hand's deal or last move, ``m`` the next move the
+    post-game analysis marked (with the analysis, protocol §7.6), q leaves.
     """
 
     DEFAULT_CSS = """
@@ -146,6 +147,7 @@ class TableReplay(Screen[None]):
         ),
         Binding("home", "first", "Deal", show=False, priority=True),
         Binding("end", "last", "Hand's end", show=False, priority=True),
+        Binding("m", "next_mark", "Next mark"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -234,6 +236,10 @@ class TableReplay(Screen[None]):
             return hand > 0 or None
         if action == "next_hand":
             return hand < len(replay.frames) - 1 or None
+        if action == "next_mark":  # hidden without the analysis; greyed after the last mark
+            if replay.marks is None:
+                return False
+            return replay.marks.next_after(*replay.step_place) is not None or None
         return True
 
     def on_resize(self) -> None:
@@ -246,6 +252,10 @@ class TableReplay(Screen[None]):
             self.sync()
         else:
             self.app.bell()
+
+    def action_next_mark(self) -> None:
+        """The next move the post-game analysis marked (protocol §7.6)."""
+        self._moved(self.replay.to_next_mark())
 
     def action_forward(self) -> None:
         """The next move (the next hand's deal after a hand's end)."""

@@ -7,13 +7,15 @@ decides. So that the Footer fits 80 columns whatever applies, ``b`` (I'm back),
 ``h`` (scores) and, during a game, the creator's ``x`` (end the game) are left
 out of it: the prompt names the first two when they matter, ``x`` is the
 "Close table" key shown when no game runs, and the rules page (``?``) lists
-every key. The keys that play are the game
-panel's (:class:`~craits.client.tui.screens.game_panel.GamePanel`); the others are here.
+every key. ``t`` asks for a hint (protocol §7.6) while the seat has something
+to do. The keys that play are the game panel's
+(:class:`~craits.client.tui.screens.game_panel.GamePanel`); the others are here.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 from typing import ClassVar
 
 from craits.protocol.messages import MAX_CHAT
@@ -66,6 +68,7 @@ TABLE_SHORT = {
     "announce": "One",
     "add_bot": "Bot",
     "new_game": "New",
+    "rematch": "Again",
     "close_table": "Close",
     "creator_menu": "Menu",
     "close_chat": "Close",
@@ -109,9 +112,11 @@ class TableScreen(Screen[None], CachedLines):
         Binding("B", "choose_bot", "Bot level", show=False),
         Binding("s", "start", "Start"),
         Binding("n", "new_game", "New game"),
+        Binding("r", "rematch", "Rematch"),
         Binding("x", "close_table", "Close table"),
         Binding("x", "end_game", "End game", show=False),
         Binding("h", "summary", "Scores", show=False),
+        Binding("t", "hint", "Hint"),
         Binding("c", "chat", "Chat"),
         Binding("m", "creator_menu", "Creator"),
         Binding("m", "creator_menu_in_play", "Creator", show=False),
@@ -128,6 +133,7 @@ class TableScreen(Screen[None], CachedLines):
         self._game: GamePanel | None = None
         self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
+        self._bots: tuple[int, float] | None = None  # a quick-play table's bots, due when
         self.summary = HandSummary(self, session, style)
         """The last hand's summary over the table."""
         self.bot_level = BotLevel.BASIC
@@ -212,6 +218,8 @@ class TableScreen(Screen[None], CachedLines):
         model = self.model
         if model and model.deadline is not None and self._ready and self.game.is_attached:
             self.game.show_seats(model)  # (under a dialog too: the table stays live)
+        if self._bots is not None:
+            self._show_topbar()  # a quick-play table's countdown (protocol §11.13)
 
     @property
     def model(self) -> TableModel | None:
@@ -264,7 +272,10 @@ class TableScreen(Screen[None], CachedLines):
         """The top line, in fewer words on a narrow screen."""
         model = self.model
         if self._ready and model is not None:
-            topbar = presenter.topbar(model, short=self.has_class("-narrow"))
+            now = time.monotonic()
+            self._bots = bots = presenter.bots_deadline(model.info, self._bots, now)
+            left = None if bots is None else max(0.0, bots[1] - now)
+            topbar = presenter.topbar(model, short=self.has_class("-narrow"), bots_in=left)
             self.query_one("#topbar", FixedText).update(topbar)
 
     def _key_context(self) -> presenter.KeyContext:
@@ -337,6 +348,10 @@ class TableScreen(Screen[None], CachedLines):
         """Start a new game, same seats."""
         self.session.requests.new_game()
 
+    def action_rematch(self) -> None:
+        """Accept the rematch on offer (protocol §11.12)."""
+        self.session.requests.rematch()
+
     def action_summary(self) -> None:
         """Show the last hand's summary again."""
         self.show_summary()
@@ -369,6 +384,11 @@ class TableScreen(Screen[None], CachedLines):
         if text:
             self.session.requests.chat(text[:MAX_CHAT])
         self.action_close_chat()
+
+    def action_hint(self) -> None:
+        """Ask the server what the expert would do now (protocol §7.6): the answer
+        shows under the prompt, its card chosen in the hand."""
+        self.session.hints.ask()
 
     def action_rules(self) -> None:
         """Show the rules."""

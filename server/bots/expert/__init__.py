@@ -10,7 +10,15 @@
 - :mod:`.search` — :class:`~.search.Search`: determinized rollouts with common
   random numbers, the basic bot's move unless another is clearly better;
 - :mod:`.policy` — the level's policy (:func:`expert_choose`, :func:`expert_policy`);
-- :mod:`.worker` — decisions in a worker process, off the server's event loop.
+- :mod:`.worker` — decisions, hints and analyses in worker processes, off the
+  server's event loop;
+- :mod:`.appraisal` — one decision judged: every option's expected points, the
+  expert's choice among them;
+- :mod:`.hint` — the hint: the expert's move now and its best choices;
+- :mod:`.moments` — a game record's decisions, each with its seat's view then;
+- :mod:`.analysis` — the post-game analysis: points lost, marks, summaries;
+- :mod:`.analyse` — the analysis from the command line
+  (``python -m craits.server.bots.expert.analyse``).
 """
 
 from __future__ import annotations

@@ -41,9 +41,17 @@ from ..view import ActionDict, as_dict, seat_view, to_act
 from .belief import Belief
 from .card_codes import CODE, SUIT, SUIT_CODE
 from .rollout import rollout
-from .sim import ANNOUNCE, DRAW, IDIOT, NAME_SUIT, PASS, PLAY, play_code, score_hand
+from .sim import ANNOUNCE, DRAW, IDIOT, NAME_SUIT, PASS, PLAY, Sim, play_code, score_hand
 
-__all__ = ["DEFAULT_BUDGET", "Judged", "Judgement", "Search", "encode"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "LET_GO",
+    "Judged",
+    "Judgement",
+    "Search",
+    "candidates",
+    "encode",
+]
 
 DEFAULT_BUDGET = 20_000
 """Simulated actions per decision (about 150 ms on one core of the reference machine)."""
@@ -51,6 +59,11 @@ DEFAULT_BUDGET = 20_000
 ROLLOUT_LIMIT = 400
 """Actions a rollout plays at most: a hand that goes round the stock again and again
 (R10) is cut short there, its penalties doubling past any float beyond a thousand."""
+
+
+LET_GO = 2048
+"""The option ``LET_GO + seat``: nobody calls idiot on ``seat``, who owes "one
+card", before the next game action (R7): it is off the hook."""
 
 
 def encode(action: Mapping[str, Any]) -> int:
@@ -86,9 +99,10 @@ class Judged:
 class Judgement:
     """A decision judged: every candidate best first, the one chosen, the prior (the
     basic bot's move), how many worlds and simulated actions it took, the
-    candidates in the order of the view's legal entries, and each one's points
-    world by world (``values[i]`` for ``candidates[i]``, each world at the same
-    index; both empty when there was nothing to search)."""
+    candidates in the order of the view's legal entries (then the ``extra`` entries
+    judged, :meth:`Search.judge`), and each one's points world by world
+    (``values[i]`` for ``candidates[i]``, each world at the same index; both empty
+    when there was nothing to search)."""
 
     ranked: list[Judged] = field(default_factory=list)
     chosen: ActionDict | None = None
@@ -99,7 +113,7 @@ class Judgement:
     values: list[list[float]] = field(default_factory=list)
 
 
-def _candidates(legal: Sequence[ActionDict]) -> list[ActionDict]:
+def candidates(legal: Sequence[ActionDict]) -> list[ActionDict]:
     """The turn's choices: each play once (with "one card" announced when it leaves
     one card, R7), the draw, the pass, the suits a dealer may name."""
     out: list[ActionDict] = []
@@ -198,28 +212,39 @@ class Search:
         events: Sequence[Mapping[str, Any]],
         seed: int,
         stop: Callable[[], bool] | None = None,
+        extra: Sequence[ActionDict] = (),
     ) -> Judgement:
         """Every turn choice of the seat to act judged by its expected points (the hint's
-        and the analysis' question); :attr:`Judgement.chosen` is :meth:`decide`'s."""
+        and the analysis' question); :attr:`Judgement.chosen` is :meth:`decide`'s.
+
+        ``extra``: legal entries of the view that are no candidate (a play leaving one
+        card without "one card", R7), judged on the same worlds after the candidates
+        and never chosen (the analysis judges what a player did).
+        """
         v = seat_view(view)
-        candidates = _candidates(_plain(v["legal"]))
-        prior = self._prior(v, candidates)
+        choices = candidates(_plain(v["legal"]))
+        prior = self._prior(v, choices)
         out = Judgement(chosen=prior, prior=prior)
-        if len(candidates) <= 1:
-            out.ranked = [Judged(a, 0.0, 0.0) for a in candidates]
+        judged = choices + [a for a in extra if a not in choices]
+        if len(judged) <= 1:
+            out.ranked = [Judged(a, 0.0, 0.0) for a in judged]
             return out
-        values = self._rollouts(view, events, candidates, seed, out, stop)
-        out.candidates = candidates
+        values, out.worlds, out.actions = self.values(
+            view, events, [encode(a) for a in judged], seed, stop
+        )
+        out.candidates = judged
         out.values = values
-        base = values[candidates.index(prior)] if prior in candidates else values[0]
+        base = values[choices.index(prior)] if prior in choices else values[0]
         worlds = len(base)
         ranked = []
-        for a, vals in zip(candidates, values, strict=True):
+        for a, vals in zip(judged, values, strict=True):
             diffs = [x - b for x, b in zip(vals, base, strict=True)]
             ranked.append(Judged(a, sum(vals) / worlds, _se(diffs)))
         ranked.sort(key=lambda j: j.mean)
         out.ranked = ranked
-        best = ranked[0]
+        if len(choices) <= 1:
+            return out
+        best = next(j for j in ranked if any(j.action is c for c in choices))
         prior_mean = sum(base) / worlds
         gain = prior_mean - best.mean
         z = self.z_wild if _wild_over_plain(best.action, prior) else self.z
@@ -227,32 +252,31 @@ class Search:
             out.chosen = best.action
         return out
 
-    def _prior(self, v: View, candidates: list[ActionDict]) -> ActionDict:
-        """The basic bot's move among ``candidates`` (with "one card" announced)."""
-        basic = basic_policy(v)
-        if basic is None or not candidates:
-            return candidates[0]
-        key = encode(as_dict(basic)) & ~256
-        for a in candidates:
-            if encode(a) & ~256 == key:
-                return a
-        return candidates[0]
-
-    def _rollouts(
+    def values(
         self,
         view: Mapping[str, Any],
         events: Sequence[Mapping[str, Any]],
-        candidates: list[ActionDict],
+        moves: Sequence[int],
         seed: int,
-        out: Judgement,
-        stop: Callable[[], bool] | None,
-    ) -> list[list[float]]:
-        """Per candidate, the seat's points at the end of the hand in each world."""
+        stop: Callable[[], bool] | None = None,
+    ) -> tuple[list[list[float]], int, int]:
+        """The seat's points at the end of the hand after each of ``moves`` (the
+        simulator's actions, :func:`encode`, or :data:`LET_GO` ``+ seat``), world by
+        world, every move on the same worlds and reshuffles
+        (common random numbers); the worlds sampled from ``view`` and ``events``
+        as :meth:`judge` samples them, within the budget. ``stop`` as for :meth:`decide`.
+
+        Returns:
+            ``(values, worlds, actions)``: ``values[i][w]`` for ``moves[i]`` in world
+            ``w``; the worlds played; the simulated actions spent.
+
+        Raises:
+            ValueError: a spectator's view.
+        """
         belief = Belief(view, events)
         seat = belief.seat
         rng = random.Random(seed)
-        moves = [encode(a) for a in candidates]
-        values: list[list[float]] = [[] for _ in candidates]
+        values: list[list[float]] = [[] for _ in moves]
         spent = 0
         worlds = 0
         budget = self.budget * min(1.0, 6 / (len(belief.slots) + 2))
@@ -265,16 +289,34 @@ class Search:
             for i, move in enumerate(moves):
                 sim = world.copy()
                 sim.rng = random.Random(reshuffles)
-                sim.apply(seat, move)
+                _move(sim, seat, move)
                 spent += 1 + rollout(sim, ROLLOUT_LIMIT)
                 value = sim.scores[seat] - start
                 if sim.phase == PLAY:  # cut short: the cards held count as they stand
                     value += score_hand(sim.hands[seat], sim.rules) if sim.hands[seat] else 0
                 values[i].append(float(value))
             worlds += 1
-        out.worlds = worlds
-        out.actions = spent
-        return values
+        return values, worlds, spent
+
+    def _prior(self, v: View, candidates: list[ActionDict]) -> ActionDict:
+        """The basic bot's move among ``candidates`` (with "one card" announced)."""
+        basic = basic_policy(v)
+        if basic is None or not candidates:
+            return candidates[0]
+        key = encode(as_dict(basic)) & ~256
+        for a in candidates:
+            if encode(a) & ~256 == key:
+                return a
+        return candidates[0]
+
+
+def _move(sim: Sim, seat: int, move: int) -> None:
+    """``seat`` takes ``move`` in ``sim``: an action, or :data:`LET_GO` ``+ seat``."""
+    if move >= LET_GO:
+        if move - LET_GO in sim.unannounced:
+            sim.unannounced.remove(move - LET_GO)
+        return
+    sim.apply(seat, move)
 
 
 def _wild_over_plain(action: ActionDict, prior: ActionDict) -> bool:

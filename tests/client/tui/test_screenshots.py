@@ -203,3 +203,18 @@ async def test_screenshot_the_end_of_a_game(server: Any, make_app: Any) -> None:
             await shoot(pilot, app, "game-over")
     finally:
         summary.GRACE = monkey_grace
+
+
+async def test_screenshot_a_hint(server: Any, connect: Any, make_app: Any) -> None:
+    """Ana's turn with the expert's hint under the prompt, its card chosen (protocol §7.6)."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # before the app replaces stderr (tests/.../test_hints.py)
+    await ben_at_table(server, connect, BEN, ANA, "KH")
+    app = make_app("Ana", table="t1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.model.my_turn)
+        await pilot.press("t")
+        await wait_text(pilot, app, "Hint: ", timeout=120)
+        await pilot.pause(5)  # the "thinking" notice gone
+        await shoot(pilot, app, "hint")

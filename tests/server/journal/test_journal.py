@@ -105,10 +105,11 @@ def test_a_journal_from_before_the_abandon_clock_reads_and_checks_without_a_writ
 ) -> None:
     """``export`` and ``check`` open a journal read-only: one no newer server
     has opened yet has no ``vacant_since`` column (nor ``access``, from round
-    2's private tables), and still reads whole."""
+    2's private tables, nor ``timing``, from time banks), and still reads whole."""
     path = tmp_path / "craits.db"
     Journal(path).close()
     db = sqlite3.connect(path)
+    db.execute("ALTER TABLE tables DROP COLUMN timing")
     db.execute("ALTER TABLE tables DROP COLUMN access")
     db.execute("ALTER TABLE tables DROP COLUMN vacant_since")
     db.execute("INSERT INTO tables VALUES ('t', 2, '{}', 60.0, 'Ana', 'waiting', '[]', NULL, 0)")
@@ -118,7 +119,7 @@ def test_a_journal_from_before_the_abandon_clock_reads_and_checks_without_a_writ
     try:
         (saved,) = reader.tables()
         assert (saved.name, saved.vacant_since, saved.problem) == ("t", None, None)
-        assert saved.access is None
+        assert saved.access is None and saved.timing is None
         assert check_journal(reader).problems == 0
     finally:
         reader.close()

@@ -249,3 +249,20 @@ def test_games_from_a_journal_before_readers_were_kept_stay_public(tmp_path: Pat
         assert journal.readers(secret) == [b"\x01" * 32]
     finally:
         journal.close()
+
+
+def test_no_token_proves_an_account() -> None:
+    """An account's reader digest (protocol §7.5) hashes bytes no token's UTF-8
+    holds: a request's tokens never prove an account, whatever they are."""
+    from craits.server.table.seating import ACCOUNT_READER, account_digest
+
+    try:
+        ACCOUNT_READER.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        pass
+    else:
+        raise AssertionError("a token could hold the account readers' prefix")
+    forged = ["craits-account:7", "\udcffcraits-account:7", "\xffcraits-account:7"]
+    assert not Asker.of(forged).may_read([account_digest(7)])
+    assert Asker.of(None, 7).may_read([account_digest(7)])
+    assert not Asker.of(None, 8).may_read([account_digest(7)])

@@ -35,6 +35,12 @@ GOOD: dict[str, Any] = {
     "hand": 1,
     "seat": 0,
     "locked": True,
+    "key": "ab" * 32,
+    "signature": "cd" * 64,
+    "server": "localhost:7777",
+    "code": "4F7K-Q2MZ",
+    "password": "correct horse",
+    "device": 1,
 }
 """A good value of each field that some message requires."""
 

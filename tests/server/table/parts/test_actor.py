@@ -26,6 +26,9 @@ class Host:
     def close_table(self, table: Table) -> None:
         self.closed.append(table.name)
 
+    def game_over(self, table: Table) -> None:
+        """Nothing is rated here."""
+
 
 class Journal:
     """A journal that keeps the table's rows in a list (it defers nothing)."""
