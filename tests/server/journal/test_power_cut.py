@@ -212,6 +212,10 @@ async def test_a_disk_that_fails_mid_game_pauses_the_tables_and_nothing_unrecord
                     await bot.joined
                 bots.append(bot)
         await asyncio.sleep(PLAY)
+        # and until enough is acknowledged to tell (a busy machine plays slower)
+        async with asyncio.timeout(60):
+            while len(acked) <= 100:
+                await asyncio.sleep(0.05)
         _power_cut(mnt, EXT4_GOING_FLAGS_DEFAULT)  # the disk fails; the server runs on
         for _ in range(300):  # every table says it paused (a generous ceiling: 15 s)
             if server.stderr.count("paused: journal write failed") >= TABLES:
