@@ -169,6 +169,10 @@ async def test_no_acknowledged_action_is_lost_to_a_power_cut(
                     await bot.joined
                 bots.append(bot)
         await asyncio.sleep(PLAY)
+        # and until enough is acknowledged to tell (a busy machine plays slower)
+        async with asyncio.timeout(60):
+            while len(acked) <= 100:
+                await asyncio.sleep(0.05)
         await _stop(server.proc.pid)
         _power_cut(mnt)
         await asyncio.sleep(0.3)  # acks already on their way count too
