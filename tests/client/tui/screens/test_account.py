@@ -22,7 +22,7 @@ from craits.protocol.identity import KEY_FILE_NAME, load_or_create_key
 from craits.server.accounts.model import GameRecord, Seat
 from craits.server.app import Server, ServerConfig
 
-from tests.client.support import on_table, screen_text, wait_for, wait_text
+from tests.support.client import on_table, screen_text, wait_for, wait_text
 from tests.client.tui.test_screenshots import FOLDER, shoot
 from tests.server.net.signed import devices, fast_hashing
 
