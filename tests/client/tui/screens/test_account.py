@@ -22,9 +22,9 @@ from craits.protocol.identity import KEY_FILE_NAME, load_or_create_key
 from craits.server.accounts.model import GameRecord, Seat
 from craits.server.app import Server, ServerConfig
 
-from tests.support.client import on_table, screen_text, wait_for, wait_text
 from tests.client.tui.test_screenshots import FOLDER, shoot
 from tests.server.net.signed import devices, fast_hashing
+from tests.support.client import on_table, screen_text, wait_for, wait_text
 
 CODE = re.compile(r"\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\b")
 """A recovery code as the dialog shows it (``K7QM-2XRT-9PWD``)."""
