@@ -28,11 +28,13 @@ from ...core.reconnecting import LinkState
 from ...core.session import Session
 from ...present import presenter
 from ...present.card_style import CardStyle
+from ..dialogs.account import AccountDialog
 from ..dialogs.base import AskDialog
 from ..dialogs.new_table import CreateTableDialog
 from ..dialogs.rules import RulesScreen
 from ..messages import LanguageChanged, LinkChanged, LobbyChanged, NameTaken, follow_news, reported
 from ..widgets.key_footer import KeyFooter
+from .leaderboard import LeaderboardScreen
 
 COLUMNS: tuple[tuple[LazyString, str], ...] = (
     # TRANSLATORS: the lobby's column headings
@@ -160,6 +162,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "spectate", N_("Watch")),
         Binding("n", "create", N_("New table")),
         Binding("r", "rejoin", N_("Rejoin")),
+        Binding("a", "account", N_("Account")),
         Binding("question_mark", "rules", N_("Rules"), key_display="?"),
         Binding("q", "quit", N_("Quit")),
     ]
@@ -333,6 +336,16 @@ class LobbyScreen(Screen[None]):
             default = f"{player[:18]}'s {n}"
             n += 1
         self.app.push_screen(CreateTableDialog(default), done)
+
+    def action_account(self) -> None:
+        """Open the account dialog: register, or who you are and the leaderboard (§7.5)."""
+        account = self.session.account
+
+        def done(leaderboard: bool | None) -> None:
+            if leaderboard:
+                self.app.push_screen(LeaderboardScreen(account))
+
+        self.app.push_screen(AccountDialog(account), done)
 
     def action_rules(self) -> None:
         """Show the rules."""

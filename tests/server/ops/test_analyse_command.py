@@ -17,8 +17,8 @@ import pytest
 from craits.server.app import Server, ServerConfig
 from craits.server.bots.expert.analysis import analyse
 
-from tests.server.conftest import finished_game, unfinished_journal
-from tests.server.processes import SERVER, run_export
+from tests.support.processes import SERVER, run_export
+from tests.support.server import finished_game, unfinished_journal
 
 BUDGET = "1000"
 
