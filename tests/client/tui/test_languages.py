@@ -20,7 +20,7 @@ from craits.client.tui.dialogs.scores import ScoreSheetScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.protocol import i18n
 
-from tests.client.support import screen_text, wait_for, wait_text
+from tests.support.client import screen_text, wait_for, wait_text
 from tests.client.tui.scenes import (
     config,  # noqa: F401 (the fixture: a long heartbeat for slow screenshots)
     listening,
