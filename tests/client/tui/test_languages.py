@@ -20,7 +20,6 @@ from craits.client.tui.dialogs.scores import ScoreSheetScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.protocol import i18n
 
-from tests.support.client import screen_text, wait_for, wait_text
 from tests.client.tui.scenes import (
     config,  # noqa: F401 (the fixture: a long heartbeat for slow screenshots)
     listening,
@@ -29,6 +28,7 @@ from tests.client.tui.scenes import (
     play_to_mid_game,
     settle,
 )
+from tests.support.client import screen_text, wait_for, wait_text
 
 SIZES = ((80, 24), (120, 40))
 """The sizes every screen is read at."""
