@@ -147,12 +147,12 @@ async def test_the_kept_language_is_spoken_at_the_next_start_unless_lang_says_ot
     app = make_app("Ana")
     app.appearance.prefs.save(language="de")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_text(pilot, app, "Neuer Tisch")
+        await wait_text(pilot, app, "Mitspielen")
     i18n.set_language("el")  # as --lang el would, before the app
     again = make_app("Ana")
     again.language_given = True
     async with again.run_test(size=(80, 24)) as pilot:
-        await wait_text(pilot, again, "Νέο τραπέζι")
+        await wait_text(pilot, again, "Συμμετοχή")
 
 
 FOLDER = os.environ.get("CRAITS_SCREENSHOTS")
