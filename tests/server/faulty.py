@@ -133,7 +133,13 @@ async def _seat_two(port: int, table: str, rules: dict[str, bool]) -> list[Playe
 async def build_journal(data: Path) -> BuiltJournal:
     """Play the games of a :class:`BuiltJournal` on an in-process server."""
     config = ServerConfig(
-        port=0, turn_timeout=0, hand_pause=0.01, rate=1e5, burst=1e5, data_dir=data
+        port=0,
+        turn_timeout=0,
+        hand_pause=0.01,
+        rate=1e5,
+        burst=1e5,
+        data_dir=data,
+        analyse_finished=0,
     )
     server = Server(config)
     await server.start()
