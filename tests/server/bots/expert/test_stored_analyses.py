@@ -31,7 +31,7 @@ CEILING = 600.0
 """Seconds an analysis of a short game may take on 2 busy cores."""
 
 
-async def _stored(srv: Server, game: int) -> dict[str, Any]:
+async def stored_analysis(srv: Server, game: int) -> dict[str, Any]:
     """Game ``game``'s analysis once the journal holds it (read as the server reads it)."""
     journal = srv.journal
     assert journal is not None
@@ -63,7 +63,7 @@ async def test_a_finished_game_is_analysed_stored_and_ready_at_once_after_a_rest
     await srv.start()
     try:
         players, _ = await finished_game(srv)  # nobody asks for its analysis
-        stored = await _stored(srv, 1)
+        stored = await stored_analysis(srv, 1)
         assert stored["game"] == 1 and stored["budget"] == BUDGET and stored["seed"] == 0
         assert {e["seat"] for e in stored["decisions"]} == {0, 1}
         await _close(players)
