@@ -193,10 +193,10 @@ class AnalysisDesk:
     async def _turn_of(self, job: Job) -> None:
         """Wait for ``job``'s turn (holding :attr:`_turn` on return): an
         analysis asked for in the order asked, one of the background's only
-        when none asked for waits."""
+        when none asked for waits (unless someone asked for it meanwhile)."""
         while True:
             await self._turn.acquire()
-            if not job.background or self._asked == 0:
+            if not job.background or job.waiting or self._asked == 0:
                 return
             self._turn.release()
             await asyncio.sleep(0)  # the asked ones waiting on the lock go first
@@ -358,12 +358,18 @@ def _readable_analysis(reader: JournalReader, game: int, asker: Asker) -> dict[s
     """Game ``game``'s stored analysis, if ``asker`` may read its record and one
     is stored (in the journal's read thread).
 
+    A stored analysis that cannot be read is logged and taken as none (the
+    game is analysed again, and the new one stored in its place).
+
     Raises:
         TableError: ``no_such_game`` (:func:`record_access.check`).
-        JournalError: the stored analysis cannot be read.
     """
     record_access.check(reader, game, asker)
-    return reader.analysis(game)
+    try:
+        return reader.analysis(game)
+    except JournalError as exc:
+        log.warning("game %d's stored analysis is not used: %s", game, exc)
+        return None
 
 
 def _stored_or_record(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +112,32 @@ async def test_with_the_option_off_nothing_is_analysed_until_asked(
         await _close([ana, ben])
     finally:
         await srv.stop()
+
+
+async def test_a_stored_analysis_that_cannot_be_read_is_made_again(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    """A damaged stored document is no error for the asker: the game is analysed again."""
+    config.data_dir, config.analyse_finished = tmp_path, 0
+    srv = Server(config)
+    await srv.start()
+    try:
+        players, _ = await finished_game(srv)
+        await _close(players)
+    finally:
+        await srv.stop()
+    db = sqlite3.connect(tmp_path / "craits.db")
+    db.execute("INSERT INTO analyses VALUES (1, 0, ?, '{not json', 0)", (BUDGET,))
+    db.commit()
+    db.close()
+    again = Server(config)
+    use_desk(again, AnalysisDesk(budget=BUDGET))
+    await again.start()
+    try:
+        ana = await _player(again, "Ana")
+        await ana.send({"type": "analysis", "game": 1})
+        first = await ana.expect("analysis", timeout=30)
+        assert first["state"] == "running"
+        await _close([ana])
+    finally:
+        await again.stop()
