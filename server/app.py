@@ -457,12 +457,14 @@ class Server:
         """``table``'s game ended: record its result with the players'
         accounts, rated if the table is (:mod:`craits.server.net.game_results`),
         and queue its post-game analysis in the background (``analyse_finished``;
-        :mod:`craits.server.net.analysis_requests`)."""
+        :mod:`craits.server.net.analysis_requests`) unless only the server's
+        bots played it."""
         self.accounts.game_over(table)
-        game = table.gamelog.game_id
-        if self.recorder is not None and game is not None and self.config.analyse_finished > 0:
-            players = len(table.seating.seats)
-            desk_of(self).finished(game, players, self.recorder, self.config.analyse_finished)
+        game, seats = table.gamelog.game_id, table.seating.seats
+        people = any(seat.bot is None for seat in seats)  # (the server's bots learn nothing)
+        if self.recorder is not None and game is not None and people:
+            most = self.config.analyse_finished
+            desk_of(self).finished(game, len(seats), self.recorder, most)
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a resume token, or None (:meth:`SeatTokens.find
