@@ -79,6 +79,8 @@ async def launch(data: Path, *extra: str, wait: float = 15) -> Launched:
                 "100000",
                 "--burst",
                 "100000",
+                "--analyse-finished",  # no background analyses here
+                "0",
                 *extra,
             ],
             stderr=err,
