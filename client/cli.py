@@ -525,6 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.plain:
         return plain(args, target, name, trust)
 
+    from .core.saved.accounts import default_account_dir
     from .tui.app import CraitsApp
 
     ascii_suits = args.ascii or (not args.web and not unicode_suits_ok())
@@ -541,6 +542,8 @@ def main(argv: list[str] | None = None) -> int:
         tls=trust,
         forwarded_for=args.forwarded_for,
         shown_address=args.shown_address,
+        # (a browser visitor's identity is not this machine's key: no accounts there)
+        account_dir=None if args.web else default_account_dir(),
     )
     try:
         app.run()

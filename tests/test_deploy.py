@@ -20,7 +20,7 @@ import pytest
 from craits.protocol.client import Connection
 
 from tests.server.ops.test_ops import Running, start, stop
-from tests.server.processes import free_port
+from tests.support.processes import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "deploy" / "craits-server.service"

@@ -89,6 +89,11 @@ class Inbox:
             ServerMessage.REDIRECT: session.requests.redirected,
             ServerMessage.INVITE: self._invite,
             ServerMessage.HINT: session.hints.take,
+            ServerMessage.CHALLENGE: session.account.take_challenge,
+            ServerMessage.REGISTERED: session.account.take_registered,
+            ServerMessage.LOGGED_IN: session.account.take_logged_in,
+            ServerMessage.PROFILE: session.account.take_profile,
+            ServerMessage.LEADERBOARD: session.account.take_leaderboard,
         }
         self._handlers = handlers
 

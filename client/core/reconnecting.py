@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypedDict
 from craits.protocol import VERSION, ProtocolError, encode
 from craits.protocol.client import ConnectError, Connection
 from craits.protocol.messages import parse_server_message
+from craits.protocol.tls import fingerprint
 from craits.protocol.types import ClientMsg, ServerMsg
 from craits.protocol.vocab import ErrorCode
 
@@ -120,6 +121,16 @@ class Link:
     def online(self) -> bool:
         """Whether a connection is up."""
         return self._conn is not None and self.state == LinkState.ONLINE
+
+    def peer_fingerprint(self) -> str | None:
+        """The SHA-256 of the certificate the server showed on the connection up
+        (64 lowercase hex digits), or None without TLS or without a connection."""
+        conn = self._conn
+        if conn is None:
+            return None
+        tls = conn.writer.get_extra_info("ssl_object")
+        der = tls.getpeercert(binary_form=True) if tls is not None else None
+        return fingerprint(der) if der else None
 
     def _set(self, state: LinkState, detail: str | None = None) -> None:
         self.state = state

@@ -78,6 +78,8 @@ class Refusals:
         text = m["message"]
         if code in QUIET_ERRORS:
             return
+        if self.session.account.refused(code, text):  # a register or login's answer (§7.5)
+            return
         intent = self.session.requests.refused(code)
         reaction = self._reactions.get(code) if code is not None else None
         if reaction is not None and reaction(intent, text):

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Unpack
 
 from craits.protocol.address import Target
 from craits.protocol.types import ServerMsg
 
+from .account import Account
 from .hints import Hints
 from .inbox import Inbox, Narration
 from .model import TableList, TableModel
@@ -68,6 +70,8 @@ class Session:
         spectate: watch this table once connected.
         code: the invite code of that table, if it is private (protocol §11.9).
         quick: quick play once connected (protocol §11.13).
+        account_dir: where the device key and the servers registered with are
+            kept (:mod:`~.account`); None: no accounts (a guest everywhere).
         link_options: :class:`~.reconnecting.LinkOptions`, passed to :class:`Link`.
     """
 
@@ -85,6 +89,7 @@ class Session:
         spectate: str | None = None,
         code: str | None = None,
         quick: bool = False,
+        account_dir: Path | None = None,
         **link_options: Unpack[LinkOptions],
     ):
         self.port = port
@@ -104,6 +109,8 @@ class Session:
         self.commitments = commitments or CommitmentStore(store.path.parent / DIR_NAME)
         self.link = Link(self, host, port, name, **link_options)
         self.lobby = TableList()
+        self.account = Account(account_dir, self.link, listener)
+        """This device's account on the server (protocol §7.5)."""
         self.place = Place(store, f"{self.address} {name.casefold()}", listener)
         """The table shown, and the seat saved for this server and name."""
         self.requests = Requests(self.link, listener, self.privacy, self.lobby, self.place, name)
@@ -167,11 +174,19 @@ class Session:
         self.listener.failed(why)
 
     def connected(self, first: bool) -> None:
-        """After (re)connecting: take back the seat, or watch again, or do what the
-        command line asked."""
+        """After (re)connecting: ask the tables, log in if this device has an account
+        here, then take back the seat, or watch again, or do what the command line
+        asked (:meth:`_take_place`)."""
         requests = self.requests
         self.privacy.welcomed(self.link.welcome)  # the server's public address, if any
         requests.list_tables()
+        # logged in (§7.5) before a seat is asked: a registered name is its account's
+        self.account.welcomed(lambda: self._take_place(first))
+
+    def _take_place(self, first: bool) -> None:
+        """After (re)connecting and logging in: take back the seat, or watch
+        again, or do what the command line asked."""
+        requests = self.requests
         if requests.again():  # a redirect brought us here: asked again (§7.4)
             return
         model = self.model

@@ -96,6 +96,9 @@ class CraitsApp(App[None]):
             (the server counts its limits per address against it; protocol §4.1).
         shown_address: the server's address as shown to the player, if not the
             one connected to (in ``craits-web``: the page's host).
+        account_dir: where the device key and the servers registered with are
+            kept (the command passes the platform's config directory); None:
+            no accounts, a guest everywhere (protocol §7.5).
     """
 
     TITLE = "Craits"
@@ -127,6 +130,7 @@ class CraitsApp(App[None]):
         web: bool = False,
         forwarded_for: str | None = None,
         shown_address: str | None = None,
+        account_dir: Path | None = None,
     ):
         super().__init__()
         self.web = web
@@ -159,6 +163,7 @@ class CraitsApp(App[None]):
             protocol_version=protocol_version,
             tls=tls,
             forwarded_for=forwarded_for,
+            account_dir=account_dir,
         )
         if shown_address:
             self.session.shown_address = shown_address

@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.server.processes import free_port
+from tests.support.processes import free_port
 
 USER = "craits"
 """The database superuser the tests connect as."""

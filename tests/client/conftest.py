@@ -1,5 +1,5 @@
-"""Fixtures for the client's Pilot tests: the server fixtures and an app factory (the
-helpers the tests share are in :mod:`tests.client.support`)."""
+"""Fixtures for the client's Pilot tests: an app factory pointed at the test server
+(the server's fixtures and the helpers the tests share are in :mod:`tests.support`)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,9 @@ from craits.client.core.saved.resume_tokens import TokenStore
 from craits.client.tui.app import CraitsApp
 from craits.server.app import Server
 
-from tests.server.conftest import Player, config, connect, server, strip_seat  # noqa: F401
-
 
 @pytest.fixture
-def make_app(server: Server, tmp_path: Path) -> Callable[..., CraitsApp]:  # noqa: F811
+def make_app(server: Server, tmp_path: Path) -> Callable[..., CraitsApp]:
     """Build a client app pointed at the test server, with its own token file."""
 
     def _make(name: str = "Ana", **kwargs: Any) -> CraitsApp:

@@ -14,7 +14,7 @@ from craits.client.cli import main
 from craits.client.core.saved.record_keys import RecordKeys
 from craits.server.app import Server
 
-from tests.client.support import ANA, BEN, deal_order, script
+from tests.support.client import ANA, BEN, deal_order, script
 
 DUE = re.compile(r"\w{3} \d{2} \w{3} \d{2}:\d{2}")
 

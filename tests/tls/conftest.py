@@ -17,7 +17,7 @@ from craits.server.net.tls_listener import load_context
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 
-from tests.server.conftest import Player, config  # noqa: F401 - config is a fixture
+from tests.support.server import Player, config  # noqa: F401 - config is a fixture
 
 HOST = "127.0.0.1"
 

@@ -25,8 +25,8 @@ from craits.protocol.tls import (
 )
 from craits.server.app import Server
 
-from tests.server.conftest import server  # noqa: F401 - a fixture
-from tests.server.processes import SERVER, free_port, stop_server
+from tests.support.processes import SERVER, free_port, stop_server
+from tests.support.server import server  # noqa: F401 - a fixture
 from tests.tls.conftest import HOST, Certs, tls_player
 
 

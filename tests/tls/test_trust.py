@@ -26,7 +26,7 @@ from craits.server.bots.network.cli import main as bot_main
 from craits.server.bots.network.cli import tls_options
 from craits.server.errors import BotError
 
-from tests.client.support import wait_for, wait_text
+from tests.support.client import wait_for, wait_text
 from tests.tls.conftest import HOST, Certs
 
 Ask = Callable[[UntrustedCertificate, Path], Awaitable[bool]]

@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.paths import REPO
 
 CHROMIUM = os.environ.get("CRAITS_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts" / "web"

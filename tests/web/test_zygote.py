@@ -15,7 +15,7 @@ from craits.client.web.lifeline import PARENT_GONE, open_lifeline
 from craits.client.web.service import IMPORT_ENV, Zygote
 from craits.server.app import Server
 
-from tests.server.conftest import config, server  # noqa: F401
+from tests.support.server import config, server  # noqa: F401
 
 
 def alive(pid: int) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from craits.protocol.i18n import _
 from craits.protocol.types import CreateTableMsg, TableInfo
 from rich.cells import cell_len
 from rich.text import Text
@@ -27,11 +28,13 @@ from ...core.reconnecting import LinkState
 from ...core.session import Session
 from ...present import presenter
 from ...present.card_style import CardStyle
+from ..dialogs.account import AccountDialog
 from ..dialogs.base import AskDialog
 from ..dialogs.new_table import CreateTableDialog
 from ..dialogs.rules import RulesScreen
 from ..messages import LinkChanged, LobbyChanged, NameTaken, follow_news, reported
 from ..widgets.key_footer import KeyFooter
+from .leaderboard import LeaderboardScreen
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("Table", "name"),
@@ -158,6 +161,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "spectate", "Watch"),
         Binding("n", "create", "New table"),
         Binding("r", "rejoin", "Rejoin"),
+        Binding("a", "account", _("Account")),
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
@@ -329,6 +333,16 @@ class LobbyScreen(Screen[None]):
             default = f"{player[:18]}'s {n}"
             n += 1
         self.app.push_screen(CreateTableDialog(default), done)
+
+    def action_account(self) -> None:
+        """Open the account dialog: register, or who you are and the leaderboard (§7.5)."""
+        account = self.session.account
+
+        def done(leaderboard: bool | None) -> None:
+            if leaderboard:
+                self.app.push_screen(LeaderboardScreen(account))
+
+        self.app.push_screen(AccountDialog(account), done)
 
     def action_rules(self) -> None:
         """Show the rules."""

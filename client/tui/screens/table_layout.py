@@ -103,8 +103,10 @@ class TableLayout:
         columns, stacked (the log under the table) below, and a plain request for
         a bigger terminal below the least that can be played."""
         screen = self.screen
-        if not screen.query("#right"):
-            return  # the app is closing as the table opens: nothing to lay out
+        if not (screen.query("#right") and screen.query("#chatlog")):
+            # the app is closing as the table opens, or the screen is being taken
+            # down (its chat gone before its right column): nothing to lay out
+            return
         narrow, small = fits(width, height)
         screen.set_class(narrow, "-narrow")
         screen.set_class(width >= LARGE[0] and height >= LARGE[1], "-large")

@@ -25,9 +25,9 @@ from craits.server.engine import hand_size
 from craits.server.journal.records import build_record, check_published, verify_record
 from craits.server.table.fairness import commitment
 
-from tests.client.support import wait_for
-from tests.conftest import REPO
-from tests.server.conftest import Player, strip_seat
+from tests.support.client import wait_for
+from tests.support.paths import REPO
+from tests.support.server import Player, strip_seat
 
 VERIFY = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
 

@@ -18,7 +18,7 @@ from craits.client.present.describe import Narrator
 from craits.protocol.types import CreateTableMsg
 from craits.protocol.vocab import ClientMessage
 
-from tests.client.support import Told
+from tests.support.client import Told
 
 
 async def until(cond: Callable[[], object], what: str, timeout: float = 5.0) -> None:

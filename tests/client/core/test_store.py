@@ -14,7 +14,7 @@ from craits.client.core.saved.server_keys import normalize_key
 from craits.client.tui.app import CraitsApp
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.support import ANA, BEN, ben_at_table, wait_for
+from tests.support.client import ANA, BEN, ben_at_table, wait_for
 
 
 def test_one_key_per_server_however_typed() -> None:

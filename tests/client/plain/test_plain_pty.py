@@ -23,7 +23,7 @@ import pexpect
 import pytest
 from craits.protocol.i18n import PSEUDO_OPEN, pseudo
 
-from tests.server.processes import SERVER, free_port
+from tests.support.processes import SERVER, free_port
 
 WAIT = 30
 """Seconds to wait for a sentence (a generous ceiling: the bots play at once)."""

@@ -2,7 +2,7 @@
 (protocol §7.4, §10; docs/cluster.md, "In the client"): the word
 ``unavailable``, every cell dimmed, join and watch greyed out, and the one
 line that says why. (The Pilot test against a real cluster is
-``tests/cluster/test_client_unavailable.py``.)"""
+``tests/client/cluster/test_client_unavailable.py``.)"""
 
 from __future__ import annotations
 

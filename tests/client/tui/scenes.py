@@ -14,8 +14,8 @@ import pytest
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.app import ServerConfig
 
-from tests.client.support import ANA, BEN, deal_order, footer_keys, script, wait_for
-from tests.server.conftest import strip_seat
+from tests.support.client import ANA, BEN, deal_order, footer_keys, script, wait_for
+from tests.support.server import strip_seat
 
 
 @contextlib.asynccontextmanager

@@ -10,8 +10,8 @@ from craits.client.present.canvas import Canvas
 from craits.client.present.felt import TablePainter, face_size
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.support import ANA, BEN, ben_at_table, shown_in, wait_for
 from tests.client.tui.scenes import mid_game
+from tests.support.client import ANA, BEN, ben_at_table, shown_in, wait_for
 
 
 async def palette(pilot: Any, app: Any, command: str) -> None:
@@ -54,7 +54,7 @@ async def test_the_card_just_played_is_marked(server: Any, connect: Any, make_ap
         felt = app.screen.query_one("#felt")
         assert felt.fresh and felt.flight is None
         assert "new!" in "".join(shown_in(app, felt))  # said in words, not colour alone
-        await wait_for(pilot, lambda: not felt.fresh, timeout=5, what="the mark to go")
+        await wait_for(pilot, lambda: not felt.fresh, timeout=10, what="the mark to go")
         assert "new!" not in "".join(shown_in(app, felt))
 
 

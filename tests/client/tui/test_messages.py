@@ -8,7 +8,7 @@ from typing import Any
 from craits.client.tui import messages
 from craits.client.tui.screens.table_screen import TableScreen
 
-from tests.client.support import ANA, BEN, ben_at_table, wait_for
+from tests.support.client import ANA, BEN, ben_at_table, wait_for
 
 
 def test_no_message_of_the_session_bubbles() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from craits.client.tui.screens.table_screen import TableScreen
 from rich.color import ColorType
 
-from tests.client.support import ANA, BEN, ben_at_table, screen_text, segments, wait_for
+from tests.support.client import ANA, BEN, ben_at_table, screen_text, segments, wait_for
 
 
 def coloured(app: Any) -> list[str]:
@@ -60,7 +60,10 @@ async def test_no_color_lobby_cursor_is_reversed(
     app = make_app("Ana")
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: "t1" in screen_text(app), what="the lobby")
-        await pilot.pause(0.1)
+
+        def reversed_row() -> bool:
+            segs = [s for s in segments(app) if s.style is not None and not s.control]
+            return any("t1" in s.text and s.style.reverse for s in segs)
+
+        await wait_for(pilot, reversed_row, what="the cursor's row reversed")
         assert coloured(app) == []
-        segs = [s for s in segments(app) if s.style is not None and not s.control]
-        assert any("t1" in s.text and s.style.reverse for s in segs)

@@ -24,7 +24,7 @@ from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.table.outcome import Step
 from textual.widgets import Input, Select
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,
@@ -35,7 +35,7 @@ from tests.client.support import (
     wait_for,
     wait_text,
 )
-from tests.server.conftest import strip_seat
+from tests.support.server import strip_seat
 
 FOLDER = os.environ.get("CRAITS_SCREENSHOTS")
 SIZES = ((80, 24), (120, 40))

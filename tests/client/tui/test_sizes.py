@@ -16,7 +16,6 @@ from craits.client.tui.widgets.key_footer import Key, fit_keys
 from craits.server.table.outcome import Step
 from rich.text import Text
 
-from tests.client.support import footer_keys, screen_text, segments, shown_in, wait_for
 from tests.client.tui.scenes import (
     config,  # noqa: F401  (the long heartbeat of the snapshots' server)
     listening,
@@ -25,6 +24,7 @@ from tests.client.tui.scenes import (
     play_to_mid_game,
     settle,
 )
+from tests.support.client import footer_keys, screen_text, segments, shown_in, wait_for
 
 
 def key(

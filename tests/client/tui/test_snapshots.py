@@ -30,12 +30,6 @@ from craits.client.tui.screens.lobby_screen import LobbyScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.table.outcome import Step
 
-from tests.client.support import (
-    footer_keys,
-    screen_text,
-    wait_for,
-    wait_text,
-)
 from tests.client.tui.scenes import (
     config,  # noqa: F401  (the long heartbeat of the snapshots' server)
     listening,
@@ -43,6 +37,12 @@ from tests.client.tui.scenes import (
     mid_game,
     play_to_mid_game,
     settle,
+)
+from tests.support.client import (
+    footer_keys,
+    screen_text,
+    wait_for,
+    wait_text,
 )
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -111,18 +111,23 @@ async def test_the_ascii_table_is_ascii_only(server: Any, connect: Any, make_app
                 assert "7H" in text  # suits as letters
             # the request for a bigger terminal
             await pilot.resize_terminal(50, 15)
-            await pilot.pause(0.2)
+            await wait_for(
+                pilot,
+                lambda: "Maketheterminalatleast80x20" in "".join(screen_text(app).split()),
+                what="the request for a bigger terminal",
+            )
             text = screen_text(app)
-            assert "Maketheterminalatleast80x20" in "".join(text.split()), text
             assert not_ascii(text) == [], text
             # the rules page, and the lobby
             await pilot.resize_terminal(80, 24)
             await pilot.press("question_mark")
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda: app.screen.query("#rules"), what="the rules")
+            await pilot.pause(0.1)
             assert not_ascii(screen_text(app)) == [], screen_text(app)
             await pilot.press("pagedown", "down")  # its scroll bar part way down
-            await pilot.pause(0.2)
-            assert app.screen.query_one("#rules").scroll_y > 0
+            await wait_for(
+                pilot, lambda: app.screen.query_one("#rules").scroll_y > 0, what="scrolled"
+            )
             assert not_ascii(screen_text(app)) == [], screen_text(app)
             await pilot.press("escape")
             # a key's refusal, said in a line

@@ -19,7 +19,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.table.outcome import Step
 from textual.widgets import Input, Select
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,
@@ -30,8 +30,8 @@ from tests.client.support import (
     wait_for,
     wait_text,
 )
-from tests.server.conftest import strip_seat
-from tests.server.processes import open_player
+from tests.support.processes import open_player
+from tests.support.server import strip_seat
 
 
 def on_table(app: Any) -> bool:
@@ -289,7 +289,8 @@ async def test_leaving_mid_game_says_one_thing_that_holds(
         await wait_for(pilot, lambda: on_table(app) and app.model.view, what="the game")
         await pilot.press("q", "y")
         await wait_for(pilot, lambda: not on_table(app), what="the lobby")
-        await wait_text(pilot, app, "You left the game")
+        # the notice itself, not its toast on the screen (drawn later on a busy machine)
+        await wait_for(pilot, lambda: any("You left" in n for n in said()), what="the notice")
         await ben.expect(
             "table_info", where=lambda m: any(p["away"] for p in m["table"]["players"])
         )
@@ -306,7 +307,7 @@ async def test_leaving_mid_game_says_one_thing_that_holds(
         await wait_for(pilot, lambda: app.model.view is not None, what="the game with a bot")
         await pilot.press("q", "y")
         await wait_for(pilot, lambda: not on_table(app), what="the lobby")
-        await wait_text(pilot, app, "You left the game")
+        await wait_for(pilot, lambda: any("You left" in n for n in said()), what="the notice")
         await pilot.pause(0.2)
         assert [n for n in said() if "left" in n or "away" in n] == [
             "You left the game. It waits for you (nobody else plays at the table): "

@@ -11,8 +11,8 @@ from craits.client.tui.app import CraitsApp
 from craits.client.tui.dialogs.problem import ProblemScreen
 from craits.server.app import Server, ServerConfig
 
-from tests.client.support import wait_for, wait_text
-from tests.server.processes import free_port
+from tests.support.client import wait_for, wait_text
+from tests.support.processes import free_port
 
 
 async def test_unreachable_server_is_shown_with_a_retry(

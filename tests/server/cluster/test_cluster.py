@@ -15,8 +15,8 @@ from craits.protocol.types import RedirectMsg
 from craits.server.app import Server
 
 from tests.protocol.shapes import problems
-from tests.server.cluster.conftest import RedisProcess, address, until
-from tests.server.conftest import Player, play_until, settle
+from tests.support.cluster import RedisProcess, address, until
+from tests.support.server import Player, play_until, settle
 
 Open = Callable[..., Any]
 

@@ -17,10 +17,10 @@ from craits.server.app import Server
 from craits.server.ops.commands import EXIT_NOT_TAKEN
 from craits.server.ops.drain import Drain, client, drain_key, node_states, watch
 
-from tests.server.cluster.conftest import HEARTBEAT, RedisProcess, address, until
 from tests.server.cluster.test_cluster import a_game_on
-from tests.server.conftest import Player
-from tests.server.processes import SERVER, free_port, open_player, start_server, stop_server
+from tests.support.cluster import HEARTBEAT, RedisProcess, address, until
+from tests.support.processes import SERVER, free_port, open_player, start_server, stop_server
+from tests.support.server import Player
 
 
 async def test_a_draining_node_sends_new_tables_elsewhere_and_waits_for_its_game(
@@ -64,7 +64,7 @@ async def test_a_second_signal_ends_the_wait(
     await asyncio.sleep(0.1)
     assert not draining.done()
     stop.set()
-    await asyncio.wait_for(draining, 5)
+    await asyncio.wait_for(draining, 10)
     assert c.tables["long"].status.playing  # it stops with the game running, as told
 
 

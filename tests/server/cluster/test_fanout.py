@@ -15,9 +15,9 @@ from craits.server.app import Server
 from craits.server.cluster.lobby_copy import Changes
 from craits.server.cluster.registry import LOBBY_INTERVAL, FanOut
 
-from tests.server.cluster.conftest import until
 from tests.server.cluster.test_parts import info
-from tests.server.conftest import Player
+from tests.support.cluster import until
+from tests.support.server import Player
 
 Open = Callable[..., Any]
 

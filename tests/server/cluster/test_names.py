@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from craits.server.app import Server
 
-from tests.server.cluster.conftest import RedisProcess, address, node_config, start_nodes, until
-from tests.server.conftest import Player
-from tests.server.processes import free_port
+from tests.support.cluster import RedisProcess, address, node_config, start_nodes, until
+from tests.support.processes import free_port
+from tests.support.server import Player
 
 Open = Callable[..., Any]
 TRIES = 40

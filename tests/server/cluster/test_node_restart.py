@@ -14,10 +14,10 @@ from craits.protocol.types import TableInfo
 from craits.server.app import Server
 
 from tests.protocol.shapes import problems
-from tests.server.cluster.conftest import HEARTBEAT, RedisProcess, node_config, until
 from tests.server.cluster.test_cluster import follow
-from tests.server.conftest import settle
-from tests.server.processes import free_port, start_server, stop_server
+from tests.support.cluster import HEARTBEAT, RedisProcess, node_config, until
+from tests.support.processes import free_port, start_server, stop_server
+from tests.support.server import settle
 
 
 async def start_node(port: int, data: Path, url: str, *extra: str) -> asyncio.subprocess.Process:

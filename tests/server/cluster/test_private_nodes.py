@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from craits.server.app import Server
 
-from tests.server.cluster.conftest import RedisProcess, address, node_config, start_nodes, until
 from tests.server.cluster.test_cluster import follow
-from tests.server.conftest import Player
+from tests.support.cluster import RedisProcess, address, node_config, start_nodes, until
+from tests.support.server import Player
 
 Open = Callable[..., Any]
 TRIES, PER_ADDRESS = 3, 5

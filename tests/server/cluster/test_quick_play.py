@@ -10,8 +10,8 @@ from typing import Any
 
 from craits.server.app import Server
 
-from tests.server.cluster.conftest import address, until
 from tests.server.cluster.test_cluster import follow
+from tests.support.cluster import address, until
 
 Open = Callable[..., Any]
 WAIT = 20.0

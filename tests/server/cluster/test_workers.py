@@ -26,8 +26,8 @@ from craits.server.ops.drain import node_states
 from craits.server.ops.workers import Plan, Supervisor, find_redis, port_free
 from redis.exceptions import RedisError
 
-from tests.server.cluster.conftest import RedisProcess
-from tests.server.processes import SERVER, free_port, stop_server
+from tests.support.cluster import RedisProcess
+from tests.support.processes import SERVER, free_port, stop_server
 
 FAST = ("--cluster-heartbeat", "0.25", "--rate", "100000", "--burst", "100000")
 

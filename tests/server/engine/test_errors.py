@@ -23,7 +23,7 @@ from craits.server.engine import (
 from craits.server.engine import errors as E
 from craits.server.engine.actions import Action
 
-from .helpers import assert_refused, game_at, snapshot
+from tests.support.engine import assert_refused, game_at, snapshot
 
 # A three-player position: seat 0 to play on 7H, holding a playable 7C and 8S.
 BASE: dict[str, Any] = {

@@ -9,7 +9,7 @@ import pytest
 from craits.server.engine import Game, Rules
 from craits.server.ops.vectors import load_position
 
-from .helpers import game_at
+from tests.support.engine import game_at
 
 FULL: dict[str, Any] = {
     "players": 4,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from craits.server.ops.vectors import run_files
 
-from tests.conftest import REPO, SHARED_VECTORS
+from tests.support.paths import REPO, SHARED_VECTORS
 
 
 def _cases() -> list[Any]:

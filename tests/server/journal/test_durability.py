@@ -18,8 +18,8 @@ from craits.server.engine import Rules
 from craits.server.journal.journal import Journal
 from craits.server.table.gamelog import replay
 
-from tests.server.conftest import Player, play_until, settle
-from tests.server.processes import free_port, open_player, start_server, stop_server
+from tests.support.processes import free_port, open_player, start_server, stop_server
+from tests.support.server import Player, play_until, settle
 
 SAME = (
     "hand",

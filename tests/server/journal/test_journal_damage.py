@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from craits.server.journal.records import verify_record
 
-from tests.server.faulty import (
+from tests.support.faulty import (
     FINISHED,
     UNFINISHED,
     BuiltJournal,
@@ -29,7 +29,7 @@ from tests.server.faulty import (
     launch,
     run_cli,
 )
-from tests.server.processes import open_player
+from tests.support.processes import open_player
 
 ALL_GAMES = {1, 2, 3, 4, 5}
 PAGE = 4096

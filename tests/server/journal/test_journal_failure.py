@@ -22,8 +22,8 @@ from craits.server.app import Server, ServerConfig
 from craits.server.engine import view
 from craits.server.errors import JournalError
 
-from tests.server.conftest import Player, settle, strip_seat
-from tests.server.processes import SERVER, free_port, open_player, start_server, stop_server
+from tests.support.processes import SERVER, free_port, open_player, start_server, stop_server
+from tests.support.server import Player, settle, strip_seat
 
 
 async def seat_two(server: Server, table: str) -> list[Player]:

@@ -22,9 +22,9 @@ import signal
 import stat
 from pathlib import Path
 
-from tests.server.conftest import Player, play_until, settle
-from tests.server.faulty import immutable, launch
-from tests.server.processes import open_player
+from tests.support.faulty import immutable, launch
+from tests.support.processes import open_player
+from tests.support.server import Player, play_until, settle
 
 
 async def _journal(data: Path) -> None:

@@ -20,10 +20,10 @@ import pytest
 from craits.server.app import Server, ServerConfig
 from craits.server.journal.writer import Writer
 
-from tests.server.conftest import Player, strip_seat
-from tests.server.faulty import build_journal
 from tests.server.journal.test_journal_failure import actor_of, seat_two
-from tests.server.processes import open_player
+from tests.support.faulty import build_journal
+from tests.support.processes import open_player
+from tests.support.server import Player, strip_seat
 
 
 async def _move(players: list[Player], rng: random.Random) -> tuple[Player, int]:

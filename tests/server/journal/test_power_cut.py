@@ -33,7 +33,7 @@ import pytest
 from craits.protocol.types import OkMsg
 from craits.server.bots.network.bot import BotClient, connect_bot
 
-from tests.server.faulty import launch
+from tests.support.faulty import launch
 
 EXT4_IOC_SHUTDOWN = 0x8004587D
 EXT4_GOING_FLAGS_NOLOGFLUSH = 2
@@ -169,6 +169,10 @@ async def test_no_acknowledged_action_is_lost_to_a_power_cut(
                     await bot.joined
                 bots.append(bot)
         await asyncio.sleep(PLAY)
+        # and until enough is acknowledged to tell (a busy machine plays slower)
+        async with asyncio.timeout(60):
+            while len(acked) <= 100:
+                await asyncio.sleep(0.05)
         await _stop(server.proc.pid)
         _power_cut(mnt)
         await asyncio.sleep(0.3)  # acks already on their way count too
@@ -212,6 +216,10 @@ async def test_a_disk_that_fails_mid_game_pauses_the_tables_and_nothing_unrecord
                     await bot.joined
                 bots.append(bot)
         await asyncio.sleep(PLAY)
+        # and until enough is acknowledged to tell (a busy machine plays slower)
+        async with asyncio.timeout(60):
+            while len(acked) <= 100:
+                await asyncio.sleep(0.05)
         _power_cut(mnt, EXT4_GOING_FLAGS_DEFAULT)  # the disk fails; the server runs on
         for _ in range(300):  # every table says it paused (a generous ceiling: 15 s)
             if server.stderr.count("paused: journal write failed") >= TABLES:

@@ -27,8 +27,8 @@ from craits.server.journal.journal import Journal
 from craits.server.journal.record_access import Asker
 from craits.server.journal.record_access import listed as listed_games
 
-from tests.server.conftest import Player
-from tests.server.processes import open_player
+from tests.support.processes import open_player
+from tests.support.server import Player
 
 
 async def start(config: ServerConfig, data: Path) -> Server:

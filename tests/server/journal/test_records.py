@@ -15,9 +15,9 @@ from craits.server.app import Server, ServerConfig
 from craits.server.journal.records import verify_record
 from craits.server.table.fairness import commitment
 
-from tests.conftest import REPO
-from tests.server.conftest import finished_game, unfinished_journal
-from tests.server.processes import run_export
+from tests.support.paths import REPO
+from tests.support.processes import run_export
+from tests.support.server import finished_game, unfinished_journal
 
 VERIFY = [sys.executable, str(REPO / "scripts" / "verify_record.py")]
 

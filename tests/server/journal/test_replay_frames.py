@@ -20,14 +20,14 @@ from craits.server.journal.rebuilds import RebuildBudget, seconds
 from craits.server.journal.replay_frames import PAGE, hand_frames
 
 from tests.protocol.shapes import problems
-from tests.server.conftest import Player
-from tests.server.processes import run_export
-from tests.server.replays import WatchedGame, quick_config, random_game_log
+from tests.support.processes import run_export
+from tests.support.replays import WatchedGame, quick_config, random_game_log
+from tests.support.server import Player
 
 
 @pytest.fixture
 def watched(watched_game: WatchedGame) -> WatchedGame:
-    """The session's watched and exported game (``tests/conftest.py``)."""
+    """The session's watched and exported game (``tests/support/plugin.py``)."""
     return watched_game
 
 

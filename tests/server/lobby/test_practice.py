@@ -14,8 +14,8 @@ from dataclasses import replace
 
 from craits.server.app import Server, ServerConfig
 
-from tests.server.conftest import Player
-from tests.server.processes import open_player
+from tests.support.processes import open_player
+from tests.support.server import Player
 
 
 async def lobby_watcher(port: int) -> Player:

@@ -10,7 +10,7 @@ from typing import Any
 
 from craits.server.app import Server, ServerConfig
 
-from tests.server.conftest import Player
+from tests.support.server import Player
 
 WAIT = 20.0
 """Seconds a test waits for one message (a ceiling: the machine may be busy)."""

@@ -12,7 +12,7 @@ from craits.server.accounts.secrets import FOR_TESTS
 from craits.server.app import Server, ServerConfig
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tests.server.conftest import Player
+from tests.support.server import Player
 
 PASSED_OVER = frozenset({"table_info", "update", "state", "chat", "deadline", "tables"})
 """What a table sends a member that :meth:`Device.ask` reads past."""

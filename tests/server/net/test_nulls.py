@@ -20,7 +20,7 @@ from craits.protocol.messages import SCHEMAS
 from craits.protocol.vocab import PLAY_FIELDS, ClientMessage
 from craits.server.app import Server
 
-from tests.server.conftest import Player
+from tests.support.server import Player
 
 GOOD: dict[str, Any] = {
     "version": 1,

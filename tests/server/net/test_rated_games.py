@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from craits.server.app import Server, ServerConfig
 
-from tests.server.conftest import Player, play_until, settle
 from tests.server.net.signed import Device, devices, error, fast_hashing
+from tests.support.server import Player, play_until, settle
 
 
 @pytest.fixture

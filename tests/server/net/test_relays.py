@@ -26,7 +26,7 @@ from craits.server.ops.cli import main
 from craits.server.ops.options import build_parser, config_from, settings_from
 
 from tests.server.net.test_address_limit import connect_from, held_becomes
-from tests.server.net.test_faults import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
+from tests.support.net import HOST, Net, Raw, net  # noqa: F401 - net is a fixture
 
 RELAY = "127.0.0.20"
 OTHER = "127.0.0.21"

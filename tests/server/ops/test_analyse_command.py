@@ -20,8 +20,8 @@ from craits.server.journal.journal import Journal
 from craits.server.net.analysis_requests import AnalysisDesk, use_desk
 
 from tests.server.bots.expert.test_stored_analyses import stored_analysis
-from tests.server.conftest import finished_game, unfinished_journal
-from tests.server.processes import SERVER, run_export
+from tests.support.processes import SERVER, run_export
+from tests.support.server import finished_game, unfinished_journal
 
 BUDGET = "1000"
 

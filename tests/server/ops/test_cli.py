@@ -16,8 +16,8 @@ from craits.server.journal.journal import Durability, Journal
 from craits.server.ops.options import build_parser, config_from, join_address
 from craits.server.table.ports import TableRow
 
-from tests.server.conftest import finished_game, unfinished_journal
-from tests.server.processes import SERVER, free_port, run_export
+from tests.support.processes import SERVER, free_port, run_export
+from tests.support.server import finished_game, unfinished_journal
 
 
 def startup_line(*args: str) -> str:

@@ -14,7 +14,7 @@ from craits.server.accounts.secrets import FOR_TESTS
 from craits.server.app import Server, ServerConfig
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tests.server.processes import SERVER, free_port
+from tests.support.processes import SERVER, free_port
 
 
 async def run(*args: str) -> tuple[int, str, str]:

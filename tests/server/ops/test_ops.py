@@ -37,8 +37,8 @@ from craits.server.ops.status import (
     EXIT_UNREACHABLE,
 )
 
-from tests.server.conftest import Player
-from tests.server.processes import SERVER, free_port, open_player, start_server, stop_server
+from tests.support.processes import SERVER, free_port, open_player, start_server, stop_server
+from tests.support.server import Player
 
 VERSION = metadata.version("craits")
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("CRAITS_")}

@@ -14,7 +14,7 @@ from craits.server.accounts.sqlite import FILE_NAME, open_sqlite_store
 from craits.server.accounts.store import AccountStore
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tests.server.processes import SERVER
+from tests.support.processes import SERVER
 
 NOW = 1_800_000_000.0
 

@@ -23,7 +23,7 @@ from craits.server import app as server_app
 from craits.server.app import Client, Server
 from craits.server.table.fairness import RecordingShuffle
 
-from tests.server.conftest import Player, play_until, settle
+from tests.support.server import Player, play_until, settle
 
 CARD = re.compile(r"[A23456789TJQK][SHDC]\Z")
 

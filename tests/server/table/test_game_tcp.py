@@ -7,7 +7,7 @@ from typing import Any
 
 from craits.server.app import Server
 
-from tests.server.conftest import play_until
+from tests.support.server import play_until
 
 
 async def test_two_players_play_a_whole_short_game(server: Server, connect: Any) -> None:

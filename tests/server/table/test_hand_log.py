@@ -15,9 +15,9 @@ from craits.server.engine import Event, events_for
 from craits.server.engine.events import Dealt, Drew, HandEnded
 from craits.server.table.gamelog import HAND_EVENTS_MAX, HandLog
 
-from tests.server.conftest import Player, play_until, settle
-from tests.server.processes import open_player
 from tests.server.table.test_audit import card_codes
+from tests.support.processes import open_player
+from tests.support.server import Player, play_until, settle
 
 
 async def _seated(port: int, names: list[str], **create: Any) -> list[Player]:

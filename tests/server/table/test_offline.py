@@ -17,8 +17,8 @@ from typing import Any
 
 from craits.server.app import Server, ServerConfig
 
-from tests.server.conftest import Player
-from tests.server.processes import open_player
+from tests.support.processes import open_player
+from tests.support.server import Player
 
 
 async def table_of_two(

@@ -24,8 +24,8 @@ from craits.server.app import Server, ServerConfig
 from craits.server.errors import TableError
 from craits.server.table.access import Access, WrongCodes, new_invite_code, normal_code
 
-from tests.server.conftest import Player, play_until, settle
-from tests.server.processes import free_port, open_player, start_server, stop_server
+from tests.support.processes import free_port, open_player, start_server, stop_server
+from tests.support.server import Player, play_until, settle
 
 Connect = Callable[..., Any]
 

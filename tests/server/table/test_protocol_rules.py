@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from craits.server.app import Server
 
-from tests.server.conftest import connect, finished_game, play_until, settle  # noqa: F401
-from tests.server.net.test_faults import Net, net, start_table  # noqa: F401 - net is a fixture
+from tests.support.net import Net, net, start_table  # noqa: F401 - net is a fixture
+from tests.support.server import connect, finished_game, play_until, settle  # noqa: F401
 
 # ------------------------------------------------- stale between hands and after
 

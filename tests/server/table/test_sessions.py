@@ -16,8 +16,8 @@ from craits.server.app import Server
 from craits.server.ops.vectors import load_position
 from craits.server.table.outcome import Step
 
-from tests.server.conftest import Player, settle
-from tests.server.processes import SERVER, free_port
+from tests.support.processes import SERVER, free_port
+from tests.support.server import Player, settle
 
 
 async def seated_pair(connect: Any, table: str = "t", **create: Any) -> tuple[Player, Player]:

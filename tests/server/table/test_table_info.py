@@ -8,7 +8,7 @@ from typing import Any
 from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 
-from tests.server.conftest import Player, settle
+from tests.support.server import Player, settle
 
 
 def may_start(message: dict[str, Any]) -> list[int]:

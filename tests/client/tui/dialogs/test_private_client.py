@@ -20,7 +20,7 @@ from craits.protocol.address import parse_target
 from craits.server.table.seating import token_digest
 from textual.widgets import Checkbox, DataTable, Input
 
-from tests.client.support import screen_text, shown_in, wait_for, wait_text
+from tests.support.client import screen_text, shown_in, wait_for, wait_text
 
 
 def said(app: Any) -> str:

@@ -1,5 +1,5 @@
 """Fixtures of the screens' tests: the watched and exported game the replay and the
-end of a game are shown from (``tests/conftest.py``'s ``watched_game``)."""
+end of a game are shown from (``tests/support/plugin.py``'s ``watched_game``)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from tests.server.replays import WatchedGame
+from tests.support.replays import WatchedGame
 
 
 @pytest.fixture
 def watched(watched_game: WatchedGame) -> WatchedGame:
-    """The session's watched and exported game (``tests/conftest.py``)."""
+    """The session's watched and exported game (``tests/support/plugin.py``)."""
     return watched_game
 
 

@@ -19,8 +19,8 @@ from craits.protocol.vocab import TableState
 from rich.console import Console
 from textual.widgets import Input
 
-from tests.client.support import ANA, BEN, deal_order, footer_keys, script, wait_for, wait_text
 from tests.client.views import table_info, view
+from tests.support.client import ANA, BEN, deal_order, footer_keys, script, wait_for, wait_text
 
 
 def test_end_game_is_the_creators_during_a_game_only() -> None:

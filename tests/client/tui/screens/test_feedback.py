@@ -21,7 +21,8 @@ from craits.protocol.client import Connection
 from craits.server.table.outcome import Step
 from rich.text import Text
 
-from tests.client.support import (
+from tests.server.table.test_hand_log import hand_so_far
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,
@@ -33,8 +34,7 @@ from tests.client.support import (
     wait_for,
     wait_text,
 )
-from tests.server.conftest import Player, play_until, settle, strip_seat
-from tests.server.table.test_hand_log import hand_so_far
+from tests.support.server import Player, play_until, settle, strip_seat
 
 
 def said(app: Any) -> list[str]:

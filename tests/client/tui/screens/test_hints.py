@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from craits.client.present.hint_text import hint_card
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,

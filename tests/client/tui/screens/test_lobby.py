@@ -14,8 +14,8 @@ from craits.protocol.client import Connection
 from rich.text import Text
 from textual.widgets import DataTable
 
-from tests.client.support import screen_text, script, wait_for, wait_text
-from tests.server.conftest import Player
+from tests.support.client import screen_text, script, wait_for, wait_text
+from tests.support.server import Player
 
 RULES = {"short_game": True, "face_cards": True, "play_drawn_card": True, "idiot_card": True}
 

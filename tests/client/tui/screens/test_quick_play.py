@@ -9,7 +9,7 @@ from typing import Any
 
 from craits.server.app import ServerConfig
 
-from tests.client.support import on_table, screen_text, wait_for, wait_text
+from tests.support.client import on_table, screen_text, wait_for, wait_text
 
 
 async def test_the_lobby_s_k_seats_the_player_and_bots_come_after_the_countdown(

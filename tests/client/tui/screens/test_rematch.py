@@ -11,7 +11,7 @@ from craits.client.present.results import rematch_offer, series_wins
 from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.server.table.outcome import Step
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,

@@ -17,7 +17,7 @@ from craits.protocol.client import Connection
 from craits.server.table.outcome import Step
 from textual.widgets import Checkbox, Input, Select
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,
@@ -29,7 +29,7 @@ from tests.client.support import (
     wait_for,
     wait_text,
 )
-from tests.server.conftest import strip_seat
+from tests.support.server import strip_seat
 
 
 def on_table(app: Any) -> bool:
@@ -275,10 +275,10 @@ async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: A
     app = make_app("Ana")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "t1" in app.tables, what="the lobby")
-        await pilot.pause(0.05)
         assert isinstance(app.screen, LobbyScreen)
-        text = screen_text(app)
-        assert "t1" in text and "1/3" in text and "Ben" in text
+        await wait_for(
+            pilot, lambda: all(w in screen_text(app) for w in ("t1", "1/3", "Ben")), what="t1"
+        )
         await pilot.press("j")
         await wait_for(pilot, lambda: on_table(app), what="the table")
         await wait_text(pilot, app, "Waiting for the creator (Ben) to start.")
@@ -289,8 +289,8 @@ async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: A
         await pilot.press("c", *"hello", "enter")
         line = await ben.expect("chat", where=lambda m: m["name"] == "Ana")
         assert line["text"] == "hello"
-        await pilot.pause(0.05)
-        assert app.screen.query_one("#hand").has_focus  # back to the cards
+        # back to the cards
+        await wait_for(pilot, lambda: app.screen.query_one("#hand").has_focus, what="the focus")
         assert app.store.get(app.store_key) is not None
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
@@ -371,8 +371,8 @@ async def test_join_on_a_full_table_says_why(server: Any, connect: Any, make_app
     app = make_app("Ana")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await wait_for(pilot, lambda: len(app.tables.get("t1", {}).get("players") or []) == 2)
-        await pilot.pause(0.1)
-        assert app.screen.check_action("join", ()) is None  # greyed
+        # greyed
+        await wait_for(pilot, lambda: app.screen.check_action("join", ()) is None, what="greyed")
         await pilot.press("j")
         await wait_text(pilot, app, "Table t1 is full")
         assert not on_table(app)

@@ -9,7 +9,7 @@ from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.table.outcome import Step
 from textual.widgets import Input
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,
@@ -51,10 +51,8 @@ async def test_join_shows_the_hand_and_plays_a_card(
         await pilot.press("4")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.model.view["top"] == "7H", what="the play")
-        await pilot.pause(0.05)
         assert "7H" not in app.model.hand
-        text = screen_text(app)
-        assert "You played 7♥" in text
+        text = await wait_text(pilot, app, "You played 7♥")
         assert "You played 7♥ — Ben drew a card (a 7)" in log_text(app)  # 7 hits the next
         assert "Ben to play" in text
         assert app.screen.check_action("play", ()) is None
@@ -96,8 +94,7 @@ async def test_suit_dialog_offers_only_the_allowed_suits(
         await pilot.press("d")
         await wait_for(pilot, lambda: app.model.view["top"] == "8S", what="the 8")
         assert app.model.view["suit"] == "D"
-        await pilot.pause(0.05)
-        assert "You played 8♠ and named ♦" in log_text(app)
+        await wait_for(pilot, lambda: "You played 8♠ and named ♦" in log_text(app), what="the log")
         felt = "".join(shown_in(app, app.screen.query_one("#felt")))
         assert "suit" in felt and "named" in felt and "♦" in felt, felt
 

@@ -14,7 +14,7 @@ from craits.client.tui.dialogs.summary import SummaryScreen
 from craits.client.tui.screens.table_screen import TableScreen
 from craits.server.table.outcome import Step
 
-from tests.client.support import (
+from tests.support.client import (
     ANA,
     BEN,
     ben_at_table,

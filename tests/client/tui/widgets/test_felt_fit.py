@@ -16,9 +16,9 @@ from craits.client.present.tableview import MiddleView
 from craits.client.tui.screens.table_screen import TableScreen
 
 from tests.client.present.feltcheck import felt_faults
-from tests.client.support import script, shown_in, wait_for
 from tests.client.views import table_of
-from tests.server.conftest import strip_seat
+from tests.support.client import script, shown_in, wait_for
+from tests.support.server import strip_seat
 
 ANA = ["3C", "4C", "5C", "6C", "7C", "9C", "JC", "QC"]
 CID = ["2H", "3D", "4D", "5D", "6D", "7D", "9D", "JD"]

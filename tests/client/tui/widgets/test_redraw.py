@@ -30,8 +30,8 @@ from textual.containers import Vertical
 from textual.geometry import Region
 from textual.strip import Strip
 
-from tests.client.support import ANA, BEN, deal_order, script, wait_for
-from tests.server.conftest import play_until, settle
+from tests.support.client import ANA, BEN, deal_order, script, wait_for
+from tests.support.server import play_until, settle
 
 
 class CountedLog(WrappedLog):
@@ -145,19 +145,25 @@ async def test_the_log_hands_the_screen_its_rows_as_kept() -> None:
 
 
 async def test_a_full_log_jumps_several_lines_at_once_when_they_come_fast() -> None:
+    """Lines that come faster than the jump time scroll in together. The jump time is
+    5 s here, far longer than the test's own steps take on a busy machine; "long
+    after the last scroll" is made so (``_scrolled_at`` moved back), not waited for."""
     app = Bench()
     async with app.run_test(size=(120, 30)) as pilot:
         log = app.query_one(CountedLog)
-        log.jump_after = 0.3
-        for i in range(20):
-            log.add(Text(f"line {i}"))
-        await pilot.pause(0.7)  # (the last of them scroll in up to 0.375 s later)
-        log.painted = 0
+        log.jump_after = 5.0
 
         def last() -> str:  # (the newest row in sight, not counted as painted)
             return WrappedLog.render_line(log, log.size.height - 1).text.strip()
 
+        for i in range(20):
+            log.add(Text(f"line {i}"))
+        # the last of them scroll in up to a jump time later
+        await wait_for(pilot, lambda: last() == "line 19", timeout=20.0, what="line 19")
+        await pilot.pause()  # (its paint)
+        log.painted = 0
         # a line long after the last scroll: shown at once
+        log._scrolled_at -= log.jump_after
         log.add(Text("line 20"))
         await pilot.pause()
         assert log.painted == 10 and last() == "line 20"
@@ -167,8 +173,9 @@ async def test_a_full_log_jumps_several_lines_at_once_when_they_come_fast() -> N
             log.add(Text(f"line {i}"))
             await pilot.pause(0.02)
         assert log.painted == 0 and last() == "line 20"
-        await pilot.pause(0.5)  # (on its own, a quarter of the jump time late)
-        assert log.painted == 10 and last() == "line 23"
+        await wait_for(pilot, lambda: last() == "line 23", timeout=20.0, what="line 23")
+        await pilot.pause()  # (its paint)
+        assert log.painted == 10
         # one waits; a line after the jump time, before that waiting scroll is
         # due: both scroll at once, with it
         log.painted = 0
@@ -184,9 +191,10 @@ async def test_a_full_log_jumps_several_lines_at_once_when_they_come_fast() -> N
         # the oldest off the top and scrolls once, nothing more is painted
         for i in range(24, 320):
             log.add(Text(f"line {i}"))
-        await pilot.pause(0.7)
-        assert last() == "line 319"
+        await wait_for(pilot, lambda: last() == "line 319", timeout=20.0, what="line 319")
+        await pilot.pause()  # (its paint)
         log.painted = 0
+        log._scrolled_at -= log.jump_after
         log.add(Text("line 320"))
         await pilot.pause()
         assert log.painted == 10 and last() == "line 320"

@@ -25,8 +25,8 @@ from craits.server.bots.expert.analysis import MARKS, analyse
 from craits.server.bots.recorded import bot_record
 from craits.server.engine import Rules
 
-from tests.server.conftest import finished_game, unfinished_journal
-from tests.server.processes import run_export
+from tests.support.processes import run_export
+from tests.support.server import finished_game, unfinished_journal
 
 REPO = Path(__file__).resolve().parents[4]
 ANALYSE = [sys.executable, str(REPO / "scripts" / "analyse_game.py")]

@@ -13,19 +13,27 @@ import asyncio
 import os
 from typing import Any
 
+import pytest
 from craits.server.app import Server
 from craits.server.bots import choose_basic
 from craits.server.bots.expert.worker import default_pool
 
-from tests.server.conftest import Player, connect, strip_seat
+from tests.support.server import Player, connect, strip_seat
 
 __all__ = ["connect"]
 
 
 async def test_an_expert_bot_plays_a_whole_short_game_at_a_real_server(
-    server: Server, connect: Any
+    server: Server, connect: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The expert's moves come as ordinary updates; the game ends (R2) with both seats scored."""
+    """The expert's moves come as ordinary updates; the game ends (R2) with both seats scored.
+
+    The pool's workers search at 100 simulated actions a decision (its fewest worlds), not the bot's
+    20,000: what is tested (the searches run in the workers, their answers come back
+    as moves, the game ends) is the same at any budget, and the game takes seconds
+    rather than a minute (its workers run at the lowest priority, so on a busy
+    machine far longer)."""
+    monkeypatch.setattr(default_pool(), "budget", 100)
     ana: Player = await connect("Ana")
     await ana.send({"type": "create_table", "name": "x", "seats": 2, "rules": {"short_game": True}})
     await ana.expect("table_created")

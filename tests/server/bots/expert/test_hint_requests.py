@@ -21,7 +21,7 @@ from craits.server.app import Server, ServerConfig
 from craits.server.bots.expert.analysis import analyse
 from craits.server.net.analysis_requests import AnalysisDesk, use_desk
 
-from tests.server.conftest import Player, finished_game, settle, strip_seat
+from tests.support.server import Player, finished_game, settle, strip_seat
 
 pytestmark = pytest.mark.timeout(900)  # worker processes on 2 busy cores
 

@@ -21,7 +21,7 @@ from craits.protocol.client import Connection
 from craits.server.app import Server, ServerConfig
 from craits.server.net.analysis_requests import AnalysisDesk, desk_of, use_desk
 
-from tests.server.conftest import Player, finished_game
+from tests.support.server import Player, finished_game
 
 pytestmark = pytest.mark.timeout(900)  # worker processes on 2 busy cores
 

@@ -161,7 +161,7 @@ async def test_refused_join_fails_with_the_reason(server: Server) -> None:
     bot = BotClient("nowhere", "Ana", think=0)
     await connect_bot("127.0.0.1", server.port, bot)
     with pytest.raises(BotError, match="no_such_table"):
-        await asyncio.wait_for(bot.done, 5)
+        await asyncio.wait_for(bot.done, 10)
 
 
 async def test_craits_bot_sits_at_a_private_table_with_its_invite(
