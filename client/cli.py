@@ -508,9 +508,6 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"craits-client: bad --tls-fingerprint: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    host, port = target.host, target.port
-    table = None if target.watch else target.table
-    spectate, code = target.table if target.watch else None, target.code
     try:
         name = default_name() if args.name is None else given_name(args.name)
     except ValueError as exc:
@@ -524,18 +521,22 @@ def main(argv: list[str] | None = None) -> int:
         return print_tables(target, name, trust)
     if args.plain:
         return plain(args, target, name, trust)
+    return run_tui(args, target, name, trust)
 
+
+def run_tui(args: argparse.Namespace, target: Target, name: str, trust: ServerTrust | None) -> int:
+    """Run the Textual client (the default, and ``--web``'s); returns the exit status."""
     from .core.saved.accounts import default_account_dir
     from .tui.app import CraitsApp
 
     ascii_suits = args.ascii or (not args.web and not unicode_suits_ok())
     app = CraitsApp(
-        host,
-        port,
+        target.host,
+        target.port,
         name,
-        table=table,
-        spectate=spectate,
-        code=code,
+        table=None if target.watch else target.table,
+        spectate=target.table if target.watch else None,
+        code=target.code,
         quick=args.quick,
         ascii=ascii_suits,
         web=args.web,

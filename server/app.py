@@ -48,7 +48,7 @@ from .net.address_limit import (
     ConnectionsPerAddress,
     TrustedRelays,
 )
-from .net.analysis_requests import close_desk
+from .net.analysis_requests import BACKGROUND, close_desk, desk_of
 from .net.connection import Client
 from .net.outbound import Outbound
 from .net.tls_listener import accepting
@@ -166,6 +166,10 @@ class ServerConfig:
     """PostgreSQL's URL for the accounts of a cluster (``postgresql://…``); None:
     ``accounts.db`` in ``data_dir``, or a temporary file without one
     (:mod:`craits.server.accounts.opening`, protocol §7.5)."""
+    analyse_finished: int = BACKGROUND
+    """Games played to their end that may wait at once for their post-game
+    analysis in the background, stored with the record (protocol §7.6,
+    ``docs/bots.md``); past that, or 0, a game is analysed only when asked."""
     registrations_per_hour: int = 10
     """Accounts one address may register in an hour (0: no limit; protocol §7.5)."""
     account_hashing: HashParams = PRODUCTION
@@ -451,8 +455,16 @@ class Server:
 
     def game_over(self, table: Table) -> None:
         """``table``'s game ended: record its result with the players'
-        accounts, rated if the table is (:mod:`craits.server.net.game_results`)."""
+        accounts, rated if the table is (:mod:`craits.server.net.game_results`),
+        and queue its post-game analysis in the background (``analyse_finished``;
+        :mod:`craits.server.net.analysis_requests`) unless only the server's
+        bots played it."""
         self.accounts.game_over(table)
+        game, seats = table.gamelog.game_id, table.seating.seats
+        people = any(seat.bot is None for seat in seats)  # (the server's bots learn nothing)
+        if self.recorder is not None and game is not None and people:
+            most = self.config.analyse_finished
+            desk_of(self).finished(game, len(seats), self.recorder, most)
 
     def find_token(self, token: str) -> tuple[Table, int] | None:
         """The table and seat of a resume token, or None (:meth:`SeatTokens.find

@@ -184,21 +184,6 @@ class CraitsApp(App[None]):
     # ------------------------------------------------ the session, in short
 
     @property
-    def port(self) -> int:
-        """The server's port."""
-        return self.session.port
-
-    @property
-    def store(self) -> TokenStore:
-        """Where the resume tokens are kept."""
-        return self.session.store
-
-    @property
-    def store_key(self) -> str:
-        """This server and player's key in the token store."""
-        return self.session.store_key
-
-    @property
     def link(self) -> LinkState:
         """``connecting`` (first try), ``online``, or ``reconnecting``."""
         return self.session.link.state

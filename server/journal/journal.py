@@ -289,6 +289,38 @@ class JournalReader:
                     return int(row[0])
         return 0
 
+    def analysis(self, game_id: int) -> dict[str, Any] | None:
+        """Game ``game_id``'s stored post-game analysis (the document of
+        ``docs/bots.md``, "Post-game analysis"; protocol §7.6), or None: none
+        stored (or a journal from before analyses were stored, read only).
+
+        Raises:
+            JournalError: the stored analysis cannot be read
+                (:class:`JournalDamaged`: the journal is damaged there).
+        """
+        try:
+            if not self._has_analyses():
+                return None
+            row = self.db.execute(
+                "SELECT analysis FROM analyses WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            found = json.loads(row[0]) if row is not None else None
+        except sqlite3.Error as exc:
+            raise as_journal_error(self.path, exc, "read") from None
+        except ValueError as exc:
+            raise JournalError(f"game {game_id}'s stored analysis is not readable: {exc}") from None
+        if found is not None and not isinstance(found, dict):
+            raise JournalError(f"game {game_id}'s stored analysis is not a document")
+        return found
+
+    def _has_analyses(self) -> bool:
+        """Whether the journal has its ``analyses`` table (a journal opened to
+        read only, from before analyses were stored, has not)."""
+        found = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'analyses'"
+        ).fetchone()
+        return found is not None
+
     def game(self, game_id: int) -> dict[str, Any] | None:
         """One game's row and log, or None.
 
@@ -560,6 +592,20 @@ class Journal(JournalReader):
         ]
         self._submit(("game", game_id), op)
         return game_id
+
+    def save_analysis(self, game_id: int, analysis: dict[str, Any]) -> int:
+        """Store game ``game_id``'s post-game analysis (the document of
+        ``docs/bots.md``, with its ``seed`` and ``budget``), in place of one
+        stored before; returns the write's ticket. A failed write is logged
+        (nothing pauses: the analysis is made again when asked).
+
+        Raises:
+            JournalError: not deferred, the write failed.
+        """
+        text = json.dumps(analysis, separators=(",", ":"))
+        seed, budget = int(analysis.get("seed", 0)), int(analysis.get("budget", 0))
+        op = ["y", 0, game_id, seed, budget, text, time.time()]
+        return self._submit(("analysis", game_id), op)
 
     def append(
         self,

@@ -11,6 +11,7 @@ new table whose row could not be written never was — its creator gets
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -38,7 +39,19 @@ class Recorder:
         self._server = server
         self._unannounced: dict[int, Table] = {}
         """Tables created whose row is not written yet, by the ticket of its write."""
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        """Those who wait for a write to be done, with its ticket (:meth:`done`)."""
         journal.out.on_written = self.written
+
+    async def done(self, ticket: int) -> None:
+        """Return once write ``ticket`` is done (committed, or failed and
+        handed on): what it wrote can be read (a finished game's record, for its
+        analysis in the background)."""
+        if self.journal.written(ticket):
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append((ticket, waiter))
+        await waiter
 
     def hold(self, table: Table) -> bool:
         """``table`` was just created and its row's write queued: announce it
@@ -77,6 +90,13 @@ class Recorder:
         for table in created.values():
             self._server.table_changed(table)
         self._server.out.journal_written()
+        if self._waiters:
+            waiting, self._waiters = self._waiters, []
+            for ticket, waiter in waiting:
+                if ticket > done:
+                    self._waiters.append((ticket, waiter))
+                elif not waiter.done():
+                    waiter.set_result(None)
 
     def _failed(self, failure: WriteFailure) -> None:
         """Hand a failed write to its table (by game id or name), or log it."""

@@ -95,6 +95,13 @@ CREATE TABLE IF NOT EXISTS log (
     data TEXT NOT NULL,
     PRIMARY KEY (game_id, n)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id INTEGER PRIMARY KEY,
+    seed INTEGER NOT NULL,
+    budget INTEGER NOT NULL,
+    analysis TEXT NOT NULL,
+    made REAL NOT NULL
+);
 """
 
 WAL_RESET_FRAMES = 1024
@@ -124,6 +131,9 @@ _INSERT_SOME_ROWS = _INSERT_ROWS + " WHERE key >= ? AND key < ?"
 _START_GAME = (
     "INSERT INTO games (id, table_name, players, rules, started, private) VALUES (?, ?, ?, ?, ?, ?)"
 )
+_SAVE_ANALYSIS = (
+    "INSERT OR REPLACE INTO analyses (game_id, seed, budget, analysis, made) VALUES (?, ?, ?, ?, ?)"
+)
 _ADD_READER = "INSERT OR IGNORE INTO readers (game_id, digest) VALUES (?, ?)"
 _SAVE_TABLE = (
     "INSERT OR REPLACE INTO tables (name, capacity, rules, turn_timeout,"
@@ -139,11 +149,13 @@ def frame(message: Any) -> bytes:
 
 
 def key_of(op: list[Any]) -> tuple[str, Any]:
-    """What write ``op`` writes to: ``("game", id)``, ``("table", name)`` or
-    ``("pragma", None)`` (:class:`Writer` says the ops)."""
+    """What write ``op`` writes to: ``("game", id)``, ``("analysis", id)``,
+    ``("table", name)`` or ``("pragma", None)`` (:class:`Writer` says the ops)."""
     kind = op[0]
     if kind in ("g", "a"):
         return ("game", op[2])
+    if kind == "y":
+        return ("analysis", op[2])
     if kind in ("t", "d", "f"):
         return ("table", op[2])
     return ("pragma", None)
@@ -167,6 +179,10 @@ class Writer:
     - ``["a", ticket, game_id, start, end, finished, result]``: log rows
       ``[start, end)`` appended, and with ``finished`` (seconds since the epoch)
       the game marked finished with ``result`` (a JSON text);
+    - ``["y", ticket, game_id, seed, budget, analysis, made]``: game
+      ``game_id``'s post-game analysis (``analysis``, a JSON text, judged with
+      ``seed`` and ``budget``; ``made``, seconds since the epoch) stored, in
+      place of one stored before (``docs/bots.md``, protocol §7.6);
     - ``["p", ticket, pages]``: the database capped at ``pages`` pages (SQLite
       ``max_page_count``: writes past it fail as on a full disk);
     - ``["f", ticket, name]``: table ``name``'s failed writes forgotten (its
@@ -241,6 +257,8 @@ class Writer:
             db.execute(_START_GAME, op[2:8])
             for digest in op[10]:
                 db.execute(_ADD_READER, (op[2], bytes.fromhex(digest)))
+        elif kind == "y":
+            db.execute(_SAVE_ANALYSIS, op[2:7])
         elif kind == "d":
             db.execute("DELETE FROM tables WHERE name = ?", (op[2],))
         elif kind == "p":
@@ -373,7 +391,8 @@ def _add_columns(db: sqlite3.Connection) -> None:
     one from before private tables its ``access`` column (protocol §11.9), and
     one from before private games' readers its games' ``private`` column (its
     games stay public, as they were: protocol §7.3; the ``readers`` table is
-    made by the schema)."""
+    made by the schema, as the ``analyses`` table of one from before stored
+    analyses)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
     if "vacant_since" not in columns:
         db.execute("ALTER TABLE tables ADD COLUMN vacant_since REAL")

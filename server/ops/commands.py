@@ -20,7 +20,7 @@ from platformdirs import user_data_dir
 
 from ..accounts.opening import open_account_store
 from ..accounts.sqlite import FILE_NAME as ACCOUNTS_FILE
-from ..bots.expert.analyse import GameLoader, RecordError, analyse_main
+from ..bots.expert.analyse import GameLoader, RecordError, StoredLoader, analyse_main
 from ..cluster.start import advertised
 from ..errors import (
     ConfigError,
@@ -469,6 +469,28 @@ def journal_loader(config: Path | None = None) -> GameLoader:
     return load_game
 
 
+def stored_loader(config: Path | None = None) -> StoredLoader:
+    """A :data:`~craits.server.bots.expert.analyse.StoredLoader` on the server's
+    journal (found as :func:`journal_loader` finds it, read only): a game's
+    stored analysis, or None (none stored, no journal, or it cannot be read:
+    the command judges the game itself)."""
+
+    def load_stored(game_id: int, data_dir: Path | None) -> dict[str, Any] | None:
+        try:
+            db = _journal_path(argparse.Namespace(data_dir=data_dir, config=config))
+            if not db.exists():
+                return None
+            journal = JournalReader(db)
+            try:
+                return journal.analysis(game_id)
+            finally:
+                journal.close()
+        except (ConfigError, JournalError):
+            return None
+
+    return load_stored
+
+
 def analyse_command(argv: list[str]) -> int:
     """``craits-server analyse GAME_ID|FILE [--json] [--all] [--seed N] [--budget N]
     [--workers N] [--unfinished] [--data-dir DIR] [--config FILE]``: the post-game
@@ -487,4 +509,6 @@ def analyse_command(argv: list[str]) -> int:
         "--config FILE: the server's TOML settings, for its data-dir when --data-dir is "
         f"not given ({settings.CONFIG_ENV} names it too)."
     )
-    return analyse_main(rest, ANALYSE, journal_loader(known.config), epilog)
+    return analyse_main(
+        rest, ANALYSE, journal_loader(known.config), epilog, stored_loader(known.config)
+    )

@@ -32,6 +32,7 @@ from ..journal.journal import Durability
 from ..lobby.practice import MAX_PRACTICE_TABLES
 from ..lobby.quick_play import QUICK_BOTS_AFTER
 from ..net.address_limit import DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, relay_setting
+from ..net.analysis_requests import BACKGROUND
 from ..net.tls_listener import certificate_fingerprint
 from ..table.actor import ABANDON_AFTER, ABANDON_OFFLINE_AFTER, MIN_TURN_TIMEOUT
 from ..table.timing import MAX_CORRESPONDENCE
@@ -296,6 +297,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="once the wrong codes are spent, one more try every SECONDS (default 30)",
     )
     p.add_argument(
+        "--analyse-finished",
+        type=int,
+        default=BACKGROUND,
+        metavar="N",
+        help="analyse every game played to its end in the background, at the lowest "
+        "CPU priority, and store it with its record; at most N wait at once "
+        f"(default {BACKGROUND}; 0: off, a game is analysed only when asked; "
+        "~75 s of CPU for a 4-player game, docs/bots.md)",
+    )
+    p.add_argument(
         "--registrations-per-hour",
         type=int,
         default=10,
@@ -410,6 +421,7 @@ def _bad_arguments(args: argparse.Namespace) -> tuple[str, str] | None:
         ("invite_tries_per_address", args.invite_tries_per_address >= 1, "must be >= 1"),
         ("invite_refill", args.invite_refill > 0, "must be > 0"),
         ("registrations_per_hour", args.registrations_per_hour >= 0, "must be >= 0"),
+        ("analyse_finished", args.analyse_finished >= 0, "must be >= 0"),
         ("records_share", 0 <= args.records_share <= 1, "must be 0..1"),
         ("heartbeat", args.heartbeat > 0, "must be > 0"),
         ("min_turn_timeout", args.min_turn_timeout >= 0, "must be >= 0"),
@@ -467,6 +479,7 @@ def config_from(args: argparse.Namespace) -> ServerConfig:
         invite_tries_per_address=args.invite_tries_per_address,
         invite_refill=args.invite_refill,
         registrations_per_hour=args.registrations_per_hour,
+        analyse_finished=args.analyse_finished,
         records_share=args.records_share,
         empty_table_grace=args.empty_table_grace,
         max_empty_tables=args.max_empty_tables,

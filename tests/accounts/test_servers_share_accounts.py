@@ -33,6 +33,7 @@ async def servers(target: str, tmp_path: Path) -> AsyncIterator[list[Server]]:
         config = ServerConfig(
             host="127.0.0.1",
             port=0,
+            analyse_finished=0,  # no background analyses (their own tests turn them on)
             data_dir=tmp_path / f"node-{i}",
             accounts_db=target,
             account_hashing=FOR_TESTS,

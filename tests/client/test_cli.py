@@ -199,7 +199,7 @@ def test_names_and_suits() -> None:
 async def test_app_exits_with_one_line_when_unreachable(make_app: Any) -> None:
     from craits.client.tui.app import CraitsApp
 
-    app = CraitsApp("127.0.0.1", closed_port(), "Ana", store=make_app().store)
+    app = CraitsApp("127.0.0.1", closed_port(), "Ana", store=make_app().session.store)
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.error_message is not None, what="the error")
     assert app.return_code == 1
@@ -225,7 +225,7 @@ async def test_q_quits_at_once_while_connecting(make_app: Any) -> None:
     port = mute.sockets[0].getsockname()[1]
     from craits.client.tui.app import CraitsApp
 
-    app = CraitsApp("127.0.0.1", port, "Ana", store=make_app().store, connect_timeout=60)
+    app = CraitsApp("127.0.0.1", port, "Ana", store=make_app().session.store, connect_timeout=60)
     async with app.run_test() as pilot:
         await wait_text(pilot, app, "Connecting to")
         assert app.link == "connecting"

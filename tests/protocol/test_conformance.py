@@ -101,6 +101,7 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
     config = ServerConfig(
         host="127.0.0.1",
         port=0,
+        analyse_finished=0,  # no background analyses (their own tests turn them on)
         # Eve says nothing while a whole game is played (~10 s on a busy
         # machine): two silent heartbeats of 5 s dropped her (§4.2)
         heartbeat=60.0,

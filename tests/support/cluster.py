@@ -97,6 +97,7 @@ def node_config(url: str, data: Path | None = None, port: int = 0) -> ServerConf
     return ServerConfig(
         host="127.0.0.1",
         port=port,
+        analyse_finished=0,  # no background analyses (their own tests turn them on)
         heartbeat=5.0,
         turn_timeout=0.0,
         hand_pause=0.01,

@@ -79,6 +79,8 @@ async def launch(data: Path, *extra: str, wait: float = 15) -> Launched:
                 "100000",
                 "--burst",
                 "100000",
+                "--analyse-finished",  # no background analyses here
+                "0",
                 *extra,
             ],
             stderr=err,
@@ -133,7 +135,13 @@ async def _seat_two(port: int, table: str, rules: dict[str, bool]) -> list[Playe
 async def build_journal(data: Path) -> BuiltJournal:
     """Play the games of a :class:`BuiltJournal` on an in-process server."""
     config = ServerConfig(
-        port=0, turn_timeout=0, hand_pause=0.01, rate=1e5, burst=1e5, data_dir=data
+        port=0,
+        turn_timeout=0,
+        hand_pause=0.01,
+        rate=1e5,
+        burst=1e5,
+        data_dir=data,
+        analyse_finished=0,
     )
     server = Server(config)
     await server.start()

@@ -49,6 +49,8 @@ async def start_server(port: int, data: Path, *extra: str) -> asyncio.subprocess
         "100000",
         "--burst",
         "100000",
+        "--analyse-finished",  # no background analyses here
+        "0",
         *extra,
         stderr=asyncio.subprocess.DEVNULL,
     )

@@ -41,6 +41,7 @@ def quick_config(data: Path) -> ServerConfig:
     return ServerConfig(
         host="127.0.0.1",
         port=0,
+        analyse_finished=0,  # no background analyses (their own tests turn them on)
         turn_timeout=0.0,
         hand_pause=0.01,
         bot_delay=0.0,

@@ -85,6 +85,7 @@ def config() -> ServerConfig:
     return ServerConfig(
         host="127.0.0.1",
         port=0,
+        analyse_finished=0,  # no background analyses (their own tests turn them on)
         heartbeat=5.0,
         hello_timeout=1.0,
         frame_timeout=1.0,

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .analysis import BUDGET, MARKS, analyse
+from .analysis import BUDGET, MARKS, VERSION, analyse
 
 __all__ = [
     "EXIT_FAILED",
@@ -38,6 +38,7 @@ __all__ = [
     "EXIT_USAGE",
     "GameLoader",
     "RecordError",
+    "StoredLoader",
     "analyse_main",
     "build_parser",
     "describe_action",
@@ -64,6 +65,11 @@ server's journal in ``data_dir`` (None: the server's own setting), as ``craits-s
 export`` builds it; a game still in play only with ``unfinished``. Raises
 :class:`RecordError` (no journal, no such game, still in play, a log that does not
 replay)."""
+
+StoredLoader = Callable[[int, Path | None], dict[str, Any] | None]
+"""``load_stored(game_id, data_dir)``: game ``game_id``'s analysis as the server
+stored it in its journal in ``data_dir`` (``docs/bots.md``, "Analysed after every
+game"), or None: none stored, or it cannot be read (then it is judged here)."""
 
 
 def build_parser(prog: str = PROG, epilog: str | None = None) -> argparse.ArgumentParser:
@@ -270,22 +276,37 @@ def _run(record: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
         pool.close()
 
 
+def _stored(args: argparse.Namespace, load_stored: StoredLoader | None) -> dict[str, Any] | None:
+    """The stored analysis of the game id ``args`` names, if it is the one asked
+    for (same seed, budget and version), else None."""
+    if load_stored is None or not args.record.isdigit():
+        return None
+    found = load_stored(int(args.record), args.data_dir)
+    if found is None:
+        return None
+    same = (found.get("seed"), found.get("budget"), found.get("version"))
+    return found if same == (args.seed, args.budget, VERSION) else None
+
+
 def analyse_main(
     argv: Sequence[str] | None = None,
     prog: str = PROG,
     load_game: GameLoader | None = None,
     epilog: str | None = None,
+    load_stored: StoredLoader | None = None,
 ) -> int:
     """The command: analyse the game ``argv`` names and print it (see the module's
-    text), a game id read by ``load_game``; ``epilog`` ends ``--help``. Returns the
-    exit status. Errors are one line on standard error."""
+    text), a game id read by ``load_game``; ``epilog`` ends ``--help``. A game
+    whose analysis ``load_stored`` finds, made with the same seed, budget and
+    version, is printed from it, not judged again (the very same result).
+    Returns the exit status. Errors are one line on standard error."""
     args = build_parser(prog, epilog).parse_args(argv)
     if args.budget < 1 or args.workers < 1:
         print(f"{prog}: --budget and --workers must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     try:
         record = load_record(args.record, args.data_dir, args.unfinished, load_game)
-        result = _run(record, args)
+        result = _stored(args, load_stored) or _run(record, args)
     except RecordError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return EXIT_FAILED

@@ -59,7 +59,7 @@ async def shoot(pilot: Any, app: Any, name: str) -> None:
         (folder / f"{stem}.txt").write_text(screen_text(app), encoding="utf-8")
         for path in (folder / f"{stem}.svg", folder / f"{stem}.txt"):
             # the server's port changes from run to run
-            text = path.read_text(encoding="utf-8").replace(f":{app.port}", ":PORT")
+            text = path.read_text(encoding="utf-8").replace(f":{app.session.port}", ":PORT")
             path.write_text(text, encoding="utf-8")
 
 

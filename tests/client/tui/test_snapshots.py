@@ -61,7 +61,7 @@ def same(svg: str) -> str:
 def compare(app: Any, name: str) -> None:
     """The screen as SVG against ``snapshots/NAME.svg`` (written when updating)."""
     svg = app.export_screenshot(title=name)
-    svg = re.sub(rf":{app.port}\b", ":PORT", svg)
+    svg = re.sub(rf":{app.session.port}\b", ":PORT", svg)
     path = SNAPSHOTS / f"{name}.svg"
     new = SNAPSHOTS / f"{name}.new.svg"
     if UPDATE and path.exists() and same(svg) == same(path.read_text(encoding="utf-8")):

@@ -16,7 +16,10 @@ from typing import Any
 import pytest
 from craits.server.app import Server, ServerConfig
 from craits.server.bots.expert.analysis import analyse
+from craits.server.journal.journal import Journal
+from craits.server.net.analysis_requests import AnalysisDesk, use_desk
 
+from tests.server.bots.expert.test_stored_analyses import stored_analysis
 from tests.support.processes import SERVER, run_export
 from tests.support.server import finished_game, unfinished_journal
 
@@ -103,3 +106,36 @@ async def test_what_the_command_cannot_analyse_is_said_in_one_line(
     assert json.loads(as_is.stdout)["format"] == "craits-analysis"
     helped = _analyse("--help")
     assert helped.returncode == 0 and "--config FILE" in helped.stdout
+
+
+async def test_a_stored_analysis_is_printed_as_stored_when_it_is_the_one_asked_for(
+    config: ServerConfig, tmp_path: Path
+) -> None:
+    """A game the server analysed after it ended: the command prints the document
+    the journal holds (marked here to tell it apart) when seed, budget and version
+    are those asked for; another budget is judged afresh."""
+    config.data_dir, config.analyse_finished = tmp_path / "data", 8
+    srv = Server(config)
+    use_desk(srv, AnalysisDesk(budget=300))
+    await srv.start()
+    try:
+        players, _ = await finished_game(srv)
+        stored = await stored_analysis(srv, 1)
+        for p in players:
+            await p.close()
+    finally:
+        await srv.stop()
+    marked = {**stored, "marked": "from the store"}
+    journal = Journal(tmp_path / "data" / "craits.db")
+    try:
+        journal.save_analysis(1, marked)
+    finally:
+        journal.close()
+    data = str(tmp_path / "data")
+    printed = _analyse("1", "--data-dir", data, "--json", "--budget", "300")
+    assert printed.returncode == 0, printed.stderr
+    assert json.loads(printed.stdout) == marked
+    afresh = _analyse("1", "--data-dir", data, "--json", "--budget", "301")
+    assert afresh.returncode == 0, afresh.stderr
+    judged = json.loads(afresh.stdout)
+    assert "marked" not in judged and judged["budget"] == 301

@@ -118,7 +118,7 @@ async def test_the_creator_of_a_private_table_gets_its_invite_link(
         assert parse_target(app.screen.link, 1).code == code
         # kept to read the table's records later (protocol §7.3): the creator's
         # token and the seat's resume token, the server holding their digests only
-        kept = app.store.record_keys().tokens(f"127.0.0.1:{server.port}")
+        kept = app.session.store.record_keys().tokens(f"127.0.0.1:{server.port}")
         table = server.tables["secret"]
         assert {token_digest(t) for t in kept} == {
             table.powers.access.creator_key,
@@ -200,7 +200,7 @@ async def test_the_creators_menu_removes_a_player_who_is_told_why(
             await wait_for(ben_pilot, lambda: isinstance(ben.screen, LobbyScreen), what="lobby")
             await wait_for(ben_pilot, lambda: "removed you" in said(ben), what="why")
             assert "The creator of table k removed you from it." in said(ben)
-            assert ben.store.get(ben.store_key) is None  # the seat is gone
+            assert ben.session.store.get(ben.session.store_key) is None  # the seat is gone
             assert [s.name for s in server.tables["k"].seats] == ["Ana"]
             # trying again: refused in plain words
             ben.session.requests.join("k", "Benito")

@@ -87,7 +87,7 @@ async def test_the_creator_ends_the_game_by_closing_the_table_after_asking(
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
         assert "mine" not in server.tables
-        assert app.model is None and app.store.get(app.store_key) is None
+        assert app.model is None and app.session.store.get(app.session.store_key) is None
         text = await wait_text(pilot, app, "You closed table mine.")
         assert "ended unfinished" in text and "abandoned" in text
         closed = await ben.expect("table_closed")

@@ -105,16 +105,16 @@ async def test_reconnects_after_a_drop_and_resumes_after_a_restart(
         assert on_table(app) and app.model.seat == 1 and app.model.hand == hand
         assert app.screen.check_action("play", ()) is True
     # quit (the connection drops); a new client with the same state file takes the seat back
-    saved = app.store.get(app.store_key)
+    saved = app.session.store.get(app.session.store_key)
     assert saved is not None and saved["table"] == "t1" and saved["seat"] == 1
-    again = make_app("Ana", store=app.store)
+    again = make_app("Ana", store=app.session.store)
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: on_table(again) and again.model.view, what="resume")
         assert again.model.seat == 1 and again.model.hand == hand
         await wait_for(pilot, lambda: table.seats[1].member is not None, what="seat back")
         ana_conn = table.seats[1].member
         # another name on the same account (same state file) never takes Ana's seat
-        other = make_app("Cy", store=app.store)
+        other = make_app("Cy", store=app.session.store)
         async with other.run_test(size=(80, 24)) as pilot2:
             await wait_for(pilot2, lambda: other.link == "online", what="Cy online")
             await pilot2.pause(0.3)
@@ -291,11 +291,13 @@ async def test_leave_returns_to_the_lobby(server: Any, connect: Any, make_app: A
         assert line["text"] == "hello"
         # back to the cards
         await wait_for(pilot, lambda: app.screen.query_one("#hand").has_focus, what="the focus")
-        assert app.store.get(app.store_key) is not None
+        assert app.session.store.get(app.session.store_key) is not None
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby")
         assert app.model is None
-        assert app.store.get(app.store_key) is None  # a seat freed before the game is forgotten
+        assert (
+            app.session.store.get(app.session.store_key) is None
+        )  # a seat freed before the game is forgotten
         await wait_for(pilot, lambda: len(app.tables["t1"]["players"]) == 1, what="seat freed")
 
 
@@ -413,9 +415,9 @@ async def test_the_creator_closes_the_table(server: Any, connect: Any, make_app:
             await pilot.press("y")
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="lobby")
             assert "mine" not in server.tables
-            assert app.model is None and app.store.get(app.store_key) is None
+            assert app.model is None and app.session.store.get(app.session.store_key) is None
             await wait_text(pilot, app, "You closed table mine.")
             await wait_for(ben_pilot, lambda: isinstance(ben.screen, LobbyScreen), what="Ben")
-            assert ben.model is None and ben.store.get(ben.store_key) is None
+            assert ben.model is None and ben.session.store.get(ben.session.store_key) is None
             await wait_text(ben_pilot, ben, "Ana closed table mine.")
             await wait_for(pilot, lambda: "mine" not in app.tables, what="the list")
