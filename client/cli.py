@@ -546,6 +546,7 @@ def run_tui(args: argparse.Namespace, target: Target, name: str, trust: ServerTr
         # (a browser visitor's identity is not this machine's key: no accounts there)
         account_dir=None if args.web else default_account_dir(),
     )
+    app.language_given = args.lang is not None
     try:
         app.run()
     except KeyboardInterrupt:

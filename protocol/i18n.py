@@ -10,6 +10,8 @@ knows:
   chosen by the language's rule (German and Greek have two forms, as English);
 - ``pgettext("card rank", "jack")`` and ``npgettext``: one English word with
   several meanings, told apart by a context;
+- ``N_("text")``: marked, left in English where a ``str`` must be kept (a key's
+  description), translated with ``_`` by whatever draws it;
 - ``_l("text")`` and ``lazy_pgettext``: a :class:`LazyString` for a constant
   defined when a module is imported (a table of words), translated each time it
   is drawn (``str()``, ``format()``, an f-string), so changing the language at
@@ -319,6 +321,13 @@ def lazy_ngettext(singular: str, plural: str) -> LazyPlural:
     """:func:`ngettext` for a table of sentences, translated when drawn with a
     count (:class:`LazyPlural`)."""
     return LazyPlural(singular, plural)
+
+
+def N_(message: str) -> str:
+    """``message`` marked for translation and returned as it is, for a place that
+    must hold a ``str`` defined at import (a Textual key's description): whoever
+    draws it translates it then, with :func:`_`."""
+    return message
 
 
 def _l(message: str) -> LazyString:

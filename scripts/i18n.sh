@@ -20,7 +20,7 @@ LOCALE=protocol/locale
 POT=$LOCALE/craits.pot
 # the marking functions of craits.protocol.i18n (gettext, ngettext, pgettext and
 # npgettext are Babel's defaults)
-KEYWORDS="-k _l -k lazy_pgettext:1c,2 -k lazy_ngettext:1,2"
+KEYWORDS="-k N_ -k _l -k lazy_pgettext:1c,2 -k lazy_ngettext:1,2"
 
 extract() {
   # file names without line numbers: moving code does not change the template

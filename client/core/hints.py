@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from craits.protocol.i18n import _
 from craits.protocol.types import Hint, HintMsg, HintRequestMsg
 from craits.protocol.vocab import ClientMessage
 
@@ -50,7 +51,7 @@ class Hints:
         if not self._requests.send(HintRequestMsg(type=ClientMessage.HINT)):
             return False
         self._asked = (model.name, model.seq)
-        self._listener.said("Thinking about your move…", "information", 1.0, model.name)
+        self._listener.said(_("Thinking about your move…"), "information", 1.0, model.name)
         return True
 
     def take(self, m: HintMsg) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from craits.protocol.i18n import LazyString, _, _l
 from craits.protocol.types import ErrorMsg
 from craits.protocol.vocab import ErrorCode, TableState
 
@@ -22,22 +23,24 @@ _ERROR_CODES = frozenset(ErrorCode)
 QUIET_ERRORS = frozenset({ErrorCode.STALE})
 """Refusals not worth a notification (the next update explains itself)."""
 
-PLAIN: dict[ErrorCode, tuple[str, Severity]] = {
+PLAIN: dict[ErrorCode, tuple[LazyString, Severity]] = {
     ErrorCode.BARRED: (
-        "You cannot join {table}: its creator removed you from it (only they can let you back).",
+        _l(
+            "You cannot join {table}: its creator removed you from it (only they can let you back)."
+        ),
         "warning",
     ),
     ErrorCode.TABLE_LOCKED: (
-        "Table {table} is locked by its creator: no one new may join or watch it now.",
+        _l("Table {table} is locked by its creator: no one new may join or watch it now."),
         "warning",
     ),
-    ErrorCode.MUTED: ("The table's creator has muted your chat here.", "warning"),
+    ErrorCode.MUTED: (_l("The table's creator has muted your chat here."), "warning"),
     ErrorCode.NOTHING_TO_DECIDE: (
-        "No hint now: you have nothing to decide (not your turn, or only one move).",
+        _l("No hint now: you have nothing to decide (not your turn, or only one move)."),
         "information",
     ),
-    ErrorCode.HINT_PENDING: ("Still thinking about your last hint…", "information"),
-    ErrorCode.HINTS_OFF: ("No hints at a rated table.", "information"),
+    ErrorCode.HINT_PENDING: (_l("Still thinking about your last hint…"), "information"),
+    ErrorCode.HINTS_OFF: (_l("No hints at a rated table."), "information"),
 }
 """Refusals of protocol §11.9 and the hints' (§7.6) said in these words (``{table}``:
 the table asked for)."""
@@ -200,11 +203,12 @@ class Refusals:
             session.begin()
         return True
 
-    def _plain(self, words: str, severity: Severity) -> Callable[[Intent, str], bool]:
+    def _plain(self, words: LazyString, severity: Severity) -> Callable[[Intent, str], bool]:
         """A reaction that says ``words`` (:data:`PLAIN`'s, ``{table}`` the table asked for)."""
 
         def react(intent: Intent, text: str) -> bool:
-            self.session.say(words.format(table=intent.table or "this table"), severity, 8)
+            table = intent.table or _("this table")
+            self.session.say(str(words).format(table=table), severity, 8)
             return True
 
         return react

@@ -12,6 +12,7 @@ import os
 import sys
 
 from craits.protocol.vocab import RED_SUITS, SUIT_SYMBOLS, SUITS
+from craits.protocol.words import CLOCKWISE, COUNTER_CLOCKWISE
 from rich.text import Text
 
 SUIT_LETTERS = {s: s for s in SUITS}
@@ -89,8 +90,8 @@ class CardStyle:
     def direction(self, direction: int) -> str:
         """The direction of play in words, with an arrow unless ``ascii``."""
         if direction >= 0:
-            return "clockwise" if self.ascii else "↻ clockwise"
-        return "counter-clockwise" if self.ascii else "↺ counter-clockwise"
+            return str(CLOCKWISE) if self.ascii else f"↻ {CLOCKWISE}"
+        return str(COUNTER_CLOCKWISE) if self.ascii else f"↺ {COUNTER_CLOCKWISE}"
 
 
 def is_red(card: str) -> bool:

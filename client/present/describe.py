@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from craits.protocol.i18n import LazyString, _, _l, lazy_pgettext, ngettext
 from craits.protocol.types import (
     AnnouncedEvent,
     CountEvent,
@@ -29,23 +30,25 @@ from craits.protocol.types import (
     WireEvent,
 )
 from craits.protocol.vocab import DrawReason, EventKind, SkipReason
+from craits.protocol.words import word_list
 from rich.text import Text
 
 from ..core.model import TableModel
 from .card_style import CardStyle
+from .phrases import fill
 
-DRAW_REASONS: dict[str, str] = {
-    DrawReason.TURN: "",
-    DrawReason.COUNT: " for the count",
-    DrawReason.SIX: " after a 6",
-    DrawReason.KING: " in a king's run",
-    DrawReason.FIVE: " (a 5)",
-    DrawReason.SEVEN: " (a 7)",
-    DrawReason.IDIOT: " as the idiot penalty",
-    DrawReason.JACK: " (a jack)",
-    DrawReason.QUEEN: " (the queen of spades)",
+DRAW_REASONS: dict[str, LazyString] = {
+    # TRANSLATORS: why a seat drew, after "Ana drew a card" in the game log
+    DrawReason.COUNT: lazy_pgettext("drew", "for the count"),
+    DrawReason.SIX: lazy_pgettext("drew", "after a 6"),
+    DrawReason.KING: lazy_pgettext("drew", "in a king's run"),
+    DrawReason.FIVE: lazy_pgettext("drew", "(a 5)"),
+    DrawReason.SEVEN: lazy_pgettext("drew", "(a 7)"),
+    DrawReason.IDIOT: lazy_pgettext("drew", "as the idiot penalty"),
+    DrawReason.JACK: lazy_pgettext("drew", "(a jack)"),
+    DrawReason.QUEEN: lazy_pgettext("drew", "(the queen of spades)"),
 }
-"""Why a seat drew, in words after "drew a card"."""
+"""Why a seat drew, in words after "drew a card" (none for a turn's own draw)."""
 
 OWN_DRAWS = frozenset({DrawReason.TURN, DrawReason.COUNT, DrawReason.SIX, DrawReason.KING})
 """Draws that are a seat's own move (they start a line), not the effect of another's card."""
@@ -64,13 +67,16 @@ NEW_LINE = frozenset(
 )
 """Events that start a new line of the log (a move, or a new stage of the game)."""
 
-SKIP_REASONS: dict[str, str] = {
-    SkipReason.FOUR: "skipped by a 4",
-    SkipReason.LOST_TURN: "loses a turn",
-    SkipReason.JACK: "loses the turn to a jack",
-    SkipReason.QUEEN: "loses the turn to the queen of spades",
+SKIP_REASONS: dict[str, tuple[LazyString, LazyString]] = {
+    SkipReason.FOUR: (_l("You are skipped by a 4"), _l("{player} is skipped by a 4")),
+    SkipReason.LOST_TURN: (_l("You lose a turn"), _l("{player} loses a turn")),
+    SkipReason.JACK: (_l("You lose the turn to a jack"), _l("{player} loses the turn to a jack")),
+    SkipReason.QUEEN: (
+        _l("You lose the turn to the queen of spades"),
+        _l("{player} loses the turn to the queen of spades"),
+    ),
 }
-"""Why a seat's turn was skipped, in words after its name."""
+"""Why a seat's turn was skipped: this client's sentence, and another's."""
 
 WILD_RANKS = ("8", "9")
 """Ranks whose play names a suit (R5): the log says which."""
@@ -94,10 +100,16 @@ class Describer:
         """``You`` for this seat, else the seat's name (``?`` if no seat)."""
         if seat is None:
             return "?"
-        return "You" if seat == self.me else self._name_of(seat)
+        return _("You") if seat == self.me else self._name_of(seat)
 
-    def _verb(self, seat: int, mine: str, theirs: str) -> str:
-        return mine if seat == self.me else theirs
+    def _said(
+        self, seat: int | None, mine: str, theirs: str, style: str = "", **parts: str | Text
+    ) -> Text:
+        """``mine`` (this client's seat's sentence, already translated) or
+        ``theirs`` ({player} the seat's name), filled with ``parts``."""
+        if seat is not None and seat == self.me:
+            return fill(mine, style, **parts)
+        return fill(theirs, style, player=self.who(seat), **parts)
 
     def event(self, e: WireEvent) -> Text:
         """One event in words."""
@@ -123,7 +135,7 @@ class Describer:
             if not lines or self._starts_line(e):
                 lines.append(text)
             else:
-                lines[-1] = Text(" — ").join([lines[-1], text])
+                lines[-1] = Text(" — ").join([lines[-1], text])  # a dash between clauses
         return lines
 
     @staticmethod
@@ -179,124 +191,190 @@ class Describer:
             case EventKind.SKIPPED:
                 return self._skipped(e)
             case EventKind.REVERSED:
-                return Text(f"Play now goes {self.style.direction(e['direction'])}")
+                where = self.style.direction(e["direction"])
+                return fill(_("Play now goes {direction}"), direction=where)
             case EventKind.PLAY_AGAIN:
                 return self._play_again(e)
             case EventKind.PASSED:
-                return Text(f"{self.who(e['seat'])} kept the drawn card")
+                return self._said(
+                    e["seat"], _("You kept the drawn card"), _("{player} kept the drawn card")
+                )
             case EventKind.ANNOUNCED:
-                return Text(f'{self.who(e["seat"])}: "One card!"')
+                return self._said(e["seat"], _('You: "One card!"'), _('{player}: "One card!"'))
             case EventKind.IDIOT:
-                target = self.who(e["target"]).replace("You", "you")
-                return Text(f"{self.who(e['seat'])} called idiot on {target}", style="bold")
+                return self._idiot(e)
 
     # ------------------------------------------------------------ one per kind
 
     def _cut(self, e: CutEvent) -> Text:
-        out = Text("Cut for the deal: ")
-        for r, rnd in enumerate(e["rounds"]):
-            if r:
-                out.append("; again: ")
-            for i, (seat, card) in enumerate(rnd):
-                if i:
-                    out.append(", ")
-                out.append(f"{self.who(seat)} ")
-                out.append_text(self.style.card(card))
+        rounds = []
+        for rnd in e["rounds"]:
+            cuts = [
+                fill(_("{player} {card}"), player=self.who(seat), card=self.style.card(card))
+                for seat, card in rnd
+            ]
+            rounds.append(Text(", ").join(cuts))
+        cut = Text("; ").join(rounds)
         dealer = e["dealer"]
-        out.append(f" — {self.who(dealer)} {self._verb(dealer, 'deal', 'deals')}")
-        return out
+        return self._said(
+            dealer,
+            _("Cut for the deal: {cuts} — you deal"),
+            _("Cut for the deal: {cuts} — {player} deals"),
+            cuts=cut,
+        )
 
     def _dealt(self, e: DealtEvent) -> Text:
-        out = Text()
-        out.append(f"Hand {e['hand_number']}: ", style="bold")
-        dealer = e["dealer"]
-        size = e["hand_size"]
-        out.append(
-            f"{self.who(dealer)} {self._verb(dealer, 'deal', 'deals')} "
-            f"{size} card{'s' if size != 1 else ''} each"
+        dealer, size = e["dealer"], e["hand_size"]
+        hand = Text(_("Hand {hand}:").format(hand=e["hand_number"]), style="bold")
+        mine = ngettext(
+            "{hand_no} You deal {n} card each", "{hand_no} You deal {n} cards each", size
         )
-        return out
+        theirs = ngettext(
+            "{hand_no} {player} deals {n} card each",
+            "{hand_no} {player} deals {n} cards each",
+            size,
+        )
+        return self._said(dealer, mine, theirs, hand_no=hand, n=str(size))
 
     def _turned_up(self, e: TurnedUpEvent) -> Text:
-        out = Text(f"{self.who(e['seat'])} turned up ")
-        out.append_text(self.style.card(e["card"]))
-        return out
+        return self._said(
+            e["seat"],
+            _("You turned up {card}"),
+            _("{player} turned up {card}"),
+            card=self.style.card(e["card"]),
+        )
 
     def _played(self, e: PlayedEvent) -> Text:
-        card = e["card"]
-        out = Text(f"{self.who(e['seat'])} played ")
-        out.append_text(self.style.card(card))
+        card, seat = e["card"], e["seat"]
+        shown = self.style.card(card)
         if card[:1] in WILD_RANKS and e["suit"]:
-            out.append(" and named ")
-            out.append_text(self.style.suit_text(e["suit"]))
+            out = self._said(
+                seat,
+                _("You played {card} and named {suit}"),
+                _("{player} played {card} and named {suit}"),
+                card=shown,
+                suit=self.style.suit_text(e["suit"]),
+            )
+        else:
+            out = self._said(seat, _("You played {card}"), _("{player} played {card}"), card=shown)
         if e["announced"]:
-            out.append(' — "One card!"')
+            out.append(" — ")
+            out.append(_('"One card!"'))
         return out
 
     def _suit_named(self, e: SuitNamedEvent) -> Text:
-        out = Text(f"{self.who(e['seat'])} named ")
-        out.append_text(self.style.suit_text(e["suit"]))
-        return out
+        suit = self.style.suit_text(e["suit"])
+        return self._said(e["seat"], _("You named {suit}"), _("{player} named {suit}"), suit=suit)
 
     def _drew(self, e: DrewEvent) -> Text:
-        n = e["n"]
-        cards = e["cards"]
-        out = Text(f"{self.who(e['seat'])} drew ")
+        n, cards, seat = e["n"], e["cards"], e["seat"]
         if cards and n == 1:
-            out.append_text(self.style.cards(list(cards)))
+            out = self._said(
+                seat,
+                _("You drew {card}"),
+                _("{player} drew {card}"),
+                card=self.style.cards(list(cards)),
+            )
         else:
-            out.append("a card" if n == 1 else f"{n} cards")
-        out.append(DRAW_REASONS.get(e["reason"], ""))
+            out = self._said(
+                seat,
+                ngettext("You drew a card", "You drew {n} cards", n),
+                ngettext("{player} drew a card", "{player} drew {n} cards", n),
+                n=str(n),
+            )
+        reason = DRAW_REASONS.get(e["reason"])
+        if reason is not None:
+            out.append(" ")
+            out.append(str(reason))
         if cards and n != 1:  # how many first (a count can take a dozen), then which
             out.append(": ")
             out.append_text(self.style.cards(list(cards)))
         return out
 
     def _shuffle_penalty(self, e: ShufflePenaltyEvent) -> Text:
-        seat = e["seat"]
-        penalty = e["penalty"]
+        seat, penalty = e["seat"], e["penalty"]
         if e["stock_size"]:
-            return Text(
-                f"{self.who(seat)} shuffled the discard pile into a new stock: "
-                f"{penalty}-point penalty"
+            mine = ngettext(
+                "You shuffled the discard pile into a new stock: {n}-point penalty",
+                "You shuffled the discard pile into a new stock: {n}-point penalty",
+                penalty,
             )
-        return Text(
-            f"Nothing left to draw: {self.who(seat)} pay{'s' if seat != self.me else ''}"
-            f" a {penalty}-point penalty and the hand ends"
-        )
+            theirs = ngettext(
+                "{player} shuffled the discard pile into a new stock: {n}-point penalty",
+                "{player} shuffled the discard pile into a new stock: {n}-point penalty",
+                penalty,
+            )
+        else:
+            mine = ngettext(
+                "Nothing left to draw: you pay a {n}-point penalty and the hand ends",
+                "Nothing left to draw: you pay a {n}-point penalty and the hand ends",
+                penalty,
+            )
+            theirs = ngettext(
+                "Nothing left to draw: {player} pays a {n}-point penalty and the hand ends",
+                "Nothing left to draw: {player} pays a {n}-point penalty and the hand ends",
+                penalty,
+            )
+        return self._said(seat, mine, theirs, n=str(penalty))
 
     @staticmethod
     def _count(count: int) -> Text:
         if count:
-            return Text(f"The count is {count}", style="bold")
-        return Text("The count is over")
+            return fill(_("The count is {n}"), "bold", n=str(count))
+        return Text(_("The count is over"))
 
     def _skipped(self, e: SkippedEvent) -> Text:
-        seat = e["seat"]
-        what = SKIP_REASONS.get(e["reason"], "skipped")
-        if seat == self.me:
-            what = what.replace("loses", "lose").replace("skipped", "are skipped")
-            return Text(f"You {what}")
-        return Text(f"{self.who(seat)} {'is ' if what.startswith('skipped') else ''}{what}")
+        forms = SKIP_REASONS.get(e["reason"])
+        if forms is None:
+            return self._said(e["seat"], _("You are skipped"), _("{player} is skipped"))
+        return self._said(e["seat"], str(forms[0]), str(forms[1]))
 
     def _play_again(self, e: PlayAgainEvent) -> Text:
-        seat = e["seat"]
-        cards = e["cards"]
+        seat, cards = e["seat"], e["cards"]
         if cards > 1:
-            return Text(f"{self.who(seat)} must play {cards} more cards (a king)")
-        return Text(f"{self.who(seat)} {self._verb(seat, 'play', 'plays')} again")
+            return self._said(
+                seat,
+                ngettext(
+                    "You must play {n} more card (a king)",
+                    "You must play {n} more cards (a king)",
+                    cards,
+                ),
+                ngettext(
+                    "{player} must play {n} more card (a king)",
+                    "{player} must play {n} more cards (a king)",
+                    cards,
+                ),
+                n=str(cards),
+            )
+        return self._said(seat, _("You play again"), _("{player} plays again"))
+
+    def _idiot(self, e: IdiotEvent) -> Text:
+        seat, target = e["seat"], e["target"]
+        if seat == self.me:
+            return fill(_("You called idiot on {target}"), "bold", target=self.who(target))
+        if target == self.me:
+            return fill(_("{player} called idiot on you"), "bold", player=self.who(seat))
+        said = _("{player} called idiot on {target}")
+        return fill(said, "bold", player=self.who(seat), target=self.who(target))
 
     def _hand_ended(self, e: HandEndedEvent) -> Text:
-        out = Text()
-        out.append(f"Hand {e['hand_number']} is over", style="bold")
+        out = fill(_("Hand {hand} is over"), "bold", hand=str(e["hand_number"]))
         gone = [r["seat"] for r in e["results"] if r["went_out"]]
         if gone:
-            out.append(" — " + ", ".join(self.who(g) for g in gone) + " went out")
+            out.append(" — ")
+            went = ngettext("{players} went out", "{players} went out", len(gone))
+            out.append(went.format(players=word_list([self.who(g) for g in gone])))
         if e["game_over"]:
             winners = e["winners"]
-            names = ", ".join(self.who(w) for w in winners)
-            single = len(winners) == 1 and winners[0] != self.me
-            out.append(f". Game over: {names} win{'s' if single else ''}!")
+            out.append(". ")
+            if winners == [self.me]:
+                out.append(_("Game over: you win!"))
+            else:
+                names = word_list([self.who(w) for w in winners])
+                won = ngettext(
+                    "Game over: {players} wins!", "Game over: {players} win!", len(winners)
+                )
+                out.append(won.format(players=names))
         return out
 
 
@@ -319,9 +397,12 @@ class Narrator:
     def timed_out(self, model: TableModel, seat: int, lines: list[Text]) -> list[Text]:
         """``lines`` (a timeout move's, in words) led by whom the server played for."""
         if seat == model.seat:
-            prefix = Text("Time's up — the server played for you: ", style="bold")
+            prefix = Text(_("Time's up — the server played for you:") + " ", style="bold")
         else:
-            prefix = Text(f"Time's up — the server played for {model.name_of(seat)}: ")
+            said = _("Time's up — the server played for {player}:").format(
+                player=model.name_of(seat)
+            )
+            prefix = Text(said + " ")
         if lines:
             return [prefix + lines[0], *lines[1:]]
         return [prefix]

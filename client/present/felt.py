@@ -16,6 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from craits.protocol.i18n import _, _l, pgettext
+from craits.protocol.words import count_cards
+
 from .canvas import Canvas, Rect, cell_width, crop, frames
 from .card_style import CardStyle, is_red
 from .tableview import MiddleView, SeatView, Side
@@ -160,7 +163,7 @@ def _badges(seat: SeatView, width: int) -> list[tuple[str, str]]:
     """The seat's badges as (word, style), long words when they all fit."""
     for long in (True, False):
         words = [
-            (b.long if long else b.short, "bold reverse" if b.alert else "italic")
+            (str(b.long) if long else str(b.short), "bold reverse" if b.alert else "italic")
             for b in seat.badges
         ]
         if sum(len(w) + 1 for w, _ in words) - 1 <= width or not long:
@@ -176,9 +179,9 @@ def _name_line(seat: SeatView, style: CardStyle, width: int) -> tuple[str, str]:
     """The seat's first line (``▶``, the name, ``(you)``) cut to ``width``
     cells with a mark, and its look."""
     mark = f"{style.turn_marker} " if seat.to_act else ""
-    name = seat.name or "(empty seat)"
+    name = seat.name or _("(empty seat)")
     if seat.me:
-        name += " (you)"
+        name += " " + _("(you)")
     text = crop(mark + name, width, "~" if style.ascii else "…")
     look = "bold reverse" if seat.to_act else ("bold underline" if seat.me else "bold")
     if not seat.name:
@@ -190,7 +193,7 @@ def _cards_line(seat: SeatView, style: CardStyle, width: int) -> tuple[str, str]
     if seat.cards is None:
         return "", ""
     n = seat.cards
-    words = f"{n} card" + ("" if n == 1 else "s")
+    words = count_cards(n)
     backs = min(n, width - len(words) - 1)
     glyph = "#" if style.ascii else "▮"
     return (glyph * backs + " " if backs > 0 else "") + words, ""
@@ -199,7 +202,7 @@ def _cards_line(seat: SeatView, style: CardStyle, width: int) -> tuple[str, str]
 def _score_line(seat: SeatView) -> str:
     if seat.score is None:
         return ""
-    out = f"{seat.score} pts"
+    out = _("{n} pts").format(n=seat.score)
     if seat.penalty:
         out += f" (+{seat.penalty})"
     return out
@@ -251,8 +254,8 @@ class SeatPainter:
         w -= 1  # a column apart from the next seat
         name, look = _name_line(seat, self.style, w)
         canvas.put(x, y, name, look)
-        cards = "" if seat.cards is None else f"{seat.cards} card{'' if seat.cards == 1 else 's'}"
-        score = "" if seat.score is None else f"{seat.score} pts"
+        cards = "" if seat.cards is None else count_cards(seat.cards)
+        score = "" if seat.score is None else _("{n} pts").format(n=seat.score)
         line = f"{cards}  {score}".strip() if cards else ""
         if len(line) > w:
             line = f"{cards} {score}".strip()
@@ -378,7 +381,7 @@ def way_lines(way: str, width: int) -> list[str]:
     return lines if lines and all(len(line) <= width for line in lines) else []
 
 
-COUNT_NOTES = ("A or 2, or draw", "A/2 or draw")
+COUNT_NOTES = (_l("A or 2, or draw"), _l("A/2 or draw"))
 """What the player the count reaches may do (R6), from the longest words."""
 
 
@@ -552,10 +555,12 @@ class TablePainter:
         if middle.suit:
             self._suit(tx + fw + 2, y0, min(fh, 5), middle.suit)
         if labels and not stock_face:
-            canvas.put(tx, y0 + fh, f"stock {middle.stock}", FELT_LABEL)
+            canvas.put(tx, y0 + fh, _("stock {n}").format(n=middle.stock), FELT_LABEL)
         elif labels:
-            canvas.put(x0 + (fw - 5) // 2, y0 + fh, "stock", FELT_LABEL)
-            pile = "new!" if fresh else "top"
+            # (a word under a card may take a column of the gap on each side)
+            stock = crop(pgettext("felt", "stock"), fw + 2, "~" if self.style.ascii else "…")
+            canvas.put(x0 + (fw - len(stock)) // 2, y0 + fh, stock, FELT_LABEL)
+            pile = crop(pgettext("felt", "new!") if fresh else pgettext("felt", "top"), fw + 2)
             look = f"bold {FELT_INK}" if fresh else FELT_LABEL
             canvas.put(tx + (fw - len(pile)) // 2, y0 + fh, pile, look)
         below = y0 + fh + (1 if labels else 0)
@@ -588,31 +593,35 @@ class TablePainter:
     def _suit(self, x: int, y: int, h: int, suit: str) -> None:
         """The suit in force, named by an 8 or 9: a small box saying so."""
         canvas, style = self.canvas, self.style
-        _, strong = frames(style.ascii)
+        _plain, strong = frames(style.ascii)
+        # TRANSLATORS: two lines in a box 5 letters wide around the suit an 8 or 9
+        # named ("suit / ♥ / named"); each is cut at 5 letters
+        above, below = pgettext("named suit, above", "suit"), pgettext("named suit, below", "named")
         ink = f"bold {RED_INK}" if suit in ("H", "D") else f"bold {INK}"
         if style.underline_red and suit in ("H", "D"):
             ink += " underline"
         if h >= 4:
             canvas.fill(Rect(x, y, 7, h), FACE_GROUND)
             canvas.box(Rect(x, y, 7, h), strong, f"bold {INK}")
-            canvas.put(x + 1, y + 1, "suit".center(5), f"italic {INK}")
+            canvas.put(x + 1, y + 1, crop(above, 5).center(5), f"italic {INK}")
             canvas.put(x + 1, y + h // 2, style.suit(suit).center(5), ink)
-            canvas.put(x + 1, y + h - 2, "named", f"italic {INK}")
+            canvas.put(x + 1, y + h - 2, crop(below, 5).center(5), f"italic {INK}")
             return
-        canvas.put(x, y, "suit", f"italic {FELT_INK}")
+        canvas.put(x, y, crop(above, 5), f"italic {FELT_INK}")
         canvas.fill(Rect(x, y + 1, 3, 1), FACE_GROUND)
         canvas.put(x, y + 1, f" {style.suit(suit)} ", ink)
-        canvas.put(x, y + 2, "named", f"italic {FELT_INK}")
+        canvas.put(x, y + 2, crop(below, 5), f"italic {FELT_INK}")
 
     def _count(self, inner: Rect, y: int, count: int, pile: Rect) -> None:
         """The count in progress (R6), large: a heavy box in reverse video, and
         under it what the next player may do (in as many words as fit)."""
         canvas = self.canvas
-        text = f" COUNT {count} "
+        text = " " + _("COUNT {n}").format(n=count) + " "
         room = inner.y + inner.h - y
-        note = next((n for n in COUNT_NOTES if len(n) <= inner.w), "") if room >= 4 else ""
-        _, strong = frames(self.style.ascii)
-        w = max(len(text), len(COUNT_NOTES[0])) + 2  # as wide as the note's words, when it fits
+        notes = [str(n) for n in COUNT_NOTES]
+        note = next((n for n in notes if len(n) <= inner.w), "") if room >= 4 else ""
+        _plain, strong = frames(self.style.ascii)
+        w = max(len(text), len(notes[0])) + 2  # as wide as the note's words, when it fits
         if w > inner.w:
             w = len(text) + 2
         x = inner.x + (inner.w - w) // 2
@@ -726,7 +735,9 @@ class HandPainter:
                 canvas.fill(Rect(x, band + fh, fw, 1), "")
             if card in new:
                 mark_row = band if not up else band + fh
-                canvas.put(x + 1, mark_row, "new"[: max(1, step - 1)], "bold italic")
+                canvas.put(
+                    x + 1, mark_row, pgettext("hand", "new")[: max(1, step - 1)], "bold italic"
+                )
             digits = band + fh + 1
             key = str((i + 1) % 10)  # 1…9, 0, then 1, 2… again (a digit twice: the next ten)
             mark = "^" if chosen else " "

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from craits.protocol.i18n import _
 from craits.protocol.types import Hint
 from rich.text import Text
 
@@ -40,27 +41,40 @@ def describe(
     ``draw``, ``take the count``, ``keep the drawn card``, ``say "one card"``,
     ``call idiot on Ben``… None is the call not made (``let it go``) or "one card"
     not said."""
+    # TRANSLATORS: a hint's move, shown after "Hint:" and after "the expert would";
+    # {card} a card's index and suit sign (8♠), {suit} a suit sign (♦)
     if action is None:
-        return "let it go" if kind == "idiot" else 'stay silent (no "one card")'
+        return _("let it go") if kind == "idiot" else _('stay silent (no "one card")')
     if "play" in action:
         card = style.label(str(action["play"]))
-        words = card if short else f"play {card}"
-        if action.get("suit") is not None:
-            words += f"{' naming' if short else ' and name'} {style.suit(str(action['suit']))}"
-        if action.get("announce"):
-            words += ', saying "one card"'
-        return words
+        suit = None if action.get("suit") is None else style.suit(str(action["suit"]))
+        return _play_words(card, suit, bool(action.get("announce")), short)
     if "name_suit" in action:
-        return f"name {style.suit(str(action['name_suit']))}"
+        return _("name {suit}").format(suit=style.suit(str(action["name_suit"])))
     if "idiot" in action:
-        return f"call idiot on {name_of(int(action['idiot']))}"
+        return _("call idiot on {player}").format(player=name_of(int(action["idiot"])))
     if action.get("announce"):
-        return 'say "one card"'
+        return _('say "one card"')
     if "draw" in action:
-        return "take the count" if kind == "count" else "draw"
+        return _("take the count") if kind == "count" else _("draw")
     if "pass" in action:
-        return "keep the drawn card"
+        return _("keep the drawn card")
     return str(dict(action))
+
+
+def _play_words(card: str, suit: str | None, announce: bool, short: bool) -> str:
+    """A hint's play in words: ``play 8♠ and name ♦, saying "one card"``; ``short``
+    (among the next best): ``8♠ naming ♦``."""
+    if suit is None:
+        words = card if short else _("play {card}").format(card=card)
+    elif short:
+        words = _("{card} naming {suit}").format(card=card, suit=suit)
+    else:
+        words = _("play {card} and name {suit}").format(card=card, suit=suit)
+    if announce:
+        # TRANSLATORS: after a hint's play: 'play 7♥, saying "one card"'
+        words = _('{move}, saying "one card"').format(move=words)
+    return words
 
 
 def hint_line(hint: Hint, model: TableModel, style: CardStyle) -> Text:
@@ -72,13 +86,19 @@ def hint_line(hint: Hint, model: TableModel, style: CardStyle) -> Text:
     def said(action: Mapping[str, Any] | None, short: bool = False) -> str:
         return describe(action, kind, style, model.name_of, short)
 
-    words = f"Hint: {said(hint['expert'])}"
+    move = said(hint["expert"])
     if choices and choices[0]["points_x100"] is not None:
-        words += f" (expected {_points(choices[0]['points_x100'])} points"
+        expected = _points(choices[0]["points_x100"])
         others = [f"{said(c['action'], True)} {_points(c['points_x100'])}" for c in choices[1:]]
-        words += f"; next best {'; '.join(others)})" if others else ")"
+        if others:
+            # TRANSLATORS: points expected at the end of the hand (low is good),
+            # then the next best moves
+            words = _("Hint: {move} (expected {points} points; next best {others})")
+            words = words.format(move=move, points=expected, others="; ".join(others))
+        else:
+            words = _("Hint: {move} (expected {points} points)").format(move=move, points=expected)
     else:
-        words += " (the only sensible move)"
+        words = _("Hint: {move} (the only sensible move)").format(move=move)
     return Text(words, style=HINT_STYLE)
 
 

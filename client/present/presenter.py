@@ -16,8 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from craits.protocol.actions import Play
+from craits.protocol.i18n import LazyString, _, lazy_pgettext, ngettext, pgettext
 from craits.protocol.types import ChatLine, SeatInfo, TableInfo, View
 from craits.protocol.vocab import ActionKind, Phase, TableState
+from craits.protocol.words import word_list
 from rich.text import Text
 
 from ..core import privacy
@@ -25,8 +27,19 @@ from ..core.model import TableModel, turn_on_hold
 from ..core.saved.resume_tokens import SavedSeat
 from .card_style import CardStyle
 from .hint_text import hint_key
+from .phrases import fill
 from .results import rematch_key
 from .rule_options import describe_rules
+
+TABLE_STATES: dict[str, LazyString] = {
+    # TRANSLATORS: a table's state in the lobby's list
+    TableState.WAITING: lazy_pgettext("table state", "waiting"),
+    TableState.PLAYING: lazy_pgettext("table state", "playing"),
+    TableState.FINISHED: lazy_pgettext("table state", "finished"),
+    TableState.STOPPED: lazy_pgettext("table state", "stopped"),
+    TableState.PAUSED: lazy_pgettext("table state", "paused"),
+}
+"""A table's state in words (protocol §11.1)."""
 
 KeyState = bool | None
 """A key's state: True applies, None greyed out, False hidden."""
@@ -265,21 +278,32 @@ def topbar(model: TableModel, short: bool = False, bots_in: float | None = None)
     out.append(model.name, style="bold")
     view = model.view
     if view is not None:
-        out.append(f" · hand {view['hand_number']}/{view['hands_in_game']}")
+        out.append(" · ")
+        out.append(_("hand {n}/{of}").format(n=view["hand_number"], of=view["hands_in_game"]))
         k = view["hand_size"]
         if not short:
-            out.append(f" · {k} card{'s' if k != 1 else ''} dealt")
+            out.append(" · ")
+            out.append(ngettext("{n} card dealt", "{n} cards dealt", k).format(n=k))
     else:
         seats = "?" if model.info is None else model.info["seats"]
-        waiting = "waiting" if short else "waiting for players"
-        out.append(f" · {waiting} ({len(model.players)}/{seats})")
+        waiting = _("waiting ({n}/{seats})") if short else _("waiting for players ({n}/{seats})")
+        out.append(" · ")
+        out.append(waiting.format(n=len(model.players), seats=seats))
         if bots_in is not None:
-            out.append(f" · bots in {math.ceil(bots_in)} s", style="bold")
-    out.append(f" · {model.spectators} watching")
+            out.append(" · ")
+            # TRANSLATORS: the top bar of a quick-play table: seconds until bots take the free seats
+            out.append(_("bots in {n} s").format(n=math.ceil(bots_in)), style="bold")
+    out.append(" · ")
+    out.append(
+        ngettext("{n} watching", "{n} watching", model.spectators).format(n=model.spectators)
+    )
     if model.spectator:
-        out.append(" · you watch" if short else " · you are watching", style="italic")
+        out.append(" · ")
+        out.append(_("you watch") if short else _("you are watching"), style="italic")
     else:
-        out.append(f" · {'' if short else 'you are '}{model.name_of(model.seat)}")
+        out.append(" · ")
+        name = model.name_of(model.seat)
+        out.append(name if short else _("you are {name}").format(name=name))
     return out
 
 
@@ -288,17 +312,17 @@ def banner(online: bool, detail: str) -> Text | None:
     if online:
         return None
     more = f" — {detail}" if detail else ""
-    return Text(f"Connection lost: reconnecting…{more}", style="bold")
+    return Text(_("Connection lost: reconnecting…") + more, style="bold")
 
 
 def hand_note(model: TableModel) -> Text | None:
     """What the hand panel says instead of cards, or None when it shows cards."""
     if model.spectator:
-        return Text("You are watching — spectators see no hand.", style="italic")
+        return Text(_("You are watching — spectators see no hand."), style="italic")
     if model.view is None:
-        return Text("Cards are dealt when the game starts.", style="dim")
+        return Text(_("Cards are dealt when the game starts."), style="dim")
     if not model.hand:
-        return Text("No cards in your hand.", style="dim")
+        return Text(_("No cards in your hand."), style="dim")
     return None
 
 
@@ -312,7 +336,7 @@ def chat_line(line: ChatLine) -> Text:
     text = Text()
     text.append(line["name"], style="bold")
     if line["seat"] is None:
-        text.append(" (watching)", style="dim")
+        text.append(" " + _("(watching)"), style="dim")
     text.append(": ")
     text.append(line["text"])
     return text
@@ -326,103 +350,131 @@ def log_bullet(style: CardStyle) -> Text:
 # ---------------------------------------------------------------- the prompt
 
 
+def _game_over(may_start: bool, rematch: bool) -> str:
+    """The prompt once the game is over: the keys that apply (one whole sentence
+    for each set of them, so that a language may order them its own way)."""
+    if rematch and may_start:
+        return _("Game over. r: rematch · n: new game · h: scores · q: leave")
+    if rematch:
+        return _("Game over. r: rematch · h: scores · q: leave")
+    if may_start:
+        return _("Game over. n: new game · h: scores · q: leave")
+    return _("Game over. h: scores · q: leave")
+
+
 def prompt(model: TableModel, style: CardStyle, *, online: bool, armed: bool = False) -> Text:
     """What is going on and what this player can do, in a line or two.
 
     ``armed``: "one card" is to be said with the next play (``o`` was pressed).
     """
     if not online:
-        return Text("Waiting for the connection to come back…", style="bold")
+        return Text(_("Waiting for the connection to come back…"), style="bold")
     if model.state == TableState.STOPPED:
-        return Text("The table was stopped by a server error. q: leave", style="bold")
+        return Text(_("The table was stopped by a server error. q: leave"), style="bold")
     view = model.view
     if view is None:
         return _before_the_game(model)
     phase = model.phase
     if phase == Phase.GAME_OVER:
-        more = " n: new game ·" if model.may_start else ""
-        again = " r: rematch ·" if rematch_key(model) else ""  # §11.12
-        return Text(f"Game over.{again}{more} h: scores · q: leave", style="bold")
+        return Text(_game_over(model.may_start, bool(rematch_key(model))), style="bold")  # §11.12
     if phase == Phase.HAND_OVER:
-        return Text("The hand is over; the next one is being dealt. h: scores", style="bold")
+        return Text(_("The hand is over; the next one is being dealt. h: scores"), style="bold")
     out = _alerts(model)
     to_act = model.to_act
     if model.my_turn and not model.spectator:
         out.append_text(_your_turn(model, view, style, armed))
     elif to_act is not None and turn_on_hold(model, to_act):
-        who = "you are" if model.away else "a player is"
-        out.append(f"Paused until {who} back ({model.name_of(to_act)} plays next).")
+        if model.away:
+            paused = _("Paused until you are back ({player} plays next).")
+        else:
+            paused = _("Paused until a player is back ({player} plays next).")
+        out.append(paused.format(player=model.name_of(to_act)))
     else:
-        out.append(f"{model.name_of(to_act)} to play.")
+        out.append(_("{player} to play.").format(player=model.name_of(to_act)))
     return out
 
 
 def _before_the_game(model: TableModel) -> Text:
     if model.spectator:
-        return Text("Watching: the game has not started yet.")
+        return Text(_("Watching: the game has not started yet."))
     if model.may_start:
         return Text(
-            "Waiting for players. b: add a bot (B: choose its level) · s: start with "
-            "those seated (a full table starts by itself)"
+            _(
+                "Waiting for players. b: add a bot (B: choose its level) · s: start with "
+                "those seated (a full table starts by itself)"
+            )
         )
     if model.creator:
-        return Text(f"Waiting for the creator ({model.creator}) to start.")
-    return Text("Waiting for the game to start.")
+        return Text(_("Waiting for the creator ({name}) to start.").format(name=model.creator))
+    return Text(_("Waiting for the game to start."))
 
 
 def _alerts(model: TableModel) -> Text:
     """The lines above the prompt: the game on hold, away, "one card" owed or missed."""
     out = Text()
     if model.on_hold and model.away:
-        out.append("The game waits for you. b: I'm back\n", style="bold reverse")
+        out.append(_("The game waits for you. b: I'm back") + "\n", style="bold reverse")
     elif model.on_hold:
-        out.append("The game waits for a player.\n", style="bold reverse")
+        out.append(_("The game waits for a player.") + "\n", style="bold reverse")
     elif model.away:
-        out.append("You are away: the server plays your turns. b: I'm back\n", style="bold reverse")
+        said = _("You are away: the server plays your turns. b: I'm back")
+        out.append(said + "\n", style="bold reverse")
     if model.owes_announcement():
-        out.append('You hold one card: press o to say "one card"!\n', style="bold reverse")
+        out.append(_('You hold one card: press o to say "one card"!') + "\n", style="bold reverse")
     targets = model.idiot_targets()
     if targets:
-        names = ", ".join(model.name_of(t) for t in targets)
-        out.append(f'{names} did not say "one card": i calls idiot!\n', style="bold")
+        names = word_list([model.name_of(t) for t in targets])
+        missed = ngettext(
+            '{players} did not say "one card": i calls idiot!',
+            '{players} did not say "one card": i calls idiot!',
+            len(targets),
+        )
+        out.append(missed.format(players=names) + "\n", style="bold")
     return out
 
 
 def _your_turn(model: TableModel, view: View, style: CardStyle, armed: bool) -> Text:
     out = Text()
     if model.suit_choices():
-        out.append("You turned up a wild card: name the suit (Enter).", style="bold")
+        out.append(_("You turned up a wild card: name the suit (Enter)."), style="bold")
     elif model.find(ActionKind.PASS) is not None:
         drawn = view["drawn"]
-        out.append("You drew ")
-        out.append_text(style.card(drawn) if drawn else Text("a card"))
-        out.append(": Enter plays it, p keeps it.", style="bold")
+        if drawn:
+            said = _("You drew {card}: Enter plays it, p keeps it.")
+            out.append_text(fill(said, "bold", card=style.card(drawn)))
+        else:
+            out.append(_("You drew a card: Enter plays it, p keeps it."), style="bold")
     elif model.find(ActionKind.DRAW) is not None:
         count = view["count"]
         if count:
-            out.append(f"No ace or two: d draws {count} cards.", style="bold")
+            said = ngettext(
+                "No ace or two: d draws {n} card.", "No ace or two: d draws {n} cards.", count
+            )
+            out.append(said.format(n=count), style="bold")
         else:
-            out.append("Nothing to play: d draws a card.", style="bold")
+            out.append(_("Nothing to play: d draws a card."), style="bold")
     else:
-        arrows = "Left/Right" if style.ascii else "←→"
-        out.append(
-            f"{_your_turn_what(view)}: {arrows} or 1-9 to choose, Enter plays.", style="bold"
-        )
+        arrows = pgettext("keys", "Left/Right") if style.ascii else "←→"
+        said = _("{what}: {arrows} or 1-9 to choose, Enter plays.")
+        out.append(said.format(what=_your_turn_what(view), arrows=arrows), style="bold")
         if armed:
-            out.append(' "One card" will be said with the play.', style="italic")
+            out.append(" " + _('"One card" will be said with the play.'), style="italic")
         elif model.can_announce_with_play():
-            out.append(' o: say "one card" with it.', style="dim")
+            out.append(" " + _('o: say "one card" with it.'), style="dim")
     return out
 
 
 def _your_turn_what(view: View) -> str:
     if view["count"]:
-        return f"Your turn — the count is {view['count']}: an ace or a two"
+        return _("Your turn — the count is {n}: an ace or a two").format(n=view["count"])
     if view["again"]:
-        return "Your turn again (after a 6)"
+        return _("Your turn again (after a 6)")
     if view["king_cards"]:
-        return f"Your turn — {view['king_cards']} more for the king"
-    return "Your turn"
+        k = view["king_cards"]
+        return ngettext(
+            "Your turn — {n} more for the king", "Your turn — {n} more for the king", k
+        ).format(n=k)
+    return _("Your turn")
 
 
 # ----------------------------------------------------------------- the lobby
@@ -431,27 +483,29 @@ def _your_turn_what(view: View) -> str:
 def status_text(online: bool, connecting: bool, detail: str, address: str, name: str) -> Text:
     """The lobby's top line: where we are connected, or that we are trying."""
     if online:
-        return Text.assemble(("Craits", "bold"), f" at {address} — you are ", (name, "bold"))
+        said = _("{craits} at {address} — you are {name}")
+        return fill(said, craits=Text("Craits", "bold"), address=address, name=Text(name, "bold"))
     if connecting:
-        return Text(f"Connecting to {address}… (q quits)", style="bold")
+        return Text(_("Connecting to {address}… (q quits)").format(address=address), style="bold")
     more = f" — {detail}" if detail else ""
-    return Text(f"Connection lost: reconnecting to {address}…{more}", style="bold")
+    lost = _("Connection lost: reconnecting to {address}…").format(address=address)
+    return Text(lost + more, style="bold")
 
 
 def table_state(info: TableInfo) -> str:
     """A table's state in words: waiting, playing hand n/15, finished."""
     state = info["state"]
     if state == TableState.PLAYING:
-        return f"hand {info['hand_number']}/{info['hands_in_game']}"
-    return str(state)
+        return _("hand {n}/{of}").format(n=info["hand_number"], of=info["hands_in_game"])
+    return str(TABLE_STATES.get(state, state))
 
 
 def _person(p: SeatInfo) -> Text:
     out = Text(p["name"])
     if not p["connected"]:
-        out.append(" (offline)", style="dim")
+        out.append(" " + _("(offline)"), style="dim")
     elif p["away"]:
-        out.append(" (away)", style="dim")
+        out.append(" " + _("(away)"), style="dim")
     return out
 
 
@@ -466,7 +520,7 @@ def players_text(info: TableInfo) -> Text:
     bots = len(players) - len(people)
     if bots:
         out.append(", " if people else "")
-        out.append(f"{bots} bot" if bots == 1 else f"{bots} bots", style="dim")
+        out.append(ngettext("{n} bot", "{n} bots", bots).format(n=bots), style="dim")
     return out
 
 
@@ -496,10 +550,11 @@ def lobby_row(info: TableInfo) -> tuple[Text, ...]:
     dimmed."""
     rules = describe_rules(info["rules"])
     timeout = info["turn_timeout_ms"]
-    rules += f"; {timeout // 1000} s turns" if timeout else "; no timer"
-    state = "unavailable" if unavailable(info) else table_state(info)
+    turns = _("{n} s turns").format(n=timeout // 1000) if timeout else _("no timer")
+    rules = f"{rules}; {turns}"
+    state = _("unavailable") if unavailable(info) else table_state(info)
     if all_offline(info) and not unavailable(info):
-        state += ", offline"
+        state = _("{state}, offline").format(state=state)
     row = (
         Text.assemble((info["name"], "bold"), (privacy.badge(info), "italic")),
         Text(f"{privacy.seats_taken(info)}/{info['seats']}"),
@@ -539,22 +594,27 @@ def lobby_key(action: str, info: TableInfo | None, *, online: bool, saved: bool)
 def join_refusal(info: TableInfo | None, *, online: bool) -> str:
     """Why ``j`` does nothing now at the table ``info`` under the cursor, in a line."""
     if not online:
-        return "Not connected — wait for the connection to come back."
+        return _("Not connected — wait for the connection to come back.")
     if info is None:
-        return "No table to join: n opens one."
+        return _("No table to join: n opens one.")
     name = info["name"]
     if unavailable(info):
-        return f"Table {name} is unavailable: its server is down (back when that server is)."
-    if _full(info):
-        return f"Table {name} is full: no seat to take (s watches it)."
-    return f"Table {name} is already playing: s watches it."
+        said = _("Table {table} is unavailable: its server is down (back when that server is).")
+    elif _full(info):
+        said = _("Table {table} is full: no seat to take (s watches it).")
+    else:
+        said = _("Table {table} is already playing: s watches it.")
+    return said.format(table=name)
 
 
-QUICK_LINE = Text.assemble(
-    ("▶ Quick play", "bold"),
-    " (k): sit where a game starts soonest (or bots after a countdown)",
-)
-"""The lobby's first line under its status: quick play (protocol §11.13)."""
+def quick_line() -> Text:
+    """The lobby's first line under its status: quick play (protocol §11.13), in
+    the language spoken now."""
+    return Text.assemble(
+        ("▶ " + _("Quick play"), "bold"),
+        " ",
+        _("(k): sit where a game starts soonest (or bots after a countdown)"),
+    )
 
 
 def bots_deadline(
@@ -575,9 +635,8 @@ def bots_deadline(
 def lobby_hint(saved: SavedSeat | None, at_table: bool, tables: int) -> Text:
     """The line under the list: the seat kept for this server, or what the keys do."""
     if saved and not at_table:
-        return Text(
-            f"Your seat at {saved['table']} is kept: press r to go back to it.", style="bold"
-        )
+        said = _("Your seat at {table} is kept: press r to go back to it.")
+        return Text(said.format(table=saved["table"]), style="bold")
     if not tables:
-        return Text("No tables yet: press n to open one.")
-    return Text("j: take a seat · s: watch · Enter: either · n: open a new table")
+        return Text(_("No tables yet: press n to open one."))
+    return Text(_("j: take a seat · s: watch · Enter: either · n: open a new table"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from craits.protocol.i18n import LazyString, _, lazy_pgettext
 from rich.text import Text
 
 from .card_style import CardStyle
@@ -17,6 +18,13 @@ from .hint_text import describe
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """Each mark's sign, as chess annotates moves."""
 
+MARKS: dict[str, LazyString] = {
+    # TRANSLATORS: the post-game analysis' marks of a move, as chess annotates them
+    "inaccuracy": lazy_pgettext("analysis mark", "inaccuracy"),
+    "mistake": lazy_pgettext("analysis mark", "mistake"),
+    "blunder": lazy_pgettext("analysis mark", "blunder"),
+}
+"""Each mark in words."""
 STYLES = {"inaccuracy": "bold yellow", "mistake": "bold dark_orange", "blunder": "bold red"}
 
 
@@ -49,10 +57,12 @@ class Marks:
         out = []
         for e in self.at.get((hand, frame), []):
             mark, kind = e["mark"], e["kind"]
-            line = Text(f"{SYMBOLS[mark]} {mark}", style=STYLES[mark])
+            line = Text(f"{SYMBOLS[mark]} {MARKS[mark]}", style=STYLES[mark])
             expert = describe(e.get("expert"), kind, style, name_of)
-            line.append(
-                f" — {name_of(e['seat'])} lost {e['lost']:.1f} points: the expert would {expert}"
-            )
+            # TRANSLATORS: after a mark of the analysis ("?? blunder");
+            # {move} a hint's move ("play 7♥")
+            said = _(" — {player} lost {points} points: the expert would {move}")
+            points = f"{float(e['lost']):.1f}"
+            line.append(said.format(player=name_of(e["seat"]), points=points, move=expert))
             out.append(line)
         return out

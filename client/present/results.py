@@ -8,8 +8,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from craits.protocol.i18n import LazyString, _, lazy_pgettext, ngettext
 from craits.protocol.types import HandEndedEvent, TableInfo
 from craits.protocol.vocab import Phase, TableState
+from craits.protocol.words import count_points, word_list
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -31,11 +33,21 @@ def cancelled_text(pairs: Sequence[Sequence[str]], style: CardStyle, sep: str = 
     return out
 
 
+HEADINGS: dict[str, LazyString] = {
+    # TRANSLATORS: the headings of a hand's scores and the score sheet (short: columns)
+    "player": lazy_pgettext("score heading", "Player"),
+    "hand": lazy_pgettext("score heading", "Hand"),
+    "shuffle": lazy_pgettext("score heading", "Shuffle"),
+    "total": lazy_pgettext("score heading", "Total"),
+}
+"""The score tables' column headings."""
+
+
 def _player_cell(model: TableModel, seat: int) -> Text:
     me = seat == model.seat
     name = Text(model.name_of(seat), style="bold" if me else "")
     if me:
-        name.append(" (you)", style="dim")
+        name.append(" " + _("(you)"), style="dim")
     return name
 
 
@@ -47,15 +59,15 @@ def hand_table(result: HandEndedEvent, model: TableModel, style: CardStyle) -> T
         padding=(0, 1),
         pad_edge=style.ascii,  # (a space inside the ASCII frame's edges)
     )
-    t.add_column("Player", no_wrap=True, max_width=14)
-    t.add_column("Cards left", ratio=3)
-    t.add_column("Threes cancel", ratio=2)
-    t.add_column("Hand", justify="right", no_wrap=True)
-    t.add_column("Shuffle", justify="right", no_wrap=True)
-    t.add_column("Total", justify="right", no_wrap=True)
+    t.add_column(str(HEADINGS["player"]), no_wrap=True, max_width=14)
+    t.add_column(_("Cards left"), ratio=3)
+    t.add_column(_("Threes cancel"), ratio=2)
+    t.add_column(str(HEADINGS["hand"]), justify="right", no_wrap=True)
+    t.add_column(str(HEADINGS["shuffle"]), justify="right", no_wrap=True)
+    t.add_column(str(HEADINGS["total"]), justify="right", no_wrap=True)
     for r in result["results"]:
         seat = r["seat"]
-        went_out = Text("went out", style="italic")
+        went_out = Text(_("went out"), style="italic")
         cards = went_out if r["went_out"] else style.cards(r["cards"])
         cancelled = cancelled_text(r["cancelled"], style)
         penalty = seat_value(result["penalties"], seat, None)  # this hand's shuffle penalties (R10)
@@ -81,10 +93,10 @@ def hand_table_narrow(result: HandEndedEvent, model: TableModel, style: CardStyl
     shuffle penalties and total, its cards left and what its threes cancelled
     under it."""
     t = Table(box=box.ASCII2 if style.ascii else box.SIMPLE_HEAD, expand=True, pad_edge=style.ascii)
-    t.add_column("Player", ratio=1)
-    t.add_column("Hand", justify="right", no_wrap=True)
-    t.add_column("Shuffle", justify="right", no_wrap=True)
-    t.add_column("Total", justify="right", no_wrap=True)
+    t.add_column(str(HEADINGS["player"]), ratio=1)
+    t.add_column(str(HEADINGS["hand"]), justify="right", no_wrap=True)
+    t.add_column(str(HEADINGS["shuffle"]), justify="right", no_wrap=True)
+    t.add_column(str(HEADINGS["total"]), justify="right", no_wrap=True)
     for r in result["results"]:
         seat = r["seat"]
         penalty = seat_value(result["penalties"], seat, None)
@@ -92,12 +104,12 @@ def hand_table_narrow(result: HandEndedEvent, model: TableModel, style: CardStyl
         player = _player_cell(model, seat)
         player.append("\n")
         if r["went_out"]:
-            player.append("went out", style="italic")
+            player.append(_("went out"), style="italic")
         else:
             player.append_text(style.cards(r["cards"]))
         cancelled = cancelled_text(r["cancelled"], style)
         if cancelled:
-            player.append("\nthrees: ", style="dim")
+            player.append("\n" + _("threes:") + " ", style="dim")
             player.append_text(cancelled)
         t.add_row(
             player,
@@ -117,19 +129,21 @@ def standings(result: HandEndedEvent, model: TableModel, style: CardStyle) -> Te
     names = [model.name_of(w) for w in sorted(winners)]
     star = "*" if style.ascii else "★"
     if len(names) == 1:
-        out.append(f"{star} {names[0]} wins the game! {star}\n", style="bold")
+        won = _("{player} wins the game!").format(player=names[0])
+        out.append(f"{star} {won} {star}\n", style="bold")
     elif names:
-        out.append(f"{star} Shared win: {', '.join(names)} {star}\n", style="bold")
+        won = _("Shared win: {players}").format(players=word_list(names))
+        out.append(f"{star} {won} {star}\n", style="bold")
     place = 0
     last: int | None = None
     for i, s in enumerate(order):
         if scores[s] != last:
             place = i + 1
             last = scores[s]
-        line = f"{place}. {model.name_of(s)}  {scores[s]} points"
+        line = f"{place}. {model.name_of(s)}  {count_points(scores[s])}"
         out.append(line, style="bold" if s in winners else "")
         if s == model.seat:
-            out.append("  (you)", style="dim")
+            out.append("  " + _("(you)"), style="dim")
         out.append("\n")
     return out
 
@@ -147,13 +161,13 @@ def summary(
     (for a summary ``width`` columns wide below :data:`NARROW`, the narrow table)."""
     hand = result["hand_number"]
     parts: list[RenderableType] = []
-    title = f"Hand {hand} of {_hands_in_game(model)} — scores"
+    title = _("Hand {hand} of {of} — scores").format(hand=hand, of=_hands_in_game(model))
     if result["game_over"]:
-        title = f"Game over after hand {hand}"
+        title = _("Game over after hand {hand}").format(hand=hand)
     parts.append(Text(title, style="bold"))
     if result["game_over"]:
         parts.append(standings(result, model, style))
-        parts.append(Text(f"The last hand (hand {hand}):", style="bold"))
+        parts.append(Text(_("The last hand (hand {hand}):").format(hand=hand), style="bold"))
     narrow = width is not None and width < NARROW
     parts.append((hand_table_narrow if narrow else hand_table)(result, model, style))
     return Group(*parts)
@@ -164,28 +178,32 @@ def what_next(result: HandEndedEvent, model: TableModel) -> Text:
     server said: protocol §7.1), and the keys for it."""
     view = model.view
     if result["game_over"]:
-        keys = "n: start a new game · Enter: back to the table"
+        keys = _("n: start a new game · Enter: back to the table")
         if not model.may_start:
-            keys = "Enter: back to the table"
+            keys = _("Enter: back to the table")
         offer = rematch_line(model)
         return Text(keys) if offer is None else offer.append(f" · {keys}")
-    back = "Enter: back to the table"
     if view is None or view["phase"] != Phase.PLAY or view["hand_number"] == result["hand_number"]:
         if model.on_hold:
-            return Text(f"The game waits for a player to come back — {back}", style="bold")
+            said = _("The game waits for a player to come back — Enter: back to the table")
+            return Text(said, style="bold")
         left = seconds_to_next_hand(model)
         if left is not None:
-            return Text(f"The next hand is dealt in {math.ceil(left)} s — {back}")
-        return Text(f"The next hand is coming — {back}")
+            said = _("The next hand is dealt in {n} s — Enter: back to the table")
+            return Text(said.format(n=math.ceil(left)))
+        return Text(_("The next hand is coming — Enter: back to the table"))
     hand = view["hand_number"]
     if model.my_turn and not model.spectator:
         left = model.seconds_left()
-        clock = f" ({math.ceil(left)} s left)" if left is not None else ""
-        return Text(f"Hand {hand} is dealt: your turn{clock} — Enter", style="bold reverse")
+        if left is not None:
+            said = _("Hand {hand} is dealt: your turn ({n} s left) — Enter")
+            return Text(said.format(hand=hand, n=math.ceil(left)), style="bold reverse")
+        said = _("Hand {hand} is dealt: your turn — Enter")
+        return Text(said.format(hand=hand), style="bold reverse")
     if model.spectator:
-        return Text(f"Hand {hand} is dealt — Enter: watch it", style="bold")
-    who = model.name_of(model.to_act)
-    return Text(f"Hand {hand} is dealt: {who} to play — {back}", style="bold")
+        return Text(_("Hand {hand} is dealt — Enter: watch it").format(hand=hand), style="bold")
+    said = _("Hand {hand} is dealt: {player} to play — Enter: back to the table")
+    return Text(said.format(hand=hand, player=model.name_of(model.to_act)), style="bold")
 
 
 def overtaken(result: HandEndedEvent, model: TableModel) -> bool:
@@ -238,12 +256,21 @@ def rematch_line(model: TableModel) -> Text | None:
     if offer is None:
         return None
     accepted, seats, mine = offer
-    count = f"{accepted}/{seats} accepted"
     if mine is False:
-        return Text(f"r: rematch ({count})", style="bold")
+        # TRANSLATORS: the rematch on offer, r its key: "r: rematch (1/2 accepted)"
+        said = ngettext(
+            "r: rematch ({n}/{seats} accepted)", "r: rematch ({n}/{seats} accepted)", accepted
+        )
+        return Text(said.format(n=accepted, seats=seats), style="bold")
     if mine:
-        return Text(f"Rematch: you accepted, {count}")
-    return Text(f"Rematch: {count}")
+        said = ngettext(
+            "Rematch: you accepted, {n}/{seats} accepted",
+            "Rematch: you accepted, {n}/{seats} accepted",
+            accepted,
+        )
+        return Text(said.format(n=accepted, seats=seats))
+    said = ngettext("Rematch: {n}/{seats} accepted", "Rematch: {n}/{seats} accepted", accepted)
+    return Text(said.format(n=accepted, seats=seats))
 
 
 def rematch_key(model: TableModel | None) -> bool | None:
@@ -261,4 +288,6 @@ def series_line(model: TableModel) -> Text | None:
     series = series_wins(model)
     if not series:
         return None
-    return Text("Series: " + " · ".join(f"{name} {n}" for name, n in series), style="bold")
+    wins = " · ".join(f"{name} {n}" for name, n in series)
+    # TRANSLATORS: the games each player won in this table's series: "Series: Ana 2 · Ben 1"
+    return Text(_("Series: {wins}").format(wins=wins), style="bold")

@@ -6,6 +6,7 @@ running total. Pure functions of the model's sheet (the ``state``'s
 
 from __future__ import annotations
 
+from craits.protocol.i18n import _, ngettext
 from craits.protocol.types import ScoreSheetRow
 from rich import box
 from rich.console import Group, RenderableType
@@ -14,6 +15,7 @@ from rich.text import Text
 
 from ..core.model import TableModel, seat_value
 from .card_style import CardStyle
+from .results import HEADINGS
 
 
 def sheet_cell(row: ScoreSheetRow, seat: int, stacked: bool = False, arrow: str = "→") -> Text:
@@ -48,8 +50,9 @@ def _header(model: TableModel, seat: int, width: int, more: str = "…") -> Text
     """The seat's name over its column, cut to ``width`` (``(you)`` when it fits)."""
     name = model.name_of(seat)
     me = seat == model.seat
-    if me and len(name) + 6 <= width:
-        return Text.assemble((name, "bold underline"), (" (you)", "dim"))
+    you = " " + _("(you)")
+    if me and len(name) + len(you) <= width:
+        return Text.assemble((name, "bold underline"), (you, "dim"))
     if len(name) > width:
         name = name[: max(1, width - len(more))] + more
     return Text(name, style="bold underline" if me else "bold")
@@ -77,14 +80,21 @@ def score_sheet(model: TableModel, style: CardStyle, width: int | None = None) -
     stacked = width is not None and 6 + seats * STACK_WIDTH > width
     hands = "?" if model.view is None else model.view["hands_in_game"]
     dash = "-" if style.ascii else "—"
-    title = Text(f"Score sheet {dash} {len(model.sheet)} of {hands} hands played", style="bold")
+    played = ngettext(
+        "Score sheet {dash} {n} of {of} hands played",
+        "Score sheet {dash} {n} of {of} hands played",
+        len(model.sheet),
+    )
+    title = Text(played.format(dash=dash, n=len(model.sheet), of=hands), style="bold")
     key = Text(
-        "Each cell: the hand's points, + the shuffle penalties paid in it, then the total. "
-        "Lowest total wins.",
+        _(
+            "Each cell: the hand's points, + the shuffle penalties paid in it, then the total. "
+            "Lowest total wins."
+        ),
         style="dim",
     )
     if not model.sheet and model.view is None:
-        return Group(title, Text("No game yet.", style="dim"))
+        return Group(title, Text(_("No game yet."), style="dim"))
     rows = _rows(model, seats, stacked, style)
     return Group(title, _table(model, rows, seats, stacked, width, style), key)
 
@@ -133,10 +143,11 @@ def _table(
     )
     more = "..." if style.ascii else "…"
     room = max(6, ((width or 100) - 6) // max(1, seats) - (1 if stacked else 3))
-    t.add_column("Hand", justify="right", no_wrap=True)
+    t.add_column(str(HEADINGS["hand"]), justify="right", no_wrap=True)
     for seat in range(seats):
         need = max(_cell_width(r[seat + 1]) for r in rows)
-        w = max(need, min(len(model.name_of(seat)) + (6 if seat == model.seat else 0), room))
+        you = len(_("(you)")) + 1 if seat == model.seat else 0
+        w = max(need, min(len(model.name_of(seat)) + you, room))
         t.add_column(_header(model, seat, w, more), justify="right", no_wrap=True, min_width=w)
     for r in rows:
         t.add_row(*r, end_section=stacked)

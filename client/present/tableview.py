@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from craits.protocol.i18n import LazyString, _, lazy_pgettext
 from craits.protocol.vocab import Phase
 
 from ..core.model import TableModel, seat_value, turn_on_hold
@@ -49,19 +50,31 @@ class Badge:
         alert: drawn in reverse video (it asks for someone's attention).
     """
 
-    long: str
-    short: str
+    long: LazyString
+    short: LazyString
     alert: bool = False
 
 
-DEALER = Badge("dealer", "D")
-BOT = Badge("bot", "bot")
-AWAY = Badge("away", "away")
-OFFLINE = Badge("offline", "off")
-ONE_CARD = Badge("ONE CARD", "1 card", alert=True)
-UNSAID = Badge("1 card, unsaid!", "unsaid!", alert=True)
-LOSES_TURN = Badge("loses a turn", "skip")
-PAUSED = Badge("paused", "paused")
+# TRANSLATORS: the words on a seat at the table: a long one, and a short one where
+# the seat is narrow (keep the short one short: 1 to 7 letters)
+DEALER = Badge(lazy_pgettext("seat badge", "dealer"), lazy_pgettext("seat badge, short", "D"))
+BOT = Badge(lazy_pgettext("seat badge", "bot"), lazy_pgettext("seat badge, short", "bot"))
+AWAY = Badge(lazy_pgettext("seat badge", "away"), lazy_pgettext("seat badge, short", "away"))
+OFFLINE = Badge(lazy_pgettext("seat badge", "offline"), lazy_pgettext("seat badge, short", "off"))
+ONE_CARD = Badge(
+    lazy_pgettext("seat badge", "ONE CARD"),
+    lazy_pgettext("seat badge, short", "1 card"),
+    alert=True,
+)
+UNSAID = Badge(
+    lazy_pgettext("seat badge", "1 card, unsaid!"),
+    lazy_pgettext("seat badge, short", "unsaid!"),
+    alert=True,
+)
+LOSES_TURN = Badge(
+    lazy_pgettext("seat badge", "loses a turn"), lazy_pgettext("seat badge, short", "skip")
+)
+PAUSED = Badge(lazy_pgettext("seat badge", "paused"), lazy_pgettext("seat badge, short", "paused"))
 """The seat to act while the game is on hold: it waits, like everyone (protocol §11.4)."""
 
 
@@ -204,7 +217,8 @@ def middle_view(model: TableModel) -> MiddleView:
     view = model.view
     if view is None:
         seats = model.capacity
-        return MiddleView(waiting=f"Waiting for players ({len(model.players)}/{seats})")
+        waiting = _("Waiting for players ({n}/{seats})").format(n=len(model.players), seats=seats)
+        return MiddleView(waiting=waiting)
     top = view["top"]
     suit = view["suit"]
     named = suit if suit and top and suit != top[-1] else None
@@ -215,5 +229,5 @@ def middle_view(model: TableModel) -> MiddleView:
         discard=view["discard_size"],
         count=view["count"],
         direction=view["direction"],
-        hand=f"hand {view['hand_number']}/{view['hands_in_game']}",
+        hand=_("hand {n}/{of}").format(n=view["hand_number"], of=view["hands_in_game"]),
     )

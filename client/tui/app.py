@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from craits.protocol import VERSION
+from craits.protocol.i18n import N_
 from craits.protocol.tls import UntrustedCertificate
 from craits.protocol.types import ClientMsg, TableInfo
 from textual import events, on
@@ -102,10 +103,13 @@ class CraitsApp(App[None]):
     """
 
     TITLE = "Craits"
+    language_given = False
+    """Whether the command line chose the language (``--lang``): then a language
+    kept in the preferences does not replace it at start."""
     CSS_PATH = "craits.tcss"
     ENABLE_COMMAND_PALETTE = True  # Ctrl+P: the theme (dark, light) and motion
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit_app", N_("Quit"), show=False, priority=True),
     ]
     ASCII_KEYS: ClassVar[dict[str, str]] = {"←→": "<- ->", "⏎": "Enter", "?": "?"}
     """Key names shown with ``--ascii``."""
@@ -173,7 +177,8 @@ class CraitsApp(App[None]):
         """Why the client gave up (printed by the command once the screen is restored)."""
         self._table: TableScreen | None = None
         self._notice_about: tuple[str, float] | None = None  # (table, until: monotonic)
-        self.appearance = Appearance(self, PrefsStore(self.session.store.path.parent))
+        prefs = PrefsStore(self.session.store.path.parent)
+        self.appearance = Appearance(self, prefs, on_language=self.news.language_changed)
         self.arrival = ArrivalQuestions(self, self.session)
 
     # ------------------------------------------------ the session, in short

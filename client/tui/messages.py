@@ -58,6 +58,11 @@ class TableLeft(SessionMessage, bubble=False):
     """No table any more (left, closed, gone): back to the lobby."""
 
 
+class LanguageChanged(SessionMessage, bubble=False):
+    """The player chose another language (the settings): every text shown is drawn
+    again in it (not the session's news, but told the same way, to the same nodes)."""
+
+
 class Said(SessionMessage, bubble=False):
     """A line to tell the user (never read as markup), for ``timeout`` seconds;
     ``table``: the table it is about, not to be left up over another."""
@@ -163,6 +168,10 @@ class NewsRelay:
     def table_left(self) -> None:
         """Post :class:`TableLeft`."""
         self._post(TableLeft)
+
+    def language_changed(self) -> None:
+        """Post :class:`LanguageChanged`."""
+        self._post(LanguageChanged)
 
     def said(self, text: str, severity: Severity, timeout: float, table: str | None) -> None:
         """Post :class:`Said`."""

@@ -1,5 +1,5 @@
 """The player's display preferences, kept between runs: the theme (light or
-dark) and the motion level. One JSON file beside the resume tokens
+dark), the motion level and the language (docs/i18n.md). One JSON file beside the resume tokens
 (:mod:`craits.client.core.saved.resume_tokens`); errors reading or writing it are ignored (a
 lost preference only means the default comes back).
 """
@@ -10,6 +10,8 @@ import contextlib
 import json
 from pathlib import Path
 from typing import TypedDict
+
+from craits.protocol.i18n import LANGUAGES
 
 from .files import write_private_json
 
@@ -22,10 +24,12 @@ highlights), none."""
 
 
 class Prefs(TypedDict, total=False):
-    """What is kept: ``theme`` (a Textual theme name), ``motion`` (an animation level)."""
+    """What is kept: ``theme`` (a Textual theme name), ``motion`` (an animation level),
+    ``language`` (one of :data:`craits.protocol.i18n.LANGUAGES`)."""
 
     theme: str
     motion: str
+    language: str
 
 
 class PrefsStore:
@@ -51,10 +55,13 @@ class PrefsStore:
             out["theme"] = data["theme"]
         if data.get("motion") in MOTION_LEVELS:
             out["motion"] = data["motion"]
+        if data.get("language") in LANGUAGES:
+            out["language"] = data["language"]
         return out
 
     def save(self, **changes: str) -> None:
-        """Keep ``changes`` (``theme=…``, ``motion=…``) with what was kept before."""
+        """Keep ``changes`` (``theme=…``, ``motion=…``, ``language=…``) with what was
+        kept before."""
         data = dict(self.load())
         data.update(changes)
         with contextlib.suppress(OSError):  # (a choice not kept: the default comes back)

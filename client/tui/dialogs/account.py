@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from craits.protocol.i18n import _
+from craits.protocol.i18n import N_, _
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -59,8 +59,8 @@ class AccountDialog(ModalScreen[bool]):
     AccountDialog Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", _("Close")),
-        Binding("l", "leaderboard", _("Leaderboard")),
+        Binding("escape", "close", N_("Close")),
+        Binding("l", "leaderboard", N_("Leaderboard")),
     ]
 
     def __init__(self, account: Account) -> None:

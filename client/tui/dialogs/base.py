@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from craits.protocol.i18n import N_, _
 from craits.protocol.messages import MAX_NAME
 from craits.protocol.vocab import SUIT_NAMES
 from rich.text import Text
@@ -15,9 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ...present.card_style import CardStyle
+from ..widgets.key_footer import KeyFooter
 
 ResultType = TypeVar("ResultType")
 
@@ -43,7 +45,7 @@ class Dialog(ModalScreen[ResultType]):
 class AskDialog(Dialog[str | None]):
     """Ask for one line of text (a name); dismissed with it, or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]  # noqa: RUF012
 
     def __init__(self, prompt: str, default: str = ""):
         super().__init__()
@@ -79,7 +81,7 @@ class ChoiceDialog(Dialog[ChoiceType]):
             sense after an update (if not, the dialog closes by itself).
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]  # noqa: RUF012
 
     def __init__(
         self,
@@ -105,8 +107,8 @@ class ChoiceDialog(Dialog[ChoiceType]):
                 for i, (key, label, _value) in enumerate(self.choices):
                     text = Text.assemble((f"{key}", "bold underline"), "  ", label)
                     yield Button(text, id=f"choice-{i}", compact=True)
-            yield Label(Text("Escape: cancel", style="dim"))
-        yield Footer(compact=True)
+            yield Label(Text(_("Escape: cancel"), style="dim"))
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Focus the first option."""
@@ -154,8 +156,8 @@ class ConfirmDialog(Dialog[bool]):
     whose yes does no harm)."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str, yes_first: bool = False):
@@ -168,9 +170,9 @@ class ConfirmDialog(Dialog[bool]):
         with Vertical(classes="dialog small"):
             yield Static(Text(self.question))
             with Horizontal(classes="buttons"):
-                yield Button("Yes (y)", id="yes", variant="primary", compact=True)
-                yield Button("No (n)", id="no", compact=True)
-        yield Footer(compact=True)
+                yield Button(_("Yes (y)"), id="yes", variant="primary", compact=True)
+                yield Button(_("No (n)"), id="no", compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Focus "No", the safe answer (or "Yes", when that does no harm)."""

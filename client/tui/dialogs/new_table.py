@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from craits.protocol.i18n import N_, LazyString, _, _l
 from craits.protocol.messages import MAX_NAME, undrawable
 from craits.protocol.types import CreateTableMsg, RulesMap
 from craits.protocol.vocab import ClientMessage
@@ -13,9 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ...present.rule_options import RULE_OPTIONS, switched_value
+from ...present.rule_options import RULE_OPTIONS, option_label, switched_value
+from ..widgets.key_footer import KeyFooter
 from .base import Dialog
 
 
@@ -53,13 +55,13 @@ class DigitInput(Input):
         self.cursor_position = len(self.value)
 
 
-TURN_TIMES: list[tuple[str, int]] = [
+TURN_TIMES: list[tuple[str | LazyString, int]] = [
     ("15 s", 15),
     ("30 s", 30),
     ("1 min", 60),
     ("2 min", 120),
     ("5 min", 300),
-    ("no limit", 0),
+    (_l("no limit"), 0),
 ]
 """The turn times a new table may have, ``(label, seconds)``; 0: no limit. The
 server refuses a turn shorter than its shortest (10 s by default; protocol §5)."""
@@ -69,11 +71,11 @@ DEFAULT_TURN_TIME = 60
 """The turn time a new table gets unless its creator chooses another, seconds."""
 
 
-PRIVATE_LABEL = "Private: by invite only"
+PRIVATE_LABEL = _l("Private: by invite only")
 """The new-table dialog's private choice (short: it fits a phone's width)."""
 
 
-PRIVATE_MEANS = "only people with its invite code may join or watch"
+PRIVATE_MEANS = _l("only people with its invite code may join or watch")
 """What a private table is, under its choice."""
 
 
@@ -89,8 +91,8 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
     """
 
     BINDINGS = [  # noqa: RUF012
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "create", "Create"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+s", "create", N_("Create")),
     ]
 
     def __init__(self, default_name: str):
@@ -101,47 +103,52 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
         """The form."""
         # (it scrolls when the terminal is too low for it: a phone's browser)
         with VerticalScroll(id="create", classes="dialog"):
-            yield Label("Open a table", classes="dialog-title")
+            yield Label(_("Open a table"), classes="dialog-title")
             with Horizontal(classes="form-row"):
-                yield Label("Name", classes="form-label")
+                yield Label(_("Name"), classes="form-label")
                 yield Input(self.default_name, id="table-name", max_length=MAX_NAME, compact=True)
             with Horizontal(classes="form-row", id="numbers"):
                 with Horizontal(classes="form-pair"):
-                    yield Label("Seats 2–8", classes="form-label")
+                    yield Label(_("Seats 2–8"), classes="form-label")
                     yield DigitInput(
                         "2",
                         id="seat-count",
                         type="integer",
                         max_length=1,
                         compact=True,
-                        tooltip="type a number from 2 to 8",
+                        tooltip=_("type a number from 2 to 8"),
                     )
                 with Horizontal(classes="form-pair"):
-                    yield Label("Turn time", classes="form-label")
+                    yield Label(_("Turn time"), classes="form-label")
                     yield Select(
-                        TURN_TIMES,
+                        [(str(label), seconds) for label, seconds in TURN_TIMES],
                         value=DEFAULT_TURN_TIME,
                         allow_blank=False,
                         compact=True,
                         id="timeout",
-                        tooltip="how long each player has for a turn before the server "
-                        "plays for them and marks them away",
+                        tooltip=_(
+                            "how long each player has for a turn before the server "
+                            "plays for them and marks them away"
+                        ),
                     )
             with Grid(id="options"):
                 for opt in RULE_OPTIONS:
                     yield OptionBox(
-                        f"{opt.label} ({opt.section})", id=f"opt-{opt.name}", compact=True
+                        f"{option_label(opt)} ({opt.section})", id=f"opt-{opt.name}", compact=True
                     )
             yield OptionBox(
-                PRIVATE_LABEL, id="private", compact=True, tooltip=PRIVATE_MEANS.capitalize()
+                str(PRIVATE_LABEL),
+                id="private",
+                compact=True,
+                tooltip=str(PRIVATE_MEANS).capitalize(),
             )
-            yield Static(Text(PRIVATE_MEANS, style="dim"), id="private-means")
+            yield Static(Text(str(PRIVATE_MEANS), style="dim"), id="private-means")
             yield Static(id="create-error", classes="error-line")
             with Horizontal(classes="buttons"):
-                yield Button("Create", variant="primary", id="do-create", compact=True)
-                yield Button("Cancel", id="do-cancel", compact=True)
-            yield Static(Text("Tab: next field · Space: switch an option", style="dim"))
-        yield Footer(compact=True)
+                yield Button(_("Create"), variant="primary", id="do-create", compact=True)
+                yield Button(_("Cancel"), id="do-cancel", compact=True)
+            yield Static(Text(_("Tab: next field · Space: switch an option"), style="dim"))
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Start in the name field."""
@@ -151,21 +158,21 @@ class CreateTableDialog(Dialog[CreateTableMsg]):
         """The ``create_table`` message, or what is wrong with the form."""
         name = self.query_one("#table-name", Input).value.strip()
         if not name:
-            return "The table needs a name."
+            return _("The table needs a name.")
         if any(c in name for c in "[]") or any(ord(c) < 32 for c in name):
-            return "A name cannot hold square brackets or control characters."
+            return _("A name cannot hold square brackets or control characters.")
         why = undrawable(unicodedata.normalize("NFC", name))
         if why is not None:  # (the server refuses it: protocol §5)
             return f"The name {why}."
         try:
             seats = int(self.query_one("#seat-count", Input).value)
         except ValueError:
-            return "Seats: a number from 2 to 8."
+            return _("Seats: a number from 2 to 8.")
         if not 2 <= seats <= 8:
-            return "Seats: a number from 2 to 8."
+            return _("Seats: a number from 2 to 8.")
         timeout = self.query_one("#timeout", Select).value
         if not isinstance(timeout, int):  # no blank is offered; never true
-            return "Choose a turn time."
+            return _("Choose a turn time.")
         rules: RulesMap = {}
         for opt in RULE_OPTIONS:
             if self.query_one(f"#opt-{opt.name}", Checkbox).value:

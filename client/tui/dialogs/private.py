@@ -21,6 +21,7 @@ from typing import Any
 
 from craits.protocol import DEFAULT_PORT
 from craits.protocol.address import parse_target
+from craits.protocol.i18n import N_
 from craits.protocol.vocab import TableState
 from rich.text import Text
 from textual import on
@@ -28,11 +29,12 @@ from textual.app import App
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from ...core import privacy
 from ...core.model import TableModel
 from ...core.session import Session
+from ..widgets.key_footer import KeyFooter
 from .base import ChoiceDialog, ConfirmDialog, Dialog
 
 MAX_CODE_TEXT = 300
@@ -53,8 +55,8 @@ class InviteDialog(Dialog[None]):
     can be selected, and copied with ``c``. Enter or Escape closes it."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("c", "copy", "Copy the link"),
-        Binding("escape,enter", "close", "Close"),
+        Binding("c", "copy", N_("Copy the link")),
+        Binding("escape,enter", "close", N_("Close")),
     ]
 
     def __init__(self, table: str, link: str):
@@ -84,7 +86,7 @@ class InviteDialog(Dialog[None]):
                 ),
                 id="invite-keys",
             )
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def action_copy(self) -> None:
         """Copy the link to the clipboard (through the terminal)."""
@@ -112,7 +114,7 @@ class CodeDialog(Dialog[str | None]):
     """Ask for a private table's invite code (a pasted invite link will do);
     dismissed with the code, or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]  # noqa: RUF012
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]  # noqa: RUF012
 
     def __init__(self, table: str, why: str):
         super().__init__()

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from craits.protocol.i18n import N_
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
+
+from ..widgets.key_footer import KeyFooter
 
 
 class ProblemScreen(ModalScreen[bool]):
@@ -36,8 +39,8 @@ class ProblemScreen(ModalScreen[bool]):
     ProblemScreen Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "retry", "Try again"),
-        Binding("q", "leave", "Leave"),
+        Binding("r", "retry", N_("Try again")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, message: str) -> None:
@@ -52,7 +55,7 @@ class ProblemScreen(ModalScreen[bool]):
             with Horizontal():
                 yield Button("Try again", id="retry", variant="primary")
                 yield Button("Leave", id="leave")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """The retry button has the focus: Enter tries again."""

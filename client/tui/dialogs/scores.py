@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from craits.protocol.i18n import N_
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...core.model import TableModel
 from ...core.session import Session
 from ...present.card_style import CardStyle
 from ...present.sheet import score_sheet
-from ..messages import TableChanged, TableShown, follow_news, reported
+from ..messages import LanguageChanged, TableChanged, TableShown, follow_news, reported
+from ..widgets.key_footer import KeyFooter
 from .base import Dialog
 
 
@@ -32,8 +34,8 @@ class ScoreSheetScreen(Dialog[bool]):
     #score-sheet { width: 100; max-width: 100%; height: auto; max-height: 100%; }
     """
     BINDINGS = [  # noqa: RUF012
-        Binding("escape,enter,h,q", "close", "Close"),
-        Binding("l", "last_hand", "Last hand"),
+        Binding("escape,enter,h,q", "close", N_("Close")),
+        Binding("l", "last_hand", N_("Last hand")),
     ]
 
     def __init__(self, session: Session, style: CardStyle):
@@ -53,7 +55,7 @@ class ScoreSheetScreen(Dialog[bool]):
         """The sheet, scrollable."""
         with VerticalScroll(id="score-sheet", classes="dialog"):
             yield Static(id="score-sheet-body")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Draw the sheet, follow the game (the session's news); focus it so the
@@ -64,8 +66,9 @@ class ScoreSheetScreen(Dialog[bool]):
 
     @on(TableShown)
     @on(TableChanged)
+    @on(LanguageChanged)
     @reported
-    def _changed(self, message: TableShown | TableChanged) -> None:
+    def _changed(self, message: TableShown | TableChanged | LanguageChanged) -> None:
         """The game moved on: the sheet follows."""
         self.sync()
 

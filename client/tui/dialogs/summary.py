@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from craits.protocol.i18n import N_
 from craits.protocol.types import HandEndedEvent
 from rich.console import Group
 from rich.text import Text
@@ -13,7 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...core.model import TableModel
 from ...core.session import Session
@@ -28,7 +29,8 @@ from ...present.results import (
     what_next,
 )
 from ...present.sheet import score_sheet
-from ..messages import LinkChanged, TableChanged, TableShown, follow_news, reported
+from ..messages import LanguageChanged, LinkChanged, TableChanged, TableShown, follow_news, reported
+from ..widgets.key_footer import KeyFooter
 from .base import Dialog
 
 GRACE = 0.8
@@ -51,10 +53,10 @@ class SummaryScreen(Dialog[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape,h", "close", "Close"),
-        Binding("n", "new_game", "New game"),
-        Binding("r", "rematch", "Rematch"),
-        Binding("q", "close", "Close", show=False),
+        Binding("enter,escape,h", "close", N_("Close")),
+        Binding("n", "new_game", N_("New game")),
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("q", "close", N_("Close"), show=False),
     ]
 
     def __init__(
@@ -81,7 +83,7 @@ class SummaryScreen(Dialog[None]):
             yield Static(id="summary-body")
             yield Static(id="summary-next", classes="hint")
             yield Static(id="summary-sheet")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Show the result, and follow the game under it (the session's news)."""
@@ -129,8 +131,9 @@ class SummaryScreen(Dialog[None]):
     @on(TableShown)
     @on(TableChanged)
     @on(LinkChanged)
+    @on(LanguageChanged)
     @reported
-    def _changed(self, message: TableShown | TableChanged | LinkChanged) -> None:
+    def _changed(self, message: TableShown | TableChanged | LinkChanged | LanguageChanged) -> None:
         """The game goes on under the summary: follow it."""
         self.sync()
 

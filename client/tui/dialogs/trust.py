@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from craits.protocol.i18n import N_
 from craits.protocol.tls import UntrustedCertificate, format_fingerprint
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
 
+from ..widgets.key_footer import KeyFooter
 from .base import Dialog
 
 
@@ -43,8 +45,8 @@ class TrustDialog(Dialog[bool]):
     False (``n``, Escape); "No" is focused, the safe answer."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("t", "answer(True)", "Trust"),
-        Binding("n,escape", "answer(False)", "Don't connect"),
+        Binding("t", "answer(True)", N_("Trust")),
+        Binding("n,escape", "answer(False)", N_("Don't connect")),
     ]
 
     def __init__(self, untrusted: UntrustedCertificate, pins: Path):
@@ -60,7 +62,7 @@ class TrustDialog(Dialog[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Trust it (t)", id="trust-yes", variant="warning", compact=True)
                 yield Button("Don't connect (n)", id="trust-no", compact=True)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Focus "Don't connect"."""

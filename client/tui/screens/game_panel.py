@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from craits.protocol.actions import Action, Play
+from craits.protocol.i18n import N_, _
 from craits.protocol.vocab import ActionKind
 from rich.text import Text
 from textual import events, on
@@ -43,17 +44,17 @@ class GamePanel(Vertical):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Card", key_display="←→"),
-        Binding("right", "move(1)", "Card", show=False),
-        Binding("home", "first", "First card", show=False),
-        Binding("end", "last", "Last card", show=False),
+        Binding("left", "move(-1)", N_("Card"), key_display="←→"),
+        Binding("right", "move(1)", N_("Card"), show=False),
+        Binding("home", "first", N_("First card"), show=False),
+        Binding("end", "last", N_("Last card"), show=False),
         *(Binding(str((i + 1) % 10), f"pick({i})", show=False) for i in range(10)),
-        Binding("enter", "play", "Play", key_display="⏎"),
-        Binding("d", "draw", "Draw"),
-        Binding("p", "pass", "Pass"),
-        Binding("o", "announce", "One card"),
-        Binding("i", "idiot", "Idiot"),
-        Binding("h", "score_sheet", "Scores", show=False),
+        Binding("enter", "play", N_("Play"), key_display="⏎"),
+        Binding("d", "draw", N_("Draw")),
+        Binding("p", "pass", N_("Pass")),
+        Binding("o", "announce", N_("One card")),
+        Binding("i", "idiot", N_("Idiot")),
+        Binding("h", "score_sheet", N_("Scores"), show=False),
     ]
 
     def __init__(self, session: Session, style: CardStyle, *, id: str | None = None):
@@ -93,16 +94,22 @@ class GamePanel(Vertical):
         """The hand takes the focus."""
         model = self.session.model
         for hand in self.query("#hand"):  # (none when the app closes as the table opens)
-            hand.border_title = "Watching" if model and model.spectator else "Your hand"
+            hand.border_title = _("Watching") if model and model.spectator else _("Your hand")
             hand.focus()
 
     # --------------------------------------------------------------- drawing
+
+    def retitle(self) -> None:
+        """The hand's title again (in the language spoken now)."""
+        model = self.session.model
+        for hand in self.query("#hand"):
+            hand.border_title = _("Watching") if model and model.spectator else _("Your hand")
 
     def sync(self, model: TableModel, new_update: bool = False) -> None:
         """Redraw from ``model`` (``new_update``: a move of the game came in)."""
         self._fix_selection(model, new_update)
         hand = self.query_one("#hand", HandView)
-        title = "Watching" if model.spectator else "Your hand"
+        title = _("Watching") if model.spectator else _("Your hand")
         if hand.border_title != title:  # (setting it repaints the whole hand)
             hand.border_title = title
         self.motion.seen(model, self.query_one(FeltView), hand)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from craits.protocol.actions import Action
+from craits.protocol.i18n import _
 from rich.text import Text
 from textual.widget import Widget
 
@@ -13,6 +14,7 @@ from ...core.model import TableModel
 from ...core.session import Session
 from ...present import presenter
 from ...present.card_style import CardStyle
+from ...present.phrases import fill
 from ..dialogs.base import ChoiceDialog, suit_dialog
 
 
@@ -42,9 +44,7 @@ class GameQuestions:
 
     def play_suit(self, card: str, announce: bool, suits: list[str]) -> None:
         """Which suit the play of ``card`` (an 8 or a 9) names, among ``suits``."""
-        title = Text("You play ")
-        title.append_text(self.style.card(card))
-        title.append(": which suit?")
+        title = fill(_("You play {card}: which suit?"), card=self.style.card(card))
 
         def play_with(suit: str) -> None:
             model = self.session.model
@@ -59,9 +59,9 @@ class GameQuestions:
 
     def turned_up_suit(self, model: TableModel) -> None:
         """Which suit the dealer names for the turned-up 8 or 9."""
-        title = Text("Name the suit for the turned-up ")
         top = model.view["top"] if model.view is not None else None
-        title.append_text(self.style.card(top or ""))
+        said = _("Name the suit for the turned-up {card}")
+        title = fill(said, card=self.style.card(top or ""))
 
         def name(suit: str) -> None:
             model = self.session.model
@@ -100,4 +100,6 @@ class GameQuestions:
             if target is not None and model is not None:
                 self.send(model.idiot_call(target))
 
-        self.widget.app.push_screen(ChoiceDialog("Call idiot on whom?", choices, still_valid), done)
+        self.widget.app.push_screen(
+            ChoiceDialog(_("Call idiot on whom?"), choices, still_valid), done
+        )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from craits.protocol.i18n import _
+from craits.protocol.i18n import N_, _
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -36,8 +36,8 @@ class LeaderboardScreen(Screen[None]):
     LeaderboardScreen DataTable { height: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", _("Back")),
-        Binding("r", "refresh", _("Refresh")),
+        Binding("escape", "back", N_("Back")),
+        Binding("r", "refresh", N_("Refresh")),
     ]
 
     def __init__(self, account: Account) -> None:

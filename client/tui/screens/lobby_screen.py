@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from craits.protocol.i18n import _
+from craits.protocol.i18n import N_, LazyString, _, lazy_pgettext
 from craits.protocol.types import CreateTableMsg, TableInfo
 from rich.cells import cell_len
 from rich.text import Text
@@ -32,17 +32,18 @@ from ..dialogs.account import AccountDialog
 from ..dialogs.base import AskDialog
 from ..dialogs.new_table import CreateTableDialog
 from ..dialogs.rules import RulesScreen
-from ..messages import LinkChanged, LobbyChanged, NameTaken, follow_news, reported
+from ..messages import LanguageChanged, LinkChanged, LobbyChanged, NameTaken, follow_news, reported
 from ..widgets.key_footer import KeyFooter
 from .leaderboard import LeaderboardScreen
 
-COLUMNS: tuple[tuple[str, str], ...] = (
-    ("Table", "name"),
-    ("Seats", "seats"),
-    ("State", "state"),
-    ("Watching", "watching"),
-    ("Players", "players"),
-    ("Rules", "rules"),
+COLUMNS: tuple[tuple[LazyString, str], ...] = (
+    # TRANSLATORS: the lobby's column headings
+    (lazy_pgettext("lobby column", "Table"), "name"),
+    (lazy_pgettext("lobby column", "Seats"), "seats"),
+    (lazy_pgettext("lobby column", "State"), "state"),
+    (lazy_pgettext("lobby column", "Watching"), "watching"),
+    (lazy_pgettext("lobby column", "Players"), "players"),
+    (lazy_pgettext("lobby column", "Rules"), "rules"),
 )
 """The lobby's columns: label and key, in order."""
 
@@ -65,7 +66,7 @@ watchers, then the rules, then the players; the name, seats and state stay."""
 
 def _needs(rows: Sequence[Sequence[Text]]) -> list[int]:
     """Each column's widest cell or label (the name's up to :data:`NAME_MAX`)."""
-    needs = [len(label) for label, _ in COLUMNS]
+    needs = [len(str(label)) for label, _key in COLUMNS]
     for row in rows:
         for i, cell in enumerate(row[: len(COLUMNS)]):
             widest = max((cell_len(line) for line in cell.plain.split("\n")), default=0)
@@ -143,7 +144,7 @@ def lobby_columns(available: int, rows: Sequence[Sequence[Text]]) -> list[tuple[
 
 LOBBY_ESSENTIAL = ("quick", "join", "rules", "quit")
 """The lobby's keys the Footer never leaves out, however narrow (:mod:`..widgets.key_footer`)."""
-LOBBY_SHORT = {"create": "New", "rejoin": "Back", "quick": "Quick"}
+LOBBY_SHORT = {"create": N_("New"), "rejoin": N_("Back"), "quick": N_("Quick")}
 """Shorter words for the lobby's keys on a narrow screen."""
 
 
@@ -156,14 +157,14 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("k", "quick", "Quick play"),
-        Binding("j", "join", "Join"),
-        Binding("s", "spectate", "Watch"),
-        Binding("n", "create", "New table"),
-        Binding("r", "rejoin", "Rejoin"),
-        Binding("a", "account", _("Account")),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding("k", "quick", N_("Quick play")),
+        Binding("j", "join", N_("Join")),
+        Binding("s", "spectate", N_("Watch")),
+        Binding("n", "create", N_("New table")),
+        Binding("r", "rejoin", N_("Rejoin")),
+        Binding("a", "account", N_("Account")),
+        Binding("question_mark", "rules", N_("Rules"), key_display="?"),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(self, session: Session, style: CardStyle):
@@ -175,7 +176,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Status line, the tables, a hint, and the keys."""
         yield Static(id="lobby-status")
-        yield Static(presenter.QUICK_LINE, id="lobby-quick")  # issue 27 (protocol §11.13)
+        yield Static(presenter.quick_line(), id="lobby-quick")  # issue 27 (protocol §11.13)
         table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
@@ -204,8 +205,9 @@ class LobbyScreen(Screen[None]):
 
     @on(LinkChanged)
     @on(LobbyChanged)
+    @on(LanguageChanged)
     @reported
-    def _changed(self, message: LinkChanged | LobbyChanged) -> None:
+    def _changed(self, message: LinkChanged | LobbyChanged | LanguageChanged) -> None:
         """The link or the list changed: show them as they are now."""
         self.sync()
 
@@ -230,6 +232,7 @@ class LobbyScreen(Screen[None]):
             session.player_name,
         )
         self.query_one("#lobby-status", Static).update(status)
+        self.query_one("#lobby-quick", Static).update(presenter.quick_line())  # the language now
         self.query_one("#lobby-status").set_class(not session.online, "-offline")
         table = self.query_one("#tables", DataTable)
         selected = self.selected_table()
@@ -243,9 +246,9 @@ class LobbyScreen(Screen[None]):
         shown = lobby_columns(width, rows)
         for i, w in shown:
             label, key = COLUMNS[i]
-            table.add_column(label, key=key, width=w)
+            table.add_column(str(label), key=key, width=w)
         for name, row in zip(names, rows, strict=True):
-            table.add_row(*(row[i] for i, _ in shown), key=name, height=None)
+            table.add_row(*(row[i] for i, _width in shown), key=name, height=None)
         if selected is not None and selected in tables:
             table.move_cursor(row=table.get_row_index(selected))
         hint = presenter.lobby_hint(session.saved_seat(), session.model is not None, len(tables))
@@ -326,7 +329,7 @@ class LobbyScreen(Screen[None]):
                 self.session.requests.create_table(request)
 
         player = self.session.player_name
-        default = f"{player}'s table"[:24]
+        default = _("{player}'s table").format(player=player)[:24]
         taken = set(self.session.lobby.tables)
         n = 2
         while default in taken:
@@ -361,4 +364,5 @@ class LobbyScreen(Screen[None]):
                 self.session.requests.join(table, name)
 
         default = f"{self.session.player_name[:22]}2"
-        self.app.push_screen(AskDialog(f"{why}. Join {table} as:", default), done)
+        ask = _("{why}. Join {table} as:").format(why=why, table=table)
+        self.app.push_screen(AskDialog(ask, default), done)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from craits.protocol.i18n import N_
 from craits.protocol.types import GameRecord, HandEndedEvent
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -13,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...present import presenter, tableview
 from ...present.card_style import CardStyle
@@ -24,6 +25,7 @@ from ...present.sheet import score_sheet
 from ..widgets.felt_view import FeltView
 from ..widgets.fixed_text import FixedText
 from ..widgets.hand_view import HandView
+from ..widgets.key_footer import KeyFooter
 from ..widgets.wrapped_log import WrappedLog
 
 DAMAGED = (KeyError, IndexError, TypeError, ValueError)
@@ -39,9 +41,11 @@ class HandByHand(Screen[None]):
     HandByHand #hand { padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,p,pageup,left_square_bracket", "previous", "Previous hand", key_display="←"),
-        Binding("right,n,pagedown,right_square_bracket", "next", "Next hand", key_display="→"),
-        Binding("q", "app.quit", "Quit"),
+        Binding(
+            "left,p,pageup,left_square_bracket", "previous", N_("Previous hand"), key_display="←"
+        ),
+        Binding("right,n,pagedown,right_square_bracket", "next", N_("Next hand"), key_display="→"),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, record: GameRecord, style: CardStyle):
@@ -56,7 +60,7 @@ class HandByHand(Screen[None]):
         yield Static(Text(NO_FRAMES_HINT, style="italic"), id="hint")
         with VerticalScroll():
             yield Static(id="hand")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         """Show the first hand."""
@@ -128,27 +132,27 @@ class TableReplay(Screen[None]):
     TableReplay #prompt { height: 3; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n", "forward", "Move", key_display="←→"),
-        Binding("left,p", "back", "Back", show=False),
+        Binding("right,n", "forward", N_("Move"), key_display="←→"),
+        Binding("left,p", "back", N_("Back"), show=False),
         # (before the result's scroll view's own PgDn, PgUp, Home and End: ↑↓ scroll it)
         Binding(
             "pagedown,right_square_bracket",
             "next_hand",
-            "Next hand",
+            N_("Next hand"),
             key_display="PgDn",
             priority=True,
         ),
         Binding(
             "pageup,left_square_bracket",
             "previous_hand",
-            "Prev hand",
+            N_("Prev hand"),
             key_display="PgUp",
             priority=True,
         ),
-        Binding("home", "first", "Deal", show=False, priority=True),
-        Binding("end", "last", "Hand's end", show=False, priority=True),
-        Binding("m", "next_mark", "Next mark"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("home", "first", N_("Deal"), show=False, priority=True),
+        Binding("end", "last", N_("Hand's end"), show=False, priority=True),
+        Binding("m", "next_mark", N_("Next mark")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, replay: Replay):
@@ -171,7 +175,7 @@ class TableReplay(Screen[None]):
             with Vertical(id="right"):
                 yield Static(id="hands", classes="panel")
                 yield WrappedLog(id="log", indent=2, classes="panel")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         """Titles and the first step."""

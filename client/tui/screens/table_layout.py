@@ -4,6 +4,7 @@ columns, under it below (stacked), and a request for a bigger terminal below the
 
 from __future__ import annotations
 
+from craits.protocol.i18n import _
 from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -76,12 +77,18 @@ def fits(width: int, height: int) -> tuple[bool, bool]:
 def too_small_text(width: int, height: int) -> Text:
     """The request shown instead of the table in a terminal too small for it
     (with ``--ascii`` its ``×`` reaches the terminal as ``x``)."""
-    out = Text("The terminal is too small for the table.\n\n", style="bold")
+    out = Text(_("The terminal is too small for the table.") + "\n\n", style="bold")
     out.append(
-        f"Make the terminal at least {WIDE[0]}×{WIDE[1]} "
-        f"(or {STACKED[0]}×{STACKED[1]}, the log under the table); "
-        f"it is {width}×{height} now.\n\nq leaves the table; the game goes on meanwhile."
+        _(
+            "Make the terminal at least {wide} (or {stacked}, the log under the table); "
+            "it is {size} now."
+        ).format(
+            wide=f"{WIDE[0]}×{WIDE[1]}",
+            stacked=f"{STACKED[0]}×{STACKED[1]}",
+            size=f"{width}×{height}",
+        )
     )
+    out.append("\n\n" + _("q leaves the table; the game goes on meanwhile."))
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from craits.protocol.i18n import _
 from craits.protocol.vocab import TableState
 from textual.screen import Screen
 
@@ -30,10 +31,10 @@ class TableQuestions:
         """Close the table, once confirmed: everyone at it goes back to the lobby."""
         model = self.session.model
         if model is not None:
-            question = (
-                f"Close table {model.name}? Everyone at it goes back to the lobby, "
+            question = _(
+                "Close table {table}? Everyone at it goes back to the lobby, "
                 "and it is gone from the list."
-            )
+            ).format(table=model.name)
             self._confirm(question, self.session.requests.close_table)
 
     def end_game(self) -> None:
@@ -41,11 +42,11 @@ class TableQuestions:
         recorded as abandoned, and everyone goes back to the lobby."""
         model = self.session.model
         if model is not None:
-            question = (
-                f"Close table {model.name} and end the game? The game stops where it "
+            question = _(
+                "Close table {table} and end the game? The game stops where it "
                 "stands (its record keeps it, marked abandoned), and everyone at the "
                 "table goes back to the lobby."
-            )
+            ).format(table=model.name)
             self._confirm(question, lambda: self.session.requests.close_table(end_game=True))
 
     def leave(self) -> None:
@@ -56,9 +57,11 @@ class TableQuestions:
             requests.leave()
             return
         self._confirm(
-            "Leave the game? Your seat stays yours: the server plays it while "
-            "others play on (with nobody else playing, the game waits for you). "
-            "Come back with r in the lobby, or start craits-client again.",
+            _(
+                "Leave the game? Your seat stays yours: the server plays it while "
+                "others play on (with nobody else playing, the game waits for you). "
+                "Come back with r in the lobby, or start craits-client again."
+            ),
             requests.leave,
         )
 

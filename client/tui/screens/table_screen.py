@@ -18,6 +18,7 @@ import gc
 import time
 from typing import ClassVar
 
+from craits.protocol.i18n import N_, LazyString, _, _l
 from craits.protocol.messages import MAX_CHAT
 from craits.protocol.vocab import BotLevel
 from rich.text import Text
@@ -35,7 +36,7 @@ from ...present.card_style import CardStyle
 from ..dialogs.base import ChoiceDialog
 from ..dialogs.private import CreatorMenu
 from ..dialogs.rules import RulesScreen
-from ..messages import LinkChanged, TableChanged, TableShown, follow_news, reported
+from ..messages import LanguageChanged, LinkChanged, TableChanged, TableShown, follow_news, reported
 from ..widgets.cached import CachedLines
 from ..widgets.fixed_text import FixedText
 from ..widgets.hand_view import HandView
@@ -47,11 +48,11 @@ from .table_layout import TableLayout
 from .table_logs import TableLogs
 from .table_questions import TableQuestions
 
-BOT_LEVELS = [
-    ("e", Text("easy: a beginner, who slips now and then"), BotLevel.EASY),
-    ("b", Text("basic: plays sensibly"), BotLevel.BASIC),
-    ("x", Text("expert: thinks ahead about the cards it cannot see"), BotLevel.EXPERT),
-    ("r", Text("random: any legal move"), BotLevel.RANDOM),
+BOT_LEVELS: list[tuple[str, LazyString, BotLevel]] = [
+    ("e", _l("easy: a beginner, who slips now and then"), BotLevel.EASY),
+    ("b", _l("basic: plays sensibly"), BotLevel.BASIC),
+    ("x", _l("expert: thinks ahead about the cards it cannot see"), BotLevel.EXPERT),
+    ("r", _l("random: any legal move"), BotLevel.RANDOM),
 ]
 """The choices of the add-bot dialog: key, words, level."""
 
@@ -65,13 +66,13 @@ TABLE_ESSENTIAL = ("play", "draw", "rules", "leave")
 
 
 TABLE_SHORT = {
-    "announce": "One",
-    "add_bot": "Bot",
-    "new_game": "New",
-    "rematch": "Again",
-    "close_table": "Close",
-    "creator_menu": "Menu",
-    "close_chat": "Close",
+    "announce": N_("One"),
+    "add_bot": N_("Bot"),
+    "new_game": N_("New"),
+    "rematch": N_("Again"),
+    "close_table": N_("Close"),
+    "creator_menu": N_("Menu"),
+    "close_chat": N_("Close"),
 }
 """Shorter words for the table's keys on a narrow screen."""
 
@@ -107,22 +108,22 @@ class TableScreen(Screen[None], CachedLines):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("b", "back", "I'm back", show=False),
-        Binding("b", "add_bot", "Add bot"),
-        Binding("B", "choose_bot", "Bot level", show=False),
-        Binding("s", "start", "Start"),
-        Binding("n", "new_game", "New game"),
-        Binding("r", "rematch", "Rematch"),
-        Binding("x", "close_table", "Close table"),
-        Binding("x", "end_game", "End game", show=False),
-        Binding("h", "summary", "Scores", show=False),
-        Binding("t", "hint", "Hint"),
-        Binding("c", "chat", "Chat"),
-        Binding("m", "creator_menu", "Creator"),
-        Binding("m", "creator_menu_in_play", "Creator", show=False),
-        Binding("escape", "close_chat", "Close chat", key_display="Esc"),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
-        Binding("q", "leave", "Leave"),
+        Binding("b", "back", N_("I'm back"), show=False),
+        Binding("b", "add_bot", N_("Add bot")),
+        Binding("B", "choose_bot", N_("Bot level"), show=False),
+        Binding("s", "start", N_("Start")),
+        Binding("n", "new_game", N_("New game")),
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("x", "close_table", N_("Close table")),
+        Binding("x", "end_game", N_("End game"), show=False),
+        Binding("h", "summary", N_("Scores"), show=False),
+        Binding("t", "hint", N_("Hint")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("m", "creator_menu", N_("Creator")),
+        Binding("m", "creator_menu_in_play", N_("Creator"), show=False),
+        Binding("escape", "close_chat", N_("Close chat"), key_display="Esc"),
+        Binding("question_mark", "rules", N_("Rules"), key_display="?"),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, session: Session, style: CardStyle):
@@ -157,7 +158,7 @@ class TableScreen(Screen[None], CachedLines):
                 yield WrappedLog(id="chatlog", max_lines=LOG_LINES, classes="panel")
                 chat_input = Input(
                     id="chat-input",
-                    placeholder="Say something (Enter sends, Esc closes)",
+                    placeholder=_("Say something (Enter sends, Esc closes)"),
                     max_length=MAX_CHAT,
                     compact=True,
                 )
@@ -165,13 +166,20 @@ class TableScreen(Screen[None], CachedLines):
                 yield chat_input
         yield KeyFooter(essential=TABLE_ESSENTIAL, short=TABLE_SHORT, show_command_palette=False)
 
+    def titles(self) -> None:
+        """The panels' titles, in the language spoken now."""
+        self.query_one("#log").border_title = _("Game")
+        self.query_one("#chatlog").border_title = _("Chat")
+        self.query_one("#chat-input", Input).placeholder = _(
+            "Say something (Enter sends, Esc closes)"
+        )
+
     def on_mount(self) -> None:
         """Titles, the timer tick, the session's news followed, and the first drawing."""
         if not self.query("#log"):
             return  # the app is closing as the table opens: nothing to draw
-        self.query_one("#log").border_title = "Game"
+        self.titles()
         self.query_one("#log", WrappedLog).jump_after = LOG_JUMP_AFTER
-        self.query_one("#chatlog").border_title = "Chat"
         self.set_interval(0.5, self._tick)
         self._game = self.query_one(GamePanel)
         self.logs = TableLogs(
@@ -206,6 +214,15 @@ class TableScreen(Screen[None], CachedLines):
     @reported
     def _shown(self, message: TableShown | LinkChanged) -> None:
         """The table anew, or the link changed: redraw."""
+        self.sync()
+
+    @on(LanguageChanged)
+    @reported
+    def _language(self, message: LanguageChanged) -> None:
+        """Another language: the titles and keys, then everything drawn, in it."""
+        self.titles()
+        self.game.retitle()
+        self.refresh_bindings()
         self.sync()
 
     @on(TableChanged)
@@ -338,7 +355,8 @@ class TableScreen(Screen[None], CachedLines):
                 self.bot_level = level
                 self.session.requests.add_bot(level)
 
-        self.app.push_screen(ChoiceDialog("Add a bot to a free seat", BOT_LEVELS), done)
+        levels = [(key, Text(str(words)), level) for key, words, level in BOT_LEVELS]
+        self.app.push_screen(ChoiceDialog(_("Add a bot to a free seat"), levels), done)
 
     def action_start(self) -> None:
         """Start the game with the players seated."""

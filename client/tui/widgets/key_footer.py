@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from craits.protocol.i18n import _, _l
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,6 +23,9 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from .cached import CachedLines
+
+PALETTE_WORD = _l("palette")
+"""The command palette's key's word (Textual's own is English only)."""
 
 MARGIN = 1
 """Blank columns after each key in the compact Footer."""
@@ -127,7 +131,7 @@ class KeyFooter(Footer, CachedLines):
         display: Callable[[Binding], str] = self.app.get_key_display
         out: list[tuple[Key, Binding, str]] = []
         seen: set[str] = set()
-        for _, binding, enabled, tooltip in self.screen.active_bindings.values():
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
             seen.add(binding.action)
@@ -135,8 +139,8 @@ class KeyFooter(Footer, CachedLines):
             key = Key(
                 action,
                 display(binding),
-                binding.description,
-                self.short.get(action, ""),
+                _(binding.description),
+                _(self.short[action]) if action in self.short else "",
                 enabled,
                 action in self.essential,
             )
@@ -155,8 +159,9 @@ class KeyFooter(Footer, CachedLines):
         palette_width = 0
         if palette is not None:  # "▏^p palette": a bar, the key, a space, the word
             binding = palette[0]
-            palette_width = 2 + len(self.app.get_key_display(binding)) + len(binding.description)
-        keys = [key for key, _, _ in self.keys()]
+            word = str(PALETTE_WORD)
+            palette_width = 2 + len(self.app.get_key_display(binding)) + len(word)
+        keys = [key for key, _binding, _tip in self.keys()]
         return fit_keys(keys, self.available(), palette_width)
 
     def compose(self) -> ComposeResult:
@@ -186,11 +191,11 @@ class KeyFooter(Footer, CachedLines):
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
-                binding.description,
+                str(PALETTE_WORD),
                 binding.action,
                 classes="-command-palette",
                 disabled=not enabled,
-                tooltip=binding.tooltip or binding.description,
+                tooltip=str(PALETTE_WORD),
             )
 
     def on_resize(self, event: events.Resize) -> None:

@@ -13,7 +13,7 @@ from tests.support.client import ANA, BEN, ben_at_table, wait_for
 
 def test_no_message_of_the_session_bubbles() -> None:
     news = messages.SessionMessage.__subclasses__()
-    assert len(news) == 11
+    assert len(news) == 12
     assert [cls.__name__ for cls in news if cls.bubble] == []
 
 
@@ -43,9 +43,9 @@ def _followers(app: Any) -> set[str]:
 async def test_the_news_goes_to_the_nodes_that_follow_it_and_no_others(
     server: Any, connect: Any, make_app: Any
 ) -> None:
-    """The App, the lobby and the table screen follow the news from their mounting; a
-    dialog that shows no table (the rules) does not; a screen that is gone is
-    posted nothing more (nothing walks the screen stack to find the screens)."""
+    """The App, the lobby and the table screen follow the news from their mounting; so
+    does the rules page (a language chosen while it is open); a screen that is gone
+    is posted nothing more (nothing walks the screen stack to find the screens)."""
     await ben_at_table(server, connect, BEN, ANA, "3D")
     app = make_app("Ana", table="t1")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -55,7 +55,7 @@ async def test_the_news_goes_to_the_nodes_that_follow_it_and_no_others(
         await wait_for(pilot, lambda: _followers(app) == everyone, what="the table follows")
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "RulesScreen", what="rules")
-        assert _followers(app) == everyone
+        await wait_for(pilot, lambda: _followers(app) == everyone | {"RulesScreen"})
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is table, what="the table again")
         app.session.requests.leave()

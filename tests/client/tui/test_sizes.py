@@ -90,7 +90,7 @@ def test_a_narrow_lobby_leaves_out_watchers_then_rules_then_players(
     width: int, shown: list[str]
 ) -> None:
     columns = lobby_columns(width, ROWS)
-    assert [COLUMNS[i][0] for i, _ in columns] == shown
+    assert [str(COLUMNS[i][0]) for i, _ in columns] == shown
     assert sum(w + 2 * PADDING for _, w in columns) <= width
 
 
