@@ -15,11 +15,9 @@ to do. The keys that play are the game panel's
 from __future__ import annotations
 
 import gc
-import time
 from typing import ClassVar
 
 from craits.protocol.i18n import N_, LazyString, _, _l
-from craits.protocol.messages import MAX_CHAT
 from craits.protocol.vocab import BotLevel
 from rich.text import Text
 from textual import events, on
@@ -27,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from ...core.model import LOG_LINES, TableModel
 from ...core.session import Session
@@ -38,9 +36,10 @@ from ..dialogs.private import CreatorMenu
 from ..dialogs.rules import RulesScreen
 from ..messages import LanguageChanged, LinkChanged, TableChanged, TableShown, follow_news, reported
 from ..widgets.cached import CachedLines
-from ..widgets.fixed_text import FixedText
+from ..widgets.chat_line import ChatLine
 from ..widgets.hand_view import HandView
 from ..widgets.key_footer import KeyFooter
+from ..widgets.top_bar import TopBar
 from ..widgets.wrapped_log import WrappedLog
 from .game_panel import GamePanel
 from .hand_summary import HandSummary
@@ -134,7 +133,6 @@ class TableScreen(Screen[None], CachedLines):
         self._game: GamePanel | None = None
         self._banner: Text | None = None
         self._key_states: tuple[object, ...] = ()
-        self._bots: tuple[int, float] | None = None  # a quick-play table's bots, due when
         self.summary = HandSummary(self, session, style)
         """The last hand's summary over the table."""
         self.bot_level = BotLevel.BASIC
@@ -148,7 +146,7 @@ class TableScreen(Screen[None], CachedLines):
 
     def compose(self) -> ComposeResult:
         """Top bar, banner, the game panel; log and chat on the right."""
-        yield FixedText(id="topbar")
+        yield TopBar(id="topbar")
         yield Static(id="banner")
         yield Static(id="too-small")
         with Horizontal(id="main"):
@@ -156,23 +154,14 @@ class TableScreen(Screen[None], CachedLines):
             with Vertical(id="right"):
                 yield WrappedLog(id="log", indent=2, max_lines=LOG_LINES, classes="panel")
                 yield WrappedLog(id="chatlog", max_lines=LOG_LINES, classes="panel")
-                chat_input = Input(
-                    id="chat-input",
-                    placeholder=_("Say something (Enter sends, Esc closes)"),
-                    max_length=MAX_CHAT,
-                    compact=True,
-                )
-                chat_input.display = False  # hidden from the first, so is its Esc key
-                yield chat_input
+                yield ChatLine(id="chat-input")
         yield KeyFooter(essential=TABLE_ESSENTIAL, short=TABLE_SHORT, show_command_palette=False)
 
     def titles(self) -> None:
         """The panels' titles, in the language spoken now."""
         self.query_one("#log").border_title = _("Game")
         self.query_one("#chatlog").border_title = _("Chat")
-        self.query_one("#chat-input", Input).placeholder = _(
-            "Say something (Enter sends, Esc closes)"
-        )
+        self.query_one(ChatLine).retitle()
 
     def on_mount(self) -> None:
         """Titles, the timer tick, the session's news followed, and the first drawing."""
@@ -235,7 +224,7 @@ class TableScreen(Screen[None], CachedLines):
         model = self.model
         if model and model.deadline is not None and self._ready and self.game.is_attached:
             self.game.show_seats(model)  # (under a dialog too: the table stays live)
-        if self._bots is not None:
+        if self._ready and self.query_one(TopBar).counting:
             self._show_topbar()  # a quick-play table's countdown (protocol §11.13)
 
     @property
@@ -289,11 +278,7 @@ class TableScreen(Screen[None], CachedLines):
         """The top line, in fewer words on a narrow screen."""
         model = self.model
         if self._ready and model is not None:
-            now = time.monotonic()
-            self._bots = bots = presenter.bots_deadline(model.info, self._bots, now)
-            left = None if bots is None else max(0.0, bots[1] - now)
-            topbar = presenter.topbar(model, short=self.has_class("-narrow"), bots_in=left)
-            self.query_one("#topbar", FixedText).update(topbar)
+            self.query_one(TopBar).show(model, short=self.has_class("-narrow"))
 
     def _key_context(self) -> presenter.KeyContext:
         """What the keys' states depend on beyond the model."""
@@ -380,27 +365,24 @@ class TableScreen(Screen[None], CachedLines):
 
     def action_chat(self) -> None:
         """Open the chat line."""
-        field = self.query_one("#chat-input", Input)
+        field = self.query_one(ChatLine)
         field.display = True
         if self.has_class("-narrow"):
             self.table_layout.stack()
-        field.focus()  # the keys shown change with the focus (no Footer with every key and Esc)
+        field.open()  # the keys shown change with the focus (no Footer with every key and Esc)
 
     def action_close_chat(self) -> None:
         """Close the chat line, back to the cards."""
-        field = self.query_one("#chat-input", Input)
-        field.value = ""
-        field.display = False
+        self.query_one(ChatLine).close()
         if self.has_class("-narrow"):
             self.table_layout.stack()
         self.query_one("#hand").focus()
         self.refresh_bindings()
 
-    @on(Input.Submitted, "#chat-input")
-    def _chat_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if text:
-            self.session.requests.chat(text[:MAX_CHAT])
+    @on(ChatLine.Said)
+    def _said(self, message: ChatLine.Said) -> None:
+        if message.text:
+            self.session.requests.chat(message.text)
         self.action_close_chat()
 
     def action_hint(self) -> None:
