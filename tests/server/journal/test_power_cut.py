@@ -44,11 +44,14 @@ under way, which the shutdown without a flush can report done and drop)."""
 TABLES = 3
 PLAY = 1.5
 """Seconds of play before the cut."""
-Ack = tuple[str, int, int]
+Ack = tuple[str, int]
+"""An action by its table and its id, not its seat: a rematch moves every player a
+seat on (protocol §11.12), so the seat a bot noted before it is not the one
+recorded after."""
 
 
 class NotingBot(BotClient):
-    """A bot that notes every ``ok`` it gets for its own action: (table, seat, id)."""
+    """A bot that notes every ``ok`` it gets for its own action: (table, id)."""
 
     def __init__(self, acked: set[Ack], table: str, name: str, create: int | None) -> None:
         super().__init__(table, name, think=0.0, create=create, games=0)
@@ -56,7 +59,7 @@ class NotingBot(BotClient):
 
     def _on_ok(self, msg: OkMsg) -> None:
         if msg["id"] == self.in_flight.pending and self.seat is not None:
-            self.acked.add((self.table, self.seat, msg["id"]))
+            self.acked.add((self.table, msg["id"]))
         super()._on_ok(msg)
 
 
@@ -147,7 +150,7 @@ def _recorded(db: Path) -> set[Ack]:
     for table, text in rows:
         data = json.loads(text)
         if data.get("id") is not None:
-            found.add((table, data["seat"], data["id"]))
+            found.add((table, data["id"]))
     return found
 
 
