@@ -56,3 +56,20 @@ def test_runner_script_passes_the_shared_folder(vectors_dir: Path) -> None:
     n = len(list(vectors_dir.glob("*.json")))
     assert run.stdout.strip().splitlines()[-1] == f"{n} passed, 0 failed"
     assert run.returncode == 0
+
+
+def test_runner_script_needs_nothing_installed(vectors_dir: Path) -> None:
+    """A bare interpreter in a fresh clone runs the vectors: ``-S`` leaves out
+    site-packages, so neither the installed ``craits`` nor any dependency is
+    there (it failed with "No module named 'craits'"); the script runs the
+    checkout's engine, which needs the standard library only."""
+    run = subprocess.run(
+        [sys.executable, "-S", str(REPO / "scripts" / "run_vectors.py"), str(vectors_dir)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=vectors_dir,
+    )
+    n = len(list(vectors_dir.glob("*.json")))
+    assert run.stdout.strip().splitlines()[-1:] == [f"{n} passed, 0 failed"], run.stderr
+    assert run.returncode == 0
