@@ -154,6 +154,31 @@ def _recorded(db: Path) -> set[Ack]:
     return found
 
 
+async def _play(port: int, acked: set[Ack], bots: list[NotingBot]) -> None:
+    """Four noting bots at each of :data:`TABLES` tables (appended to ``bots``,
+    to close whatever happens), playing for :data:`PLAY` seconds and until more
+    than 100 actions are acknowledged (a busy machine plays slower: 60 s at most)."""
+    for t in range(TABLES):
+        for seat in range(4):
+            bot = NotingBot(acked, f"t{t}", f"b{seat}", 4 if seat == 0 else None)
+            await connect_bot("127.0.0.1", port, bot)
+            if seat == 0:
+                await bot.joined
+            bots.append(bot)
+    await asyncio.sleep(PLAY)
+    async with asyncio.timeout(60):
+        while len(acked) <= 100:
+            await asyncio.sleep(0.05)
+
+
+def _close(bots: list[NotingBot]) -> None:
+    """Close the bots, their ends read (a failed bot's error is not left unread)."""
+    for bot in bots:
+        bot.close()
+        if bot.done.done() and not bot.done.cancelled():
+            bot.done.exception()
+
+
 async def test_no_acknowledged_action_is_lost_to_a_power_cut(
     loop_mount: tuple[Path, Path],
 ) -> None:
@@ -164,27 +189,13 @@ async def test_no_acknowledged_action_is_lost_to_a_power_cut(
     acked: set[Ack] = set()
     bots: list[NotingBot] = []
     try:
-        for t in range(TABLES):
-            for seat in range(4):
-                bot = NotingBot(acked, f"t{t}", f"b{seat}", 4 if seat == 0 else None)
-                await connect_bot("127.0.0.1", server.port, bot)
-                if seat == 0:
-                    await bot.joined
-                bots.append(bot)
-        await asyncio.sleep(PLAY)
-        # and until enough is acknowledged to tell (a busy machine plays slower)
-        async with asyncio.timeout(60):
-            while len(acked) <= 100:
-                await asyncio.sleep(0.05)
+        await _play(server.port, acked, bots)
         await _stop(server.proc.pid)
         _power_cut(mnt)
         await asyncio.sleep(0.3)  # acks already on their way count too
     finally:
         server.stop(signal.SIGKILL)
-        for bot in bots:
-            bot.close()
-            if bot.done.done() and not bot.done.cancelled():
-                bot.done.exception()
+        _close(bots)
     _remount(image, mnt)
     lost = acked - _recorded(data / "craits.db")
     assert len(acked) > 100, "too little play to tell"
@@ -211,18 +222,7 @@ async def test_a_disk_that_fails_mid_game_pauses_the_tables_and_nothing_unrecord
     acked: set[Ack] = set()
     bots: list[NotingBot] = []
     try:
-        for t in range(TABLES):
-            for seat in range(4):
-                bot = NotingBot(acked, f"t{t}", f"b{seat}", 4 if seat == 0 else None)
-                await connect_bot("127.0.0.1", server.port, bot)
-                if seat == 0:
-                    await bot.joined
-                bots.append(bot)
-        await asyncio.sleep(PLAY)
-        # and until enough is acknowledged to tell (a busy machine plays slower)
-        async with asyncio.timeout(60):
-            while len(acked) <= 100:
-                await asyncio.sleep(0.05)
+        await _play(server.port, acked, bots)
         _power_cut(mnt, EXT4_GOING_FLAGS_DEFAULT)  # the disk fails; the server runs on
         for _ in range(300):  # every table says it paused (a generous ceiling: 15 s)
             if server.stderr.count("paused: journal write failed") >= TABLES:
@@ -234,10 +234,7 @@ async def test_a_disk_that_fails_mid_game_pauses_the_tables_and_nothing_unrecord
         assert server.proc.poll() is None  # the server is still up
     finally:
         server.stop(signal.SIGKILL)
-        for bot in bots:
-            bot.close()
-            if bot.done.done() and not bot.done.cancelled():
-                bot.done.exception()
+        _close(bots)
     assert server.stderr.count("paused: journal write failed") >= TABLES, server.stderr
     _remount(image, mnt)
     lost = acked - _recorded(mnt / "data" / "craits.db")
