@@ -365,11 +365,10 @@ class TableScreen(Screen[None], CachedLines):
 
     def action_chat(self) -> None:
         """Open the chat line."""
-        field = self.query_one(ChatLine)
-        field.display = True
+        # shown and focused: the keys shown change with the focus (no Footer with every key)
+        self.query_one(ChatLine).open()
         if self.has_class("-narrow"):
-            self.table_layout.stack()
-        field.open()  # the keys shown change with the focus (no Footer with every key and Esc)
+            self.table_layout.stack()  # (laid out with the line shown)
 
     def action_close_chat(self) -> None:
         """Close the chat line, back to the cards."""
